@@ -1,0 +1,29 @@
+/** The daemon's public entry: what main/ and tests may import. */
+export interface DaemonOptions {
+  host?: string;
+  /** 0 picks a free port. Default 7878. */
+  port?: number;
+  dataDir?: string;
+  storageDir?: string;
+  /** Sets the admin key (as NIMBUS_API_KEY does) instead of the keychain's. */
+  apiKey?: string;
+  /** Environment to read NIMBUS_* settings from; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Where log lines go; defaults to stderr. */
+  log?: (line: string) => void;
+}
+
+export interface RunningDaemon {
+  /** e.g. http://127.0.0.1:7878 */
+  url: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  storageDir: string;
+  /** The admin key (from NIMBUS_API_KEY, the keychain or the key file). */
+  adminKey(): string;
+  /** Stops accepting requests, lets in-flight writes finish, releases the lock. */
+  close(): Promise<void>;
+}
+
+export { startDaemon } from './daemon.js';

@@ -1,0 +1,96 @@
+/** Records the API returns. Never carries a password hash, token hash or key. */
+
+export interface Usage {
+  usedBytes: number;
+  /** -1 when the role is unlimited. */
+  maxBytes: number;
+  overQuota: boolean;
+}
+
+export interface User {
+  username: string;
+  email: string;
+  role: string;
+  emailVerified: boolean;
+  createdAt: string;
+  usage: Usage;
+}
+
+export interface Role {
+  name: string;
+  /** MiB; -1 means unlimited. */
+  maxStorage: number;
+  badge: string;
+  builtIn: boolean;
+}
+
+export interface Folder {
+  name: string;
+  fileCount: number;
+  sizeBytes: number;
+  modifiedAt: string;
+}
+
+export interface FileEntry {
+  name: string;
+  /** null at the user's root. */
+  folder: string | null;
+  size: number;
+  modifiedAt: string;
+  mimeType: string;
+  shared: boolean;
+  shareUrl: string | null;
+}
+
+export type KeyScope = 'admin' | 'read';
+
+export interface ApiKeyInfo {
+  label: string;
+  scope: KeyScope;
+  createdAt: string;
+  /** The built-in admin key kept in the OS keychain; cannot be deleted through the API. */
+  builtIn: boolean;
+}
+
+export type IndexState = 'scanning' | 'ready' | 'unavailable';
+
+export interface DashInfo {
+  version: string;
+  uptime: number;
+  users: number;
+  roles: number;
+  files: number;
+  folders: number;
+  shares: number;
+  storage: { usedBytes: number; dir: string; available: boolean };
+  index: { state: IndexState; watcher: 'inotify' | 'polling' | 'reconcile-only' | 'starting' };
+  orphans: string[];
+  mail: { delivery: MailDelivery };
+}
+
+export type MailDelivery = 'smtp' | 'outbox';
+
+/** Live change events streamed on GET /api/events (Server-Sent Events, `event: <type>`). */
+export type ChangeEventType =
+  | 'file.added'
+  | 'file.changed'
+  | 'file.removed'
+  | 'folder.added'
+  | 'folder.removed'
+  | 'user.changed'
+  | 'user.removed'
+  | 'role.changed'
+  | 'share.changed'
+  | 'index.state';
+
+export interface ChangeEvent {
+  type: ChangeEventType;
+  username: string | null;
+  folder: string | null;
+  file: string | null;
+}
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+}

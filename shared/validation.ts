@@ -1,0 +1,96 @@
+/**
+ * Value rules shared by the daemon (which enforces them at the edge) and the UI
+ * (which shows them before submit). Each validator returns the normalised value or
+ * an error message; none touches the disk.
+ */
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
+const fail = <T>(message: string): Checked<T> => ({ ok: false, message });
+
+export const NAME_RULE = '1–64 characters: letters, digits, ".", "_" or "-" (not "." or "..")';
+export const PASSWORD_RULE = 'at least 8 characters';
+export const FILE_NAME_RULE =
+  '1–255 bytes; no "/", "\\", control characters, trailing dot or space, or reserved names such as CON or NUL';
+
+const ACCOUNT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+// Deliberately simple: one "@", no spaces, a dot in the domain. RFC 5322 is not the point.
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+// Control characters (C0, DEL, C1) and characters that reorder or hide text (bidi, zero-width).
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f/\\<>:"|?*\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const utf8 = new TextEncoder();
+
+/** A username or role name. */
+export function checkAccountName(raw: string): Checked<string> {
+  if (!ACCOUNT_NAME.test(raw) || raw === '.' || raw === '..') return fail(`must be ${NAME_RULE}`);
+  return ok(raw);
+}
+
+export function checkEmail(raw: string): Checked<string> {
+  if (raw.length > 254 || !EMAIL.test(raw)) return fail('must be an e-mail address such as ana@example.com');
+  return ok(raw);
+}
+
+export function checkPassword(raw: string): Checked<string> {
+  if (raw.length < 8) return fail(`must be ${PASSWORD_RULE}`);
+  if (raw.length > 1024) return fail('must be at most 1024 characters');
+  return ok(raw);
+}
+
+/** A file or folder name: one path component, NFC-normalised. */
+export function checkFileName(raw: string): Checked<string> {
+  const name = raw.normalize('NFC');
+  const bytes = utf8.encode(name).length;
+  if (bytes < 1 || bytes > 255) return fail('must be 1–255 bytes long');
+  if (name === '.' || name === '..') return fail('must not be "." or ".."');
+  if (FORBIDDEN_IN_FILE_NAME.test(name)) return fail(`must be ${FILE_NAME_RULE}`);
+  if (/[. ]$/.test(name)) return fail('must not end with a dot or a space');
+  if (WINDOWS_RESERVED.test(name)) return fail('must not be a reserved device name (CON, NUL, COM1…)');
+  return ok(name);
+}
+
+/** An http(s) URL of at most 2048 characters. */
+export function checkBadgeUrl(raw: string): Checked<string> {
+  if (raw.length > 2048) return fail('must be at most 2048 characters');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail('must be an http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('must be an http(s) URL');
+  return ok(raw);
+}
+
+/** A storage size in MiB: a whole number ≥ 0, or -1 for unlimited. */
+export function checkMaxStorage(raw: string): Checked<number> {
+  if (!/^(-1|0|[1-9][0-9]{0,8})$/.test(raw.trim())) {
+    return fail('must be a whole number of MB (or -1 for unlimited)');
+  }
+  return ok(Number(raw.trim()));
+}
+
+export function checkScope(raw: string): Checked<'admin' | 'read'> {
+  if (raw !== 'admin' && raw !== 'read') return fail('must be "admin" or "read"');
+  return ok(raw);
+}
+
+export function checkBoolean(raw: string): Checked<boolean> {
+  if (raw === 'true' || raw === '1') return ok(true);
+  if (raw === 'false' || raw === '0') return ok(false);
+  return fail('must be true or false');
+}
+
+export function checkNonNegativeInt(raw: string): Checked<number> {
+  if (!/^[0-9]{1,9}$/.test(raw)) return fail('must be a whole number ≥ 0');
+  return ok(Number(raw));
+}
+
+/** A verification or share token: URL-safe base64, 16–128 characters. */
+export function checkToken(raw: string): Checked<string> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(raw)) return fail('is not a valid token');
+  return ok(raw);
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: the daemon, main process and end-to-end tests run in Node against real
+// servers; renderer component tests run in jsdom.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/daemon/**/*.test.ts', 'test/main/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/adversarial/**/*.test.ts', 'test/shared/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['test/renderer/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
