@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { IPC_CHANNELS, type DaemonConnection, type IpcChannel } from '../shared/ipc.js';
+import { checkAccountName, checkFileName } from '../shared/validation.js';
+import { isSameOrigin, isWebUrl } from './navigation.js';
+
+/** A rejected IPC call; its message reaches the renderer (Electron prefixes it). */
+export class IpcError extends Error {
+  override name = 'IpcError';
+}
+
+/** What the IPC handlers act on: the running daemon and the OS shell. */
+export interface IpcDeps {
+  daemonUrl: string;
+  storageDir: string;
+  adminKey(): string;
+  showItemInFolder(fullPath: string): void;
+  openPath(fullPath: string): Promise<string>;
+  openExternal(url: string): Promise<void>;
+}
+
+type Sender = Pick<IpcMainInvokeEvent, 'senderFrame'>;
+
+/** Only the daemon's own page, loaded in our window, may call the bridge. */
+export function assertTrustedSender(event: Sender, daemonUrl: string): void {
+  const url = event.senderFrame?.url;
+  if (!url || !isSameOrigin(url, new URL(daemonUrl).origin)) {
+    throw new IpcError('Refused: the request did not come from the Nimbus window');
+  }
+}
+
+function assertArgCount(args: unknown[], count: number): void {
+  if (args.length !== count) throw new IpcError(`Expected ${count} argument(s), got ${args.length}`);
+}
+
+function checked(what: string, raw: unknown, check: (s: string) => { ok: true; value: string } | { ok: false; message: string }): string {
+  if (typeof raw !== 'string') throw new IpcError(`${what} must be a string`);
+  const result = check(raw);
+  if (!result.ok) throw new IpcError(`${what} ${result.message}`);
+  return result.value;
+}
+
+/**
+ * The full path of a user's file, from names checked one by one (no separators, no
+ * "..", no reserved names), and verified to stay under the storage directory.
+ */
+export function resolveUserFile(storageDir: string, username: unknown, folder: unknown, file: unknown): string {
+  const user = checked('username', username, checkAccountName);
+  if (folder !== null && typeof folder !== 'string') throw new IpcError('folder must be a string or null');
+  const dir = folder === null ? null : checked('folder', folder, checkFileName);
+  const name = checked('file', file, checkFileName);
+  const fullPath = dir === null ? join(storageDir, user, name) : join(storageDir, user, dir, name);
+  const rel = relative(storageDir, fullPath);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new IpcError('Path is outside the storage folder');
+  return fullPath;
+}
+
+export function checkExternalUrl(url: unknown): string {
+  if (typeof url !== 'string' || url.length > 2048 || !isWebUrl(url)) {
+    throw new IpcError('Only http(s) URLs can be opened');
+  }
+  return url;
+}
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** The bridge's implementation, one function per channel, arguments unchecked as received. */
+export function createIpcHandlers(deps: IpcDeps): Record<IpcChannel, Handler> {
+  return {
+    [IPC_CHANNELS.getConnection]: (...args): DaemonConnection => {
+      assertArgCount(args, 0);
+      return { baseUrl: deps.daemonUrl, apiKey: deps.adminKey() };
+    },
+    [IPC_CHANNELS.revealFile]: (...args) => {
+      assertArgCount(args, 3);
+      const fullPath = resolveUserFile(deps.storageDir, args[0], args[1], args[2]);
+      if (!existsSync(fullPath)) throw new IpcError('File not found');
+      deps.showItemInFolder(fullPath);
+    },
+    [IPC_CHANNELS.openExternal]: async (...args) => {
+      assertArgCount(args, 1);
+      await deps.openExternal(checkExternalUrl(args[0]));
+    },
+    [IPC_CHANNELS.openStorageFolder]: async (...args) => {
+      assertArgCount(args, 0);
+      const error = await deps.openPath(deps.storageDir);
+      if (error) throw new IpcError(`Could not open the storage folder: ${error}`);
+    },
+  };
+}
+
+/** Registers every bridge channel, each behind the sender check. */
+export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, deps: IpcDeps): void {
+  for (const [channel, handler] of Object.entries(createIpcHandlers(deps))) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => {
+      assertTrustedSender(event, deps.daemonUrl);
+      return handler(...args);
+    });
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The Electron main process: a short list of setup steps, one per feature module.
+ * The daemon runs in this process; the window is a view on it that can come and go.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
+import { startDaemon, type RunningDaemon } from '../daemon/index.js';
+import { startDaemonWithFallback } from './daemonHost.js';
+import { registerIpcHandlers } from './ipc.js';
+import { setupQuit, setupSingleInstance } from './lifecycle.js';
+import { setupAppMenu } from './menu.js';
+import { setupSessionSecurity } from './security.js';
+import { loadSettings } from './settings.js';
+import { setupTray } from './tray.js';
+import { MainWindow } from './window.js';
+import { windowStateFile } from './windowState.js';
+
+const preloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
+let mainWindow: MainWindow | null = null;
+// Held for the app's lifetime: a collected Tray disappears from the panel.
+let tray: Electron.Tray | null = null;
+
+async function setupDaemon(): Promise<RunningDaemon> {
+  const { port, dataDir, storageDir } = loadSettings(app.getPath('userData'));
+  const options = { host: '127.0.0.1', ...(port !== undefined && { port }), ...(dataDir && { dataDir }), ...(storageDir && { storageDir }) };
+  return startDaemonWithFallback(startDaemon, options, (line) => console.log(line));
+}
+
+function setupMainProcess(daemon: RunningDaemon): void {
+  const origin = new URL(daemon.url).origin;
+  const openStorageFolder = () => void shell.openPath(daemon.storageDir);
+  const copyApiKey = () => clipboard.writeText(daemon.adminKey());
+  const quit = () => app.quit();
+
+  setupSessionSecurity(session.defaultSession, daemon.url);
+  registerIpcHandlers(ipcMain, {
+    daemonUrl: daemon.url,
+    storageDir: daemon.storageDir,
+    adminKey: () => daemon.adminKey(),
+    showItemInFolder: (fullPath) => shell.showItemInFolder(fullPath),
+    openPath: (fullPath) => shell.openPath(fullPath),
+    openExternal: (url) => shell.openExternal(url),
+  });
+  mainWindow = new MainWindow({
+    daemonUrl: daemon.url,
+    preloadPath,
+    stateFile: windowStateFile(app.getPath('userData')),
+    openExternal: (url) => shell.openExternal(url),
+  });
+  tray = setupTray({ openWindow: () => mainWindow?.show(), openStorageFolder, copyApiKey, quit }, daemon.url);
+  setupAppMenu({ openStorageFolder, openInBrowser: () => void shell.openExternal(`${origin}/`), copyApiKey, quit });
+  setupQuit(app, () => daemon.close());
+  app.on('activate', () => mainWindow?.show());
+  mainWindow.show();
+}
+
+async function main(): Promise<void> {
+  // One profile directory whatever the launch (npm start or the packaged app).
+  app.setName('Nimbus');
+  app.setPath('userData', join(app.getPath('appData'), 'Nimbus'));
+  if (!setupSingleInstance(app, () => mainWindow?.show())) {
+    app.quit();
+    return;
+  }
+  await app.whenReady();
+  let daemon: RunningDaemon;
+  try {
+    daemon = await setupDaemon();
+  } catch (err) {
+    dialog.showErrorBox('Nimbus could not start', (err as Error).message);
+    app.exit(1);
+    return;
+  }
+  setupMainProcess(daemon);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  app.exit(1);
+});
