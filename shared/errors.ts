@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   range_not_satisfiable: 416,
   too_many_requests: 429,
   internal: 500,
+  mail_failed: 502,
   storage_unavailable: 503,
   quota_exceeded: 507,
   disk_full: 507,

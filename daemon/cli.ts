@@ -1,0 +1,125 @@
+/** `nimbus`: the command line. Runs the daemon headless and manages the admin key. */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parsePort, resolveConfig } from './config.js';
+import { loadAdminKey, saveAdminKey } from './keys/admin-key.js';
+import { newSecret } from './keys/secrets.js';
+import { startDaemon } from './daemon.js';
+import { PACKAGE_ROOT, VERSION } from './version.js';
+
+const HELP = `Nimbus ${VERSION} — a local storage manager with the Cloud Storage Management API
+
+Usage:
+  nimbus daemon [options]   Run the daemon headless (API and web UI)
+  nimbus key show           Print the admin API key
+  nimbus key rotate         Replace the admin API key and print the new one
+  nimbus --help | --version
+
+Options:
+  --host <addr>         Address to listen on (NIMBUS_HOST; default 127.0.0.1)
+  --port <n>            Port; 0 picks a free one (NIMBUS_PORT; default 7878)
+  --data-dir <dir>      Store, keys, outbox (NIMBUS_DATA_DIR; default per OS: ~/.local/share/nimbus)
+  --storage-dir <dir>   User files (NIMBUS_STORAGE_DIR; default <data-dir>/storage)
+
+Environment:
+  NIMBUS_API_KEY        Use this admin key instead of the OS keychain (automation)
+  NIMBUS_SMTP_URL       smtp://user:pass@host:587 to send mail (else .eml files in <data-dir>/outbox)
+  NIMBUS_MAIL_FROM      Sender address of verification mail
+  NIMBUS_ALLOWED_HOSTS  Extra Host names to answer to (comma-separated)
+  NIMBUS_CORS_ORIGINS   Origins allowed to call the API from a browser (comma-separated)
+  NIMBUS_PUBLIC_URL     Base of share and verification links (default: the daemon's URL)
+  NIMBUS_KEYCHAIN=off   Keep the admin key in <data-dir>/admin.key instead of the keychain
+  NIMBUS_RECONCILE_SECONDS  Full rescan interval (default 600; 0 turns it off)
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'storage-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const [command, sub] = positionals;
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(HELP);
+    return values.help || command === 'help' ? 0 : 1;
+  }
+  const input = { host: values.host, port: parsePort(values.port), dataDir: values['data-dir'], storageDir: values['storage-dir'] };
+  if (command === 'daemon') return runDaemon(input);
+  if (command === 'key' && (sub === 'show' || sub === 'rotate')) return sub === 'show' ? showKey(input) : rotateKey(input);
+  process.stderr.write(`nimbus: unknown command "${positionals.join(' ')}"\n\n${HELP}`);
+  return 1;
+}
+
+type Input = { host?: string; port?: number; dataDir?: string; storageDir?: string };
+
+async function runDaemon(input: Input): Promise<number> {
+  const daemon = await startDaemon(input);
+  const runFile = path.join(daemon.dataDir, 'daemon.json');
+  await writeFile(runFile, JSON.stringify({ pid: process.pid, url: daemon.url }), { mode: 0o600 });
+  process.stdout.write(`Nimbus daemon listening on ${daemon.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stderr.write(`Nimbus: ${signal} received, shutting down…\n`);
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await daemon.close();
+  await rm(runFile, { force: true });
+  return 0;
+}
+
+function configFor(input: Input) {
+  return resolveConfig(input, process.env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
+}
+
+async function showKey(input: Input): Promise<number> {
+  const { key } = await loadAdminKey(configFor(input), (line) => process.stderr.write(`${line}\n`));
+  process.stdout.write(`${key}\n`);
+  return 0;
+}
+
+/** Rotates through the running daemon when there is one (so the old key dies at once), else offline. */
+async function rotateKey(input: Input): Promise<number> {
+  const config = configFor(input);
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  const current = await loadAdminKey(config, warn);
+  const running = await runningDaemon(config.dataDir);
+  if (running) {
+    const res = await fetch(`${running}/api/keys/rotate`, { method: 'POST', headers: { 'API-Key': current.key } });
+    const body = (await res.json()) as { key?: string; error?: string };
+    if (!res.ok || !body.key) {
+      process.stderr.write(`nimbus: the running daemon refused to rotate the key: ${body.error ?? res.status}\n`);
+      return 1;
+    }
+    process.stdout.write(`${body.key}\n`);
+    return 0;
+  }
+  const key = newSecret();
+  await saveAdminKey(config, current.source, key);
+  process.stdout.write(`${key}\n`);
+  return 0;
+}
+
+async function runningDaemon(dataDir: string): Promise<string | null> {
+  try {
+    const { pid, url } = JSON.parse(await readFile(path.join(dataDir, 'daemon.json'), 'utf8')) as { pid: number; url: string };
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,81 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Everything the daemon is configured by, resolved from options, then NIMBUS_* variables, then defaults. */
+export interface DaemonConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  storageDir: string;
+  /** Set by NIMBUS_API_KEY or an option: overrides the keychain. */
+  apiKey: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Extra Host names allowed besides 127.0.0.1, localhost and [::1] (NIMBUS_ALLOWED_HOSTS, comma-separated). */
+  allowedHosts: string[];
+  /** Origins granted CORS (NIMBUS_CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
+  /** Base of share and verify links; default http://<host>:<port>. */
+  publicUrl: string | null;
+  /** Keychain use: 'auto' tries keytar and falls back to a file; 'off' uses the file. */
+  keychain: 'auto' | 'off';
+  reconcileIntervalMs: number;
+  /** Where the built web UI lives. */
+  rendererDir: string;
+}
+
+export interface ConfigInput {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  storageDir?: string;
+  apiKey?: string;
+}
+
+export const DEFAULT_PORT = 7878;
+
+/** The data directory the OS conventions give (XDG on Linux). */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const home = os.homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Nimbus');
+  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Nimbus');
+  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'nimbus');
+}
+
+export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, rendererDir: string): DaemonConfig {
+  const dataDir = path.resolve(input.dataDir ?? env.NIMBUS_DATA_DIR ?? defaultDataDir(env));
+  const port = input.port ?? parsePort(env.NIMBUS_PORT) ?? DEFAULT_PORT;
+  return {
+    host: input.host ?? env.NIMBUS_HOST ?? '127.0.0.1',
+    port,
+    dataDir,
+    storageDir: path.resolve(input.storageDir ?? env.NIMBUS_STORAGE_DIR ?? path.join(dataDir, 'storage')),
+    apiKey: input.apiKey ?? (env.NIMBUS_API_KEY || null),
+    smtpUrl: env.NIMBUS_SMTP_URL || null,
+    mailFrom: env.NIMBUS_MAIL_FROM || 'Nimbus <nimbus@localhost>',
+    allowedHosts: list(env.NIMBUS_ALLOWED_HOSTS),
+    corsOrigins: list(env.NIMBUS_CORS_ORIGINS),
+    publicUrl: env.NIMBUS_PUBLIC_URL ? env.NIMBUS_PUBLIC_URL.replace(/\/+$/, '') : null,
+    keychain: env.NIMBUS_KEYCHAIN === 'off' ? 'off' : 'auto',
+    reconcileIntervalMs: parseInterval(env.NIMBUS_RECONCILE_SECONDS) ?? 10 * 60_000,
+    rendererDir,
+  };
+}
+
+/** Parses a port number; throws on anything that is not 0–65535. */
+export function parsePort(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) throw new Error(`Invalid port: ${raw}`);
+  return Number(raw);
+}
+
+function parseInterval(raw: string | undefined): number | undefined {
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Invalid NIMBUS_RECONCILE_SECONDS: ${raw}`);
+  return seconds * 1000;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}

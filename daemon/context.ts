@@ -1,0 +1,32 @@
+import type { DaemonConfig } from './config.js';
+import type { AdminKeySource } from './keys/admin-key.js';
+import type { Mailer } from './mail.js';
+import type { FileIndex } from './storage/file-index.js';
+import type { Storage } from './storage/storage.js';
+import type { Store } from './store/store.js';
+import type { KeyedMutex } from './util/mutex.js';
+
+/** What every service and handler works with: one per running daemon. */
+export interface NimbusContext {
+  config: DaemonConfig;
+  store: Store;
+  index: FileIndex;
+  storage: Storage;
+  mailer: Mailer;
+  /** Bytes promised to uploads in flight, per user. */
+  reserved: Map<string, number>;
+  /** Serialises multi-step mutations of one record (a user, a file path). */
+  locks: KeyedMutex;
+  /** The admin key (kept in memory only, to hand to the desktop shell) and its hash. */
+  admin: { key: string; hash: string; source: AdminKeySource };
+  startedAt: number;
+  /** The daemon's own URL (share and verify links start with it). */
+  baseUrl: string;
+  /** Top-level directories in storage that belong to no user: left alone, reported in /api/dash. */
+  orphans: Set<string>;
+  /** How the storage directory is being followed. */
+  watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting';
+  /** Reconciles the index with the disk now (set once the index is built). */
+  rescan?: () => Promise<void>;
+  log: (line: string) => void;
+}

@@ -1,0 +1,118 @@
+import { mkdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { resolveConfig } from './config.js';
+import type { NimbusContext } from './context.js';
+import { EventHub } from './http/events.js';
+import { createApp } from './http/app.js';
+import type { DaemonOptions, RunningDaemon } from './index.js';
+import { loadAdminKey } from './keys/admin-key.js';
+import { hashSecret } from './keys/secrets.js';
+import { Mailer } from './mail.js';
+import { watchForVanishedShares } from './services/shares.js';
+import { FileIndex } from './storage/file-index.js';
+import { reconcileAll } from './storage/reconcile.js';
+import { Storage } from './storage/storage.js';
+import { DataDirLock } from './store/lock.js';
+import { Store } from './store/store.js';
+import { KeyedMutex } from './util/mutex.js';
+import { PACKAGE_ROOT } from './version.js';
+
+const SHUTDOWN_GRACE_MS = 5000;
+
+/** Starts the daemon: lock, store, admin key, HTTP server, then the index scan in the background. */
+export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await mkdir(config.storageDir, { recursive: true });
+  const lock = new DataDirLock(path.join(config.dataDir, 'nimbus.lock'));
+  lock.acquire();
+  const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
+  try {
+    const store = new Store(path.join(config.dataDir, 'db.json'));
+    await store.open();
+    const admin = await loadAdminKey(config, log);
+    const index = new FileIndex();
+    const storage = new Storage(config.storageDir, path.join(config.dataDir, 'tmp'), index);
+    await storage.cleanTemp();
+    const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
+    cleanups.push(() => mailer.close());
+    const n: NimbusContext = {
+      config,
+      store,
+      index,
+      storage,
+      mailer,
+      reserved: new Map(),
+      locks: new KeyedMutex(),
+      admin: { key: admin.key, hash: hashSecret(admin.key), source: admin.source },
+      startedAt: Date.now(),
+      baseUrl: '',
+      orphans: new Set(),
+      watcherMode: 'starting',
+      log,
+    };
+    watchForVanishedShares(n);
+    const events = new EventHub(index);
+    cleanups.push(() => events.close());
+    const server = http.createServer();
+    const app = createApp(n, events, () => (server.address() as AddressInfo | null)?.port ?? config.port);
+    server.on('request', app.callback());
+    server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
+    server.headersTimeout = 30_000;
+    await listen(server, config.port, config.host);
+    const port = (server.address() as AddressInfo).port;
+    const urlHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${urlHost}:${port}`;
+    n.baseUrl = config.publicUrl ?? url;
+
+    n.rescan = () => reconcileAll(n);
+    const scanning = reconcileAll(n).catch((err: Error) => log(`Nimbus: the first scan of ${config.storageDir} failed: ${err.message}`));
+    const timer = config.reconcileIntervalMs > 0 ? setInterval(() => void n.rescan?.().catch(() => undefined), config.reconcileIntervalMs) : null;
+    timer?.unref();
+
+    let closing: Promise<void> | null = null;
+    const close = () =>
+      (closing ??= (async () => {
+        if (timer) clearInterval(timer);
+        events.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const grace = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await closed;
+        clearTimeout(grace);
+        await scanning;
+        await store.idle();
+        for (const cleanup of cleanups.reverse()) await cleanup();
+      })());
+    return {
+      url,
+      host: config.host,
+      port,
+      dataDir: config.dataDir,
+      storageDir: config.storageDir,
+      adminKey: () => n.admin.key,
+      close,
+    };
+  } catch (err) {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    throw err;
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it, or pass --port (0 picks a free one).`));
+      else reject(err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Errors the daemon's layers throw. Storage and store code throw these; only the
+ * error middleware turns them into HTTP responses.
+ */
+import { ERROR_STATUS, type ErrorCode } from '../shared/errors.js';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter') => new ApiError(code, message);
+export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
+export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
+export const quotaExceeded = (message = 'Storage quota exceeded') => new ApiError('quota_exceeded', message);
+
+/** A path that would leave the user's directory: answered as a bad name, never followed. */
+export class PathOutsideRoot extends ApiError {
+  constructor() {
+    super('invalid_parameter', 'Path leaves the user’s directory');
+  }
+}
+
+/** Maps a filesystem error on a storage path to an API error, or undefined if it is not expected. */
+export function fromFsError(err: unknown): ApiError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ApiError('disk_full', 'The disk is full');
+  if (code === 'ENAMETOOLONG') return badRequest('Name is too long for the file system');
+  return undefined;
+}

@@ -1,0 +1,117 @@
+/**
+ * The HTTP stack, outermost first: error handler → security headers → Host check → CORS →
+ * dispatch (route lookup, key check, throttle, parameters, handler). Routes come from the
+ * shared endpoint table; the lookup is one Map get, not a regex walk per route.
+ */
+import Koa, { type Context } from 'koa';
+import { ENDPOINTS, ENDPOINT_BY_ID, type Endpoint } from '../../shared/endpoints.js';
+import type { ChangeEvent } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { identify, type Caller } from '../services/keys.js';
+import { errorHandler } from './error-handler.js';
+import type { EventHub } from './events.js';
+import { HANDLERS } from './handlers.js';
+import { readParams } from './params.js';
+import { allowedHosts, cors, hostCheck, securityHeaders } from './security.js';
+import { serveUi } from './static.js';
+import { FailureThrottle } from './throttle.js';
+
+const SHARE_PATH = /^\/s\/([A-Za-z0-9_-]{16,128})$/;
+
+export function createApp(n: NimbusContext, events: EventHub, port: () => number): Koa {
+  const app = new Koa();
+  const throttle = new FailureThrottle(n.log);
+  const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+  const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
+  let hosts = allowedHosts(port(), n.config.allowedHosts);
+
+  app.use(errorHandler(n.log));
+  app.use(securityHeaders());
+  app.use(hostCheck(() => (hosts.has(`127.0.0.1:${port()}`) ? hosts : (hosts = allowedHosts(port(), n.config.allowedHosts)))));
+  app.use(cors(n.config.corsOrigins));
+  app.use(async (ctx) => {
+    const path = trimSlashes(ctx.path);
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    let endpoint = routes.get(`${method} ${path}`);
+    const share = endpoint ? null : SHARE_PATH.exec(path);
+    if (share && method === 'GET') {
+      endpoint = ENDPOINT_BY_ID['share.download'];
+      ctx.state.shareToken = share[1];
+      guardShareToken(n, ctx, throttle, share[1]);
+    }
+    if (!endpoint) {
+      if (knownPaths.has(path)) throw new ApiError('method_not_allowed', `Use ${ENDPOINTS.filter((e) => e.path === path).map((e) => e.method).join(' or ')}`);
+      if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
+      throw new ApiError('route_not_found', 'No such route');
+    }
+    if (endpoint.scope !== 'public') authorize(n, ctx, throttle, endpoint);
+    const { params, page } = await readParams(ctx, endpoint);
+    const body = await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events });
+    if (body !== undefined) {
+      ctx.status = endpoint.success;
+      ctx.body = body;
+    }
+    if (endpoint.method === 'POST') {
+      const event = serviceEvent(endpoint, params);
+      if (event) events.publish(event);
+    }
+  });
+  return app;
+}
+
+function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+function presentedKey(ctx: Context): string {
+  const header = ctx.get('API-Key');
+  if (header) return header;
+  const auth = ctx.get('Authorization');
+  return auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+}
+
+/** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
+function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, endpoint: Endpoint): Caller {
+  const key = presentedKey(ctx);
+  const caller = key ? identify(n, key) : null;
+  if (!caller) {
+    const client = ctx.socket.remoteAddress ?? 'unknown';
+    const wait = throttle.retryAfter(client);
+    if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
+    if (key) throttle.fail(client, 'API keys');
+    throw new ApiError('unauthorized', key ? 'Wrong API key' : 'Missing API key (send the API-Key header)');
+  }
+  if (endpoint.scope === 'admin' && caller.scope !== 'admin') throw new ApiError('insufficient_scope', 'This key may only read');
+  ctx.state.caller = caller;
+  return caller;
+}
+
+function guardShareToken(n: NimbusContext, ctx: Context, throttle: FailureThrottle, token: string): void {
+  if (n.store.sharesByToken.has(token)) return;
+  const client = ctx.socket.remoteAddress ?? 'unknown';
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) throw new ApiError('too_many_requests', 'Too many unknown links; try again later', { 'Retry-After': String(wait) });
+  throttle.fail(client, 'share links');
+}
+
+/** The event a successful mutation that the file index does not see announces. */
+function serviceEvent(endpoint: Endpoint, params: Record<string, unknown>): ChangeEvent | null {
+  const username = (params.username as string | undefined) ?? null;
+  const folder = (params.folder as string | undefined) ?? null;
+  const file = (params.file as string | undefined) ?? null;
+  switch (endpoint.group) {
+    case 'user':
+      if (endpoint.id === 'user.delete') return null; // the index announces user.removed
+      return { type: 'user.changed', username: (params.newusername as string | undefined) ?? username, folder: null, file: null };
+    case 'role':
+      return { type: 'role.changed', username: null, folder: null, file: null };
+    case 'files':
+      if (endpoint.id === 'files.share' || endpoint.id === 'files.noshare') return { type: 'share.changed', username, folder, file };
+      return null;
+    default:
+      return null;
+  }
+}

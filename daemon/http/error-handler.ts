@@ -1,0 +1,41 @@
+import type { Middleware } from 'koa';
+import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
+import { ApiError } from '../errors.js';
+
+const CODE_FOR_STATUS: Record<number, ErrorCode> = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 416: 'range_not_satisfiable', 429: 'too_many_requests' };
+
+/**
+ * The one place errors become responses: `{error, code}` with the error's status. The
+ * message is shown only for 4xx and the API's own errors; anything unexpected is a 500
+ * with `code: "internal"` and no message, and is logged (never with request headers).
+ */
+export function errorHandler(log: (line: string) => void): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const apiError = toApiError(err, ctx.req.destroyed);
+      if (!apiError) {
+        log(`Nimbus: internal error on ${ctx.method} ${ctx.path}: ${(err as Error)?.stack ?? String(err)}`);
+      }
+      const status = apiError?.status ?? 500;
+      ctx.status = status;
+      ctx.set(apiError?.headers ?? {});
+      ctx.remove('Content-Disposition');
+      ctx.type = 'application/json';
+      ctx.body = apiError ? { error: apiError.message, code: apiError.code } : { error: 'Internal error', code: 'internal' };
+      if (status === 413 || status === 507) ctx.set('Connection', 'close');
+    }
+  };
+}
+
+function toApiError(err: unknown, clientGone: boolean): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = CODE_FOR_STATUS[status] ?? 'bad_request';
+    return new ApiError(code, ERROR_STATUS[code] === status ? (err as Error).message : 'Bad request');
+  }
+  if (clientGone) return new ApiError('bad_request', 'The client went away');
+  return null;
+}

@@ -1,0 +1,99 @@
+/** The OpenAPI 3.1 document, generated from the shared endpoint table so it cannot drift. */
+import { ENDPOINTS, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
+import { ERROR_STATUS } from '../../shared/errors.js';
+import { FILE_NAME_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
+
+const PARAM_SCHEMAS: Record<ParamKind, object> = {
+  accountName: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
+  label: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
+  email: { type: 'string', format: 'email' },
+  password: { type: 'string', minLength: 8, description: PASSWORD_RULE },
+  fileName: { type: 'string', minLength: 1, description: FILE_NAME_RULE },
+  badge: { type: 'string', format: 'uri', description: 'http(s) URL' },
+  maxStorage: { type: 'string', pattern: '^(-1|[0-9]+)$', description: 'MB (MiB); -1 for unlimited' },
+  scope: { type: 'string', enum: ['admin', 'read'] },
+  boolean: { type: 'string', enum: ['true', 'false'] },
+  count: { type: 'string', pattern: '^[0-9]+$' },
+  token: { type: 'string' },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 206: 'Partial content', 400: 'Bad or missing parameter', 401: 'Missing or wrong API key',
+  403: 'Key lacks the scope, or foreign Host header', 404: 'Not found', 409: 'Conflict', 413: 'Body over a limit',
+  416: 'Range not satisfiable', 429: 'Too many failed attempts', 502: 'Mail server refused the message', 503: 'Storage unavailable',
+  507: 'Quota exceeded or disk full',
+};
+
+const EVENT_TYPES = ['file.added', 'file.changed', 'file.removed', 'folder.added', 'folder.removed', 'user.changed', 'user.removed', 'role.changed', 'share.changed', 'index.state'];
+
+function operation(endpoint: Endpoint): object {
+  const parameters = Object.entries(endpoint.params).map(([name, spec]) => ({
+    name,
+    in: 'query',
+    required: spec.required,
+    description: spec.description,
+    schema: PARAM_SCHEMAS[spec.kind],
+  }));
+  if (endpoint.paged) {
+    parameters.push(
+      { name: 'limit', in: 'query', required: false, description: 'Page size', schema: PARAM_SCHEMAS.count },
+      { name: 'offset', in: 'query', required: false, description: 'Items to skip', schema: PARAM_SCHEMAS.count },
+    );
+  }
+  if (endpoint.id === 'share.download') {
+    parameters.push({ name: 'token', in: 'path', required: true, description: 'Share token', schema: PARAM_SCHEMAS.token });
+  }
+  const statuses = new Set<number>([endpoint.success, ...endpoint.errors]);
+  if (endpoint.scope !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
+  if (endpoint.raw === 'bytes') statuses.add(206);
+  const responses: Record<string, object> = {};
+  for (const status of [...statuses].sort()) {
+    responses[String(status)] =
+      status >= 400
+        ? { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+        : { description: endpoint.raw === 'events' ? `Event stream; event types: ${EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK') };
+  }
+  return {
+    operationId: endpoint.id,
+    summary: endpoint.summary,
+    tags: [endpoint.group],
+    security: endpoint.scope === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }],
+    'x-scope': endpoint.scope,
+    parameters,
+    ...(endpoint.bodyIsContent ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(version: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const endpoint of ENDPOINTS) {
+    paths[endpoint.path] ??= {};
+    paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Nimbus — Cloud Storage Management API',
+      version,
+      description:
+        'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. ' +
+        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${EVENT_TYPES.join(', ')}.`,
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'API-Key' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'code'],
+          properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } },
+        },
+      },
+    },
+    paths,
+  };
+}

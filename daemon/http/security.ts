@@ -1,0 +1,67 @@
+/**
+ * Small wrappers, one concern each (Syncthing's habit): the Host allowlist against DNS
+ * rebinding, CORS for configured origins only, and response headers that make every
+ * response inert in a browser unless it is the UI itself.
+ */
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors.js';
+
+/** The CSP of everything that is not the UI: nothing may run or load. */
+export const INERT_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+export const UI_CSP =
+  "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export function securityHeaders(): Middleware {
+  return async (ctx, next) => {
+    ctx.set({
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Content-Security-Policy': INERT_CSP,
+      'Cache-Control': 'no-store',
+    });
+    await next();
+  };
+}
+
+/** Hosts the daemon answers to: its loopback names with its port, plus configured extras. */
+export function allowedHosts(port: number, extra: string[]): Set<string> {
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  for (const h of extra) hosts.add(h.toLowerCase());
+  return hosts;
+}
+
+/** 403 for any Host header that is not the daemon's own (DNS rebinding). */
+export function hostCheck(allowed: () => Set<string>): Middleware {
+  return async (ctx, next) => {
+    const host = ctx.get('Host').toLowerCase();
+    if (!host || !allowed().has(host)) throw new ApiError('forbidden_host', 'Host not allowed');
+    await next();
+  };
+}
+
+/** CORS only for configured origins, never "*"; preflights answered here. */
+export function cors(origins: string[]): Middleware {
+  const granted = new Set(origins);
+  return async (ctx, next) => {
+    const origin = ctx.get('Origin');
+    const allowed = origin !== '' && granted.has(origin);
+    if (allowed) {
+      ctx.vary('Origin');
+      ctx.set('Access-Control-Allow-Origin', origin);
+      ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Content-Disposition, Content-Range');
+    }
+    if (ctx.method === 'OPTIONS') {
+      if (allowed) {
+        ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+        ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type');
+        ctx.set('Access-Control-Max-Age', '600');
+      }
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  };
+}

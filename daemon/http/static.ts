@@ -1,0 +1,37 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'koa';
+import mime from 'mime-types';
+import { UI_CSP } from './security.js';
+
+/**
+ * Serves the built web UI (renderer/dist): a file when the path names one, index.html
+ * for every other page path so the UI can route itself. Never leaves rendererDir.
+ */
+export async function serveUi(ctx: Context, rendererDir: string): Promise<boolean> {
+  const root = path.resolve(rendererDir);
+  let relative: string;
+  try {
+    relative = decodeURIComponent(ctx.path);
+  } catch {
+    return false;
+  }
+  const candidate = path.resolve(root, `.${path.posix.normalize(relative)}`);
+  const inside = path.relative(root, candidate);
+  let file = inside.startsWith('..') || path.isAbsolute(inside) || relative.includes('\0') ? null : candidate;
+  let info = file ? await stat(file).catch(() => null) : null;
+  if (!info?.isFile()) {
+    if (path.extname(relative) !== '') return false; // a missing asset is a 404, not the app
+    file = path.join(root, 'index.html');
+    info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return false;
+  }
+  ctx.status = 200;
+  ctx.type = mime.lookup(file!) || 'application/octet-stream';
+  ctx.length = info.size;
+  ctx.set('Content-Security-Policy', UI_CSP);
+  ctx.set('Cache-Control', relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file!);
+  return true;
+}

@@ -1,0 +1,94 @@
+import type { Readable } from 'node:stream';
+import type { FileEntry } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { ApiError, badRequest, quotaExceeded } from '../errors.js';
+import type { OpenedFile } from '../storage/storage.js';
+import { maxBytesOf, requireUser, toFileEntry } from './records.js';
+import { moveShare, revokeShare } from './shares.js';
+
+const fileLock = (username: string, folder: string | null, file: string) => `file:${username}/${folder ?? ''}/${file}`;
+
+export async function deleteFile(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<void> {
+  requireUser(ctx, username);
+  await ctx.locks.run(fileLock(username, folder, file), async () => {
+    await ctx.storage.deleteFile(username, folder, file);
+    if (revokeShare(ctx, username, folder, file)) await ctx.store.commit();
+  });
+}
+
+/** Renames a file; its share link follows it, as in DaneeCloud. */
+export function renameFile(ctx: NimbusContext, username: string, folder: string | null, file: string, newName: string): Promise<FileEntry> {
+  requireUser(ctx, username);
+  return ctx.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
+    await ctx.storage.renameFile(username, folder, file, newName);
+    moveShare(ctx, username, folder, file, newName);
+    await ctx.store.commit();
+    return toFileEntry(ctx, username, folder, newName, ctx.index.getFile(username, folder, newName)!);
+  });
+}
+
+export interface UploadRequest {
+  username: string;
+  folder: string | null;
+  file: string;
+  overwrite: boolean;
+  /** Content-Length, when the client sent one. */
+  declaredLength: number | null;
+  body: Readable;
+}
+
+/**
+ * Streams an upload to a temp file and moves it into place. Space is reserved as bytes
+ * arrive (all of it up front when Content-Length says how much), so uploads running at
+ * once can never pass the quota together; a byte counter stops a body that lies.
+ */
+export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promise<FileEntry> {
+  const user = requireUser(ctx, req.username);
+  ctx.storage.requireFolder(req.username, req.folder);
+  const existing = ctx.index.getFile(req.username, req.folder, req.file);
+  if (existing && !req.overwrite) throw new ApiError('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+  const maxBytes = maxBytesOf(ctx, user);
+  // Replacing a file frees its old bytes once the new one is in place.
+  const freed = req.overwrite && existing ? existing.size : 0;
+  let reserved = 0;
+  const reserve = (total: number) => {
+    if (total <= reserved) return;
+    const extra = total - reserved;
+    if (maxBytes >= 0) {
+      const used = ctx.index.usedBytes(req.username) - freed + (ctx.reserved.get(req.username) ?? 0);
+      if (used + extra > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
+    }
+    reserved += extra;
+    ctx.reserved.set(req.username, (ctx.reserved.get(req.username) ?? 0) + extra);
+  };
+  try {
+    if (maxBytes >= 0 && ctx.index.usedBytes(req.username) > maxBytes) throw quotaExceeded('The user is over their storage quota; delete files before uploading');
+    if (req.declaredLength !== null) reserve(req.declaredLength);
+    const received = await ctx.storage.receive(req.body, (total) => {
+      if (req.declaredLength !== null && total > req.declaredLength) throw badRequest('The body is longer than its Content-Length', 'bad_request');
+      reserve(total);
+    });
+    if (req.declaredLength !== null && received.size !== req.declaredLength) {
+      throw badRequest('The body is shorter than its Content-Length', 'bad_request');
+    }
+    await ctx.locks.run(fileLock(req.username, req.folder, req.file), () =>
+      ctx.storage.placeUpload(received.tempPath, req.username, req.folder, req.file, req.overwrite),
+    );
+  } finally {
+    const left = (ctx.reserved.get(req.username) ?? 0) - reserved;
+    if (left > 0) ctx.reserved.set(req.username, left);
+    else ctx.reserved.delete(req.username);
+  }
+  // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
+  return toFileEntry(ctx, req.username, req.folder, req.file, ctx.index.getFile(req.username, req.folder, req.file)!);
+}
+
+export async function openDownload(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {
+  requireUser(ctx, username);
+  return ctx.storage.openFile(username, folder, file);
+}
+
+function usedMessage(used: number, max: number): string {
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  return `Storage quota exceeded: ${mb(used)} of ${mb(max)} used`;
+}

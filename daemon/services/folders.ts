@@ -1,0 +1,37 @@
+import type { FileEntry, Folder } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { requireUser, toFileEntry, toFolder } from './records.js';
+import { revokeFolderShares } from './shares.js';
+
+export function listFolders(ctx: NimbusContext, username: string): Folder[] {
+  requireUser(ctx, username);
+  const node = ctx.index.user(username);
+  if (!node) return [];
+  return [...node.folders.keys()].sort().map((name) => toFolder(name, node.folders.get(name)!));
+}
+
+/** The files at the user's root (folder null) or in a folder, sorted by name, one page of them. */
+export function listFiles(ctx: NimbusContext, username: string, folder: string | null, offset = 0, limit = Infinity): { total: number; files: FileEntry[] } {
+  requireUser(ctx, username);
+  const files = ctx.index.files(username, folder);
+  if (!files) {
+    if (folder !== null) throw notFound('folder_not_found', 'Folder not found');
+    return { total: 0, files: [] };
+  }
+  const names = ctx.index.sortedNames(files);
+  const page = names.slice(offset, offset + limit);
+  return { total: names.length, files: page.map((name) => toFileEntry(ctx, username, folder, name, files.get(name)!)) };
+}
+
+export async function createFolder(ctx: NimbusContext, username: string, folder: string): Promise<Folder> {
+  requireUser(ctx, username);
+  await ctx.storage.createFolder(username, folder);
+  return toFolder(folder, ctx.index.user(username)!.folders.get(folder)!);
+}
+
+export async function deleteFolder(ctx: NimbusContext, username: string, folder: string): Promise<void> {
+  requireUser(ctx, username);
+  await ctx.storage.deleteFolder(username, folder);
+  if (revokeFolderShares(ctx, username, folder) > 0) await ctx.store.commit();
+}

@@ -1,0 +1,54 @@
+import type { ApiKeyInfo, KeyScope } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import { saveAdminKey } from '../keys/admin-key.js';
+import { hashSecret, newSecret, sameHash } from '../keys/secrets.js';
+
+export const ADMIN_LABEL = 'admin';
+
+export interface Caller {
+  label: string;
+  scope: KeyScope;
+}
+
+/** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */
+export function identify(ctx: NimbusContext, presented: string): Caller | null {
+  const hash = hashSecret(presented);
+  if (sameHash(hash, ctx.admin.hash)) return { label: ADMIN_LABEL, scope: 'admin' };
+  const key = ctx.store.keysByHash.get(hash);
+  return key ? { label: key.label, scope: key.scope } : null;
+}
+
+export function listKeys(ctx: NimbusContext): ApiKeyInfo[] {
+  const admin: ApiKeyInfo = { label: ADMIN_LABEL, scope: 'admin', createdAt: new Date(ctx.startedAt).toISOString(), builtIn: true };
+  return [admin, ...[...ctx.store.keysByHash.values()].map((k) => ({ label: k.label, scope: k.scope, createdAt: k.createdAt, builtIn: false }))];
+}
+
+/** Creates a key; the only time it is ever shown is in this return value. */
+export async function createKey(ctx: NimbusContext, label: string, scope: KeyScope): Promise<ApiKeyInfo & { key: string }> {
+  if (label === ADMIN_LABEL || [...ctx.store.keysByHash.values()].some((k) => k.label === label)) {
+    throw conflict('key_exists', 'A key with that label already exists');
+  }
+  const key = newSecret();
+  const createdAt = new Date().toISOString();
+  ctx.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt });
+  await ctx.store.commit();
+  return { label, scope, createdAt, builtIn: false, key };
+}
+
+export async function deleteKey(ctx: NimbusContext, label: string): Promise<void> {
+  if (label === ADMIN_LABEL) throw conflict('key_builtin', 'The admin key cannot be deleted; rotate it instead');
+  const entry = [...ctx.store.keysByHash.values()].find((k) => k.label === label);
+  if (!entry) throw notFound('key_not_found', 'Key not found');
+  ctx.store.keysByHash.delete(entry.hash);
+  await ctx.store.commit();
+}
+
+/** Replaces the admin key where it is kept; the old key stops working at once. */
+export async function rotateAdminKey(ctx: NimbusContext): Promise<string> {
+  const key = newSecret();
+  await saveAdminKey(ctx.config, ctx.admin.source, key);
+  ctx.admin.key = key;
+  ctx.admin.hash = hashSecret(key);
+  return key;
+}

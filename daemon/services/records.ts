@@ -1,0 +1,72 @@
+/** Turns stored state into the API's records. Nothing secret ever leaves through here. */
+import mime from 'mime-types';
+import type { FileEntry, Folder, Role, User } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { notFound } from '../errors.js';
+import type { FileMeta } from '../storage/file-index.js';
+import { sharePathKey } from '../store/store.js';
+import type { StoredRole, StoredUser } from '../store/schema.js';
+
+const MIB = 1024 * 1024;
+
+/** The user's quota in bytes, -1 when unlimited. */
+export function maxBytesOf(ctx: NimbusContext, user: StoredUser): number {
+  const role = ctx.store.roles.get(user.role);
+  if (!role || role.maxStorage < 0) return -1;
+  return role.maxStorage * MIB;
+}
+
+export function toUser(ctx: NimbusContext, user: StoredUser): User {
+  const usedBytes = ctx.index.usedBytes(user.username);
+  const maxBytes = maxBytesOf(ctx, user);
+  return {
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    emailVerified: user.emailVerified,
+    createdAt: user.createdAt,
+    usage: { usedBytes, maxBytes, overQuota: maxBytes >= 0 && usedBytes > maxBytes },
+  };
+}
+
+export const toRole = (role: StoredRole): Role => ({
+  name: role.name,
+  maxStorage: role.maxStorage,
+  badge: role.badge,
+  builtIn: role.builtIn,
+});
+
+export function toFileEntry(ctx: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): FileEntry {
+  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, name));
+  return {
+    name,
+    folder,
+    size: meta.size,
+    modifiedAt: new Date(meta.mtimeMs).toISOString(),
+    mimeType: mimeTypeOf(name),
+    shared: share !== undefined,
+    shareUrl: share ? shareUrl(ctx, share.token) : null,
+  };
+}
+
+export function toFolder(name: string, node: { files: Map<string, FileMeta>; mtimeMs: number; sizeBytes: number }): Folder {
+  let latest = node.mtimeMs;
+  for (const meta of node.files.values()) if (meta.mtimeMs > latest) latest = meta.mtimeMs;
+  return { name, fileCount: node.files.size, sizeBytes: node.sizeBytes, modifiedAt: new Date(latest).toISOString() };
+}
+
+export const shareUrl = (ctx: NimbusContext, token: string): string => `${ctx.baseUrl}/s/${token}`;
+
+export const mimeTypeOf = (name: string): string => mime.lookup(name) || 'application/octet-stream';
+
+export function requireUser(ctx: NimbusContext, username: string): StoredUser {
+  const user = ctx.store.users.get(username);
+  if (!user) throw notFound('user_not_found', 'User not found');
+  return user;
+}
+
+export function requireRole(ctx: NimbusContext, name: string): StoredRole {
+  const role = ctx.store.roles.get(name);
+  if (!role) throw notFound('role_not_found', 'Role not found');
+  return role;
+}

@@ -1,0 +1,100 @@
+import type { User } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { conflict } from '../errors.js';
+import { hashPassword } from '../keys/secrets.js';
+import { sharePathKey } from '../store/store.js';
+import type { StoredUser } from '../store/schema.js';
+import { requireRole, requireUser, toUser } from './records.js';
+
+const userLock = (username: string) => `user:${username}`;
+
+export function getUser(ctx: NimbusContext, username: string): User {
+  return toUser(ctx, requireUser(ctx, username));
+}
+
+export function listUsers(ctx: NimbusContext): User[] {
+  return [...ctx.store.users.values()].map((u) => toUser(ctx, u));
+}
+
+export function createUser(ctx: NimbusContext, username: string, email: string, password: string): Promise<User> {
+  return ctx.locks.run(userLock(username), async () => {
+    if (ctx.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+    const passwordHash = await hashPassword(password);
+    await ctx.storage.ensureUserDir(username);
+    if (ctx.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+    const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
+    ctx.store.users.set(username, user);
+    ctx.orphans.delete(username);
+    await ctx.store.commit();
+    // A directory of that name that was already there (an orphan) now belongs to the user.
+    await ctx.storage.rescanUser(username);
+    return toUser(ctx, user);
+  });
+}
+
+/** Deletes the user's record, shares and verification tokens, then their files. */
+export function deleteUser(ctx: NimbusContext, username: string): Promise<void> {
+  return ctx.locks.run(userLock(username), async () => {
+    requireUser(ctx, username);
+    ctx.store.users.delete(username);
+    dropSharesOf(ctx, username);
+    for (const [hash, v] of ctx.store.verifications) if (v.username === username) ctx.store.verifications.delete(hash);
+    await ctx.store.commit();
+    await ctx.storage.deleteUser(username);
+  });
+}
+
+export function editUser(ctx: NimbusContext, username: string, newUsername: string, newEmail: string, newPassword: string): Promise<User> {
+  return ctx.locks.run([userLock(username), userLock(newUsername)], async () => {
+    const user = requireUser(ctx, username);
+    const renaming = newUsername !== username;
+    if (renaming && ctx.store.users.has(newUsername)) throw conflict('user_exists', 'A user with that name already exists');
+    const passwordHash = await hashPassword(newPassword);
+    if (renaming) await ctx.storage.renameUser(username, newUsername);
+    const emailChanged = newEmail !== user.email;
+    const updated: StoredUser = {
+      ...user,
+      username: newUsername,
+      email: newEmail,
+      emailVerified: emailChanged ? false : user.emailVerified,
+      passwordHash,
+    };
+    ctx.store.users.delete(username);
+    ctx.store.users.set(newUsername, updated);
+    if (renaming) moveSharesOf(ctx, username, newUsername);
+    for (const [hash, v] of ctx.store.verifications) {
+      if (v.username !== username) continue;
+      if (emailChanged) ctx.store.verifications.delete(hash);
+      else ctx.store.verifications.set(hash, { ...v, username: newUsername });
+    }
+    await ctx.store.commit();
+    return toUser(ctx, updated);
+  });
+}
+
+export async function setUserRole(ctx: NimbusContext, username: string, roleName: string): Promise<User> {
+  const user = requireUser(ctx, username);
+  requireRole(ctx, roleName);
+  const updated: StoredUser = { ...user, role: roleName };
+  ctx.store.users.set(username, updated);
+  await ctx.store.commit();
+  return toUser(ctx, updated);
+}
+
+function dropSharesOf(ctx: NimbusContext, username: string): void {
+  for (const [token, share] of ctx.store.sharesByToken) {
+    if (share.username !== username) continue;
+    ctx.store.sharesByToken.delete(token);
+    ctx.store.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
+  }
+}
+
+function moveSharesOf(ctx: NimbusContext, from: string, to: string): void {
+  for (const [token, share] of ctx.store.sharesByToken) {
+    if (share.username !== from) continue;
+    const moved = { ...share, username: to };
+    ctx.store.sharesByToken.set(token, moved);
+    ctx.store.sharesByPath.delete(sharePathKey(from, share.folder, share.file));
+    ctx.store.sharesByPath.set(sharePathKey(to, share.folder, share.file), moved);
+  }
+}

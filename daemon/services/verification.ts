@@ -1,0 +1,44 @@
+import type { MailDelivery } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { hashSecret, newSecret } from '../keys/secrets.js';
+import { requireUser } from './records.js';
+
+const VALID_MS = 24 * 60 * 60 * 1000;
+
+/** Creates a verification token (only its hash is stored) and mails the link. */
+export async function sendVerification(ctx: NimbusContext, username: string): Promise<{ delivery: MailDelivery }> {
+  const user = requireUser(ctx, username);
+  const token = newSecret();
+  for (const [hash, v] of ctx.store.verifications) if (v.username === username) ctx.store.verifications.delete(hash);
+  const hash = hashSecret(token);
+  ctx.store.verifications.set(hash, { hash, username, email: user.email, expiresAt: new Date(Date.now() + VALID_MS).toISOString() });
+  await ctx.store.commit();
+  const link = `${ctx.baseUrl}/verify?token=${token}`;
+  const sent = await ctx.mailer.send({
+    to: user.email,
+    subject: 'Confirm your e-mail address for Nimbus',
+    text: `Hello ${user.username},\n\nopen this link to confirm your e-mail address:\n\n${link}\n\nThe link is valid for 24 hours.\n`,
+    html: `<p>Hello ${escapeHtml(user.username)},</p><p><a href="${link}">Confirm your e-mail address</a></p><p>The link is valid for 24 hours.</p>`,
+  });
+  return { delivery: sent.delivery };
+}
+
+/** Marks the e-mail verified; a token works once, for 24 hours, for the address it was sent to. */
+export async function confirmVerification(ctx: NimbusContext, token: string): Promise<string> {
+  const hash = hashSecret(token);
+  const entry = ctx.store.verifications.get(hash);
+  const user = entry ? ctx.store.users.get(entry.username) : undefined;
+  if (!entry || !user || Date.parse(entry.expiresAt) < Date.now() || user.email !== entry.email) {
+    if (entry && Date.parse(entry.expiresAt) < Date.now()) ctx.store.verifications.delete(hash);
+    throw notFound('token_invalid', 'This link has expired or was already used');
+  }
+  ctx.store.verifications.delete(hash);
+  ctx.store.users.set(user.username, { ...user, emailVerified: true });
+  await ctx.store.commit();
+  return user.username;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,188 @@
+import { EventEmitter } from 'node:events';
+import type { ChangeEvent, IndexState } from '../../shared/types.js';
+
+/** What the index knows of one file. */
+export interface FileMeta {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FolderNode {
+  files: Map<string, FileMeta>;
+  mtimeMs: number;
+  sizeBytes: number;
+}
+
+export interface UserNode {
+  root: Map<string, FileMeta>;
+  folders: Map<string, FolderNode>;
+  usedBytes: number;
+}
+
+/**
+ * The in-memory picture of the storage directory: users → folders → files. The disk is
+ * the source of truth; the daemon's own operations and the watcher keep this equal to
+ * it. A change that alters nothing (the watcher echoing the daemon's own write) emits
+ * nothing; every real change emits one `change` event.
+ */
+export class FileIndex extends EventEmitter<{ change: [ChangeEvent] }> {
+  readonly users = new Map<string, UserNode>();
+  state: IndexState = 'scanning';
+  /** Sorted names of a file map, rebuilt only after a name is added or removed. */
+  readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
+
+  /** The names of a file map in code-point order, cached between changes. */
+  sortedNames(files: Map<string, FileMeta>): string[] {
+    let names = this.#sorted.get(files);
+    if (!names) {
+      names = [...files.keys()].sort();
+      this.#sorted.set(files, names);
+    }
+    return names;
+  }
+
+  user(username: string): UserNode | undefined {
+    return this.users.get(username);
+  }
+
+  /** The user's node, created empty if missing. */
+  ensureUser(username: string): UserNode {
+    let node = this.users.get(username);
+    if (!node) {
+      node = { root: new Map(), folders: new Map(), usedBytes: 0 };
+      this.users.set(username, node);
+    }
+    return node;
+  }
+
+  usedBytes(username: string): number {
+    return this.users.get(username)?.usedBytes ?? 0;
+  }
+
+  files(username: string, folder: string | null): Map<string, FileMeta> | undefined {
+    const node = this.users.get(username);
+    if (!node) return undefined;
+    return folder === null ? node.root : node.folders.get(folder)?.files;
+  }
+
+  getFile(username: string, folder: string | null, name: string): FileMeta | undefined {
+    return this.files(username, folder)?.get(name);
+  }
+
+  setFile(username: string, folder: string | null, name: string, meta: FileMeta): void {
+    const node = this.ensureUser(username);
+    const folderNode = folder === null ? null : this.#ensureFolder(node, username, folder, meta.mtimeMs);
+    const files = folderNode ? folderNode.files : node.root;
+    const old = files.get(name);
+    if (old && old.size === meta.size && old.mtimeMs === meta.mtimeMs) return;
+    if (!old) this.#sorted.delete(files);
+    files.set(name, meta);
+    const delta = meta.size - (old?.size ?? 0);
+    node.usedBytes += delta;
+    if (folderNode) folderNode.sizeBytes += delta;
+    this.#emit(old ? 'file.changed' : 'file.added', username, folder, name);
+  }
+
+  removeFile(username: string, folder: string | null, name: string): boolean {
+    const node = this.users.get(username);
+    const folderNode = folder === null ? undefined : node?.folders.get(folder);
+    const files = folder === null ? node?.root : folderNode?.files;
+    const old = files?.get(name);
+    if (!node || !files || !old) return false;
+    files.delete(name);
+    this.#sorted.delete(files);
+    node.usedBytes -= old.size;
+    if (folderNode) folderNode.sizeBytes -= old.size;
+    this.#emit('file.removed', username, folder, name);
+    return true;
+  }
+
+  addFolder(username: string, folder: string, mtimeMs: number): void {
+    this.#ensureFolder(this.ensureUser(username), username, folder, mtimeMs);
+  }
+
+  removeFolder(username: string, folder: string): boolean {
+    const node = this.users.get(username);
+    const folderNode = node?.folders.get(folder);
+    if (!node || !folderNode) return false;
+    node.folders.delete(folder);
+    node.usedBytes -= folderNode.sizeBytes;
+    this.#emit('folder.removed', username, folder, null);
+    return true;
+  }
+
+  /** Replaces a user's whole tree (after a scan), emitting what differs. */
+  replaceUser(username: string, fresh: UserNode): void {
+    const old = this.users.get(username);
+    this.users.set(username, fresh);
+    if (!old) {
+      if (fresh.root.size > 0 || fresh.folders.size > 0) this.#emit('user.changed', username, null, null);
+      return;
+    }
+    diffFiles(old.root, fresh.root, (type, name) => this.#emit(type, username, null, name));
+    for (const [folder, node] of fresh.folders) {
+      const before = old.folders.get(folder);
+      if (!before) this.#emit('folder.added', username, folder, null);
+      diffFiles(before?.files ?? new Map(), node.files, (type, name) => this.#emit(type, username, folder, name));
+    }
+    for (const folder of old.folders.keys()) {
+      if (!fresh.folders.has(folder)) this.#emit('folder.removed', username, folder, null);
+    }
+  }
+
+  removeUser(username: string): void {
+    if (this.users.delete(username)) this.#emit('user.removed', username, null, null);
+  }
+
+  renameUser(from: string, to: string): void {
+    const node = this.users.get(from);
+    this.users.delete(from);
+    if (node) this.users.set(to, node);
+  }
+
+  setState(state: IndexState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.#emit('index.state', null, null, null);
+  }
+
+  totals(): { files: number; folders: number; usedBytes: number } {
+    let files = 0;
+    let folders = 0;
+    let usedBytes = 0;
+    for (const node of this.users.values()) {
+      files += node.root.size;
+      folders += node.folders.size;
+      for (const f of node.folders.values()) files += f.files.size;
+      usedBytes += node.usedBytes;
+    }
+    return { files, folders, usedBytes };
+  }
+
+  #ensureFolder(node: UserNode, username: string, folder: string, mtimeMs: number): FolderNode {
+    let folderNode = node.folders.get(folder);
+    if (!folderNode) {
+      folderNode = { files: new Map(), mtimeMs, sizeBytes: 0 };
+      node.folders.set(folder, folderNode);
+      this.#emit('folder.added', username, folder, null);
+    }
+    return folderNode;
+  }
+
+  #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {
+    this.emit('change', { type, username, folder, file });
+  }
+}
+
+function diffFiles(
+  before: Map<string, FileMeta>,
+  after: Map<string, FileMeta>,
+  emit: (type: 'file.added' | 'file.changed' | 'file.removed', name: string) => void,
+): void {
+  for (const [name, meta] of after) {
+    const old = before.get(name);
+    if (!old) emit('file.added', name);
+    else if (old.size !== meta.size || old.mtimeMs !== meta.mtimeMs) emit('file.changed', name);
+  }
+  for (const name of before.keys()) if (!after.has(name)) emit('file.removed', name);
+}

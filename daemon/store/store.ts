@@ -1,0 +1,151 @@
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { DurableJSONFile } from './durable-json-file.js';
+import { emptyDb, type DbData, type StoredKey, type StoredRole, type StoredShare, type StoredUser, type StoredVerification } from './schema.js';
+
+export class CorruptStoreError extends Error {
+  constructor(file: string, backup: string, cause: unknown) {
+    super(
+      `The store ${file} is unreadable (${(cause as Error).message}). It was left untouched. ` +
+        `The last good copy is ${backup} (if it exists): inspect both, then move one into place.`,
+    );
+    this.name = 'CorruptStoreError';
+  }
+}
+
+/** Key of a file's share in `sharesByPath`. */
+export const sharePathKey = (username: string, folder: string | null, file: string): string =>
+  `${username}\u0000${folder ?? ''}\u0000${file}`;
+
+/**
+ * The metadata store: lowdb over a durable adapter, with Maps in memory for O(1)
+ * lookups. Callers change the Maps synchronously, then `await commit()`: it resolves
+ * once a write holding the change is on disk. Changes made while a write runs share the
+ * next write (group commit), so a burst of N mutations costs two serialisations, not N.
+ */
+export class Store {
+  readonly users = new Map<string, StoredUser>();
+  readonly roles = new Map<string, StoredRole>();
+  readonly sharesByToken = new Map<string, StoredShare>();
+  readonly sharesByPath = new Map<string, StoredShare>();
+  readonly keysByHash = new Map<string, StoredKey>();
+  readonly verifications = new Map<string, StoredVerification>();
+
+  readonly #db: Low<DbData>;
+  readonly #file: string;
+  #writing: Promise<void> | null = null;
+  #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  /** The last state known to be on disk, restored when a write fails. */
+  #durable: DbData = emptyDb();
+
+  constructor(file: string) {
+    this.#file = file;
+    this.#db = new Low<DbData>(new DurableJSONFile<DbData>(file), emptyDb());
+  }
+
+  get backupFile(): string {
+    return `${this.#file}.bak`;
+  }
+
+  /** Reads db.json (creating it on first start) and keeps a copy as the last good backup. */
+  async open(): Promise<void> {
+    let existed: boolean;
+    try {
+      const data = await this.#db.adapter.read();
+      existed = data !== null;
+      if (data !== null && !isDbData(data)) throw new Error('not a Nimbus store');
+      this.#db.data = data ?? emptyDb();
+    } catch (err) {
+      throw new CorruptStoreError(this.#file, this.backupFile, err);
+    }
+    this.#load(this.#db.data);
+    this.#durable = this.#db.data;
+    if (existed) await copyFile(this.#file, this.backupFile);
+    else await this.commit();
+  }
+
+  /** Resolves when every change made before the call is durable. */
+  commit(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      if (!this.#writing) this.#writing = this.#flushLoop();
+    });
+  }
+
+  /** Waits for the write in progress, if any. */
+  async idle(): Promise<void> {
+    while (this.#writing) await this.#writing.catch(() => undefined);
+  }
+
+  async #flushLoop(): Promise<void> {
+    // Let the other mutations of this tick join the first write.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting;
+      this.#waiting = [];
+      const data = this.#snapshot();
+      try {
+        this.#db.data = data;
+        await this.#db.write();
+        this.#durable = data;
+        for (const waiter of batch) waiter.resolve();
+      } catch (err) {
+        // The disk did not take it: go back to what the disk holds, and fail every
+        // unacknowledged change (those queued behind it were built on the lost state).
+        const failed = [...batch, ...this.#waiting];
+        this.#waiting = [];
+        this.#load(this.#durable);
+        for (const waiter of failed) waiter.reject(err);
+      }
+    }
+    this.#writing = null;
+  }
+
+  #snapshot(): DbData {
+    return {
+      schema: 1,
+      users: [...this.users.values()],
+      roles: [...this.roles.values()],
+      shares: [...this.sharesByToken.values()],
+      keys: [...this.keysByHash.values()],
+      verifications: [...this.verifications.values()],
+    };
+  }
+
+  #load(data: DbData): void {
+    const copy = structuredClone(data);
+    fill(this.users, copy.users, (u) => u.username);
+    fill(this.roles, copy.roles, (r) => r.name);
+    fill(this.sharesByToken, copy.shares, (s) => s.token);
+    fill(this.sharesByPath, copy.shares, (s) => sharePathKey(s.username, s.folder, s.file));
+    fill(this.keysByHash, copy.keys, (k) => k.hash);
+    fill(this.verifications, copy.verifications, (v) => v.hash);
+  }
+
+  get file(): string {
+    return this.#file;
+  }
+
+  get dir(): string {
+    return path.dirname(this.#file);
+  }
+}
+
+function fill<T>(map: Map<string, T>, items: T[], key: (item: T) => string): void {
+  map.clear();
+  for (const item of items) map.set(key(item), item);
+}
+
+function isDbData(value: unknown): value is DbData {
+  const v = value as Partial<DbData> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.users) &&
+    Array.isArray(v.roles) &&
+    Array.isArray(v.shares) &&
+    Array.isArray(v.keys) &&
+    Array.isArray(v.verifications)
+  );
+}
