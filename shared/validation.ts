@@ -18,7 +18,6 @@ const ACCOUNT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 // Deliberately simple: one "@", no spaces, a dot in the domain. RFC 5322 is not the point.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 // Control characters (C0, DEL, C1) and characters that reorder or hide text (bidi, zero-width).
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f/\\<>:"|?*\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const utf8 = new TextEncoder();
