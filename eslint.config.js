@@ -29,6 +29,7 @@ export default tseslint.config(
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/vite.config.ts'], // build tooling, runs in Node
     rules: layer(['node:*', 'electron', '**/daemon/**', '**/main/**'], 'renderer/ imports shared/ types only and reaches the daemon over HTTP.'),
   },
 );
