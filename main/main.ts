@@ -4,8 +4,9 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
+import { app, dialog, ipcMain, session, shell } from 'electron';
 import { startDaemon, type RunningDaemon } from '../daemon/index.js';
+import { createShellActions } from './actions.js';
 import { startDaemonWithFallback } from './daemonHost.js';
 import { registerIpcHandlers } from './ipc.js';
 import { setupQuit, setupSingleInstance } from './lifecycle.js';
@@ -28,11 +29,7 @@ async function setupDaemon(): Promise<RunningDaemon> {
 }
 
 function setupMainProcess(daemon: RunningDaemon): void {
-  const origin = new URL(daemon.url).origin;
-  const openStorageFolder = () => void shell.openPath(daemon.storageDir);
-  const copyApiKey = () => clipboard.writeText(daemon.adminKey());
-  const quit = () => app.quit();
-
+  const actions = createShellActions(daemon, () => mainWindow?.show());
   setupSessionSecurity(session.defaultSession, daemon.url);
   registerIpcHandlers(ipcMain, {
     daemonUrl: daemon.url,
@@ -48,8 +45,8 @@ function setupMainProcess(daemon: RunningDaemon): void {
     stateFile: windowStateFile(app.getPath('userData')),
     openExternal: (url) => shell.openExternal(url),
   });
-  tray = setupTray({ openWindow: () => mainWindow?.show(), openStorageFolder, copyApiKey, quit }, daemon.url);
-  setupAppMenu({ openStorageFolder, openInBrowser: () => void shell.openExternal(`${origin}/`), copyApiKey, quit });
+  tray = setupTray(actions, daemon.url);
+  setupAppMenu(actions);
   setupQuit(app, () => daemon.close());
   app.on('activate', () => mainWindow?.show());
   mainWindow.show();

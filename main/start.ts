@@ -13,8 +13,11 @@ const mainScript = fileURLToPath(new URL('./main.js', import.meta.url));
 try {
   const outcome = await runStart({
     probe: () => {
-      if (!existsSync(mainScript)) return { ok: false, reason: `Nimbus is not built (${mainScript} is missing; run \`npm run build\`)` };
-      return probeThisMachine();
+      const probe = probeThisMachine();
+      if (probe.ok && !existsSync(mainScript)) {
+        return { ok: false, reason: `The desktop app is not built (${mainScript} is missing; \`npm run build\` builds it)` };
+      }
+      return probe;
     },
     mainScript,
     runElectron: spawnElectron,

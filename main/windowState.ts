@@ -35,8 +35,8 @@ function intersects(a: Rectangle, b: Rectangle): boolean {
  * clamped to the largest work area, and a position that is no longer on any screen (a
  * monitor was unplugged) is dropped so the window opens centred.
  */
-export function restoreWindowState(raw: unknown, workAreas: Rectangle[]): WindowState {
-  if (!isRecord(raw)) return { ...DEFAULT_WINDOW_STATE };
+export function restoreWindowState(saved: unknown, workAreas: Rectangle[]): WindowState {
+  const raw = isRecord(saved) ? saved : {};
   const maxWidth = Math.max(MIN_WIDTH, ...workAreas.map((a) => a.width));
   const maxHeight = Math.max(MIN_HEIGHT, ...workAreas.map((a) => a.height));
   const clamp = (v: unknown, min: number, max: number, fallback: number) =>

@@ -1,0 +1,177 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC_CHANNELS } from '../../shared/ipc.js';
+import { registerIpcHandlers, resolveUserFile, type IpcDeps } from '../../main/ipc.js';
+
+const DAEMON_URL = 'http://127.0.0.1:7878';
+const FROM_WINDOW = { senderFrame: { url: `${DAEMON_URL}/#/users/ana` } };
+
+let storageDir: string;
+let deps: IpcDeps & { showItemInFolder: ReturnType<typeof vi.fn>; openPath: ReturnType<typeof vi.fn>; openExternal: ReturnType<typeof vi.fn> };
+let handlers: Map<string, (event: unknown, ...args: unknown[]) => unknown>;
+
+/** Calls a channel the way ipcMain would, with the given sender. */
+async function invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
+  const handler = handlers.get(channel);
+  if (!handler) throw new Error(`no handler for ${channel}`);
+  return handler(event, ...args);
+}
+
+beforeEach(() => {
+  storageDir = mkdtempSync(join(tmpdir(), 'nimbus-ipc-'));
+  mkdirSync(join(storageDir, 'ana', 'Photos'), { recursive: true });
+  writeFileSync(join(storageDir, 'ana', 'notes.txt'), 'hi');
+  writeFileSync(join(storageDir, 'ana', 'Photos', 'cat.jpg'), 'jpg');
+  deps = {
+    daemonUrl: DAEMON_URL,
+    storageDir,
+    adminKey: () => 'the-admin-key',
+    showItemInFolder: vi.fn(),
+    openPath: vi.fn(async () => ''),
+    openExternal: vi.fn(async () => undefined),
+  };
+  handlers = new Map();
+  registerIpcHandlers({ handle: (channel: string, handler: never) => handlers.set(channel, handler) } as never, deps);
+});
+
+afterEach(() => rmSync(storageDir, { recursive: true, force: true }));
+
+describe('registerIpcHandlers', () => {
+  it('handles exactly the channels of shared/ipc.ts', () => {
+    expect([...handlers.keys()].sort()).toEqual(Object.values(IPC_CHANNELS).sort());
+  });
+});
+
+describe('sender check', () => {
+  const strangers = [
+    ['another port', 'http://127.0.0.1:7879/'],
+    ['another host name', 'http://localhost:7878/'],
+    ['a web site', 'https://example.com/'],
+    ['a file page', 'file:///tmp/evil.html'],
+    ['a data URL', 'data:text/html,<script>1</script>'],
+    ['an empty URL', ''],
+  ] as const;
+
+  for (const channel of Object.values(IPC_CHANNELS)) {
+    it.each(strangers)(`refuses ${channel} from %s`, async (_what, url) => {
+      await expect(invoke(channel, { senderFrame: { url } })).rejects.toThrow(/did not come from the Nimbus window/);
+    });
+
+    it(`refuses ${channel} when the sending frame is gone`, async () => {
+      await expect(invoke(channel, { senderFrame: null })).rejects.toThrow(/did not come from the Nimbus window/);
+    });
+  }
+
+  it('does nothing for a refused sender', async () => {
+    await expect(invoke(IPC_CHANNELS.revealFile, { senderFrame: { url: 'https://example.com/' } }, 'ana', null, 'notes.txt')).rejects.toThrow();
+    await expect(invoke(IPC_CHANNELS.openExternal, { senderFrame: { url: 'https://example.com/' } }, 'https://example.com/')).rejects.toThrow();
+    expect(deps.showItemInFolder).not.toHaveBeenCalled();
+    expect(deps.openExternal).not.toHaveBeenCalled();
+  });
+});
+
+describe('getConnection', () => {
+  it('gives the daemon URL and the admin key to the Nimbus window', async () => {
+    await expect(invoke(IPC_CHANNELS.getConnection, FROM_WINDOW)).resolves.toEqual({ baseUrl: DAEMON_URL, apiKey: 'the-admin-key' });
+  });
+
+  it('takes no arguments', async () => {
+    await expect(invoke(IPC_CHANNELS.getConnection, FROM_WINDOW, 'extra')).rejects.toThrow(/Expected 0 argument/);
+  });
+});
+
+describe('revealFile', () => {
+  it('shows a file at the user’s root in the file manager', async () => {
+    await invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, 'ana', null, 'notes.txt');
+    expect(deps.showItemInFolder).toHaveBeenCalledWith(join(storageDir, 'ana', 'notes.txt'));
+  });
+
+  it('shows a file inside a folder', async () => {
+    await invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, 'ana', 'Photos', 'cat.jpg');
+    expect(deps.showItemInFolder).toHaveBeenCalledWith(join(storageDir, 'ana', 'Photos', 'cat.jpg'));
+  });
+
+  it('says so when the file does not exist', async () => {
+    await expect(invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, 'ana', null, 'gone.txt')).rejects.toThrow(/File not found/);
+    expect(deps.showItemInFolder).not.toHaveBeenCalled();
+  });
+
+  const badCalls: [string, unknown[]][] = [
+    ['a username with ..', ['..', null, 'notes.txt']],
+    ['a username with a slash', ['ana/..', null, 'notes.txt']],
+    ['an empty username', ['', null, 'notes.txt']],
+    ['a file name with ..', ['ana', null, '..']],
+    ['a file name with a slash', ['ana', null, '../../etc/passwd']],
+    ['a file name with a backslash', ['ana', null, '..\\..\\secret']],
+    ['a file name with a NUL byte', ['ana', null, 'notes.txt\0']],
+    ['a reserved device name', ['ana', null, 'CON']],
+    ['a folder of ..', ['ana', '..', 'notes.txt']],
+    ['a folder with a slash', ['ana', 'Photos/../..', 'notes.txt']],
+    ['an empty folder name', ['ana', '', 'notes.txt']],
+    ['a number as file name', ['ana', null, 42]],
+    ['an object as folder', ['ana', { toString: () => 'Photos' }, 'cat.jpg']],
+    ['an undefined folder', ['ana', undefined, 'notes.txt']],
+  ];
+
+  it.each(badCalls)('rejects %s before touching the disk', async (_what, args) => {
+    await expect(invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, ...args)).rejects.toThrow();
+    expect(deps.showItemInFolder).not.toHaveBeenCalled();
+  });
+
+  it('rejects a call with missing or extra arguments', async () => {
+    await expect(invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, 'ana', 'notes.txt')).rejects.toThrow(/Expected 3 argument/);
+    await expect(invoke(IPC_CHANNELS.revealFile, FROM_WINDOW, 'ana', null, 'notes.txt', 'x')).rejects.toThrow(/Expected 3 argument/);
+  });
+});
+
+describe('resolveUserFile', () => {
+  it('keeps every resolved path under the storage directory', () => {
+    expect(resolveUserFile('/srv/nimbus', 'ana', null, 'a.txt')).toBe(join('/srv/nimbus', 'ana', 'a.txt'));
+    expect(resolveUserFile('/srv/nimbus', 'ana', 'Docs', 'a.txt')).toBe(join('/srv/nimbus', 'ana', 'Docs', 'a.txt'));
+  });
+
+  it('NFC-normalises names as the daemon stores them', () => {
+    const decomposed = 'Cafe\u0301.txt';
+    expect(resolveUserFile('/srv/nimbus', 'ana', null, decomposed)).toBe(join('/srv/nimbus', 'ana', 'Caf\u00e9.txt'));
+  });
+});
+
+describe('openExternal', () => {
+  it('opens http and https URLs in the default browser', async () => {
+    await invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, 'https://example.com/badge');
+    await invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, 'http://example.com/');
+    expect(deps.openExternal.mock.calls).toEqual([['https://example.com/badge'], ['http://example.com/']]);
+  });
+
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'smb://evil/share', 'ms-msdt:/id', 'not a url', `https://example.com/${'a'.repeat(2100)}`])(
+    'refuses %s',
+    async (url) => {
+      await expect(invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, url)).rejects.toThrow(/Only http\(s\) URLs/);
+      expect(deps.openExternal).not.toHaveBeenCalled();
+    },
+  );
+
+  it('refuses a non-string', async () => {
+    await expect(invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, { href: 'https://example.com/' })).rejects.toThrow();
+    expect(deps.openExternal).not.toHaveBeenCalled();
+  });
+});
+
+describe('openStorageFolder', () => {
+  it('opens the daemon’s storage directory', async () => {
+    await invoke(IPC_CHANNELS.openStorageFolder, FROM_WINDOW);
+    expect(deps.openPath).toHaveBeenCalledWith(storageDir);
+  });
+
+  it('reports the OS’s error', async () => {
+    deps.openPath.mockResolvedValueOnce('No application is registered');
+    await expect(invoke(IPC_CHANNELS.openStorageFolder, FROM_WINDOW)).rejects.toThrow(/No application is registered/);
+  });
+
+  it('ignores nothing: a path argument is refused, not used', async () => {
+    await expect(invoke(IPC_CHANNELS.openStorageFolder, FROM_WINDOW, '/etc')).rejects.toThrow(/Expected 0 argument/);
+    expect(deps.openPath).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,108 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('electron', () => import('./fakeElectron.js'));
+
+const electron = await import('./fakeElectron.js');
+const { buildTrayMenuTemplate, setupTray } = await import('../../main/tray.js');
+const { createShellActions } = await import('../../main/actions.js');
+
+const daemon = { url: 'http://127.0.0.1:7878', storageDir: '/home/ana/.local/share/nimbus/storage', adminKey: () => 'secret-admin-key' };
+
+function trayActions() {
+  return { openWindow: vi.fn(), openStorageFolder: vi.fn(), copyApiKey: vi.fn(), quit: vi.fn() };
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  electron.Tray.instances.length = 0;
+});
+
+describe('tray menu', () => {
+  it('offers Open Nimbus, Open storage folder, Copy API key and Quit, in that order', () => {
+    const labels = buildTrayMenuTemplate(trayActions())
+      .filter((item) => item.type !== 'separator')
+      .map((item) => item.label);
+    expect(labels).toEqual(['Open Nimbus', 'Open storage folder', 'Copy API key', 'Quit']);
+  });
+
+  it('separates Quit from the other items', () => {
+    const template = buildTrayMenuTemplate(trayActions());
+    expect(template.at(-2)?.type).toBe('separator');
+    expect(template.at(-1)?.label).toBe('Quit');
+  });
+
+  it.each([
+    ['Open Nimbus', 'openWindow'],
+    ['Open storage folder', 'openStorageFolder'],
+    ['Copy API key', 'copyApiKey'],
+    ['Quit', 'quit'],
+  ] as const)('"%s" runs %s and nothing else', (label, action) => {
+    const actions = trayActions();
+    setupTray(actions, daemon.url, 'linux');
+    electron.Tray.instances[0].contextMenu!.click(label);
+    for (const [name, fn] of Object.entries(actions)) expect(fn, name).toHaveBeenCalledTimes(name === action ? 1 : 0);
+  });
+});
+
+describe('setupTray', () => {
+  it('shows the daemon address in the tooltip', () => {
+    setupTray(trayActions(), daemon.url, 'linux');
+    expect(electron.Tray.instances[0].toolTip).toContain('http://127.0.0.1:7878');
+  });
+
+  it('opens the window on a click on Linux and Windows', () => {
+    const actions = trayActions();
+    setupTray(actions, daemon.url, 'win32');
+    electron.Tray.instances[0].emit('click');
+    expect(actions.openWindow).toHaveBeenCalledOnce();
+  });
+
+  it('uses a template image on macOS and the coloured icon elsewhere', () => {
+    setupTray(trayActions(), daemon.url, 'darwin');
+    setupTray(trayActions(), daemon.url, 'linux');
+    const [mac, linux] = electron.Tray.instances.map((t) => t.image as { template: boolean; representations: unknown[] });
+    expect(mac.template).toBe(true);
+    expect(mac.representations).toHaveLength(1);
+    expect(linux.template).toBe(false);
+  });
+
+  it('embeds real PNG images', () => {
+    setupTray(trayActions(), daemon.url, 'linux');
+    const image = electron.Tray.instances[0].image as { buffer: Buffer };
+    expect(image.buffer.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+});
+
+describe('shell actions behind the tray and menu', () => {
+  it('Copy API key puts the admin key on the clipboard', () => {
+    createShellActions(daemon, vi.fn()).copyApiKey();
+    expect(electron.clipboard.writeText).toHaveBeenCalledWith('secret-admin-key');
+  });
+
+  it('Open storage folder opens the daemon’s storage directory', () => {
+    createShellActions(daemon, vi.fn()).openStorageFolder();
+    expect(electron.shell.openPath).toHaveBeenCalledWith(daemon.storageDir);
+  });
+
+  it('Open Nimbus shows the window', () => {
+    const show = vi.fn();
+    createShellActions(daemon, show).openWindow();
+    expect(show).toHaveBeenCalledOnce();
+  });
+
+  it('Quit quits the app (which stops the daemon on will-quit)', () => {
+    createShellActions(daemon, vi.fn()).quit();
+    expect(electron.app.quit).toHaveBeenCalledOnce();
+  });
+
+  it('Open in Browser opens the daemon origin without the key', () => {
+    createShellActions(daemon, vi.fn()).openInBrowser();
+    expect(electron.shell.openExternal).toHaveBeenCalledWith('http://127.0.0.1:7878/');
+  });
+
+  it('wires the real tray menu to these actions', () => {
+    setupTray(createShellActions(daemon, vi.fn()), daemon.url, 'linux');
+    electron.Tray.instances[0].contextMenu!.click('Copy API key');
+    expect(electron.clipboard.writeText).toHaveBeenCalledWith('secret-admin-key');
+  });
+});
