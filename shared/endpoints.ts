@@ -115,7 +115,7 @@ const ENDPOINT_LIST = [
   { id: 'keys.list', method: 'GET', path: '/api/keys', group: 'keys', summary: 'List API keys (labels and scopes, never the keys)', scope: 'admin', params: {}, success: 200, errors: [] },
   { id: 'keys.create', method: 'POST', path: '/api/keys/create', group: 'keys', summary: 'Create an API key; the key is shown once', scope: 'admin', params: { label: p('label', 'A name for the key'), scope: p('scope', '"admin" or "read"') }, success: 201, errors: [400, 409] },
   { id: 'keys.delete', method: 'POST', path: '/api/keys/delete', group: 'keys', summary: 'Delete an API key', scope: 'admin', params: { label: p('label', 'The key’s name') }, success: 200, errors: [400, 404, 409] },
-  { id: 'keys.rotate', method: 'POST', path: '/api/keys/rotate', group: 'keys', summary: 'Replace the admin key; the new key is shown once', scope: 'admin', params: {}, success: 201, errors: [] },
+  { id: 'keys.rotate', method: 'POST', path: '/api/keys/rotate', group: 'keys', summary: 'Replace the admin key; the new key is shown once', scope: 'admin', params: {}, success: 201, errors: [409] },
   { id: 'openapi', method: 'GET', path: '/api/openapi.json', group: 'meta', summary: 'This API’s OpenAPI 3.1 description', scope: 'read', params: {}, success: 200, errors: [] },
   { id: 'share.download', method: 'GET', path: '/s/{token}', group: 'public', summary: 'Public download of a shared file', scope: 'public', params: {}, success: 200, errors: [404, 416], raw: 'bytes' },
   { id: 'verify', method: 'GET', path: '/verify', group: 'public', summary: 'Confirm an e-mail address from the link in a verification mail', scope: 'public', params: { token: p('token', 'The token from the e-mail') }, success: 200, errors: [400, 404], raw: 'html' },

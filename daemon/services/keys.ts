@@ -46,6 +46,7 @@ export async function deleteKey(ctx: NimbusContext, label: string): Promise<void
 
 /** Replaces the admin key where it is kept; the old key stops working at once. */
 export async function rotateAdminKey(ctx: NimbusContext): Promise<string> {
+  if (ctx.admin.source === 'env') throw conflict('conflict', 'The admin key is set by NIMBUS_API_KEY; change it there and restart');
   const key = newSecret();
   await saveAdminKey(ctx.config, ctx.admin.source, key);
   ctx.admin.key = key;
