@@ -25,6 +25,9 @@ const utf8 = new TextEncoder();
 /** A username or role name. */
 export function checkAccountName(raw: string): Checked<string> {
   if (!ACCOUNT_NAME.test(raw) || raw === '.' || raw === '..') return fail(`must be ${NAME_RULE}`);
+  // A username is also a directory name: the file-name rules for devices and dots apply.
+  if (raw.endsWith('.')) return fail('must not end with a dot');
+  if (WINDOWS_RESERVED.test(raw)) return fail('must not be a reserved device name (CON, NUL, COM1…)');
   return ok(raw);
 }
 
