@@ -1,0 +1,38 @@
+import type { QueryKey } from '@tanstack/react-query';
+import type { ChangeEvent } from '../../shared/types';
+
+/** Every query key the UI uses; prefixes invalidate whole groups. */
+export const queryKeys = {
+  users: ['users'] as const,
+  roles: ['roles'] as const,
+  dash: ['dash'] as const,
+  folders: (username: string) => ['folders', username] as const,
+  allFiles: (username: string) => ['files', username] as const,
+  files: (username: string, folder: string | null) => ['files', username, folder ?? ''] as const,
+};
+
+/** The queries a live change event makes stale. */
+export function keysForEvent(event: ChangeEvent): QueryKey[] {
+  const user = event.username;
+  switch (event.type) {
+    case 'file.added':
+    case 'file.changed':
+    case 'file.removed':
+    case 'share.changed':
+      if (!user) return [['files'], ['folders'], queryKeys.users, queryKeys.dash];
+      return [queryKeys.files(user, event.folder), queryKeys.folders(user), queryKeys.users, queryKeys.dash];
+    case 'folder.added':
+    case 'folder.removed':
+      if (!user) return [['files'], ['folders'], queryKeys.users, queryKeys.dash];
+      return [queryKeys.folders(user), queryKeys.allFiles(user), queryKeys.users, queryKeys.dash];
+    case 'user.changed':
+    case 'user.removed':
+      return [queryKeys.users, queryKeys.dash];
+    case 'role.changed':
+      return [queryKeys.roles, queryKeys.users];
+    case 'index.state':
+      return [[]];
+    default:
+      return [queryKeys.dash];
+  }
+}

@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useState } from 'react';
+import { UserPlus } from 'lucide-react';
+import { queryKeys } from '../../api/queryKeys';
+import { useFolders, useRoles, useUsers } from '../../hooks/queries';
+import { useApiAction } from '../../hooks/useApiAction';
+import { useLiveEvents } from '../../hooks/useLiveEvents';
+import { useClient, useSession } from '../Session/sessionContext';
+import { EmptyState } from '../EmptyState/EmptyState';
+import { FileBrowser } from '../FileBrowser/FileBrowser';
+import { RolesPage } from '../RolesPage/RolesPage';
+import { Sidebar } from '../Sidebar/Sidebar';
+import { StatusBar } from '../StatusBar/StatusBar';
+import { useToast } from '../Toasts/toastContext';
+import { UploadPanel } from '../UploadPanel/UploadPanel';
+import { UserDialog } from '../UserDialog/UserDialog';
+import { UserSection } from '../UserSection/UserSection';
+import './Shell.css';
+
+type View = { kind: 'user'; username: string | null; folder: string | null } | { kind: 'roles' };
+
+/** The window: sidebar on the left, the open user's storage or the Roles page on the right. */
+export function Shell() {
+  const session = useSession();
+  const client = useClient();
+  const toast = useToast();
+  const run = useApiAction();
+  const live = useLiveEvents();
+  const users = useUsers();
+  const roles = useRoles();
+  const [view, setView] = useState<View>({ kind: 'user', username: null, folder: null });
+  const [creating, setCreating] = useState(false);
+
+  const selected = view.kind === 'user' ? view.username : null;
+  const user = users.data?.find((candidate) => candidate.username === selected) ?? null;
+  const folders = useFolders(user?.username ?? null);
+
+  // Open the first user on start, and move off a user who disappeared.
+  useEffect(() => {
+    if (view.kind !== 'user' || !users.data) return;
+    if (view.username !== null && users.data.some((candidate) => candidate.username === view.username)) return;
+    setView({ kind: 'user', username: users.data[0]?.username ?? null, folder: null });
+  }, [users.data, view]);
+
+  const openFolder = useCallback((folder: string | null) => {
+    setView((current) => (current.kind === 'user' ? { ...current, folder } : current));
+  }, []);
+
+  let main;
+  if (view.kind === 'roles') {
+    main = <RolesPage live={live} />;
+  } else if (user) {
+    main = (
+      <div className="shell__user">
+        <UserSection
+          user={user}
+          roles={roles.data ?? []}
+          folderCount={folders.data?.length}
+          onRenamed={(username) => setView({ kind: 'user', username, folder: null })}
+          onDeleted={() => setView({ kind: 'user', username: null, folder: null })}
+        />
+        <FileBrowser key={`${user.username}/${view.folder ?? ''}`} username={user.username} folder={view.folder} live={live} onOpenFolder={openFolder} />
+      </div>
+    );
+  } else {
+    main = (
+      <div className="shell__user">
+        {users.data?.length === 0 ? (
+          <EmptyState
+            icon={UserPlus}
+            title="Welcome to Nimbus"
+            action={
+              <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+                Create a user
+              </button>
+            }
+          >
+            Each user has their own storage, folders and share links. Create the first one to start.
+          </EmptyState>
+        ) : (
+          <div className="shell__loading" role="status">
+            {users.isError ? 'Could not load users.' : 'Loading…'}
+          </div>
+        )}
+        <StatusBar summary={users.data ? `${users.data.length} users` : ''} live={live} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="shell">
+      <Sidebar
+        users={users.data}
+        roles={roles.data}
+        loading={users.isPending}
+        selectedUser={selected}
+        rolesSelected={view.kind === 'roles'}
+        onSelectUser={(username) => setView({ kind: 'user', username, folder: null })}
+        onSelectRoles={() => setView({ kind: 'roles' })}
+        onNewUser={() => setCreating(true)}
+        onSignOut={session.mode === 'browser' ? session.signOut : undefined}
+      />
+      <main className="shell__main">{main}</main>
+      <UploadPanel />
+      {creating ? (
+        <UserDialog
+          onClose={() => setCreating(false)}
+          onSubmit={async (values) => {
+            const result = await run(`Could not create ${values.username}`, () => client.call('user.create', { ...values }), [queryKeys.users, queryKeys.dash]);
+            if (!result) return false;
+            toast.success(`Created the user ${result.user.username}`);
+            setView({ kind: 'user', username: result.user.username, folder: null });
+            return true;
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { CloudUpload } from 'lucide-react';
+import './DropZone.css';
+
+interface DropZoneProps {
+  /** Where dropped files go, shown while dragging ("ana › Photos"). */
+  destination: string;
+  onFiles: (files: File[]) => void;
+  children: ReactNode;
+}
+
+const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+
+/** Accepts files dragged from the desktop anywhere over its area. */
+export function DropZone({ destination, onFiles, children }: DropZoneProps) {
+  const [over, setOver] = useState(false);
+  const depth = useRef(0);
+  return (
+    <div
+      className="dropzone"
+      onDragEnter={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        depth.current += 1;
+        setOver(true);
+      }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={() => {
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setOver(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        depth.current = 0;
+        setOver(false);
+        const files = Array.from(event.dataTransfer?.files ?? []);
+        if (files.length > 0) onFiles(files);
+      }}
+    >
+      {children}
+      {over ? (
+        <div className="dropzone__overlay" aria-hidden="true">
+          <div className="dropzone__card">
+            <CloudUpload size={36} />
+            <div className="dropzone__title">Drop to upload</div>
+            <div className="dropzone__dest">to {destination}</div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

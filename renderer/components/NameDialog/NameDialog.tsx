@@ -1,0 +1,75 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Checked } from '../../../shared/validation';
+import { Dialog } from '../Dialog/Dialog';
+
+interface NameDialogProps {
+  title: string;
+  label: string;
+  rule: string;
+  submitLabel: string;
+  validate: (raw: string) => Checked<string>;
+  /** Resolves true when done (the dialog closes), false to keep it open. */
+  onSubmit: (name: string) => Promise<boolean>;
+  onClose: () => void;
+}
+
+/** Asks for one name (a new folder…), checking the shared rules before it is sent. */
+export function NameDialog(props: NameDialogProps) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  const formId = useId();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = props.validate(value);
+    if (!checked.ok) {
+      setError(`The name ${checked.message}`);
+      return;
+    }
+    setBusy(true);
+    const done = await props.onSubmit(checked.value);
+    setBusy(false);
+    if (done) props.onClose();
+  }
+
+  return (
+    <Dialog
+      title={props.title}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="button button--primary" disabled={busy}>
+            {props.submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} noValidate>
+        <div className="field">
+          <label className="field__label" htmlFor={id}>
+            {props.label}
+          </label>
+          <input
+            id={id}
+            className="input"
+            value={value}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-hint`}
+            onChange={(event) => {
+              setValue(event.target.value);
+              setError(null);
+            }}
+          />
+          <p id={`${id}-hint`} className={error ? 'field__error' : 'field__hint'} role={error ? 'alert' : undefined}>
+            {error ?? props.rule}
+          </p>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { checkFileName } from '../../../shared/validation';
+import './RenameEditor.css';
+
+interface RenameEditorProps {
+  initial: string;
+  /** Called with a valid, changed name. */
+  onCommit: (name: string) => void;
+  onCancel: () => void;
+}
+
+/** The part of a name before its extension, which is what a rename usually changes. */
+export function baseNameLength(name: string): number {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? dot : name.length;
+}
+
+/**
+ * Inline rename: Enter saves, Escape cancels, leaving the field saves when the name is
+ * valid (as Finder does). The name rules are checked before anything is sent.
+ */
+export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps) {
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const finished = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+
+  useEffect(() => {
+    const field = input.current;
+    if (!field) return;
+    field.focus();
+    field.setSelectionRange(0, baseNameLength(initial));
+  }, [initial]);
+
+  function finish(save: boolean): void {
+    if (finished.current) return;
+    if (!save || value === initial) {
+      finished.current = true;
+      onCancel();
+      return;
+    }
+    const checked = checkFileName(value);
+    if (!checked.ok) {
+      setError(`The name ${checked.message}`);
+      return;
+    }
+    finished.current = true;
+    if (checked.value === initial) onCancel();
+    else onCommit(checked.value);
+  }
+
+  return (
+    <span className="rename">
+      <input
+        ref={input}
+        className="input rename__input"
+        aria-label={`New name for ${initial}`}
+        value={value}
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={(event) => {
+          setValue(event.target.value);
+          setError(null);
+        }}
+        onKeyDown={(event) => {
+          event.stopPropagation();
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            finish(true);
+          } else if (event.key === 'Escape') {
+            event.preventDefault();
+            finish(false);
+          }
+        }}
+        onBlur={() => {
+          // An invalid name on blur is abandoned rather than left half-edited.
+          const checked = checkFileName(value);
+          finish(checked.ok);
+        }}
+        onClick={(event) => event.stopPropagation()}
+        onDoubleClick={(event) => event.stopPropagation()}
+        onMouseDown={(event) => event.stopPropagation()}
+      />
+      {error ? (
+        <span id={errorId} role="alert" className="rename__error">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}

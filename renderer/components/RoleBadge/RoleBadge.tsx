@@ -1,0 +1,30 @@
+import { useState } from 'react';
+import { ShieldCheck } from 'lucide-react';
+import './RoleBadge.css';
+
+interface RoleBadgeProps {
+  role: string;
+  /** The role's badge URL; a broken or missing image falls back to an icon. */
+  src: string | undefined;
+  size?: number;
+}
+
+/** A role's badge image, loaded from its http(s) URL without sending a referrer. */
+export function RoleBadge({ role, src, size = 16 }: RoleBadgeProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  if (!src || failedSrc === src) {
+    return <ShieldCheck className="role-badge role-badge--fallback" size={size} role="img" aria-label={`${role} badge`} />;
+  }
+  return (
+    <img
+      className="role-badge"
+      src={src}
+      alt={`${role} badge`}
+      width={size}
+      height={size}
+      referrerPolicy="no-referrer"
+      loading="lazy"
+      onError={() => setFailedSrc(src)}
+    />
+  );
+}

@@ -1,0 +1,130 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Role } from '../../../shared/types';
+import { NAME_RULE, checkAccountName, checkBadgeUrl, checkMaxStorage } from '../../../shared/validation';
+import { Dialog } from '../Dialog/Dialog';
+import { TextField } from '../TextField/TextField';
+import { BadgePreview } from './BadgePreview';
+import './RoleDialog.css';
+
+export interface RoleFormValues {
+  name: string;
+  /** MiB, -1 for unlimited. */
+  maxStorage: number;
+  badge: string;
+}
+
+interface RoleDialogProps {
+  role?: Role;
+  onSubmit: (values: RoleFormValues) => Promise<boolean>;
+  onClose: () => void;
+}
+
+type Unit = 'MB' | 'GB';
+
+function initialQuota(role: Role | undefined): { amount: string; unit: Unit; unlimited: boolean } {
+  if (!role) return { amount: '1', unit: 'GB', unlimited: false };
+  if (role.maxStorage < 0) return { amount: '1', unit: 'GB', unlimited: true };
+  if (role.maxStorage >= 1024 && role.maxStorage % 1024 === 0) return { amount: String(role.maxStorage / 1024), unit: 'GB', unlimited: false };
+  return { amount: String(role.maxStorage), unit: 'MB', unlimited: false };
+}
+
+/** Create or edit a role: name (fixed for built-in roles), quota in MB or GB, badge URL with a live preview. */
+export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
+  const quota0 = initialQuota(role);
+  const [name, setName] = useState(role?.name ?? '');
+  const [amount, setAmount] = useState(quota0.amount);
+  const [unit, setUnit] = useState<Unit>(quota0.unit);
+  const [unlimited, setUnlimited] = useState(quota0.unlimited);
+  const [badge, setBadge] = useState(role?.badge ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const formId = useId();
+  const unitId = useId();
+
+  const megabytes = unlimited ? -1 : unit === 'GB' ? Number(amount) * 1024 : Number(amount);
+  const nameCheck = checkAccountName(name);
+  const quotaCheck = unlimited ? checkMaxStorage('-1') : /^\d+(\.\d+)?$/.test(amount.trim()) ? checkMaxStorage(String(Math.round(megabytes))) : checkMaxStorage(amount);
+  const badgeCheck = checkBadgeUrl(badge);
+  const errors = {
+    name: nameCheck.ok ? null : `The name ${nameCheck.message}`,
+    quota: quotaCheck.ok ? null : `The quota ${quotaCheck.message}`,
+    badge: badgeCheck.ok ? null : `The badge ${badgeCheck.message}`,
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (errors.name || errors.quota || errors.badge || !quotaCheck.ok) return;
+    setBusy(true);
+    const saved = await onSubmit({ name, maxStorage: quotaCheck.value, badge });
+    setBusy(false);
+    if (saved) onClose();
+  }
+
+  return (
+    <Dialog
+      title={role ? `Edit role ${role.name}` : 'New role'}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="button button--primary" disabled={busy}>
+            {role ? 'Save changes' : 'Create role'}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={submit} noValidate>
+        <TextField
+          label="Role name"
+          value={name}
+          onChange={setName}
+          disabled={role?.builtIn}
+          hint={role?.builtIn ? 'Built-in roles keep their name.' : NAME_RULE}
+          error={submitted || name ? errors.name : null}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <div className="field">
+          <span className="field__label" id={`${unitId}-label`}>
+            Storage quota
+          </span>
+          <div className="role-quota">
+            <input
+              className="input role-quota__amount"
+              aria-label="Storage quota amount"
+              inputMode="numeric"
+              value={unlimited ? '' : amount}
+              disabled={unlimited}
+              onChange={(event) => setAmount(event.target.value)}
+              aria-invalid={errors.quota ? true : undefined}
+            />
+            <select className="select" aria-label="Storage quota unit" value={unit} disabled={unlimited} onChange={(event) => setUnit(event.target.value as Unit)}>
+              <option value="MB">MB</option>
+              <option value="GB">GB</option>
+            </select>
+            <label className="role-quota__unlimited">
+              <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
+              Unlimited
+            </label>
+          </div>
+          {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">How much each user with this role may store.</p>}
+        </div>
+        <TextField
+          label="Badge image URL"
+          type="url"
+          value={badge}
+          onChange={setBadge}
+          placeholder="https://example.com/badge.png"
+          hint="An http(s) image shown next to users with this role."
+          error={submitted || badge ? errors.badge : null}
+          spellCheck={false}
+        >
+          <BadgePreview url={badge} valid={badgeCheck.ok} />
+        </TextField>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { useId, useState } from 'react';
+import { Check, Copy, Link2Off } from 'lucide-react';
+import type { FileEntry } from '../../../shared/types';
+import { Dialog } from '../Dialog/Dialog';
+import './ShareDialog.css';
+
+interface ShareDialogProps {
+  file: FileEntry;
+  /** Whether the link reached the clipboard when the dialog opened. */
+  copied: boolean;
+  onCopy: (url: string) => Promise<boolean>;
+  onUnshare: () => Promise<void>;
+  onClose: () => void;
+}
+
+/** Shows a shared file's link, copies it again, or revokes it. */
+export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
+  const [copied, setCopied] = useState(initiallyCopied);
+  const [busy, setBusy] = useState(false);
+  const fieldId = useId();
+  const url = file.shareUrl ?? '';
+  return (
+    <Dialog
+      title={`Share “${file.name}”`}
+      onClose={onClose}
+      width={520}
+      initialFocus="[data-share-url]"
+      footer={
+        <>
+          <button
+            type="button"
+            className="button button--ghost share__stop"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              await onUnshare();
+              setBusy(false);
+            }}
+          >
+            <Link2Off size={15} aria-hidden="true" />
+            Stop sharing
+          </button>
+          <span className="share__spacer" />
+          <button type="button" className="button button--primary" onClick={onClose}>
+            Done
+          </button>
+        </>
+      }
+    >
+      <p className="share__lead">Anyone with this link can download the file, without an API key, until you stop sharing it.</p>
+      <label className="field__label" htmlFor={fieldId}>
+        Share link
+      </label>
+      <div className="share__row">
+        <input
+          id={fieldId}
+          data-share-url
+          className="input share__url"
+          readOnly
+          value={url}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className="button" onClick={async () => setCopied(await onCopy(url))}>
+          {copied ? <Check size={15} aria-hidden="true" /> : <Copy size={15} aria-hidden="true" />}
+          {copied ? 'Copied' : 'Copy link'}
+        </button>
+      </div>
+      <p className="share__note" role="status">
+        {copied ? 'The link is on the clipboard.' : 'Select the link and copy it.'}
+      </p>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+import type { DashInfo } from '../../../shared/types';
+import type { LiveState } from '../../hooks/useLiveEvents';
+import { useDash } from '../../hooks/queries';
+import './StatusBar.css';
+
+type Tone = 'ok' | 'busy' | 'bad';
+
+/** What the daemon is doing, in words. */
+export function daemonState(dash: DashInfo | undefined, failed: boolean): { text: string; tone: Tone } {
+  if (failed && !dash) return { text: 'Daemon unreachable', tone: 'bad' };
+  if (!dash) return { text: 'Connecting…', tone: 'busy' };
+  if (!dash.storage.available || dash.index.state === 'unavailable') return { text: 'Storage unavailable', tone: 'bad' };
+  if (dash.index.state === 'scanning') return { text: 'Indexing storage…', tone: 'busy' };
+  return { text: 'Daemon running', tone: 'ok' };
+}
+
+const LIVE_TEXT: Record<LiveState, string> = {
+  connecting: 'connecting live updates…',
+  live: 'live updates on',
+  offline: 'live updates reconnecting…',
+  unsupported: 'refreshes on focus',
+};
+
+export function StatusBar({ summary, live }: { summary: string; live: LiveState }) {
+  const dash = useDash();
+  const state = daemonState(dash.data, dash.isError);
+  return (
+    <footer className="statusbar">
+      <span className="statusbar__summary" aria-live="polite">
+        {summary}
+      </span>
+      <span className="statusbar__daemon" role="status" aria-label={`${state.text}, ${LIVE_TEXT[live]}`}>
+        <span className={`statusbar__dot statusbar__dot--${state.tone}`} aria-hidden="true" />
+        {state.text}
+        <span className="statusbar__sep" aria-hidden="true">·</span>
+        {LIVE_TEXT[live]}
+        {dash.data ? (
+          <>
+            <span className="statusbar__sep" aria-hidden="true">·</span>v{dash.data.version}
+          </>
+        ) : null}
+      </span>
+    </footer>
+  );
+}

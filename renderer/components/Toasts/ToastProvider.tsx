@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
+import { ToastContext, type Toast, type ToastApi, type ToastInput } from './toastContext';
+import './Toasts.css';
+
+const AUTO_DISMISS_MS = { error: 10_000, success: 5_000, info: 5_000 } as const;
+const MAX_VISIBLE = 5;
+
+const ICONS = { error: CircleAlert, success: CircleCheck, info: Info } as const;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(0);
+  const timers = useRef(new Map<number, number>());
+
+  const dismiss = useCallback((id: number) => {
+    const timer = timers.current.get(id);
+    if (timer !== undefined) window.clearTimeout(timer);
+    timers.current.delete(id);
+    setToasts((list) => list.filter((toast) => toast.id !== id));
+  }, []);
+
+  const show = useCallback(
+    (input: ToastInput) => {
+      const id = ++nextId.current;
+      setToasts((list) => {
+        // The same message twice in a row (e.g. a failing refetch) shows once.
+        const duplicate = list.find((t) => t.kind === input.kind && t.title === input.title && t.detail === input.detail);
+        const rest = duplicate ? list.filter((t) => t !== duplicate) : list;
+        return [...rest, { ...input, id }].slice(-MAX_VISIBLE);
+      });
+      if (!input.sticky) timers.current.set(id, window.setTimeout(() => dismiss(id), AUTO_DISMISS_MS[input.kind]));
+      return id;
+    },
+    [dismiss],
+  );
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((timer) => window.clearTimeout(timer));
+  }, []);
+
+  const api = useMemo<ToastApi>(
+    () => ({
+      show,
+      dismiss,
+      error: (title, detail) => show({ kind: 'error', title, detail }),
+      success: (title, detail) => show({ kind: 'success', title, detail }),
+    }),
+    [show, dismiss],
+  );
+
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <div className="toasts" aria-label="Notifications" role="region">
+        {toasts.map((toast) => {
+          const Icon = ICONS[toast.kind];
+          return (
+            <div
+              key={toast.id}
+              className={`toast toast--${toast.kind}`}
+              role={toast.kind === 'error' ? 'alert' : 'status'}
+              aria-atomic="true"
+            >
+              <Icon className="toast__icon" size={18} aria-hidden="true" />
+              <div className="toast__body">
+                <div className="toast__title">{toast.title}</div>
+                {toast.detail ? <div className="toast__detail">{toast.detail}</div> : null}
+              </div>
+              <button type="button" className="icon-button toast__close" aria-label="Dismiss notification" onClick={() => dismiss(toast.id)}>
+                <X size={16} aria-hidden="true" />
+              </button>
+            </div>
+          );
+        })}
+      </div>
+    </ToastContext.Provider>
+  );
+}

@@ -1,0 +1,78 @@
+import { useId } from 'react';
+import { BadgeCheck, Mail, MailWarning, Pencil, Trash2 } from 'lucide-react';
+import type { Role, User } from '../../../shared/types';
+import { Avatar } from '../Avatar/Avatar';
+import { QuotaBar } from '../QuotaBar/QuotaBar';
+import { RoleBadge } from '../RoleBadge/RoleBadge';
+import './UserHeader.css';
+
+interface UserHeaderProps {
+  user: User;
+  roles: readonly Role[];
+  onChangeRole: (role: string) => void;
+  onVerify: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/** Who the open storage belongs to, with what can be done to the account. */
+export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDelete }: UserHeaderProps) {
+  const roleId = useId();
+  const badge = roles.find((role) => role.name === user.role)?.badge;
+  const roleNames = roles.some((role) => role.name === user.role) ? roles.map((role) => role.name) : [user.role, ...roles.map((role) => role.name)];
+  return (
+    <header className="user-header">
+      <Avatar name={user.username} size={42} />
+      <div className="user-header__who">
+        <h1 className="user-header__name">{user.username}</h1>
+        <div className="user-header__meta">
+          <span className="user-header__email">
+            <Mail size={13} aria-hidden="true" />
+            {user.email}
+          </span>
+          {user.emailVerified ? (
+            <span className="tag tag--success">
+              <BadgeCheck size={12} aria-hidden="true" />
+              Verified
+            </span>
+          ) : (
+            <span className="tag tag--warning">
+              <MailWarning size={12} aria-hidden="true" />
+              Not verified
+            </span>
+          )}
+        </div>
+      </div>
+      <div className="user-header__quota">
+        <QuotaBar usage={user.usage} label={`Storage used by ${user.username}`} />
+      </div>
+      <div className="user-header__role">
+        <RoleBadge role={user.role} src={badge} size={18} />
+        <label htmlFor={roleId} className="visually-hidden">
+          Role
+        </label>
+        <select id={roleId} className="select" value={user.role} onChange={(event) => onChangeRole(event.target.value)}>
+          {roleNames.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="user-header__actions">
+        {!user.emailVerified ? (
+          <button type="button" className="button" onClick={onVerify}>
+            <Mail size={15} aria-hidden="true" />
+            Send verification e-mail
+          </button>
+        ) : null}
+        <button type="button" className="icon-button" aria-label="Edit user" title="Edit user" onClick={onEdit}>
+          <Pencil size={16} aria-hidden="true" />
+        </button>
+        <button type="button" className="icon-button icon-button--danger" aria-label="Delete user" title="Delete user" onClick={onDelete}>
+          <Trash2 size={16} aria-hidden="true" />
+        </button>
+      </div>
+    </header>
+  );
+}

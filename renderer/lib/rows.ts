@@ -1,0 +1,79 @@
+import type { FileEntry, Folder } from '../../shared/types';
+
+/** One line of the file table: a folder (only at a user's root) or a file. */
+export type Row =
+  | { kind: 'folder'; key: string; name: string; size: number; modifiedAt: string; shared: false; folder: Folder }
+  | { kind: 'file'; key: string; name: string; size: number; modifiedAt: string; shared: boolean; file: FileEntry };
+
+export type SortKey = 'name' | 'size' | 'modified' | 'shared';
+export type SortDirection = 'asc' | 'desc';
+export interface Sort {
+  key: SortKey;
+  direction: SortDirection;
+}
+
+export const folderRow = (folder: Folder): Row => ({
+  kind: 'folder',
+  key: `d:${folder.name}`,
+  name: folder.name,
+  size: folder.sizeBytes,
+  modifiedAt: folder.modifiedAt,
+  shared: false,
+  folder,
+});
+
+export const fileRow = (file: FileEntry): Row => ({
+  kind: 'file',
+  key: `f:${file.name}`,
+  name: file.name,
+  size: file.size,
+  modifiedAt: file.modifiedAt,
+  shared: file.shared,
+  file,
+});
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+function compareBy(key: SortKey, a: Row, b: Row): number {
+  switch (key) {
+    case 'name':
+      return collator.compare(a.name, b.name);
+    case 'size':
+      return a.size - b.size;
+    case 'modified':
+      return Date.parse(a.modifiedAt) - Date.parse(b.modifiedAt);
+    case 'shared':
+      return Number(a.shared) - Number(b.shared);
+  }
+}
+
+/**
+ * Sorted copy: folders always before files (as in Finder and Nautilus), then by the
+ * column, ties broken by name ascending so the order is stable and predictable.
+ */
+export function sortRows(rows: readonly Row[], sort: Sort): Row[] {
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    if (a.kind !== b.kind) return a.kind === 'folder' ? -1 : 1;
+    const primary = compareBy(sort.key, a, b) * sign;
+    if (primary !== 0) return primary;
+    return collator.compare(a.name, b.name);
+  });
+}
+
+/** Case- and accent-insensitive substring match on the name. */
+export function filterRows(rows: readonly Row[], query: string): Row[] {
+  const needle = fold(query.trim());
+  if (!needle) return [...rows];
+  return rows.filter((row) => fold(row.name).includes(needle));
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+/** Clicking a column sorts by it ascending; clicking the current column flips the direction. */
+export function nextSort(current: Sort, key: SortKey): Sort {
+  if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { key, direction: key === 'modified' || key === 'size' ? 'desc' : 'asc' };
+}
