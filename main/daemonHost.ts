@@ -4,9 +4,14 @@ export type StartDaemon = (options: DaemonOptions) => Promise<RunningDaemon>;
 
 export const DEFAULT_PORT = 7878;
 
-function isAddressInUse(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  return e?.code === 'EADDRINUSE' || (typeof e?.message === 'string' && e.message.includes('EADDRINUSE'));
+/**
+ * The daemon turns EADDRINUSE into a sentence for people ("Port 7878 on 127.0.0.1 is
+ * already in use: …"); accept that, the raw code, or the code on its cause.
+ */
+export function isAddressInUse(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | null;
+  if (e?.code === 'EADDRINUSE' || e?.cause?.code === 'EADDRINUSE') return true;
+  return typeof e?.message === 'string' && /EADDRINUSE|already in use/.test(e.message);
 }
 
 /**

@@ -46,6 +46,8 @@ function setupMainProcess(daemon: RunningDaemon): void {
     openExternal: (url) => shell.openExternal(url),
   });
   tray = setupTray(actions, daemon.url);
+  // Windows leaves a dead icon in the notification area until hovered unless it is removed.
+  app.on('quit', () => tray?.destroy());
   setupAppMenu(actions);
   setupQuit(app, () => daemon.close());
   app.on('activate', () => mainWindow?.show());

@@ -9,7 +9,12 @@ const DAEMON_URL = 'http://127.0.0.1:7878';
 const FROM_WINDOW = { senderFrame: { url: `${DAEMON_URL}/#/users/ana` } };
 
 let storageDir: string;
-let deps: IpcDeps & { showItemInFolder: ReturnType<typeof vi.fn>; openPath: ReturnType<typeof vi.fn>; openExternal: ReturnType<typeof vi.fn> };
+type Mocked<F extends (...args: never[]) => unknown> = ReturnType<typeof vi.fn<F>>;
+let deps: IpcDeps & {
+  showItemInFolder: Mocked<IpcDeps['showItemInFolder']>;
+  openPath: Mocked<IpcDeps['openPath']>;
+  openExternal: Mocked<IpcDeps['openExternal']>;
+};
 let handlers: Map<string, (event: unknown, ...args: unknown[]) => unknown>;
 
 /** Calls a channel the way ipcMain would, with the given sender. */
@@ -28,9 +33,9 @@ beforeEach(() => {
     daemonUrl: DAEMON_URL,
     storageDir,
     adminKey: () => 'the-admin-key',
-    showItemInFolder: vi.fn(),
-    openPath: vi.fn(async () => ''),
-    openExternal: vi.fn(async () => undefined),
+    showItemInFolder: vi.fn<IpcDeps['showItemInFolder']>(),
+    openPath: vi.fn<IpcDeps['openPath']>(async () => ''),
+    openExternal: vi.fn<IpcDeps['openExternal']>(async () => undefined),
   };
   handlers = new Map();
   registerIpcHandlers({ handle: (channel: string, handler: never) => handlers.set(channel, handler) } as never, deps);

@@ -11,10 +11,10 @@ const { saveWindowState, windowStateFile, loadWindowState } = await import('../.
 
 const DAEMON_URL = 'http://127.0.0.1:7878';
 let dir: string;
-let openExternal: ReturnType<typeof vi.fn>;
+let openExternal: ReturnType<typeof vi.fn<(url: string) => Promise<void>>>;
 
 function mainWindow() {
-  openExternal = vi.fn(async () => undefined);
+  openExternal = vi.fn(async (_url: string) => undefined);
   return new MainWindow({ daemonUrl: DAEMON_URL, preloadPath: '/dist/main/preload.cjs', stateFile: windowStateFile(dir), openExternal });
 }
 
