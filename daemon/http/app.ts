@@ -25,6 +25,12 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
   const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
   let hosts = allowedHosts(port(), n.config.allowedHosts);
+  // Koa reports stream errors after the response started here (by default to stderr, past
+  // the daemon's log). A client that leaves mid-download or closes an event stream is normal.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED') return;
+    n.log(`Nimbus: response error: ${err.stack ?? err.message}`);
+  });
 
   app.use(errorHandler(n.log));
   app.use(securityHeaders());

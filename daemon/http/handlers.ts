@@ -119,6 +119,7 @@ export const HANDLERS: Record<EndpointId, Handler> = {
   'dash.rescan': async ({ n }) => {
     if (!n.rescan) throw new ApiError('storage_unavailable', 'The file index cannot rescan now');
     await n.rescan();
+    if (n.index.state === 'unavailable') throw new ApiError('storage_unavailable', `The storage directory ${n.config.storageDir} is not available`);
     return { msg: 'Index reconciled with the disk', files: n.index.totals().files };
   },
   events: ({ ctx, events }) => events.attach(ctx),
