@@ -69,6 +69,8 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
       reserve(total);
     });
     if (req.declaredLength !== null && received.size !== req.declaredLength) {
+      // The client went away mid-body (Node ends the request at the socket's end).
+      await ctx.storage.discardTemp(received.tempPath);
       throw badRequest('The body is shorter than its Content-Length', 'bad_request');
     }
     await ctx.locks.run(fileLock(req.username, req.folder, req.file), () =>

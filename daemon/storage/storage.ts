@@ -155,6 +155,8 @@ export class Storage {
     source.on('close', onSourceGone);
     source.on('error', onSourceGone);
     source.pipe(counter);
+    // The client may have gone while we were getting ready: its events have fired already.
+    if (source.destroyed) onSourceGone();
     try {
       await finished.finally(() => {
         source.unpipe(counter);
@@ -164,6 +166,10 @@ export class Storage {
       const handle = await open(tempPath, 'r');
       await handle.sync().finally(() => handle.close());
     } catch (err) {
+      // The write stream may still be opening its file: wait until it is closed, or the
+      // unlink could run first and the file appear after it.
+      out.destroy();
+      if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
       await unlink(tempPath).catch(() => undefined);
       if (err instanceof ApiError) throw err;
       throw fromFsError(err) ?? err;
@@ -208,6 +214,10 @@ export class Storage {
       throw notFound('file_not_found', 'File not found');
     }
     return { handle, size: stat.size, mtimeMs: stat.mtimeMs };
+  }
+
+  async discardTemp(tempPath: string): Promise<void> {
+    await unlink(tempPath).catch(ignoreMissing);
   }
 
   /** Removes upload temp files a crash left behind. */
