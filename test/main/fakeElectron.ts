@@ -35,6 +35,10 @@ export const Menu = {
 
 export class Tray extends EventEmitter {
   static instances: Tray[] = [];
+  destroyed = false;
+  destroy() {
+    this.destroyed = true;
+  }
   contextMenu: FakeMenu | null = null;
   toolTip = '';
   constructor(readonly image: unknown) {
@@ -79,11 +83,33 @@ export const shell = {
   showItemInFolder: vi.fn(),
 };
 
+const paths = new Map<string, string>();
+
 export const app = Object.assign(new EventEmitter(), {
   quit: vi.fn(),
   exit: vi.fn(),
   requestSingleInstanceLock: vi.fn(() => true),
+  whenReady: vi.fn(async () => undefined),
+  setName: vi.fn(),
+  getPath: vi.fn((name: string) => {
+    const path = paths.get(name);
+    if (!path) throw new Error(`fake app: no path "${name}" set`);
+    return path;
+  }),
+  setPath: vi.fn((name: string, path: string) => void paths.set(name, path)),
 });
+
+export const ipcMain = { handle: vi.fn() };
+
+export const session = {
+  defaultSession: {
+    webRequest: { onHeadersReceived: vi.fn() },
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+  },
+};
+
+export const dialog = { showErrorBox: vi.fn() };
 
 export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
@@ -150,4 +176,4 @@ export class BrowserWindow extends EventEmitter {
 export const contextBridge = { exposeInMainWorld: vi.fn() };
 export const ipcRenderer = { invoke: vi.fn(async (..._args: unknown[]): Promise<unknown> => undefined), send: vi.fn(), on: vi.fn() };
 
-export default { Menu, Tray, nativeImage, nativeTheme, screen, clipboard, shell, app, BrowserWindow, contextBridge, ipcRenderer };
+export default { Menu, Tray, nativeImage, nativeTheme, screen, clipboard, shell, app, ipcMain, session, dialog, BrowserWindow, contextBridge, ipcRenderer };
