@@ -169,7 +169,7 @@ export class Storage {
       // The write stream may still be opening its file: wait until it is closed, or the
       // unlink could run first and the file appear after it.
       out.destroy();
-      if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await unlink(tempPath).catch(() => undefined);
       if (err instanceof ApiError) throw err;
       throw fromFsError(err) ?? err;
