@@ -7,54 +7,11 @@ import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointId } from '../../shared/endpoints.js';
-import { ERROR_STATUS } from '../../shared/errors.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
+import { expectErrorBody, expectFileEntry, expectFolder, expectRole, expectUser } from '../helpers/records.js';
 import { createUser, nodeRequest, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 
-const USER_KEYS = ['createdAt', 'email', 'emailVerified', 'role', 'usage', 'username'];
-const USAGE_KEYS = ['maxBytes', 'overQuota', 'usedBytes'];
-const ROLE_KEYS = ['badge', 'builtIn', 'maxStorage', 'name'];
-const FOLDER_KEYS = ['fileCount', 'modifiedAt', 'name', 'sizeBytes'];
-const FILE_KEYS = ['folder', 'mimeType', 'modifiedAt', 'name', 'shareUrl', 'shared', 'size'];
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const BADGE = 'https://example.com/badge.png';
-
-export function expectUser(u: unknown): void {
-  const user = u as Record<string, unknown>;
-  expect(Object.keys(user).sort()).toEqual(USER_KEYS);
-  expect(Object.keys(user.usage as object).sort()).toEqual(USAGE_KEYS);
-  expect(user).toMatchObject({ username: expect.any(String), email: expect.any(String), role: expect.any(String), emailVerified: expect.any(Boolean) });
-  expect(user.createdAt).toMatch(ISO_DATE);
-  expect(user.usage).toEqual({ usedBytes: expect.any(Number), maxBytes: expect.any(Number), overQuota: expect.any(Boolean) });
-}
-
-export function expectRole(r: unknown): void {
-  expect(Object.keys(r as object).sort()).toEqual(ROLE_KEYS);
-  expect(r).toEqual({ name: expect.any(String), maxStorage: expect.any(Number), badge: expect.any(String), builtIn: expect.any(Boolean) });
-}
-
-export function expectFolder(f: unknown): void {
-  expect(Object.keys(f as object).sort()).toEqual(FOLDER_KEYS);
-  expect(f).toEqual({ name: expect.any(String), fileCount: expect.any(Number), sizeBytes: expect.any(Number), modifiedAt: expect.stringMatching(ISO_DATE) });
-}
-
-export function expectFileEntry(f: unknown): void {
-  const file = f as Record<string, unknown>;
-  expect(Object.keys(file).sort()).toEqual(FILE_KEYS);
-  expect(file).toMatchObject({ name: expect.any(String), size: expect.any(Number), mimeType: expect.any(String), shared: expect.any(Boolean) });
-  expect(file.modifiedAt).toMatch(ISO_DATE);
-  expect(file.folder === null || typeof file.folder === 'string').toBe(true);
-  expect(file.shared ? typeof file.shareUrl === 'string' : file.shareUrl === null).toBe(true);
-}
-
-/** `{error, code}` and nothing else, with the code's own status. */
-export function expectErrorBody(res: ApiResponse, status: number, code?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['code', 'error']);
-  expect(res.body.error).toEqual(expect.any(String));
-  expect(ERROR_STATUS[res.body.code as keyof typeof ERROR_STATUS]).toBe(status);
-  if (code) expect(res.body.code).toBe(code);
-}
 
 interface Fx {
   t: TestDaemon;
