@@ -24,7 +24,12 @@ let tray: Electron.Tray | null = null;
 
 async function setupDaemon(): Promise<RunningDaemon> {
   const { port, dataDir, storageDir } = loadSettings(app.getPath('userData'));
-  const options = { host: '127.0.0.1', ...(port !== undefined && { port }), ...(dataDir && { dataDir }), ...(storageDir && { storageDir }) };
+  const options = {
+    host: '127.0.0.1',
+    ...(port !== undefined && { port }),
+    ...(dataDir && { dataDir }),
+    ...(storageDir && { storageDir }),
+  };
   return startDaemonWithFallback(startDaemon, options, (line) => console.log(line));
 }
 

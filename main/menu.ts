@@ -85,7 +85,9 @@ export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenu
   const helpMenu: MenuItemConstructorOptions = {
     label: 'Help',
     role: 'help',
-    submenu: isMac ? [{ id: 'open-browser-help', label: 'Open Nimbus in Browser', click: () => actions.openInBrowser() }] : [{ role: 'about' }],
+    submenu: isMac
+      ? [{ id: 'open-browser-help', label: 'Open Nimbus in Browser', click: () => actions.openInBrowser() }]
+      : [{ role: 'about' }],
   };
   return [...(isMac ? [appMenu] : []), fileMenu, editMenu, viewMenu, windowMenu, helpMenu];
 }

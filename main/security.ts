@@ -46,7 +46,5 @@ export function setupSessionSecurity(
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
     callback(isPermissionAllowed(permission, details.requestingUrl ?? contents.getURL(), origin));
   });
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
-    isPermissionAllowed(permission, requestingOrigin, origin),
-  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, origin));
 }

@@ -6,9 +6,7 @@ import { electronChildEnv, type ElectronProbe } from './launcher.js';
 /** A child that exits non-zero this soon after launch never really started (missing libraries, GPU, …). */
 export const EARLY_EXIT_MS = 5_000;
 
-export type StartOutcome =
-  | { mode: 'electron'; exitCode: number }
-  | { mode: 'daemon'; daemon: RunningDaemon };
+export type StartOutcome = { mode: 'electron'; exitCode: number } | { mode: 'daemon'; daemon: RunningDaemon };
 
 export interface StartDeps {
   probe(): ElectronProbe;
@@ -46,7 +44,9 @@ async function runDaemonInstead(deps: StartDeps, reason: string): Promise<StartO
   const startDaemon = await deps.loadDaemon();
   const daemon = await startDaemonWithFallback(startDaemon, {}, deps.print);
   // The key stays out of the URL: terminal scrollback and logs are not a place for it.
-  deps.print(`Nimbus is running: open ${daemon.url}/ in a browser and sign in with the API key (\`npx nimbus key show\` prints it). Ctrl+C stops it.`);
+  deps.print(
+    `Nimbus is running: open ${daemon.url}/ in a browser and sign in with the API key (\`npx nimbus key show\` prints it). Ctrl+C stops it.`,
+  );
   return { mode: 'daemon', daemon };
 }
 

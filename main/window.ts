@@ -36,7 +36,10 @@ export class MainWindow {
 
   #create(): BrowserWindow {
     const { daemonUrl, preloadPath, stateFile, openExternal } = this.#options;
-    const state = loadWindowState(stateFile, screen.getAllDisplays().map((d) => d.workArea));
+    const state = loadWindowState(
+      stateFile,
+      screen.getAllDisplays().map((d) => d.workArea),
+    );
     const icon = process.platform === 'darwin' ? undefined : nativeImage.createFromBuffer(Buffer.from(APP_ICON_PNG, 'base64'));
     const win = new BrowserWindow(buildWindowOptions({ state, preloadPath, darkTheme: nativeTheme.shouldUseDarkColors, icon }));
     this.#window = win;

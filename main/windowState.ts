@@ -39,8 +39,7 @@ export function restoreWindowState(saved: unknown, workAreas: Rectangle[]): Wind
   const raw = isRecord(saved) ? saved : {};
   const maxWidth = Math.max(MIN_WIDTH, ...workAreas.map((a) => a.width));
   const maxHeight = Math.max(MIN_HEIGHT, ...workAreas.map((a) => a.height));
-  const clamp = (v: unknown, min: number, max: number, fallback: number) =>
-    isFiniteInt(v) ? Math.min(Math.max(v, min), max) : fallback;
+  const clamp = (v: unknown, min: number, max: number, fallback: number) => (isFiniteInt(v) ? Math.min(Math.max(v, min), max) : fallback);
   const state: WindowState = {
     width: clamp(raw.width, MIN_WIDTH, maxWidth, Math.min(DEFAULT_WINDOW_STATE.width, maxWidth)),
     height: clamp(raw.height, MIN_HEIGHT, maxHeight, Math.min(DEFAULT_WINDOW_STATE.height, maxHeight)),

@@ -29,7 +29,11 @@ async function tempDataDir(): Promise<string> {
 describe('startDaemonWithFallback (real daemon)', () => {
   it('listens on the requested port when it is free', async () => {
     const dataDir = await tempDataDir();
-    const daemon = await startDaemonWithFallback(startDaemon, { port: 0, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined }, vi.fn());
+    const daemon = await startDaemonWithFallback(
+      startDaemon,
+      { port: 0, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined },
+      vi.fn(),
+    );
     cleanups.push(() => daemon.close());
     expect(daemon.url).toBe(`http://127.0.0.1:${daemon.port}`);
     const res = await fetch(`${daemon.url}/api/dash`, { headers: { 'API-Key': TEST_KEY } });
@@ -40,7 +44,11 @@ describe('startDaemonWithFallback (real daemon)', () => {
     const busy = await occupyPort();
     const dataDir = await tempDataDir();
     const log = vi.fn();
-    const daemon = await startDaemonWithFallback(startDaemon, { port: busy, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined }, log);
+    const daemon = await startDaemonWithFallback(
+      startDaemon,
+      { port: busy, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined },
+      log,
+    );
     cleanups.push(() => daemon.close());
     expect(daemon.port).not.toBe(busy);
     expect(log).toHaveBeenCalledWith(`Port ${busy} is in use; Nimbus is listening on port ${daemon.port} instead.`);
@@ -52,7 +60,9 @@ describe('startDaemonWithFallback (real daemon)', () => {
     const dataDir = await tempDataDir();
     await writeFile(join(dataDir, 'db.json'), '{"users": [');
     const start = vi.fn(startDaemon);
-    await expect(startDaemonWithFallback(start, { port: 0, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined }, vi.fn())).rejects.toThrow();
+    await expect(
+      startDaemonWithFallback(start, { port: 0, dataDir, apiKey: TEST_KEY, env: {}, log: () => undefined }, vi.fn()),
+    ).rejects.toThrow();
     expect(start).toHaveBeenCalledOnce();
   });
 });
@@ -73,7 +83,9 @@ describe('startDaemonWithFallback (decisions)', () => {
   });
 
   it('recognises the daemon’s own wording and a code on the cause', () => {
-    expect(isAddressInUse(new Error('Port 7878 on 127.0.0.1 is already in use: stop what uses it, or pass --port (0 picks a free one).'))).toBe(true);
+    expect(
+      isAddressInUse(new Error('Port 7878 on 127.0.0.1 is already in use: stop what uses it, or pass --port (0 picks a free one).')),
+    ).toBe(true);
     expect(isAddressInUse(new Error('listen failed', { cause: inUse }))).toBe(true);
     expect(isAddressInUse(new Error('EACCES: permission denied'))).toBe(false);
     expect(isAddressInUse(null)).toBe(false);

@@ -176,4 +176,19 @@ export class BrowserWindow extends EventEmitter {
 export const contextBridge = { exposeInMainWorld: vi.fn() };
 export const ipcRenderer = { invoke: vi.fn(async (..._args: unknown[]): Promise<unknown> => undefined), send: vi.fn(), on: vi.fn() };
 
-export default { Menu, Tray, nativeImage, nativeTheme, screen, clipboard, shell, app, ipcMain, session, dialog, BrowserWindow, contextBridge, ipcRenderer };
+export default {
+  Menu,
+  Tray,
+  nativeImage,
+  nativeTheme,
+  screen,
+  clipboard,
+  shell,
+  app,
+  ipcMain,
+  session,
+  dialog,
+  BrowserWindow,
+  contextBridge,
+  ipcRenderer,
+};

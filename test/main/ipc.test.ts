@@ -70,8 +70,12 @@ describe('sender check', () => {
   }
 
   it('does nothing for a refused sender', async () => {
-    await expect(invoke(IPC_CHANNELS.revealFile, { senderFrame: { url: 'https://example.com/' } }, 'ana', null, 'notes.txt')).rejects.toThrow();
-    await expect(invoke(IPC_CHANNELS.openExternal, { senderFrame: { url: 'https://example.com/' } }, 'https://example.com/')).rejects.toThrow();
+    await expect(
+      invoke(IPC_CHANNELS.revealFile, { senderFrame: { url: 'https://example.com/' } }, 'ana', null, 'notes.txt'),
+    ).rejects.toThrow();
+    await expect(
+      invoke(IPC_CHANNELS.openExternal, { senderFrame: { url: 'https://example.com/' } }, 'https://example.com/'),
+    ).rejects.toThrow();
     expect(deps.showItemInFolder).not.toHaveBeenCalled();
     expect(deps.openExternal).not.toHaveBeenCalled();
   });
@@ -150,13 +154,17 @@ describe('openExternal', () => {
     expect(deps.openExternal.mock.calls).toEqual([['https://example.com/badge'], ['http://example.com/']]);
   });
 
-  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'smb://evil/share', 'ms-msdt:/id', 'not a url', `https://example.com/${'a'.repeat(2100)}`])(
-    'refuses %s',
-    async (url) => {
-      await expect(invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, url)).rejects.toThrow(/Only http\(s\) URLs/);
-      expect(deps.openExternal).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://evil/share',
+    'ms-msdt:/id',
+    'not a url',
+    `https://example.com/${'a'.repeat(2100)}`,
+  ])('refuses %s', async (url) => {
+    await expect(invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, url)).rejects.toThrow(/Only http\(s\) URLs/);
+    expect(deps.openExternal).not.toHaveBeenCalled();
+  });
 
   it('refuses a non-string', async () => {
     await expect(invoke(IPC_CHANNELS.openExternal, FROM_WINDOW, { href: 'https://example.com/' })).rejects.toThrow();

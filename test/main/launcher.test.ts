@@ -40,7 +40,9 @@ describe('probeElectron', () => {
   });
 
   it('honours ELECTRON_OVERRIDE_DIST_PATH, as require("electron") does', () => {
-    const probe = probeElectron(machine({ '/opt/electron/electron': '' }, { env: { DISPLAY: ':0', ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron' } }));
+    const probe = probeElectron(
+      machine({ '/opt/electron/electron': '' }, { env: { DISPLAY: ':0', ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron' } }),
+    );
     expect(probe).toEqual({ ok: true, binary: '/opt/electron/electron' });
   });
 
@@ -63,7 +65,11 @@ describe('probeElectron', () => {
   });
 
   it('gives each reason as one line', () => {
-    for (const probe of [probeElectron(machine({})), probeElectron(machine(INSTALLED, { env: {} })), probeElectron(machine(INSTALLED, { uid: 0 }))]) {
+    for (const probe of [
+      probeElectron(machine({})),
+      probeElectron(machine(INSTALLED, { env: {} })),
+      probeElectron(machine(INSTALLED, { uid: 0 })),
+    ]) {
       expect(probe.ok).toBe(false);
       if (!probe.ok) expect(probe.reason).not.toContain('\n');
     }

@@ -39,7 +39,10 @@ describe('setupSingleInstance', () => {
 describe('setupQuit', () => {
   it('keeps running (in the tray) when the last window closes', () => {
     const app = fakeApp();
-    setupQuit(app as never, vi.fn(async () => undefined));
+    setupQuit(
+      app as never,
+      vi.fn(async () => undefined),
+    );
     app.emit('window-all-closed');
     expect(app.listenerCount('window-all-closed')).toBe(1);
     expect(app.quit).not.toHaveBeenCalled();

@@ -3,7 +3,6 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type NimbusBridge } from '../../shared/ipc.js';
 
-
 const electron = await import('./fakeElectron.js');
 const PRELOAD = new URL('../../main/preload.cts', import.meta.url);
 
@@ -21,7 +20,12 @@ function runPreloadInSandbox(): void {
     throw new Error(`module not found: ${name} (a sandboxed preload can only require electron)`);
   };
   const module = { exports: {} };
-  new Function('require', 'process', 'exports', 'module', outputText)(sandboxRequire, { platform: process.platform }, module.exports, module);
+  new Function('require', 'process', 'exports', 'module', outputText)(
+    sandboxRequire,
+    { platform: process.platform },
+    module.exports,
+    module,
+  );
 }
 
 // Typed as every key of NimbusBridge: adding a member to the interface without listing

@@ -34,9 +34,12 @@ describe('permissions', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write', `${ORIGIN}/`, ORIGIN)).toBe(true);
   });
 
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fileSystem', 'hid', 'serial', 'usb'])('denies %s', (permission) => {
-    expect(isPermissionAllowed(permission, `${ORIGIN}/`, ORIGIN)).toBe(false);
-  });
+  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fileSystem', 'hid', 'serial', 'usb'])(
+    'denies %s',
+    (permission) => {
+      expect(isPermissionAllowed(permission, `${ORIGIN}/`, ORIGIN)).toBe(false);
+    },
+  );
 
   it('denies even the clipboard to any other origin', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write', 'https://example.com/', ORIGIN)).toBe(false);

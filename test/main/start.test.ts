@@ -88,7 +88,11 @@ describe('runStart when Electron cannot start', () => {
 describe('runStart when Electron can start', () => {
   it('runs the desktop app on the built main script and passes on its exit code', async () => {
     const loadDaemon = vi.fn(realDaemonLoader);
-    const d = deps({ probe: () => ({ ok: true, binary: '/e' }), loadDaemon, runElectron: vi.fn(async () => ({ code: 0, signal: null, ms: 90_000 })) });
+    const d = deps({
+      probe: () => ({ ok: true, binary: '/e' }),
+      loadDaemon,
+      runElectron: vi.fn(async () => ({ code: 0, signal: null, ms: 90_000 })),
+    });
     expect(await runStart(d)).toEqual({ mode: 'electron', exitCode: 0 });
     expect(d.runElectron).toHaveBeenCalledWith('/e', '/app/dist/main/main.js');
     expect(loadDaemon).not.toHaveBeenCalled();
@@ -101,7 +105,10 @@ describe('runStart when Electron can start', () => {
   });
 
   it('does not fall back when the user stopped Electron with Ctrl+C', async () => {
-    const d = deps({ probe: () => ({ ok: true, binary: '/e' }), runElectron: vi.fn(async () => ({ code: null, signal: 'SIGINT' as const, ms: 500 })) });
+    const d = deps({
+      probe: () => ({ ok: true, binary: '/e' }),
+      runElectron: vi.fn(async () => ({ code: null, signal: 'SIGINT' as const, ms: 500 })),
+    });
     expect((await runStart(d)).mode).toBe('electron');
   });
 });
@@ -130,7 +137,10 @@ describe('npm start on this machine (no Electron binary, no display)', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-    await vi.waitFor(() => expect(stdout).toMatch(/Nimbus is running: open (http:\/\/127\.0\.0\.1:\d+)\//), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(stdout).toMatch(/Nimbus is running: open (http:\/\/127\.0\.0\.1:\d+)\//), {
+      timeout: 20_000,
+      interval: 100,
+    });
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toMatch(FALLBACK_LINE);
     expect(lines.filter((line) => FALLBACK_LINE.test(line))).toHaveLength(1);

@@ -32,7 +32,13 @@ describe('MainWindow', () => {
     expect(electron.BrowserWindow.instances).toHaveLength(1);
     const win = lastWindow();
     expect(win.loadedUrl).toBe(DAEMON_URL);
-    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/dist/main/preload.cjs' });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      preload: '/dist/main/preload.cjs',
+    });
   });
 
   it('shows the window once its page is ready, not before', () => {
@@ -98,6 +104,11 @@ describe('MainWindow', () => {
     main.show();
     lastWindow().bounds = { x: 321, y: 123, width: 1111, height: 777 };
     lastWindow().close();
-    expect(loadWindowState(windowStateFile(dir), [{ x: 0, y: 0, width: 1920, height: 1040 }])).toMatchObject({ x: 321, y: 123, width: 1111, height: 777 });
+    expect(loadWindowState(windowStateFile(dir), [{ x: 0, y: 0, width: 1920, height: 1040 }])).toMatchObject({
+      x: 321,
+      y: 123,
+      width: 1111,
+      height: 777,
+    });
   });
 });

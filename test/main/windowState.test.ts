@@ -58,7 +58,10 @@ describe('restoreWindowState', () => {
   });
 
   it('keeps a position on a second screen while it is connected', () => {
-    expect(restoreWindowState({ x: 2500, y: 100, width: 1000, height: 700, maximized: false }, TWO_SCREENS)).toMatchObject({ x: 2500, y: 100 });
+    expect(restoreWindowState({ x: 2500, y: 100, width: 1000, height: 700, maximized: false }, TWO_SCREENS)).toMatchObject({
+      x: 2500,
+      y: 100,
+    });
   });
 
   it('drops a position whose title bar is above the screen', () => {
@@ -66,7 +69,10 @@ describe('restoreWindowState', () => {
   });
 
   it('clamps sizes between the minimum and the largest screen', () => {
-    expect(restoreWindowState({ width: 100, height: 50, maximized: false }, ONE_SCREEN)).toMatchObject({ width: MIN_WIDTH, height: MIN_HEIGHT });
+    expect(restoreWindowState({ width: 100, height: 50, maximized: false }, ONE_SCREEN)).toMatchObject({
+      width: MIN_WIDTH,
+      height: MIN_HEIGHT,
+    });
     expect(restoreWindowState({ width: 9000, height: 9000, maximized: false }, ONE_SCREEN)).toMatchObject({ width: 1920, height: 1040 });
   });
 
