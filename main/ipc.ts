@@ -20,14 +20,23 @@ export interface IpcDeps {
   openExternal(url: string): Promise<void>;
 }
 
-type Sender = Pick<IpcMainInvokeEvent, 'senderFrame'>;
+type Sender = { senderFrame: Pick<NonNullable<IpcMainInvokeEvent['senderFrame']>, 'url' | 'parent'> | null };
 
-/** Only the daemon's own page, loaded in our window, may call the bridge. */
+/** Paths the daemon serves to anyone (shared-file links, the verification page) or as data: never the UI. */
+const NON_UI_PATH = /^\/(api|s|verify)(\/|$)/;
+
+/**
+ * Only the Nimbus UI may call the bridge: the top frame of a page on the daemon's
+ * origin, and not one of its public or API paths (defence in depth: those are
+ * downloads or static pages that never load the preload's page).
+ */
 export function assertTrustedSender(event: Sender, daemonUrl: string): void {
-  const url = event.senderFrame?.url;
-  if (!url || !isSameOrigin(url, new URL(daemonUrl).origin)) {
-    throw new IpcError('Refused: the request did not come from the Nimbus window');
+  const frame = event.senderFrame;
+  let trusted = false;
+  if (frame && frame.parent === null && isSameOrigin(frame.url, new URL(daemonUrl).origin)) {
+    trusted = !NON_UI_PATH.test(new URL(frame.url).pathname);
   }
+  if (!trusted) throw new IpcError('Refused: the request did not come from the Nimbus window');
 }
 
 function assertArgCount(args: unknown[], count: number): void {

@@ -6,7 +6,7 @@ import { IPC_CHANNELS } from '../../shared/ipc.js';
 import { registerIpcHandlers, resolveUserFile, type IpcDeps } from '../../main/ipc.js';
 
 const DAEMON_URL = 'http://127.0.0.1:7878';
-const FROM_WINDOW = { senderFrame: { url: `${DAEMON_URL}/#/users/ana` } };
+const FROM_WINDOW = { senderFrame: { url: `${DAEMON_URL}/#/users/ana`, parent: null } };
 
 let storageDir: string;
 type Mocked<F extends (...args: never[]) => unknown> = ReturnType<typeof vi.fn<F>>;
@@ -57,11 +57,20 @@ describe('sender check', () => {
     ['a file page', 'file:///tmp/evil.html'],
     ['a data URL', 'data:text/html,<script>1</script>'],
     ['an empty URL', ''],
+    ['a shared-file link on the daemon', `${DAEMON_URL}/s/abcdefghijklmnopqrstuv`],
+    ['the verification page', `${DAEMON_URL}/verify?token=abcdefghijklmnop`],
+    ['an API response', `${DAEMON_URL}/api/files/download?username=ana&file=x.html`],
   ] as const;
 
   for (const channel of Object.values(IPC_CHANNELS)) {
     it.each(strangers)(`refuses ${channel} from %s`, async (_what, url) => {
-      await expect(invoke(channel, { senderFrame: { url } })).rejects.toThrow(/did not come from the Nimbus window/);
+      await expect(invoke(channel, { senderFrame: { url, parent: null } })).rejects.toThrow(/did not come from the Nimbus window/);
+    });
+
+    it(`refuses ${channel} from a sub-frame, even on the daemon origin`, async () => {
+      await expect(invoke(channel, { senderFrame: { url: `${DAEMON_URL}/`, parent: {} } })).rejects.toThrow(
+        /did not come from the Nimbus window/,
+      );
     });
 
     it(`refuses ${channel} when the sending frame is gone`, async () => {
@@ -69,12 +78,20 @@ describe('sender check', () => {
     });
   }
 
+  it('accepts the UI at any of its own paths', async () => {
+    for (const url of [`${DAEMON_URL}/`, `${DAEMON_URL}/users/ana?sort=name`, `${DAEMON_URL}/#/roles`, `${DAEMON_URL}/index.html`]) {
+      await expect(invoke(IPC_CHANNELS.getConnection, { senderFrame: { url, parent: null } }), url).resolves.toMatchObject({
+        baseUrl: DAEMON_URL,
+      });
+    }
+  });
+
   it('does nothing for a refused sender', async () => {
     await expect(
-      invoke(IPC_CHANNELS.revealFile, { senderFrame: { url: 'https://example.com/' } }, 'ana', null, 'notes.txt'),
+      invoke(IPC_CHANNELS.revealFile, { senderFrame: { url: 'https://example.com/', parent: null } }, 'ana', null, 'notes.txt'),
     ).rejects.toThrow();
     await expect(
-      invoke(IPC_CHANNELS.openExternal, { senderFrame: { url: 'https://example.com/' } }, 'https://example.com/'),
+      invoke(IPC_CHANNELS.openExternal, { senderFrame: { url: 'https://example.com/', parent: null } }, 'https://example.com/'),
     ).rejects.toThrow();
     expect(deps.showItemInFolder).not.toHaveBeenCalled();
     expect(deps.openExternal).not.toHaveBeenCalled();

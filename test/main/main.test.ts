@@ -62,9 +62,9 @@ describe('main.ts', () => {
   it('registers every bridge channel, answering the window with the daemon’s URL and key', async () => {
     const handlers = new Map(electron.ipcMain.handle.mock.calls as [string, (...a: unknown[]) => unknown][]);
     expect([...handlers.keys()].sort()).toEqual(Object.values(IPC_CHANNELS).sort());
-    const connection = await handlers.get(IPC_CHANNELS.getConnection)!({ senderFrame: { url: `${daemonUrl()}/` } });
+    const connection = await handlers.get(IPC_CHANNELS.getConnection)!({ senderFrame: { url: `${daemonUrl()}/`, parent: null } });
     expect(connection).toEqual({ baseUrl: daemonUrl(), apiKey: TEST_KEY });
-    expect(() => handlers.get(IPC_CHANNELS.getConnection)!({ senderFrame: { url: 'https://example.com/' } })).toThrow();
+    expect(() => handlers.get(IPC_CHANNELS.getConnection)!({ senderFrame: { url: 'https://example.com/', parent: null } })).toThrow();
   });
 
   it('puts Nimbus in the tray, with Copy API key giving the daemon’s key', () => {
