@@ -1,5 +1,6 @@
+// Global styles first, so component styles (imported by the components) come after them and win.
+import './styles/global.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App/App';
-import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(<App />);

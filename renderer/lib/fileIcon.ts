@@ -23,14 +23,15 @@ const BY_EXTENSION: Record<string, FileKind> = {
   mp3: 'audio', wav: 'audio', flac: 'audio', ogg: 'audio', m4a: 'audio',
 };
 
-/** What a file is, from its MIME type first and its extension second. */
+/** What a file is, from a well-known extension first (`.ts` is code, not MPEG-TS) and its MIME type second. */
 export function fileKind(name: string, mimeType = ''): FileKind {
+  const dot = name.lastIndexOf('.');
+  const known = dot > 0 ? BY_EXTENSION[name.slice(dot + 1).toLowerCase()] : undefined;
+  if (known) return known;
   if (mimeType.startsWith('image/')) return 'image';
   if (mimeType.startsWith('video/')) return 'video';
   if (mimeType.startsWith('audio/')) return 'audio';
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  return BY_EXTENSION[ext] ?? (mimeType.startsWith('text/') ? 'text' : 'other');
+  return mimeType.startsWith('text/') ? 'text' : 'other';
 }
 
 export const KIND_ICON: Record<FileKind, LucideIcon> = {

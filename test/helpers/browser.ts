@@ -1,0 +1,81 @@
+/** Real Chromium for UI tests (Debian's /usr/bin/chromium through playwright-core) and the built renderer. */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+const run = promisify(execFile);
+
+export const CHROMIUM_PATH = process.env.NIMBUS_CHROMIUM ?? '/usr/bin/chromium';
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts');
+
+/** Whether UI tests can run here; with NIMBUS_REQUIRE_E2E=1 a missing browser is a failure, not a skip. */
+export function browserAvailable(): boolean {
+  const found = existsSync(CHROMIUM_PATH);
+  if (!found && process.env.NIMBUS_REQUIRE_E2E === '1') {
+    throw new Error(`NIMBUS_REQUIRE_E2E=1 but no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
+  }
+  return found;
+}
+
+async function newestMtime(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? await newestMtime(full) : (await stat(full)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds renderer/dist (which the daemon serves at `/`) when it is missing or older than the sources. */
+export async function ensureRendererBuilt(): Promise<void> {
+  const index = path.join(REPO_ROOT, 'renderer', 'dist', 'index.html');
+  if (existsSync(index)) {
+    const built = (await stat(index)).mtimeMs;
+    const sources = Math.max(await newestMtime(path.join(REPO_ROOT, 'renderer')), await newestMtime(path.join(REPO_ROOT, 'shared')));
+    if (built >= sources) return;
+  }
+  await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+export interface TestBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A fresh headless Chromium profile in a temp directory, removed on close. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'nimbus-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { keysForEvent, queryKeys } from '../../renderer/api/queryKeys';
+import { SseParser, toChangeEvent } from '../../renderer/api/sse';
+
+describe('SseParser', () => {
+  it('assembles messages split across chunks at any point', () => {
+    const text = 'event: file.added\ndata: {"type":"file.added","username":"ana","folder":null,"file":"a.txt"}\n\n';
+    for (let cut = 1; cut < text.length; cut += 7) {
+      const parser = new SseParser();
+      const messages = [...parser.push(text.slice(0, cut)), ...parser.push(text.slice(cut))];
+      expect(messages).toEqual([{ event: 'file.added', data: '{"type":"file.added","username":"ana","folder":null,"file":"a.txt"}' }]);
+    }
+  });
+
+  it('handles CRLF and CR line ends, comments, and multi-line data', () => {
+    const parser = new SseParser();
+    expect(parser.push(': ping\r\n\r\nevent: x\r\ndata: a\r\ndata: b\r')).toEqual([]);
+    expect(parser.push('\n\r\n')).toEqual([{ event: 'x', data: 'a\nb' }]);
+    expect(parser.push('data:no-space\r\rdata: next\n\n')).toEqual([
+      { event: 'message', data: 'no-space' },
+      { event: 'message', data: 'next' },
+    ]);
+  });
+});
+
+describe('change events', () => {
+  it('reads a change event and ignores anything else', () => {
+    expect(toChangeEvent({ event: 'file.removed', data: '{"type":"file.removed","username":"ana","folder":"Photos","file":"a.jpg"}' })).toEqual({
+      type: 'file.removed', username: 'ana', folder: 'Photos', file: 'a.jpg',
+    });
+    expect(toChangeEvent({ event: 'message', data: 'not json' })).toBeNull();
+    expect(toChangeEvent({ event: 'hello', data: '{"type":"hello"}' })).toBeNull();
+  });
+
+  it('marks stale the listing it touched, the user’s folders and quota', () => {
+    const keys = keysForEvent({ type: 'file.added', username: 'ana', folder: 'Photos', file: 'a.jpg' });
+    expect(keys).toContainEqual(queryKeys.files('ana', 'Photos'));
+    expect(keys).toContainEqual(queryKeys.folders('ana'));
+    expect(keys).toContainEqual(queryKeys.users);
+    expect(keysForEvent({ type: 'role.changed', username: null, folder: null, file: null })).toContainEqual(queryKeys.roles);
+  });
+});
