@@ -27,8 +27,8 @@ const NON_UI_PATH = /^\/(api|s|verify)(\/|$)/;
 
 /**
  * Only the Nimbus UI may call the bridge: the top frame of a page on the daemon's
- * origin, and not one of its public or API paths (defence in depth: those are
- * downloads or static pages that never load the preload's page).
+ * origin, outside its public and API paths (defence in depth: those serve downloads
+ * and static pages, which have no use for the bridge).
  */
 export function assertTrustedSender(event: Sender, daemonUrl: string): void {
   const frame = event.senderFrame;
