@@ -27,13 +27,15 @@ export function sendFile(ctx: Context, opened: OpenedFile, name: string): void {
   } else {
     ctx.status = 200;
   }
-  ctx.length = size === 0 ? 0 : end - start + 1;
   if (ctx.method === 'HEAD' || size === 0) {
     void opened.handle.close();
-    ctx.body = null;
-    if (size === 0) ctx.body = '';
+    // An empty body, not null: Koa turns a null body into 204, and a browser does not
+    // download an empty file from a 204. HEAD keeps the length of what GET would send.
+    ctx.body = Buffer.alloc(0);
+    ctx.length = size === 0 ? 0 : end - start + 1;
     return;
   }
+  ctx.length = end - start + 1;
   ctx.body = opened.handle.createReadStream({ start, end, autoClose: true, highWaterMark: 1 << 20 });
 }
 
