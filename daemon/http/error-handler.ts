@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
-import { ApiError } from '../errors.js';
+import { ApiError, fromFsError } from '../errors.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 416: 'range_not_satisfiable', 429: 'too_many_requests' };
 
@@ -31,6 +31,8 @@ export function errorHandler(log: (line: string) => void): Middleware {
 
 function toApiError(err: unknown, clientGone: boolean): ApiError | null {
   if (err instanceof ApiError) return err;
+  const fsError = fromFsError(err);
+  if (fsError) return fsError;
   const status = (err as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const code = CODE_FOR_STATUS[status] ?? 'bad_request';

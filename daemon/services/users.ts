@@ -46,11 +46,13 @@ export function deleteUser(ctx: NimbusContext, username: string): Promise<void> 
 
 export function editUser(ctx: NimbusContext, username: string, newUsername: string, newEmail: string, newPassword: string): Promise<User> {
   return ctx.locks.run([userLock(username), userLock(newUsername)], async () => {
-    const user = requireUser(ctx, username);
+    requireUser(ctx, username);
     const renaming = newUsername !== username;
     if (renaming && ctx.store.users.has(newUsername)) throw conflict('user_exists', 'A user with that name already exists');
     const passwordHash = await hashPassword(newPassword);
     if (renaming) await ctx.storage.renameUser(username, newUsername);
+    // Read the record again after the awaits: a role change may have landed meanwhile.
+    const user = requireUser(ctx, username);
     const emailChanged = newEmail !== user.email;
     const updated: StoredUser = {
       ...user,

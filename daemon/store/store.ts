@@ -1,4 +1,4 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJSONFile } from './durable-json-file.js';
@@ -48,7 +48,7 @@ export class Store {
     return `${this.#file}.bak`;
   }
 
-  /** Reads db.json (creating it on first start) and keeps a copy as the last good backup. */
+  /** Reads db.json, creating it on first start. A file that does not parse stops here, untouched. */
   async open(): Promise<void> {
     let existed: boolean;
     try {
@@ -61,8 +61,7 @@ export class Store {
     }
     this.#load(this.#db.data);
     this.#durable = this.#db.data;
-    if (existed) await copyFile(this.#file, this.backupFile);
-    else await this.commit();
+    if (!existed) await this.commit();
   }
 
   /** Resolves when every change made before the call is durable. */
@@ -71,6 +70,18 @@ export class Store {
       this.#waiting.push({ resolve, reject });
       if (!this.#writing) this.#writing = this.#flushLoop();
     });
+  }
+
+  /** Waits for pending writes, then refreshes the backup to the final state (a clean stop). */
+  async close(): Promise<void> {
+    await this.idle();
+    const staged = `${this.backupFile}.tmp`;
+    try {
+      await copyFile(this.#file, staged);
+      await rename(staged, this.backupFile);
+    } catch {
+      // A backup that cannot be refreshed (full disk) keeps the one rotated by the last write.
+    }
   }
 
   /** Waits for the write in progress, if any. */

@@ -1,0 +1,27 @@
+/**
+ * Failpoints: named places where a test can make the daemon fail as the disk would (EIO,
+ * ENOSPC), since no real disk here fails on demand. Unarmed, a failpoint is one Map lookup.
+ * Armed from tests in-process, or for a child process with NIMBUS_FAILPOINTS="name=CODE,…".
+ */
+const armed = new Map<string, string>();
+
+for (const pair of (process.env.NIMBUS_FAILPOINTS ?? '').split(',').filter(Boolean)) {
+  const [name, code] = pair.split('=');
+  if (name && code) armed.set(name, code);
+}
+
+export type FailpointName = 'store.write' | 'store.fsync' | 'store.rename';
+
+export function armFailpoint(name: FailpointName, code: string): void {
+  armed.set(name, code);
+}
+
+export function disarmFailpoint(name: FailpointName): void {
+  armed.delete(name);
+}
+
+/** Throws an errno-style error if the failpoint is armed. */
+export function failpoint(name: FailpointName): void {
+  const code = armed.get(name);
+  if (code) throw Object.assign(new Error(`${code}: injected failure at ${name}`), { code });
+}
