@@ -60,9 +60,11 @@ function setupMainProcess(daemon: RunningDaemon): void {
 }
 
 async function main(): Promise<void> {
-  // One profile directory whatever the launch (npm start or the packaged app).
+  // One profile directory whatever the launch (npm start or the packaged app). On macOS
+  // and Windows <appData>/Nimbus is also the daemon's default data directory: Chromium's
+  // profile (caches, cookies) goes to a subfolder of its own, next to the user's data.
   app.setName('Nimbus');
-  app.setPath('userData', join(app.getPath('appData'), 'Nimbus'));
+  app.setPath('userData', join(app.getPath('appData'), 'Nimbus', 'Desktop'));
   if (!setupSingleInstance(app, () => mainWindow?.show())) {
     app.quit();
     return;

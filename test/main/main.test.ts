@@ -18,8 +18,8 @@ let dataDir: string;
 beforeAll(async () => {
   appData = await mkdtemp(join(tmpdir(), 'nimbus-appdata-'));
   dataDir = join(appData, 'data');
-  await mkdir(join(appData, 'Nimbus'), { recursive: true });
-  await writeFile(join(appData, 'Nimbus', 'settings.json'), JSON.stringify({ port: 0, dataDir }));
+  await mkdir(join(appData, 'Nimbus', 'Desktop'), { recursive: true });
+  await writeFile(join(appData, 'Nimbus', 'Desktop', 'settings.json'), JSON.stringify({ port: 0, dataDir }));
   vi.stubEnv('NIMBUS_API_KEY', TEST_KEY);
   vi.stubEnv('NIMBUS_KEYCHAIN', 'off');
   electron.app.setPath('appData', appData);
@@ -42,8 +42,8 @@ const firstWindow = () => electron.BrowserWindow.instances[0];
 const daemonUrl = () => firstWindow().loadedUrl!;
 
 describe('main.ts', () => {
-  it('keeps its profile in <appData>/Nimbus and holds the single-instance lock', () => {
-    expect(electron.app.setPath).toHaveBeenCalledWith('userData', join(appData, 'Nimbus'));
+  it('keeps its profile in <appData>/Nimbus/Desktop and holds the single-instance lock', () => {
+    expect(electron.app.setPath).toHaveBeenCalledWith('userData', join(appData, 'Nimbus', 'Desktop'));
     expect(electron.app.requestSingleInstanceLock).toHaveBeenCalled();
   });
 
