@@ -24,7 +24,7 @@ export default tseslint.config(
     rules: layer(['electron', 'react', 'react-dom', '**/main/**', '**/renderer/**'], 'daemon/ imports shared/ and Node only.'),
   },
   {
-    files: ['main/**/*.ts'],
+    files: ['main/**/*.{ts,cts}'],
     rules: layer(['react', 'react-dom', '**/renderer/**', '**/daemon/!(index.js)', '**/daemon/*/**'], 'main/ imports shared/ and the daemon’s public entry (daemon/index.js) only.'),
   },
   {
