@@ -10,6 +10,7 @@ import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { identify, type Caller } from '../services/keys.js';
 import { errorHandler } from './error-handler.js';
+import type { FileIndex } from '../storage/file-index.js';
 import type { EventHub } from './events.js';
 import { HANDLERS } from './handlers.js';
 import { readParams } from './params.js';
@@ -25,6 +26,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
   const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
   let hosts = allowedHosts(port(), n.config.allowedHosts);
+  let firstScan: Promise<void> | null = null;
   // Koa reports stream errors after the response started here (by default to stderr, past
   // the daemon's log). A client that leaves mid-download or closes an event stream is normal.
   app.on('error', (err: NodeJS.ErrnoException) => {
@@ -53,6 +55,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     }
     if (endpoint.scope !== 'public') authorize(n, ctx, throttle, endpoint);
     const { params, page } = await readParams(ctx, endpoint);
+    if (readsIndex(endpoint) && n.index.state === 'scanning') await (firstScan ??= indexSettled(n.index));
     const body = await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events });
     if (body !== undefined) {
       ctx.status = endpoint.success;
@@ -64,6 +67,39 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     }
   });
   return app;
+}
+
+/** Endpoints whose answer depends on the file index (files, folders, usage, share links). */
+function readsIndex(endpoint: Endpoint): boolean {
+  return endpoint.group === 'user' || endpoint.group === 'folders' || endpoint.group === 'files' || endpoint.id === 'share.download';
+}
+
+const FIRST_SCAN_WAIT_MS = 30_000;
+
+/**
+ * Resolves when the index has left its first `scanning` state. Until then it is empty, so
+ * a listing would be wrong, usage would read 0 (letting an upload pass the quota) and
+ * share links would 404: such requests wait for the scan instead.
+ */
+function indexSettled(index: FileIndex): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      index.off('change', onChange);
+    };
+    const onChange = () => {
+      if (index.state === 'scanning') return;
+      done();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new ApiError('storage_unavailable', 'The file index is still being built; try again shortly'));
+    }, FIRST_SCAN_WAIT_MS);
+    timer.unref();
+    index.on('change', onChange);
+    onChange();
+  });
 }
 
 function trimSlashes(path: string): string {

@@ -1,4 +1,8 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/** Lock files held by daemons of this process (the Electron shell may start more than one). */
+const HELD_IN_THIS_PROCESS = new Set<string>();
 
 /**
  * One daemon per data directory: an exclusive lock file holding the owner's pid.
@@ -9,7 +13,7 @@ export class DataDirLock {
   #held = false;
 
   constructor(file: string) {
-    this.#file = file;
+    this.#file = path.resolve(file);
   }
 
   acquire(): void {
@@ -19,11 +23,15 @@ export class DataDirLock {
         writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }));
         closeSync(fd);
         this.#held = true;
+        HELD_IN_THIS_PROCESS.add(this.#file);
         return;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const owner = readOwner(this.#file);
-        if (owner !== null && owner !== process.pid && isAlive(owner)) {
+        // Our own pid in the lock is either a daemon of this process (held: refuse) or a
+        // leftover of an earlier process that had the same pid, as in a container (stale).
+        const heldHere = owner === process.pid && HELD_IN_THIS_PROCESS.has(this.#file);
+        if (heldHere || (owner !== null && owner !== process.pid && isAlive(owner))) {
           throw new LockHeldError(this.#file, owner);
         }
         unlinkSync(this.#file);
@@ -35,6 +43,7 @@ export class DataDirLock {
   release(): void {
     if (!this.#held) return;
     this.#held = false;
+    HELD_IN_THIS_PROCESS.delete(this.#file);
     try {
       unlinkSync(this.#file);
     } catch {

@@ -1,0 +1,49 @@
+/** Runs `nimbus` (bin/nimbus.js) as a child process, the way a user or a service manager would. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = path.join(ROOT, 'bin', 'nimbus.js');
+
+/** The environment of a child: PATH and HOME only, plus what the test gives (no NIMBUS_* leaks in). */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...extra };
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal's name) once the process is gone. */
+  exited: Promise<number | string>;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv()): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+export const LISTENING = /^Nimbus daemon listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
+
+/** Starts `nimbus daemon --port 0 --data-dir <dir>` and resolves with its URL once it prints the listening line. */
+export async function spawnDaemon(dataDir: string, env: NodeJS.ProcessEnv): Promise<CliRun & { url: string }> {
+  const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      const match = LISTENING.exec(run.stdout());
+      if (match) {
+        run.child.stdout!.off('data', onData);
+        resolve(match[1]);
+      }
+    };
+    run.child.stdout!.on('data', onData);
+    void run.exited.then((code) => reject(new Error(`nimbus daemon exited (${code}) before listening: ${run.stderr()}`)));
+  });
+  return { ...run, url };
+}
