@@ -1,0 +1,165 @@
+/** `nimbus` as a user runs it: help, the daemon with its listening line and clean shutdown, key show and rotate. */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
+import { startTestDaemon, TEST_KEY } from '../helpers/daemon.js';
+
+const dirs: string[] = [];
+const running: CliRun[] = [];
+const tempDir = async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+const fileKeyEnv = (extra: NodeJS.ProcessEnv = {}) => childEnv({ NIMBUS_KEYCHAIN: 'off', ...extra });
+
+afterEach(async () => {
+  for (const run of running.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe('nimbus --help', () => {
+  it('prints the usage and exits 0', async () => {
+    const run = runCli(['--help']);
+    expect(await run.exited).toBe(0);
+    expect(run.stdout()).toMatch(/Usage:/);
+    for (const command of ['nimbus daemon', 'nimbus key show', 'nimbus key rotate', '--port', '--data-dir', '--storage-dir', '--host', 'NIMBUS_API_KEY']) {
+      expect(run.stdout()).toContain(command);
+    }
+  });
+
+  it('exits 1 with the usage for an unknown command', async () => {
+    const run = runCli(['frobnicate']);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('exits 1 with a clear message for an invalid port', async () => {
+    const run = runCli(['daemon', '--port', 'eighty', '--data-dir', await tempDir()], fileKeyEnv());
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/Invalid port: eighty/);
+  });
+});
+
+describe('nimbus daemon', () => {
+  it('prints the listening line, serves the API, and shuts down cleanly on SIGTERM, releasing the lock', async () => {
+    const dataDir = await tempDir();
+    const daemon = await spawnDaemon(dataDir, fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(daemon);
+    expect(daemon.stdout()).toMatch(/^Nimbus daemon listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const created = await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, { method: 'POST', headers: { 'API-Key': TEST_KEY } });
+    expect(created.status).toBe(201);
+    expect(existsSync(path.join(dataDir, 'nimbus.lock'))).toBe(true);
+
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+    expect(daemon.stderr()).not.toContain(TEST_KEY);
+    expect(existsSync(path.join(dataDir, 'nimbus.lock'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'daemon.json'))).toBe(false);
+
+    const next = await startTestDaemon({ dataDir });
+    try {
+      expect((await next.api('GET', '/api/user', { username: 'ana' })).status).toBe(200);
+    } finally {
+      await next.stop();
+    }
+  });
+
+  it('shuts down cleanly on SIGINT too', async () => {
+    const daemon = await spawnDaemon(await tempDir(), fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(daemon);
+    daemon.child.kill('SIGINT');
+    expect(await daemon.exited).toBe(0);
+  });
+
+  it('exits 1 with a clear message when another daemon holds the data directory', async () => {
+    const dataDir = await tempDir();
+    const first = await spawnDaemon(dataDir, fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(first);
+    const second = runCli(['daemon', '--port', '0', '--data-dir', dataDir], fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(second);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(/Another Nimbus daemon \(pid \d+\) is using this data directory/);
+    expect(second.stderr()).not.toMatch(/\n\s+at /);
+    expect((await fetch(`${first.url}/api/dash`, { headers: { 'API-Key': TEST_KEY } })).status).toBe(200);
+  });
+
+  it('exits 1 with a clear message on a corrupt db.json and leaves it as it was', async () => {
+    const dataDir = await tempDir();
+    await writeFile(path.join(dataDir, 'db.json'), '{"users": [');
+    const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/db\.json is unreadable/);
+    expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).toBe('{"users": [');
+  });
+
+  it('never puts the key on its command line: NIMBUS_API_KEY stays in the environment', async () => {
+    const daemon = await spawnDaemon(await tempDir(), fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(daemon);
+    const cmdline = await readFile(`/proc/${daemon.child.pid}/cmdline`, 'utf8').catch(() => '');
+    expect(cmdline).not.toContain(TEST_KEY);
+    expect(daemon.stdout() + daemon.stderr()).not.toContain(TEST_KEY);
+  });
+});
+
+describe('nimbus key', () => {
+  it('shows the admin key kept in the key file (NIMBUS_KEYCHAIN=off)', async () => {
+    const dataDir = await tempDir();
+    const t = await startTestDaemon({ dataDir, apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    const key = t.key;
+    await t.stop();
+    expect((await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim()).toBe(key);
+    const run = runCli(['key', 'show', '--data-dir', dataDir], fileKeyEnv());
+    expect(await run.exited).toBe(0);
+    expect(run.stdout()).toBe(`${key}\n`);
+  });
+
+  it('rotates the key of a running daemon: the old key fails at once, the new one works', async () => {
+    const dataDir = await tempDir();
+    const daemon = await spawnDaemon(dataDir, fileKeyEnv());
+    running.push(daemon);
+    const old = (await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim();
+    expect((await fetch(`${daemon.url}/api/dash`, { headers: { 'API-Key': old } })).status).toBe(200);
+
+    const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+    expect(await rotate.exited).toBe(0);
+    const fresh = rotate.stdout().trim();
+    expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fresh).not.toBe(old);
+    expect((await fetch(`${daemon.url}/api/dash`, { headers: { 'API-Key': old } })).status).toBe(401);
+    expect((await fetch(`${daemon.url}/api/dash`, { headers: { 'API-Key': fresh } })).status).toBe(200);
+    expect((await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim()).toBe(fresh);
+
+    const show = runCli(['key', 'show', '--data-dir', dataDir], fileKeyEnv());
+    expect(await show.exited).toBe(0);
+    expect(show.stdout().trim()).toBe(fresh);
+  });
+
+  it('rotates the key offline when no daemon runs', async () => {
+    const dataDir = await tempDir();
+    const t = await startTestDaemon({ dataDir, apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    const old = t.key;
+    await t.stop();
+    const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+    expect(await rotate.exited).toBe(0);
+    const fresh = rotate.stdout().trim();
+    expect(fresh).not.toBe(old);
+    await t.restart();
+    t.key = fresh;
+    try {
+      expect((await t.api('GET', '/api/dash')).status).toBe(200);
+      expect((await t.api('GET', '/api/dash', {}, { key: old })).status).toBe(401);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('refuses to rotate a key set by NIMBUS_API_KEY, with a clear message', async () => {
+    const run = runCli(['key', 'rotate', '--data-dir', await tempDir()], fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/NIMBUS_API_KEY/);
+  });
+});
