@@ -1,0 +1,106 @@
+/**
+ * The admin key in a REAL Secret Service (gnome-keyring under dbus-run-session, FACTS.md),
+ * and the 0600 file fallback when there is no D-Bus at all. Skips only when the tools are
+ * missing and NIMBUS_REQUIRE_E2E is not 1.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/child.js';
+
+const REQUIRED = process.env.NIMBUS_REQUIRE_E2E === '1';
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const keytarLoads = spawnSync(process.execPath, ['-e', "require('keytar')"], { cwd: ROOT, stdio: 'ignore' }).status === 0;
+const missing = [
+  ...['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].filter((cmd) => !has(cmd)),
+  ...(keytarLoads ? [] : ['keytar (npm, built against libsecret-1-dev)']),
+];
+
+/** Starts the daemon through startDaemon without apiKey or NIMBUS_KEYCHAIN=off, twice, and prints what it saw. */
+const PROBE = `
+import { startDaemon } from ${JSON.stringify(path.join(ROOT, 'daemon', 'index.ts'))};
+const dataDir = process.env.PROBE_DATA_DIR;
+const env = { ...process.env };
+delete env.NIMBUS_KEYCHAIN;
+delete env.NIMBUS_API_KEY;
+const logs = [];
+const log = (line) => logs.push(line);
+const first = await startDaemon({ port: 0, dataDir, env, log });
+const key = first.adminKey();
+await first.close();
+const second = await startDaemon({ port: 0, dataDir, env, log });
+const again = second.adminKey();
+await second.close();
+process.stdout.write(JSON.stringify({ key, again, logs }) + '\\n');
+`;
+
+interface Probe {
+  key: string;
+  again: string;
+  logs: string[];
+}
+
+let work: string;
+let probeFile: string;
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'nimbus-keychain-'));
+  probeFile = path.join(work, 'probe.mts');
+  await writeFile(probeFile, PROBE);
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** A clean environment: no session bus, no display, a HOME of its own. */
+function bareEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, PROBE_DATA_DIR: dataDir, NODE_ENV: 'production' };
+}
+
+describe('the admin key in a real Secret Service', () => {
+  const run = missing.length === 0 ? it : REQUIRED ? it : it.skip;
+
+  run('is generated, stored in the keychain under "Nimbus" / admin-key:<dataDir>, reused, and never written to a file', async () => {
+    if (missing.length > 0) throw new Error(`keychain test needs: ${missing.join(', ')} (NIMBUS_REQUIRE_E2E=1)`);
+    const home = path.join(work, 'home-real');
+    const dataDir = path.join(work, 'data-real');
+    await mkdir(home, { recursive: true });
+    const script = [
+      'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+      `node --import tsx ${JSON.stringify(probeFile)}`,
+      'printf "LOOKUP:"; secret-tool lookup service Nimbus account "admin-key:$PROBE_DATA_DIR"; echo',
+    ].join('; ');
+    const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], { cwd: ROOT, env: bareEnv(home, dataDir), encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
+    const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
+    expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stored).toBe(probe.key);
+    expect(probe.again).toBe(probe.key);
+    expect(probe.logs).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'admin.key'))).toBe(false);
+    expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).not.toContain(probe.key);
+  });
+});
+
+describe('no D-Bus at all', () => {
+  const run = keytarLoads ? it : REQUIRED ? it : it.skip;
+
+  run('falls back to a 0600 admin.key file with exactly one warning line', async () => {
+    if (!keytarLoads) throw new Error('keytar does not load (NIMBUS_REQUIRE_E2E=1)');
+    const home = path.join(work, 'home-none');
+    const dataDir = path.join(work, 'data-none');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', probeFile], { cwd: ROOT, env: bareEnv(home, dataDir), encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const probe = JSON.parse(out.trim().split('\n').pop()!) as Probe;
+    const keyFile = path.join(dataDir, 'admin.key');
+    expect((await readFile(keyFile, 'utf8')).trim()).toBe(probe.key);
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    expect(probe.again).toBe(probe.key);
+    // One warning per start, one line each, naming the file; never the key.
+    const firstStart = probe.logs.slice(0, probe.logs.length / 2);
+    expect(firstStart).toHaveLength(1);
+    expect(firstStart[0]).not.toContain('\n');
+    expect(firstStart[0]).toMatch(/keychain/i);
+    expect(firstStart[0]).toContain(keyFile);
+    for (const line of probe.logs) expect(line).not.toContain(probe.key);
+  });
+});
