@@ -1,0 +1,52 @@
+/** GET /api/openapi.json: OpenAPI 3.1, generated from the shared endpoint table so it lists every endpoint. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '../../shared/endpoints.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+
+describe('the OpenAPI document', () => {
+  let t: TestDaemon;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an arbitrary JSON document
+  let doc: any;
+  beforeAll(async () => {
+    t = await startTestDaemon();
+    const res = await t.api('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
+    doc = res.body;
+  });
+  afterAll(() => t.close());
+
+  it('is OpenAPI 3.1 with the daemon’s version and both ways of sending the key', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: (await t.api('GET', '/api/dash')).body.version });
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'API-Key' });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it.each(ENDPOINTS.map((e) => [e.method, e.path, e] as const))('lists %s %s with its parameters and statuses', (method, path, endpoint) => {
+    const op = doc.paths[path]?.[method.toLowerCase()];
+    expect(op, `${method} ${path}`).toBeDefined();
+    expect(op.operationId).toBe(endpoint.id);
+    const names = op.parameters.map((p: { name: string }) => p.name);
+    for (const [name, spec] of Object.entries(endpoint.params)) {
+      const param = op.parameters.find((p: { name: string }) => p.name === name);
+      expect(param, name).toMatchObject({ in: 'query', required: spec.required });
+    }
+    if (endpoint.paged) expect(names).toEqual(expect.arrayContaining(['limit', 'offset']));
+    for (const status of [endpoint.success, ...endpoint.errors]) expect(op.responses[String(status)], `${endpoint.id} ${status}`).toBeDefined();
+    if (endpoint.scope !== 'public') {
+      expect(op.responses['401']).toBeDefined();
+      expect(op.security.length).toBeGreaterThan(0);
+    } else expect(op.security).toEqual([]);
+  });
+
+  it('lists nothing that is not in the table', () => {
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(listed.sort()).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
+  });
+
+  it('is served to a read key', async () => {
+    const key = (await t.api('POST', '/api/keys/create', { label: 'reader', scope: 'read' })).body.key as string;
+    expect((await t.api('GET', '/api/openapi.json', {}, { key })).status).toBe(200);
+  });
+});
