@@ -12,8 +12,9 @@ import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
 import { watchForVanishedShares } from './services/shares.js';
 import { FileIndex } from './storage/file-index.js';
-import { reconcileAll } from './storage/reconcile.js';
 import { Storage } from './storage/storage.js';
+import { LiveStorage } from './storage/watcher.js';
+import { ApiError } from './errors.js';
 import { DataDirLock } from './store/lock.js';
 import { Store } from './store/store.js';
 import { KeyedMutex } from './util/mutex.js';
@@ -69,9 +70,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const url = `http://${urlHost}:${port}`;
     n.baseUrl = config.publicUrl ?? url;
 
-    n.rescan = () => reconcileAll(n);
-    const scanning = reconcileAll(n).catch((err: Error) => log(`Nimbus: the first scan of ${config.storageDir} failed: ${err.message}`));
-    const timer = config.reconcileIntervalMs > 0 ? setInterval(() => void n.rescan?.().catch(() => undefined), config.reconcileIntervalMs) : null;
+    // The first scan runs after listening: the API answers (index `scanning`) while it reads.
+    const live = new LiveStorage(n, options.watchFactory);
+    cleanups.push(() => live.close());
+    n.rescan = async () => {
+      if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${config.storageDir} is not available`);
+    };
+    const scanning = live.reconcile().catch((err: Error) => log(`Nimbus: the first scan of ${config.storageDir} failed: ${err.message}`));
+    const timer =
+      config.reconcileIntervalMs > 0
+        ? setInterval(() => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)), config.reconcileIntervalMs)
+        : null;
     timer?.unref();
 
     let closing: Promise<void> | null = null;
@@ -85,7 +94,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         await closed;
         clearTimeout(grace);
         await scanning;
-        await store.idle();
+        await store.close();
         for (const cleanup of cleanups.reverse()) await cleanup();
       })());
     return {

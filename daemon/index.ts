@@ -1,4 +1,7 @@
 /** The daemon's public entry: what main/ and tests may import. */
+import type { WatchFactory } from './storage/watcher.js';
+
+export type { WatchFactory };
 export interface DaemonOptions {
   host?: string;
   /** 0 picks a free port. Default 7878. */
@@ -11,6 +14,8 @@ export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
   /** Where log lines go; defaults to stderr. */
   log?: (line: string) => void;
+  /** Creates the storage watchers (chokidar's `watch` by default); tests pass one that fails. */
+  watchFactory?: WatchFactory;
 }
 
 export interface RunningDaemon {

@@ -1,4 +1,4 @@
-import type { FileEntry } from '../../shared/types.js';
+import type { ChangeEvent, FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { newSecret } from '../keys/secrets.js';
@@ -57,26 +57,62 @@ export function moveShare(ctx: NimbusContext, username: string, folder: string |
 }
 
 /**
- * Revokes shares whose file left the disk by any route (another program, a reconcile).
- * Checked on the next turn of the event loop, so the daemon's own rename, which removes
- * and re-adds in one step and moves the share itself, is not mistaken for a delete.
+ * How long a file may be gone before its share is revoked. An editor that saves by deleting
+ * and writing anew, or a file moved out and back, keeps its link; the link answers 404 while
+ * the file is absent either way.
  */
-export function watchForVanishedShares(ctx: NimbusContext): void {
+export const VANISHED_SHARE_GRACE_MS = 2000;
+
+/**
+ * Revokes shares whose file left the disk by any route (another program, a reconcile) and
+ * is still absent after the grace period. The daemon's own delete and rename revoke or move
+ * the share themselves, so this finds nothing to do for them. While the storage directory is
+ * unavailable nothing is revoked.
+ */
+export function watchForVanishedShares(ctx: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
+  // One timer for all pending removals: `rm -r` of a large folder is one pass over the shares.
+  const pending: { event: ChangeEvent; due: number }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const schedule = () => {
+    if (timer || pending.length === 0) return;
+    timer = setTimeout(flush, Math.max(0, pending[0].due - Date.now()));
+    timer.unref();
+  };
+  const flush = () => {
+    timer = null;
+    const now = Date.now();
+    let due = 0;
+    while (due < pending.length && pending[due].due <= now) due++;
+    const events = pending.splice(0, due).map((p) => p.event);
+    if (ctx.index.state !== 'unavailable') revokeAbsent(ctx, events);
+    schedule();
+  };
   ctx.index.on('change', (event) => {
     if (event.username === null) return;
     if (event.type !== 'file.removed' && event.type !== 'folder.removed' && event.type !== 'user.removed') return;
-    const { username, folder, file } = event;
-    setImmediate(() => {
-      let revoked = 0;
-      for (const share of [...ctx.store.sharesByToken.values()]) {
-        if (share.username !== username) continue;
-        if (event.type === 'folder.removed' && share.folder !== folder) continue;
-        if (event.type === 'file.removed' && (share.folder !== folder || share.file !== file)) continue;
-        if (ctx.index.getFile(share.username, share.folder, share.file)) continue;
-        if (event.type === 'user.removed' && ctx.store.users.has(username)) continue;
-        if (revokeShare(ctx, share.username, share.folder, share.file)) revoked++;
-      }
-      if (revoked > 0) ctx.store.commit().catch((err: Error) => ctx.log(`Nimbus: could not save revoked shares: ${err.message}`));
-    });
+    pending.push({ event, due: Date.now() + graceMs });
+    schedule();
   });
+}
+
+/** Revokes the shares the removal events cover whose file is (still) not in the index. */
+function revokeAbsent(ctx: NimbusContext, events: ChangeEvent[]): void {
+  const users = new Set<string>();
+  const folders = new Set<string>();
+  const files = new Set<string>();
+  for (const { type, username, folder, file } of events) {
+    if (type === 'user.removed') users.add(username!);
+    else if (type === 'folder.removed') folders.add(`${username}/${folder}`);
+    else files.add(sharePathKey(username!, folder, file!));
+  }
+  let revoked = 0;
+  for (const share of [...ctx.store.sharesByToken.values()]) {
+    const covered =
+      (users.has(share.username) && !ctx.store.users.has(share.username)) ||
+      (share.folder !== null && folders.has(`${share.username}/${share.folder}`)) ||
+      files.has(sharePathKey(share.username, share.folder, share.file));
+    if (!covered || ctx.index.getFile(share.username, share.folder, share.file)) continue;
+    if (revokeShare(ctx, share.username, share.folder, share.file)) revoked++;
+  }
+  if (revoked > 0) ctx.store.commit().catch((err: Error) => ctx.log(`Nimbus: could not save revoked shares: ${err.message}`));
 }

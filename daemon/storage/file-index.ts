@@ -28,6 +28,8 @@ export interface UserNode {
 export class FileIndex extends EventEmitter<{ change: [ChangeEvent] }> {
   readonly users = new Map<string, UserNode>();
   state: IndexState = 'scanning';
+  /** Whether the index has ever matched the disk (false until the first scan completes). */
+  everReady = false;
   /** Sorted names of a file map, rebuilt only after a name is added or removed. */
   readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
 
@@ -143,6 +145,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent] }> {
   setState(state: IndexState): void {
     if (this.state === state) return;
     this.state = state;
+    if (state === 'ready') this.everReady = true;
     this.#emit('index.state', null, null, null);
   }
 

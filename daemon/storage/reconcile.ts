@@ -1,27 +1,24 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { sharePathKey } from '../store/store.js';
 import type { NimbusContext } from '../context.js';
-import { scanUserDir } from './scan.js';
+import { adoptStorageDir } from './availability.js';
+import { rescanUserTree } from './sync.js';
 
 /**
  * Makes the index equal to the disk: every user's directory is read afresh and the
  * differences applied (each emits its change event). Top-level directories that are not
  * users are orphans: reported, never touched. A storage directory that has vanished (an
  * unmounted disk) changes nothing: the index turns `unavailable` and every record stays.
+ * Returns whether the storage directory was available.
  */
-export async function reconcileAll(n: NimbusContext): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(n.config.storageDir, { withFileTypes: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EIO') {
-      if (n.index.state !== 'unavailable') n.log(`Nimbus: the storage directory ${n.config.storageDir} is not available (${code}); keeping every record and share until it is back.`);
-      n.index.setState('unavailable');
-      return;
-    }
-    throw err;
+export async function reconcileAll(n: NimbusContext): Promise<boolean> {
+  const firstScan = !n.index.everReady;
+  const status = await adoptStorageDir(n.config.storageDir, n.store.users.size > 0);
+  if (!status.ok) {
+    markUnavailable(n, status.reason);
+    return false;
   }
+  const entries = await readdir(n.config.storageDir, { withFileTypes: true });
   const orphans = new Set<string>();
   const onDisk = new Set<string>();
   for (const entry of entries) {
@@ -31,17 +28,25 @@ export async function reconcileAll(n: NimbusContext): Promise<void> {
   }
   n.orphans.clear();
   for (const o of orphans) n.orphans.add(o);
-  for (const username of n.store.users.keys()) {
-    if (!onDisk.has(username)) {
-      await mkdir(n.storage.path(username), { recursive: true });
-    }
-    const fresh = await scanUserDir(n.storage.path(username));
-    // The user may have been deleted or renamed while we read the disk.
-    if (n.store.users.has(username)) n.index.replaceUser(username, fresh);
+  const isUser = (name: string) => n.store.users.has(name);
+  for (const username of [...n.store.users.keys()]) {
+    if (!onDisk.has(username)) await mkdir(n.storage.path(username), { recursive: true });
+    await rescanUserTree(n.storage, username, isUser);
   }
   for (const username of [...n.index.users.keys()]) if (!n.store.users.has(username)) n.index.users.delete(username);
-  revokeVanishedShares(n);
+  // Shares of files deleted while the daemon was down; later removals are seen as events
+  // and revoked after a grace period (see watchForVanishedShares).
+  if (firstScan) revokeVanishedShares(n);
   n.index.setState('ready');
+  return true;
+}
+
+/** Says once that the storage directory is unavailable, and freezes the index as it is. */
+export function markUnavailable(n: NimbusContext, reason: string): void {
+  if (n.index.state !== 'unavailable') {
+    n.log(`Nimbus: the storage directory ${n.config.storageDir} is not available: ${reason}. Keeping every file record and share until it is back; nothing is deleted.`);
+  }
+  n.index.setState('unavailable');
 }
 
 /** Shares whose file is not on disk (deleted while the daemon was down) are revoked. */

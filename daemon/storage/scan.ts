@@ -51,7 +51,8 @@ async function readdirOrEmpty(dir: string) {
 
 const STAT_BATCH = 256;
 
-async function statInto(dir: string, names: string[], into: Map<string, FileMeta>): Promise<void> {
+/** Adds the regular files among `names` (in `dir`) to `into`, a batch of lstat calls at a time. */
+export async function statInto(dir: string, names: string[], into: Map<string, FileMeta>): Promise<void> {
   for (let i = 0; i < names.length; i += STAT_BATCH) {
     const batch = names.slice(i, i + STAT_BATCH);
     const stats = await Promise.all(batch.map((name) => lstat(path.join(dir, name)).catch(() => null)));

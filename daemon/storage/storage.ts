@@ -8,7 +8,7 @@ import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
 import { syncDirectory } from '../store/durable-json-file.js';
 import type { FileIndex } from './file-index.js';
 import { resolveUserPath } from './paths.js';
-import { scanUserDir } from './scan.js';
+import { rescanUserTree } from './sync.js';
 
 /** An open regular file, ready to stream. */
 export interface OpenedFile {
@@ -29,21 +29,30 @@ export class Storage {
     readonly index: FileIndex,
   ) {}
 
+  /** Refuses to write while the storage directory is gone, so nothing is created on a bare mount point. */
+  assertWritable(): void {
+    if (this.index.state === 'unavailable') {
+      throw new ApiError('storage_unavailable', 'The storage directory is not available (is its disk mounted?); try again once it is back');
+    }
+  }
+
   path(username: string, folder: string | null = null, file: string | null = null): string {
     return resolveUserPath(this.storageDir, username, folder, file);
   }
 
   async ensureUserDir(username: string): Promise<void> {
+    this.assertWritable();
     await mkdir(this.path(username), { recursive: true });
     this.index.ensureUser(username);
   }
 
-  /** Rebuilds one user's tree from the disk. */
+  /** Rebuilds one user's tree from the disk (keeping what changed while it was read). */
   async rescanUser(username: string): Promise<void> {
-    this.index.replaceUser(username, await scanUserDir(this.path(username)));
+    await rescanUserTree(this, username, () => true);
   }
 
   async createFolder(username: string, folder: string): Promise<void> {
+    this.assertWritable();
     const dir = this.path(username, folder);
     if (this.index.user(username)?.folders.has(folder) || (await lstatOrNull(dir))) {
       throw conflict('folder_exists', 'Folder already exists');
@@ -55,6 +64,7 @@ export class Storage {
   }
 
   async deleteFolder(username: string, folder: string): Promise<void> {
+    this.assertWritable();
     this.requireFolder(username, folder);
     await this.#assertRealDirectory(this.path(username, folder), 'folder_not_found', 'Folder not found');
     await rm(this.path(username, folder), { recursive: true, force: true });
@@ -75,6 +85,7 @@ export class Storage {
   }
 
   async deleteFile(username: string, folder: string | null, file: string): Promise<void> {
+    this.assertWritable();
     this.requireFile(username, folder, file);
     const target = this.path(username, folder, file);
     const stat = await lstatOrNull(target);
@@ -85,6 +96,7 @@ export class Storage {
 
   /** Renames without ever replacing another file (link + unlink fails atomically on EEXIST). */
   async renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void> {
+    this.assertWritable();
     const meta = this.requireFile(username, folder, file);
     if (file === newName) return;
     const from = this.path(username, folder, file);
@@ -113,6 +125,7 @@ export class Storage {
   }
 
   async renameUser(from: string, to: string): Promise<void> {
+    this.assertWritable();
     const source = this.path(from);
     const target = this.path(to);
     if (await lstatOrNull(target)) throw conflict('user_exists', 'A directory with that user name already exists in storage');
@@ -131,6 +144,7 @@ export class Storage {
    * total (it throws to stop the upload), then fsyncs it. Returns the temp path.
    */
   async receive(source: Readable, onBytes: (total: number) => void): Promise<{ tempPath: string; size: number }> {
+    this.assertWritable();
     await mkdir(this.tmpDir, { recursive: true });
     const tempPath = path.join(this.tmpDir, `upload-${randomBytes(12).toString('hex')}`);
     let total = 0;
@@ -181,6 +195,7 @@ export class Storage {
   async placeUpload(tempPath: string, username: string, folder: string | null, file: string, overwrite: boolean): Promise<void> {
     const target = this.path(username, folder, file);
     try {
+      this.assertWritable();
       await mkdir(path.dirname(target), { recursive: true });
       const existing = await lstatOrNull(target);
       if (existing && !existing.isFile()) throw conflict('file_exists', 'A folder or link with that name already exists');

@@ -1,0 +1,85 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ChangeEvent } from '../../shared/types.js';
+import type { FileMeta } from './file-index.js';
+import { isAddressableName, scanUserDir, statInto } from './scan.js';
+import type { Storage } from './storage.js';
+
+/** Whether a name is (still) a user's: checked after each await, since users come and go. */
+export type IsUser = (username: string) => boolean;
+
+/**
+ * Reads one user's tree and swaps it into the index. A change the watcher or the API made
+ * while the disk was being read would be lost by the swap, so the directories it touched
+ * are read again afterwards.
+ */
+export async function rescanUserTree(storage: Storage, username: string, isUser: IsUser): Promise<void> {
+  const touched = new Set<string | null>();
+  const onChange = (event: ChangeEvent) => {
+    if (event.username === username) touched.add(event.folder);
+  };
+  storage.index.on('change', onChange);
+  let fresh;
+  try {
+    fresh = await scanUserDir(storage.path(username));
+  } finally {
+    storage.index.off('change', onChange);
+  }
+  // The user may have been deleted or renamed while we read the disk.
+  if (!isUser(username)) return;
+  storage.index.replaceUser(username, fresh);
+  for (const folder of touched) await syncDirectory(storage, username, folder, isUser);
+}
+
+/**
+ * Makes one directory of the index equal to the disk: a user's root (its files and which
+ * folders exist) or one folder's files. Used where an event may have been missed: a folder
+ * that appeared before its watcher was ready, a directory whose mtime moved while polling,
+ * a directory touched while a reconcile was reading it. The caller has checked that the
+ * storage directory is available, so an absent entry really is gone. Returns the folders
+ * this added to the index.
+ */
+export async function syncDirectory(storage: Storage, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
+  const { index } = storage;
+  const dir = storage.path(username, folder);
+  const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+    throw err;
+  });
+  if (!isUser(username)) return [];
+  if (entries === null) {
+    if (folder !== null) index.removeFolder(username, folder);
+    return [];
+  }
+  const names: string[] = [];
+  const dirs: string[] = [];
+  for (const entry of entries) {
+    if (!isAddressableName(entry.name)) continue;
+    if (entry.isFile()) names.push(entry.name);
+    else if (entry.isDirectory() && folder === null) dirs.push(entry.name);
+  }
+  const onDisk = new Map<string, FileMeta>();
+  await statInto(dir, names, onDisk);
+  if (!isUser(username)) return [];
+  const added: string[] = [];
+  if (folder === null) {
+    const node = index.ensureUser(username);
+    for (const name of dirs) {
+      if (node.folders.has(name)) continue;
+      const stat = await lstat(path.join(dir, name)).catch(() => null);
+      if (!stat?.isDirectory()) continue;
+      index.addFolder(username, name, stat.mtimeMs);
+      added.push(name);
+    }
+    const present = new Set(dirs);
+    for (const name of [...node.folders.keys()]) if (!present.has(name)) index.removeFolder(username, name);
+  } else if (!index.user(username)?.folders.has(folder)) {
+    const stat = await lstat(dir).catch(() => null);
+    index.addFolder(username, folder, stat?.mtimeMs ?? Date.now());
+  }
+  for (const [name, meta] of onDisk) index.setFile(username, folder, name, meta);
+  const files = index.files(username, folder);
+  for (const name of files ? [...files.keys()] : []) if (!onDisk.has(name)) index.removeFile(username, folder, name);
+  for (const name of added) await syncDirectory(storage, username, name, isUser);
+  return added;
+}
