@@ -29,10 +29,12 @@ export class EventHub {
     const stream = new PassThrough();
     this.#streams.add(stream);
     const drop = () => {
-      this.#streams.delete(stream);
-      stream.end();
+      if (this.#streams.delete(stream)) stream.end();
     };
-    ctx.req.on('close', drop);
+    // The response's close is the reliable sign the client left (the request's may come
+    // as soon as its empty body is read).
+    ctx.res.on('close', drop);
+    ctx.req.on('error', drop);
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.set('Cache-Control', 'no-cache');
