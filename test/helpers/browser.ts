@@ -43,6 +43,8 @@ export async function ensureRendererBuilt(): Promise<void> {
   }
   await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
     cwd: REPO_ROOT,
+    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
     maxBuffer: 16 * 1024 * 1024,
   });
 }
@@ -71,6 +73,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
       '--disable-sync',
     ],
   });
+  // Fail a step well before the test's own timeout, so the error names the step.
+  context.setDefaultTimeout(10_000);
   return {
     context,
     async close() {

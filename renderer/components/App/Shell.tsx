@@ -38,7 +38,8 @@ export function Shell() {
   useEffect(() => {
     if (view.kind !== 'user' || !users.data) return;
     if (view.username !== null && users.data.some((candidate) => candidate.username === view.username)) return;
-    setView({ kind: 'user', username: users.data[0]?.username ?? null, folder: null });
+    const fallback = users.data[0]?.username ?? null;
+    if (fallback !== view.username) setView({ kind: 'user', username: fallback, folder: null });
   }, [users.data, view]);
 
   const openFolder = useCallback((folder: string | null) => {

@@ -60,6 +60,13 @@ export function FileTable(props: FileTableProps) {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtualizer]);
 
+  // When an inline rename ends (saved or cancelled), keyboard focus returns to the list.
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && editingKey === null) scrollRef.current?.focus({ preventScroll: true });
+    wasEditing.current = editingKey !== null;
+  }, [editingKey]);
+
   const rowId = (index: number) => `${gridId}-row-${index}`;
 
   const onRowClick = useCallback(
