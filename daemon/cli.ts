@@ -65,21 +65,32 @@ export async function main(argv: string[]): Promise<number> {
 type Input = { host?: string; port?: number; dataDir?: string; storageDir?: string };
 
 async function runDaemon(input: Input): Promise<number> {
-  const daemon = await startDaemon(input);
-  const runFile = path.join(daemon.dataDir, 'daemon.json');
-  await writeFile(runFile, JSON.stringify({ pid: process.pid, url: daemon.url }), { mode: 0o600 });
-  process.stdout.write(`Nimbus daemon listening on ${daemon.url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      process.stderr.write(`Nimbus: ${signal} received, shutting down…\n`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
-  await daemon.close();
-  await rm(runFile, { force: true });
-  return 0;
+  // Handlers go in before the listening line is printed: a supervisor that signals as soon
+  // as it reads the line would otherwise kill the process before it could shut down cleanly.
+  let stopRequested = false;
+  let wake: () => void = () => undefined;
+  const stop = (signal: string) => {
+    process.stderr.write(`Nimbus: ${signal} received, shutting down…\n`);
+    stopRequested = true;
+    wake();
+  };
+  const onSigint = () => stop('SIGINT');
+  const onSigterm = () => stop('SIGTERM');
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  try {
+    const daemon = await startDaemon(input);
+    const runFile = path.join(daemon.dataDir, 'daemon.json');
+    await writeFile(runFile, JSON.stringify({ pid: process.pid, url: daemon.url }), { mode: 0o600 });
+    process.stdout.write(`Nimbus daemon listening on ${daemon.url}\n`);
+    if (!stopRequested) await new Promise<void>((resolve) => (wake = resolve));
+    await daemon.close();
+    await rm(runFile, { force: true });
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  }
 }
 
 function configFor(input: Input) {

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
+import { BIN, childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { startTestDaemon, TEST_KEY } from '../helpers/daemon.js';
 
 const dirs: string[] = [];
@@ -29,6 +29,12 @@ describe('nimbus --help', () => {
     for (const command of ['nimbus daemon', 'nimbus key show', 'nimbus key rotate', '--port', '--data-dir', '--storage-dir', '--host', 'NIMBUS_API_KEY']) {
       expect(run.stdout()).toContain(command);
     }
+  });
+
+  it('is what bin/nimbus.js runs too', async () => {
+    const run = runCli(['--help'], childEnv(), [BIN]);
+    expect(await run.exited).toBe(0);
+    expect(run.stdout()).toMatch(/Usage:/);
   });
 
   it('exits 1 with the usage for an unknown command', async () => {

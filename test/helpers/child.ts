@@ -1,10 +1,12 @@
-/** Runs `nimbus` (bin/nimbus.js) as a child process, the way a user or a service manager would. */
+/** Runs `nimbus` as a child process, the way a user or a service manager would. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = path.join(ROOT, 'bin', 'nimbus.js');
+/** The command line of `nimbus` from source (see nimbus-from-source.ts for why not BIN). */
+export const NIMBUS = ['--import', 'tsx', path.join(ROOT, 'test', 'helpers', 'nimbus-from-source.ts')];
 
 /** The environment of a child: PATH and HOME only, plus what the test gives (no NIMBUS_* leaks in). */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -19,8 +21,8 @@ export interface CliRun {
   exited: Promise<number | string>;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv()): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv(), entry: string[] = NIMBUS): CliRun {
+  const child = spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
