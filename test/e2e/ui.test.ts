@@ -172,6 +172,18 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await uploads.getByRole('button', { name: 'Clear' }).click();
     });
 
+    it('shows files that another program or client adds, without a reload', async () => {
+      const grid = page().getByRole('grid');
+      await writeFile(path.join(h.daemon.storageDir, 'ana', 'Photos', 'copied-in.txt'), 'copied by a file manager\n');
+      await grid.getByText('copied-in.txt').waitFor();
+      const other = await api(h, 'POST', '/api/files/upload', { username: 'ana', folder: 'Photos', file: 'from-api.txt' }, 'another client');
+      expect(other.status).toBe(201);
+      await grid.getByText('from-api.txt').waitFor();
+      await api(h, 'POST', '/api/files/delete', { username: 'ana', folder: 'Photos', file: 'from-api.txt' });
+      await rm(path.join(h.daemon.storageDir, 'ana', 'Photos', 'copied-in.txt'));
+      await expect.poll(() => grid.getByText(/^(copied-in|from-api)\.txt$/).count()).toBe(0);
+    });
+
     it('downloads a file with the key, through the browser’s download manager', async () => {
       await page().getByRole('grid').getByText('notes.txt').click();
       const [download] = await Promise.all([page().waitForEvent('download'), page().getByRole('button', { name: 'Download', exact: true }).click()]);
@@ -278,7 +290,33 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       expect(await confirm.textContent()).toMatch(/Photos — folder with 2 files/);
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await page().getByText('Drop files here or press Upload.').waitFor();
+    });
+
+    it('edits a user (the API needs a password with every edit) and deletes them after naming them', async () => {
+      await page().getByRole('button', { name: 'Edit user' }).click();
+      const dialog = page().getByRole('dialog', { name: 'Edit ana' });
+      await dialog.getByLabel('Username').fill('ana.lopez');
+      await dialog.getByLabel('E-mail').fill('ana.lopez@example.com');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(() => dialog.getByText(/The password must be at least 8 characters/).count()).toBe(1);
+      await dialog.getByLabel('New password').fill('another long password');
+      await dialog.getByRole('button', { name: 'Save changes' }).click();
+      await page().getByRole('heading', { name: 'ana.lopez', level: 1 }).waitFor();
+      expect((await api(h, 'GET', '/api/user', { username: 'ana.lopez' })).body.email).toBe('ana.lopez@example.com');
+
+      await page().getByRole('button', { name: 'Delete user' }).click();
+      const confirm = page().getByRole('dialog', { name: 'Delete the user “ana.lopez”?' });
+      expect(await confirm.textContent()).toContain('ana.lopez@example.com');
+      await confirm.getByRole('button', { name: 'Delete user' }).click();
+      await page().getByRole('heading', { name: 'Welcome to Nimbus' }).waitFor();
+      expect((await api(h, 'GET', '/api/user', { username: 'ana.lopez' })).status).toBe(404);
       expect(h.pageErrors).toEqual([]);
+    });
+
+    it('signs out, forgetting the key', async () => {
+      await page().getByRole('button', { name: 'Sign out' }).click();
+      await page().getByLabel('API key').waitFor();
+      expect(await page().evaluate('sessionStorage.getItem("nimbus.apiKey")')).toBeNull();
     });
   });
 

@@ -133,11 +133,6 @@ export function FileTable(props: FileTableProps) {
       aria-multiselectable="true"
       aria-activedescendant={activeIndex >= 0 ? rowId(activeIndex) : undefined}
       onKeyDown={onKeyDown}
-      onFocus={(event) => {
-        if (event.target === event.currentTarget && selection.active === null && rows.length > 0) {
-          onSelectionChange({ ...selection, active: rows[0].key, anchor: rows[0].key });
-        }
-      }}
     >
       <div role="rowgroup" className="ft__head">
         <div role="row" aria-rowindex={1} className="ft__row ft__row--head">
