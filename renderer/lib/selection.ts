@@ -45,7 +45,9 @@ export function clickSelect(
 export function moveActive(state: Selection, keys: readonly string[], delta: number, extend: boolean): Selection {
   if (keys.length === 0) return state;
   const current = state.active === null ? -1 : keys.indexOf(state.active);
-  const index = current === -1 ? (delta >= 0 ? 0 : keys.length - 1) : Math.max(0, Math.min(keys.length - 1, current + delta));
+  // With no active row, moving starts from just before the first row (or after the last).
+  const from = current === -1 ? (delta >= 0 ? -1 : keys.length) : current;
+  const index = Math.max(0, Math.min(keys.length - 1, from + delta));
   const key = keys[index];
   if (extend) {
     const anchor = state.anchor !== null && keys.includes(state.anchor) ? state.anchor : (state.active ?? key);

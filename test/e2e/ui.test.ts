@@ -50,8 +50,9 @@ async function stopHarness(h: Harness | undefined): Promise<void> {
   await rm(h.dataDir, { recursive: true, force: true });
 }
 
-async function api(h: Harness, method: string, route: string, params: Record<string, string>, body?: Uint8Array | string) {
-  const response = await fetch(`${h.daemon.url}${route}?${new URLSearchParams(params)}`, { method, headers: { 'API-Key': KEY }, body });
+async function api(h: Harness, method: string, route: string, params: Record<string, string>, body?: Buffer | string) {
+  const payload = body === undefined || typeof body === 'string' ? body : new Blob([new Uint8Array(body)]);
+  const response = await fetch(`${h.daemon.url}${route}?${new URLSearchParams(params)}`, { method, headers: { 'API-Key': KEY }, body: payload });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -269,7 +270,7 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await expect.poll(() => uploads.textContent()).toContain('Not enough storage space');
       const alert = page().getByRole('alert').filter({ hasText: 'Could not upload “too-big.bin”' });
       await alert.waitFor();
-      const quotaError = await api(h, 'POST', '/api/files/upload', { username: 'ana', file: 'probe.bin', folder: 'Photos' }, new Uint8Array(2 * MiB));
+      const quotaError = await api(h, 'POST', '/api/files/upload', { username: 'ana', file: 'probe.bin', folder: 'Photos' }, Buffer.alloc(2 * MiB));
       expect(await uploads.textContent()).toContain(String(quotaError.body.error));
       const sidebarUser = page().getByRole('navigation', { name: 'Users and settings' }).getByRole('button', { name: 'ana', exact: true });
       await expect.poll(async () => page().locator(`#${await sidebarUser.getAttribute('aria-describedby')}`).textContent()).toContain('Role tiny');

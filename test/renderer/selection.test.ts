@@ -35,6 +35,13 @@ describe('multi-selection', () => {
     expect(sorted(selectAll(s, keys).selected)).toEqual(keys);
   });
 
+  it('goes to the first or last row when nothing is active yet (Home, End, arrows)', () => {
+    expect(moveActive(EMPTY_SELECTION, keys, keys.length, false).active).toBe('e');
+    expect(moveActive(EMPTY_SELECTION, keys, -keys.length, false).active).toBe('a');
+    expect(moveActive(EMPTY_SELECTION, keys, -1, false).active).toBe('e');
+    expect(moveActive(EMPTY_SELECTION, keys, 3, false).active).toBe('c');
+  });
+
   it('drops keys that disappeared and keeps the same object when nothing changed', () => {
     const s = clickSelect(EMPTY_SELECTION, keys, 'c', { shift: false, toggle: false });
     expect(pruneSelection(s, keys)).toBe(s);

@@ -108,6 +108,9 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
   }, [selectedRows]);
 
   const location = folder === null ? username : `${username} › ${folder}`;
+  useEffect(() => {
+    document.title = `${location} — Nimbus`;
+  }, [location]);
   const fileCount = allRows.filter((row) => row.kind === 'file').length;
   const folderCount = allRows.length - fileCount;
   const totalBytes = allRows.reduce((sum, row) => sum + (row.kind === 'file' ? row.size : 0), 0);
