@@ -112,7 +112,9 @@ function presentedKey(ctx: Context): string {
   const header = ctx.get('API-Key');
   if (header) return header;
   const auth = ctx.get('Authorization');
-  return auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+  // The scheme is case-insensitive (RFC 9110 §11.1): "bearer <key>" is the same as "Bearer <key>".
+  const match = /^bearer\s+(\S+)\s*$/i.exec(auth);
+  return match ? match[1] : '';
 }
 
 /** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */

@@ -14,7 +14,7 @@ import * as keys from '../services/keys.js';
 import * as roles from '../services/roles.js';
 import * as users from '../services/users.js';
 import { shareFile, unshareFile } from '../services/shares.js';
-import { confirmVerification, sendVerification } from '../services/verification.js';
+import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
 import type { EventHub } from './events.js';
@@ -148,6 +148,12 @@ export const HANDLERS: Record<EndpointId, Handler> = {
   verify: async ({ n, p, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.type = 'text/html';
+    // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
+    if (ctx.method === 'HEAD') {
+      ctx.status = isVerificationValid(n, s(p, 'token')) ? 200 : 404;
+      ctx.body = '';
+      return;
+    }
     try {
       const username = await confirmVerification(n, s(p, 'token'));
       ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);

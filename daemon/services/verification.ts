@@ -24,6 +24,13 @@ export async function sendVerification(ctx: NimbusContext, username: string): Pr
   return { delivery: sent.delivery };
 }
 
+/** Whether a token would confirm an address now, without using it (for HEAD, which must change nothing). */
+export function isVerificationValid(ctx: NimbusContext, token: string): boolean {
+  const entry = ctx.store.verifications.get(hashSecret(token));
+  const user = entry ? ctx.store.users.get(entry.username) : undefined;
+  return !!entry && !!user && Date.parse(entry.expiresAt) >= Date.now() && user.email === entry.email;
+}
+
 /** Marks the e-mail verified; a token works once, for 24 hours, for the address it was sent to. */
 export async function confirmVerification(ctx: NimbusContext, token: string): Promise<string> {
   const hash = hashSecret(token);

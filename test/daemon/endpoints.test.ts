@@ -569,9 +569,14 @@ describe('every endpoint of the shared table', () => {
     }
   });
 
-  it('accepts the key as Authorization: Bearer', async () => {
-    const res = await fx.t.api('GET', '/api/user/all', {}, { key: null, headers: { Authorization: `Bearer ${fx.t.key}` } });
+  it.each(['Bearer', 'bearer', 'BEARER'])('accepts the key as Authorization: %s <key>', async (scheme) => {
+    const res = await fx.t.api('GET', '/api/user/all', {}, { key: null, headers: { Authorization: `${scheme} ${fx.t.key}` } });
     expect(res.status).toBe(200);
+  });
+
+  it('refuses other Authorization schemes', async () => {
+    const res = await fx.t.api('GET', '/api/user/all', {}, { key: null, headers: { Authorization: `Basic ${fx.t.key}` } });
+    expectErrorBody(res, 401, 'unauthorized');
   });
 
   it('answers 403 to a read key on every admin endpoint and lets it read', async () => {

@@ -55,6 +55,18 @@ describe('verification through the outbox', () => {
     expect(second.headers.get('Content-Type')).toMatch(/^text\/html/);
   });
 
+  it('does not use up the link on a HEAD request (link checkers, mail scanners)', async () => {
+    await createUser(t, 'hal');
+    await t.api('POST', '/api/user/verify', { username: 'hal' });
+    const link = await outboxLink(t, 'hal');
+    const head = await t.raw('HEAD', `${link.pathname}${link.search}`, { key: null });
+    expect(head.status).toBe(200);
+    expect(await isVerified(t, 'hal')).toBe(false);
+    expect((await open(t, link)).status).toBe(200);
+    expect(await isVerified(t, 'hal')).toBe(true);
+    expect((await t.raw('HEAD', `${link.pathname}${link.search}`, { key: null })).status).toBe(404);
+  });
+
   it('keeps a token across a daemon restart', async () => {
     await createUser(t, 'bob');
     await t.api('POST', '/api/user/verify', { username: 'bob' });
