@@ -1,0 +1,50 @@
+/** What the numbers were measured on: cores, memory, Node, disk, load. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export interface Machine {
+  cores: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  os: string;
+  loadBefore: string;
+}
+
+export function describeMachine(): Machine {
+  const cpus = os.cpus();
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os: `${osRelease()} (${os.platform()} ${os.release()})`,
+    loadBefore: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  };
+}
+
+function osRelease(): string {
+  try {
+    return /PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? 'Linux';
+  } catch {
+    return os.type();
+  }
+}
+
+/** Free bytes on the file system holding `dir` (from `df`, as the issue asks). */
+export function freeBytes(dir: string): number {
+  const out = execFileSync('df', ['-Pk', dir], { encoding: 'utf8' }).trim().split('\n').pop() ?? '';
+  return Number(out.split(/\s+/)[3]) * 1024;
+}
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status (VmRSS). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  if (!kb) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kb) * 1024;
+}

@@ -1,0 +1,140 @@
+/**
+ * The API under load, each against bare node:http sending the same JSON bytes (started as
+ * a child process, like the daemon): GET /api/user, a page of a big listing, and the
+ * latency of a full 10,000-file listing.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startChild } from '../lib/child.js';
+import type { Bench } from '../lib/context.js';
+import { BIG_USER } from '../lib/dataset.js';
+import { load, LOADGEN, type LoadResult } from '../lib/load.js';
+import { ROOT, request } from '../lib/nimbus.js';
+import { fmt, verdict, type Row } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+
+const CONNECTIONS = 50;
+
+/** Alternates load runs on Nimbus and on a bare server answering Nimbus's own body for `route`. */
+async function versusBare(b: Bench, route: string, name: string): Promise<{ nimbus: LoadResult[]; bare: LoadResult[]; bodyBytes: number }> {
+  const url = `${b.nimbus.url}${route}`;
+  const reply = await request('GET', url, b.nimbus.key);
+  if (reply.status !== 200) throw new Error(`GET ${route} answered ${reply.status}`);
+  const bodyFile = path.join(b.root, `${name}.json`);
+  writeFileSync(bodyFile, reply.body);
+  const { child, match } = await startChild(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench', 'baselines', 'bare-http.ts'), bodyFile],
+    /listening (\d+)/,
+    { cwd: ROOT },
+  );
+  const bareUrl = `http://127.0.0.1:${match[1]}${route}`;
+  const headers = { 'API-Key': b.nimbus.key };
+  try {
+    // Warm both up (JIT, connection pools) before anything counts.
+    await load({ url, connections: CONNECTIONS, seconds: 2, headers });
+    await load({ url: bareUrl, connections: CONNECTIONS, seconds: 2, headers });
+    const nimbus: LoadResult[] = [];
+    const bare: LoadResult[] = [];
+    for (let round = 0; round < b.rounds; round++) {
+      nimbus.push(await load({ url, connections: CONNECTIONS, seconds: b.seconds, headers }));
+      bare.push(await load({ url: bareUrl, connections: CONNECTIONS, seconds: b.seconds, headers }));
+      const [x, y] = [nimbus.at(-1)!, bare.at(-1)!];
+      b.log(
+        `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)}`,
+      );
+      if (x.errors + x.non2xx + y.errors + y.non2xx > 0)
+        throw new Error(`${name}: errors or non-2xx answers (nimbus ${x.errors}/${x.non2xx}, bare ${y.errors}/${y.non2xx})`);
+    }
+    return { nimbus, bare, bodyBytes: reply.body.length };
+  } finally {
+    await child.stop();
+  }
+}
+
+function throughputRow(
+  scenario: string,
+  target: number,
+  p99Factor: number | null,
+  r: { nimbus: LoadResult[]; bare: LoadResult[]; bodyBytes: number },
+  seconds: number,
+  route: string,
+): Row {
+  const rps = median(r.nimbus.map((x) => x.reqPerSec));
+  const bareRps = median(r.bare.map((x) => x.reqPerSec));
+  const p99 = median(r.nimbus.map((x) => x.p99));
+  const bareP99 = median(r.bare.map((x) => x.p99));
+  const ratio = rps / bareRps;
+  const p99Ok = p99Factor === null || p99 <= p99Factor * bareP99;
+  return {
+    scenario,
+    nimbus: `${fmt.rps(rps)}, p99 ${fmt.ms(p99)}`,
+    baseline: `${fmt.rps(bareRps)}, p99 ${fmt.ms(bareP99)}`,
+    ratio: `${fmt.ratio(ratio)} req/s${p99Factor !== null ? `; p99 ${fmt.ratio(p99 / bareP99)}` : ''}`,
+    target: `≥ ${target} × req/s${p99Factor !== null ? `, p99 ≤ ${p99Factor} ×` : ''}`,
+    verdict: verdict(ratio >= target && p99Ok),
+    detail:
+      `\`GET ${route}\`, ${CONNECTIONS} connections, ${LOADGEN}, ${seconds} s per run, body ${r.bodyBytes} bytes; ` +
+      `Nimbus ${fmt.list(
+        r.nimbus.map((x) => x.reqPerSec),
+        fmt.rps,
+      )} (p99 ${fmt.list(
+        r.nimbus.map((x) => x.p99),
+        fmt.ms,
+      )}); ` +
+      `bare ${fmt.list(
+        r.bare.map((x) => x.reqPerSec),
+        fmt.rps,
+      )} (p99 ${fmt.list(
+        r.bare.map((x) => x.p99),
+        fmt.ms,
+      )}).`,
+  };
+}
+
+export async function userGetRow(b: Bench): Promise<Row> {
+  const username = b.ds.roleUsers.at(-1)!;
+  const route = `/api/user?username=${username}`;
+  const r = await versusBare(b, route, 'user.get');
+  return throughputRow(`GET /api/user (${b.ds.spec.users.toLocaleString('en-US')} users)`, 0.6, 2, r, b.seconds, route);
+}
+
+export async function filesPageRow(b: Bench): Promise<Row> {
+  const offset = Math.floor(b.ds.spec.bigFolderFiles / 2);
+  const route = `/api/files/?username=${BIG_USER}&folder=${b.ds.bigFolder}&limit=100&offset=${offset}`;
+  const r = await versusBare(b, route, 'files.list');
+  return throughputRow(
+    `GET /api/files/?limit=100, user with ${b.ds.spec.files.toLocaleString('en-US')} files`,
+    0.5,
+    null,
+    r,
+    b.seconds,
+    route,
+  );
+}
+
+/** Sequential full listings of the big folder, timed from request to the last byte. */
+export async function fullListingRow(b: Bench): Promise<Row> {
+  const route = `/api/folders/files?username=${BIG_USER}&folder=${b.ds.bigFolder}`;
+  const url = `${b.nimbus.url}${route}`;
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < 33; i++) {
+    const start = performance.now();
+    const reply = await request('GET', url, b.nimbus.key);
+    const ms = performance.now() - start;
+    if (reply.status !== 200) throw new Error(`GET ${route} answered ${reply.status}`);
+    bytes = reply.body.length;
+    if (i >= 3) times.push(ms);
+  }
+  const files = b.ds.spec.bigFolderFiles.toLocaleString('en-US');
+  return {
+    scenario: `Full listing of a ${files}-file folder`,
+    nimbus: fmt.ms(median(times)),
+    baseline: '—',
+    ratio: '—',
+    target: 'median < 50 ms',
+    verdict: verdict(median(times) < 50),
+    detail: `\`GET ${route}\` (no limit), ${times.length} sequential requests after 3 warm-ups, request to last byte of ${(bytes / 2 ** 20).toFixed(1)} MiB; p90 ${fmt.ms(percentile(times, 90))}, max ${fmt.ms(Math.max(...times))}.`,
+  };
+}
