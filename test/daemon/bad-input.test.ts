@@ -138,3 +138,47 @@ describe('bad input', () => {
     expect((await t.api('GET', '/api/files/download', { username: 'ana', file: 'in.txt', folder: 'docs' })).text).toBe('inside');
   });
 });
+
+describe('values at the edge of the rules', () => {
+  let t: TestDaemon;
+  beforeAll(async () => {
+    t = await startTestDaemon();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a 255-byte name', 'x'.repeat(251) + '.txt'],
+    ['a name of 4-byte characters (252 bytes)', '😀'.repeat(63)],
+    ['a leading dot', '.hidden'],
+    ['inner spaces and dots', 'my file.v2.tar.gz'],
+    ['a reserved word inside a longer name', 'CONSOLE.txt'],
+    ['quotes and brackets', "it's [final] (1) & more"],
+    ['a percent sign and a plus', '100% + tax.csv'],
+  ])('accepts a file name with %s, end to end', async (_what, name) => {
+    const username = `edge${Math.abs(name.length)}${name.charCodeAt(1)}`;
+    await createUser(t, username);
+    const folder = await t.api('POST', '/api/folders/create', { username, folder: name });
+    expect(folder.status, folder.text).toBe(201);
+    const res = await t.api('POST', '/api/files/upload', { username, file: name, folder: name }, { body: 'ok' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.file).toMatchObject({ name, folder: name });
+    const back = await t.api('GET', '/api/files/download', { username, file: name, folder: name });
+    expect(back.text).toBe('ok');
+    expect(back.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+  });
+
+  it('accepts the shortest and longest account names and passwords', async () => {
+    for (const username of ['a', 'x'.repeat(64), 'A.b_c-9']) {
+      const res = await t.api('POST', '/api/user/create', { username, email: 'e@example.com', password: '12345678' });
+      expect(res.status, `${username}: ${res.text}`).toBe(201);
+    }
+    expect((await t.api('POST', '/api/user/create', { username: 'longpw', email: 'e@example.com', password: 'p'.repeat(1024) })).status).toBe(201);
+  });
+
+  it.each([['-1'], ['0'], ['999999999']])('accepts maxStorage %s', async (maxStorage) => {
+    const res = await t.api('POST', '/api/role/create', { name: `q${maxStorage.replace('-', 'm')}`, maxStorage, badge: 'http://example.com/b.png' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.role.maxStorage).toBe(Number(maxStorage));
+  });
+});
+

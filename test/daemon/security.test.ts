@@ -10,6 +10,18 @@ import { createUser, nodeRequest, readDb, startTestDaemon, upload, type ApiRespo
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody } from '../helpers/records.js';
 
+describe('the listening address', () => {
+  it('is 127.0.0.1 by default', async () => {
+    const t = await startTestDaemon();
+    try {
+      expect(t.daemon.host).toBe('127.0.0.1');
+      expect(t.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the Host header', () => {
   let t: TestDaemon;
   beforeAll(async () => {
