@@ -49,6 +49,18 @@ describe('a restart', () => {
     expect((await t.raw('GET', new URL(shared.body.file.shareUrl).pathname, { key: null })).text).toBe('hello');
   });
 
+  it('counts the files already on disk from the first request after a start (quota, listings)', async () => {
+    await createUser(t, 'full');
+    await t.api('POST', '/api/role/create', { name: 'one', maxStorage: '1', badge: 'https://example.com/o.png' });
+    await t.api('POST', '/api/user/role', { username: 'full', name: 'one' });
+    await upload(t, 'full', 'most', Buffer.alloc(1048576 - 10));
+    await t.stop();
+    await t.restart();
+    const res = await t.api('POST', '/api/files/upload', { username: 'full', file: 'more' }, { body: 'x'.repeat(100) });
+    expect(res.status, res.text).toBe(507);
+    expect((await t.api('GET', '/api/files', { username: 'full' })).body.files.map((f: { name: string }) => f.name)).toEqual(['most']);
+  });
+
   it('writes db.json with mode 0600 and keeps no temp file beside it', async () => {
     const names = await readdir(t.dataDir);
     expect(names.filter((n) => n.includes('.tmp'))).toEqual([]);
@@ -103,7 +115,7 @@ describe('a corrupt db.json', () => {
 });
 
 describe('SIGKILL in the middle of a stream of mutations', () => {
-  it('keeps every acknowledged mutation across 10 kill cycles, and db.json always parses', async () => {
+  it('keeps every acknowledged user and role across 10 kill cycles, and db.json always parses', async () => {
     const dataDir = await tempDir();
     const env = childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' });
     const acknowledged: string[] = [];
@@ -114,16 +126,15 @@ describe('SIGKILL in the middle of a stream of mutations', () => {
         let killed = false;
         const killAfter = 5 + ((cycle * 7) % 11);
         let ackedThisCycle = 0;
-        const worker = async () => {
+        const worker = async (w: number) => {
           while (!killed) {
-            const username = `c${cycle}u${next++}`;
+            // Users (a password hash each, so slow) and roles (fast) interleave in the same commits.
+            const name = `c${cycle}${w % 2 ? 'r' : 'u'}${next++}`;
+            const route = w % 2 ? `/api/role/create?name=${name}&maxStorage=1&badge=https://example.com/b.png` : `/api/user/create?username=${name}&email=${name}%40example.com&password=password123`;
             try {
-              const res = await fetch(`${daemon.url}/api/user/create?username=${username}&email=${username}%40example.com&password=password123`, {
-                method: 'POST',
-                headers: { 'API-Key': TEST_KEY },
-              });
+              const res = await fetch(`${daemon.url}${route}`, { method: 'POST', headers: { 'API-Key': TEST_KEY } });
               if (res.status === 201) {
-                acknowledged.push(username);
+                acknowledged.push(name);
                 if (++ackedThisCycle >= killAfter && !killed) {
                   killed = true;
                   daemon.child.kill('SIGKILL');
@@ -134,18 +145,19 @@ describe('SIGKILL in the middle of a stream of mutations', () => {
             }
           }
         };
-        await Promise.all(Array.from({ length: 6 }, worker));
+        await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
         expect(await daemon.exited).toBe('SIGKILL');
-        const db = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as { users: { username: string }[] };
-        const stored = new Set(db.users.map((u) => u.username));
+        const db = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as { users: { username: string }[]; roles: { name: string }[] };
+        const stored = new Set([...db.users.map((u) => u.username), ...db.roles.map((r) => r.name)]);
         expect(acknowledged.filter((u) => !stored.has(u)), `cycle ${cycle}`).toEqual([]);
       }
       expect(acknowledged.length).toBeGreaterThanOrEqual(50);
       // A last start (in-process) sees every one of them through the API.
       const t = await startTestDaemon({ dataDir });
       try {
-        const all = await t.api('GET', '/api/user/all');
-        const names = new Set(all.body.map((u: { username: string }) => u.username));
+        const users = (await t.api('GET', '/api/user/all')).body.map((u: { username: string }) => u.username);
+        const roles = (await t.api('GET', '/api/role/all')).body.map((r: { name: string }) => r.name);
+        const names = new Set([...users, ...roles]);
         expect(acknowledged.filter((u) => !names.has(u))).toEqual([]);
         expect((await listTree(path.join(dataDir, 'tmp'))).length).toBe(0);
       } finally {
@@ -154,5 +166,5 @@ describe('SIGKILL in the middle of a stream of mutations', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
