@@ -11,7 +11,7 @@ export function useApiAction() {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useCallback(
-    async <T,>(failureTitle: string, action: () => Promise<T>, invalidate: readonly QueryKey[] = []): Promise<T | undefined> => {
+    async <T>(failureTitle: string, action: () => Promise<T>, invalidate: readonly QueryKey[] = []): Promise<T | undefined> => {
       try {
         return await action();
       } catch (error) {

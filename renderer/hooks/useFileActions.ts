@@ -25,7 +25,11 @@ export function useFileActions(username: string, folder: string | null) {
         const key = queryKeys.files(username, folder);
         // Show the new name at once; the refetch that follows settles it either way.
         queryClient.setQueryData<FileEntry[]>(key, (files) => files?.map((f) => (f.name === row.name ? { ...f, name: newname } : f)));
-        const result = await run(`Could not rename “${row.name}”`, () => client.call('files.rename', { ...where, file: row.name, newname }), stale);
+        const result = await run(
+          `Could not rename “${row.name}”`,
+          () => client.call('files.rename', { ...where, file: row.name, newname }),
+          stale,
+        );
         return result?.file;
       },
 
@@ -60,7 +64,11 @@ export function useFileActions(username: string, folder: string | null) {
       },
 
       async unshare(file: FileEntry): Promise<boolean> {
-        const result = await run(`Could not stop sharing “${file.name}”`, () => client.call('files.noshare', { ...where, file: file.name }), stale);
+        const result = await run(
+          `Could not stop sharing “${file.name}”`,
+          () => client.call('files.noshare', { ...where, file: file.name }),
+          stale,
+        );
         if (result) toast.success(`“${file.name}” is no longer shared`, 'Its link no longer works.');
         return result !== undefined;
       },

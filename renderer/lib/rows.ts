@@ -69,7 +69,10 @@ export function filterRows(rows: readonly Row[], query: string): Row[] {
 }
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /** Clicking a column sorts by it ascending; clicking the current column flips the direction. */

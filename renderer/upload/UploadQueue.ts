@@ -27,12 +27,7 @@ export interface UploadItem extends UploadTarget {
   errorStatus: number | null;
 }
 
-export type Uploader = (
-  target: UploadTarget,
-  body: Blob,
-  onProgress: (loaded: number) => void,
-  signal: AbortSignal,
-) => Promise<unknown>;
+export type Uploader = (target: UploadTarget, body: Blob, onProgress: (loaded: number) => void, signal: AbortSignal) => Promise<unknown>;
 
 export interface UploadQueueOptions {
   concurrency?: number;

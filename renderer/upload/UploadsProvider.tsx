@@ -19,13 +19,23 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
   const [queue] = useState(() => {
     const refresh = (item: UploadItem) => {
       const qc = latest.current.queryClient;
-      for (const queryKey of [queryKeys.files(item.username, item.folder), queryKeys.folders(item.username), queryKeys.users, queryKeys.dash]) {
+      for (const queryKey of [
+        queryKeys.files(item.username, item.folder),
+        queryKeys.folders(item.username),
+        queryKeys.users,
+        queryKeys.dash,
+      ]) {
         void qc.invalidateQueries({ queryKey });
       }
     };
     return new UploadQueue(
       (target, body, onProgress, signal) =>
-        client.upload({ username: target.username, folder: target.folder, file: target.name, overwrite: target.overwrite }, body, onProgress, signal),
+        client.upload(
+          { username: target.username, folder: target.folder, file: target.name, overwrite: target.overwrite },
+          body,
+          onProgress,
+          signal,
+        ),
       {
         onUploaded: refresh,
         onFailed: (item) => {

@@ -52,7 +52,11 @@ async function stopHarness(h: Harness | undefined): Promise<void> {
 
 async function api(h: Harness, method: string, route: string, params: Record<string, string>, body?: Buffer | string) {
   const payload = body === undefined || typeof body === 'string' ? body : new Blob([new Uint8Array(body)]);
-  const response = await fetch(`${h.daemon.url}${route}?${new URLSearchParams(params)}`, { method, headers: { 'API-Key': KEY }, body: payload });
+  const response = await fetch(`${h.daemon.url}${route}?${new URLSearchParams(params)}`, {
+    method,
+    headers: { 'API-Key': KEY },
+    body: payload,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -143,10 +147,12 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
     });
 
     it('uploads two files with the picker and one by dropping, each with its progress bar', async () => {
-      await page().getByLabel('Choose files to upload').setInputFiles([
-        { name: 'beach.jpg', mimeType: 'image/jpeg', buffer: bytes(3 * MiB, 1) },
-        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('first notes\n') },
-      ]);
+      await page()
+        .getByLabel('Choose files to upload')
+        .setInputFiles([
+          { name: 'beach.jpg', mimeType: 'image/jpeg', buffer: bytes(3 * MiB, 1) },
+          { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('first notes\n') },
+        ]);
       const uploads = page().getByRole('region', { name: 'Uploads' });
       for (const name of ['beach.jpg', 'notes.txt']) {
         const bar = uploads.getByRole('progressbar', { name: `Upload of ${name}` });
@@ -177,7 +183,13 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       const grid = page().getByRole('grid');
       await writeFile(path.join(h.daemon.storageDir, 'ana', 'Photos', 'copied-in.txt'), 'copied by a file manager\n');
       await grid.getByText('copied-in.txt').waitFor();
-      const other = await api(h, 'POST', '/api/files/upload', { username: 'ana', folder: 'Photos', file: 'from-api.txt' }, 'another client');
+      const other = await api(
+        h,
+        'POST',
+        '/api/files/upload',
+        { username: 'ana', folder: 'Photos', file: 'from-api.txt' },
+        'another client',
+      );
       expect(other.status).toBe(201);
       await grid.getByText('from-api.txt').waitFor();
       await api(h, 'POST', '/api/files/delete', { username: 'ana', folder: 'Photos', file: 'from-api.txt' });
@@ -187,7 +199,10 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
 
     it('downloads a file with the key, through the browser’s download manager', async () => {
       await page().getByRole('grid').getByText('notes.txt').click();
-      const [download] = await Promise.all([page().waitForEvent('download'), page().getByRole('button', { name: 'Download', exact: true }).click()]);
+      const [download] = await Promise.all([
+        page().waitForEvent('download'),
+        page().getByRole('button', { name: 'Download', exact: true }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('notes.txt');
       const file = await download.path();
       const { readFile } = await import('node:fs/promises');
@@ -200,9 +215,9 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await input.fill('journal.txt');
       await input.press('Enter');
       await page().getByRole('grid').getByText('journal.txt').waitFor();
-      await expect.poll(async () => (await api(h, 'GET', '/api/folders/files', { username: 'ana', folder: 'Photos' })).body.files).toContainEqual(
-        expect.objectContaining({ name: 'journal.txt' }),
-      );
+      await expect
+        .poll(async () => (await api(h, 'GET', '/api/folders/files', { username: 'ana', folder: 'Photos' })).body.files)
+        .toContainEqual(expect.objectContaining({ name: 'journal.txt' }));
       // F2 then Escape leaves the name alone.
       await page().keyboard.press('F2');
       await page().getByRole('textbox', { name: 'New name for journal.txt' }).press('Escape');
@@ -242,11 +257,13 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
     });
 
     it('selects several rows with Ctrl and Shift and deletes them together', async () => {
-      await page().getByLabel('Choose files to upload').setInputFiles([
-        { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') },
-        { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('b') },
-        { name: 'c.txt', mimeType: 'text/plain', buffer: Buffer.from('c') },
-      ]);
+      await page()
+        .getByLabel('Choose files to upload')
+        .setInputFiles([
+          { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') },
+          { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('b') },
+          { name: 'c.txt', mimeType: 'text/plain', buffer: Buffer.from('c') },
+        ]);
       const grid = page().getByRole('grid');
       await grid.getByText('c.txt').waitFor();
       // Sorted by name: a.txt, b.txt, beach.jpg, c.txt, journal.txt.
@@ -265,15 +282,29 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
     it('shows the daemon’s message when quota refuses an upload (507)', async () => {
       await api(h, 'POST', '/api/role/create', { name: 'tiny', maxStorage: '1', badge: `${h.daemon.url}/nimbus.svg` });
       await api(h, 'POST', '/api/user/role', { username: 'ana', name: 'tiny' });
-      await page().getByLabel('Choose files to upload').setInputFiles([{ name: 'too-big.bin', mimeType: 'application/octet-stream', buffer: bytes(MiB + MiB / 2, 7) }]);
+      await page()
+        .getByLabel('Choose files to upload')
+        .setInputFiles([{ name: 'too-big.bin', mimeType: 'application/octet-stream', buffer: bytes(MiB + MiB / 2, 7) }]);
       const uploads = page().getByRole('region', { name: 'Uploads' });
       await expect.poll(() => uploads.textContent()).toContain('Not enough storage space');
       const alert = page().getByRole('alert').filter({ hasText: 'Could not upload “too-big.bin”' });
       await alert.waitFor();
-      const quotaError = await api(h, 'POST', '/api/files/upload', { username: 'ana', file: 'probe.bin', folder: 'Photos' }, Buffer.alloc(2 * MiB));
+      const quotaError = await api(
+        h,
+        'POST',
+        '/api/files/upload',
+        { username: 'ana', file: 'probe.bin', folder: 'Photos' },
+        Buffer.alloc(2 * MiB),
+      );
       expect(await uploads.textContent()).toContain(String(quotaError.body.error));
       const sidebarUser = page().getByRole('navigation', { name: 'Users and settings' }).getByRole('button', { name: 'ana', exact: true });
-      await expect.poll(async () => page().locator(`#${await sidebarUser.getAttribute('aria-describedby')}`).textContent()).toContain('Role tiny');
+      await expect
+        .poll(async () =>
+          page()
+            .locator(`#${await sidebarUser.getAttribute('aria-describedby')}`)
+            .textContent(),
+        )
+        .toContain('Role tiny');
       await snap(page(), 'quota-refused');
       await uploads.getByRole('button', { name: 'Clear' }).click();
     });
@@ -331,7 +362,9 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       const dir = path.join(h.daemon.storageDir, 'big', 'Archive');
       for (let start = 0; start < 10_000; start += 500) {
         await Promise.all(
-          Array.from({ length: 500 }, (_, i) => writeFile(path.join(dir, `file-${String(start + i).padStart(5, '0')}.txt`), `file ${start + i}\n`)),
+          Array.from({ length: 500 }, (_, i) =>
+            writeFile(path.join(dir, `file-${String(start + i).padStart(5, '0')}.txt`), `file ${start + i}\n`),
+          ),
         );
       }
       await api(h, 'POST', '/api/dash/rescan', {});
@@ -385,7 +418,15 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await h.page.route(/\/api\/files\?/, async (route) => {
         const response = await route.fetch();
         const body = (await response.json()) as { files: unknown[] };
-        body.files.push({ name: hostile, folder: null, size: 5, modifiedAt: new Date().toISOString(), mimeType: 'text/plain', shared: false, shareUrl: null });
+        body.files.push({
+          name: hostile,
+          folder: null,
+          size: 5,
+          modifiedAt: new Date().toISOString(),
+          mimeType: 'text/plain',
+          shared: false,
+          shareUrl: null,
+        });
         await route.fulfill({ response, json: body });
       });
       await h.page.goto(`${h.daemon.url}/#key=${KEY}`);

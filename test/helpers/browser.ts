@@ -41,12 +41,16 @@ export async function ensureRendererBuilt(): Promise<void> {
     const sources = Math.max(await newestMtime(path.join(REPO_ROOT, 'renderer')), await newestMtime(path.join(REPO_ROOT, 'shared')));
     if (built >= sources) return;
   }
-  await run(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: REPO_ROOT,
-    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await run(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+    {
+      cwd: REPO_ROOT,
+      // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
 }
 
 export interface TestBrowser {

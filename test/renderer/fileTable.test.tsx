@@ -8,7 +8,15 @@ import { fileRow, type Row } from '../../renderer/lib/rows';
 import { EMPTY_SELECTION, type Selection } from '../../renderer/lib/selection';
 import { fakeLayout } from './harness';
 
-const file = (name: string): FileEntry => ({ name, folder: null, size: 1, modifiedAt: '2025-01-01T00:00:00Z', mimeType: 'text/plain', shared: false, shareUrl: null });
+const file = (name: string): FileEntry => ({
+  name,
+  folder: null,
+  size: 1,
+  modifiedAt: '2025-01-01T00:00:00Z',
+  mimeType: 'text/plain',
+  shared: false,
+  shareUrl: null,
+});
 
 function Table({ rows, onOpen = () => {}, onDelete = () => {} }: { rows: Row[]; onOpen?: (row: Row) => void; onDelete?: () => void }) {
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
@@ -63,7 +71,9 @@ describe('FileTable', () => {
     const grid = screen.getByRole('grid', { name: 'Files' });
     grid.focus();
     await userEvent.keyboard('{ArrowDown}{Shift>}{ArrowDown}{/Shift}');
-    const selected = within(grid).getAllByRole('row').filter((row) => row.getAttribute('aria-selected') === 'true');
+    const selected = within(grid)
+      .getAllByRole('row')
+      .filter((row) => row.getAttribute('aria-selected') === 'true');
     expect(selected.map((row) => row.textContent?.slice(0, 5))).toEqual(['a.txt', 'b.txt']);
     const active = document.getElementById(grid.getAttribute('aria-activedescendant') ?? '');
     expect(active?.textContent).toContain('b.txt');
@@ -72,6 +82,10 @@ describe('FileTable', () => {
     await userEvent.keyboard('{Delete}');
     expect(onDelete).toHaveBeenCalledOnce();
     await userEvent.keyboard('{Escape}');
-    expect(within(grid).getAllByRole('row').filter((row) => row.getAttribute('aria-selected') === 'true')).toHaveLength(0);
+    expect(
+      within(grid)
+        .getAllByRole('row')
+        .filter((row) => row.getAttribute('aria-selected') === 'true'),
+    ).toHaveLength(0);
   });
 });

@@ -68,7 +68,15 @@ describe('RenameEditor', () => {
   });
 });
 
-const file = (name: string, size = 10): FileEntry => ({ name, folder: null, size, modifiedAt: '2025-03-01T10:00:00Z', mimeType: 'text/plain', shared: false, shareUrl: null });
+const file = (name: string, size = 10): FileEntry => ({
+  name,
+  folder: null,
+  size,
+  modifiedAt: '2025-03-01T10:00:00Z',
+  mimeType: 'text/plain',
+  shared: false,
+  shareUrl: null,
+});
 
 /** A FileTable with its selection and editing state, as FileBrowser wires it. */
 function Harness({ rows, onCommit }: { rows: Row[]; onCommit: (row: Row, name: string) => void }) {

@@ -35,7 +35,9 @@ beforeEach(() => {
   window.history.replaceState(null, '', '/');
   stubFetch({
     'GET /api/dash': (_url, init) =>
-      new Headers(init.headers).get('API-Key') === GOOD ? json(200, { version: '0' }) : json(401, { error: 'Missing or wrong API key', code: 'unauthorized' }),
+      new Headers(init.headers).get('API-Key') === GOOD
+        ? json(200, { version: '0' })
+        : json(401, { error: 'Missing or wrong API key', code: 'unauthorized' }),
   });
 });
 afterEach(() => {

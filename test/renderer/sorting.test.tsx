@@ -9,7 +9,13 @@ import { EMPTY_SELECTION } from '../../renderer/lib/selection';
 import { fakeLayout } from './harness';
 
 const file = (name: string, size: number, modifiedAt: string, shared = false): FileEntry => ({
-  name, folder: null, size, modifiedAt, mimeType: 'application/octet-stream', shared, shareUrl: shared ? 'http://x/s/t' : null,
+  name,
+  folder: null,
+  size,
+  modifiedAt,
+  mimeType: 'application/octet-stream',
+  shared,
+  shareUrl: shared ? 'http://x/s/t' : null,
 });
 const folder = (name: string): Folder => ({ name, fileCount: 1, sizeBytes: 999_999, modifiedAt: '2020-01-01T00:00:00Z' });
 

@@ -25,8 +25,13 @@ describe('SseParser', () => {
 
 describe('change events', () => {
   it('reads a change event and ignores anything else', () => {
-    expect(toChangeEvent({ event: 'file.removed', data: '{"type":"file.removed","username":"ana","folder":"Photos","file":"a.jpg"}' })).toEqual({
-      type: 'file.removed', username: 'ana', folder: 'Photos', file: 'a.jpg',
+    expect(
+      toChangeEvent({ event: 'file.removed', data: '{"type":"file.removed","username":"ana","folder":"Photos","file":"a.jpg"}' }),
+    ).toEqual({
+      type: 'file.removed',
+      username: 'ana',
+      folder: 'Photos',
+      file: 'a.jpg',
     });
     expect(toChangeEvent({ event: 'message', data: 'not json' })).toBeNull();
     expect(toChangeEvent({ event: 'hello', data: '{"type":"hello"}' })).toBeNull();

@@ -69,8 +69,12 @@ describe('error toasts', () => {
       const toast = useToast();
       return (
         <>
-          <button type="button" onClick={() => toast.error('First', 'one')}>one</button>
-          <button type="button" onClick={() => toast.success('Second')}>two</button>
+          <button type="button" onClick={() => toast.error('First', 'one')}>
+            one
+          </button>
+          <button type="button" onClick={() => toast.success('Second')}>
+            two
+          </button>
         </>
       );
     }
@@ -93,7 +97,17 @@ describe('error toasts', () => {
   it('shows the same message only once when it repeats', async () => {
     function Twice() {
       const toast = useToast();
-      return <button type="button" onClick={() => { toast.error('Offline', 'x'); toast.error('Offline', 'x'); }}>twice</button>;
+      return (
+        <button
+          type="button"
+          onClick={() => {
+            toast.error('Offline', 'x');
+            toast.error('Offline', 'x');
+          }}
+        >
+          twice
+        </button>
+      );
     }
     render(
       <ToastProvider>

@@ -29,7 +29,14 @@ describe('UploadQueue', () => {
     const { uploader, pending } = manualUploader();
     const uploaded = vi.fn();
     const queue = new UploadQueue(uploader, { onUploaded: uploaded });
-    queue.add([{ name: 'a.txt', body: blob(100) }, { name: 'b.txt', body: blob(50) }], 'ana', 'Photos');
+    queue.add(
+      [
+        { name: 'a.txt', body: blob(100) },
+        { name: 'b.txt', body: blob(50) },
+      ],
+      'ana',
+      'Photos',
+    );
     expect(statusOf(queue)).toEqual(['uploading', 'uploading']);
     expect(pending[0].target).toEqual({ username: 'ana', folder: 'Photos', name: 'a.txt', overwrite: false });
 
@@ -46,7 +53,11 @@ describe('UploadQueue', () => {
   it('runs at most `concurrency` uploads at once and starts the next when one ends', async () => {
     const { uploader, pending } = manualUploader();
     const queue = new UploadQueue(uploader, { concurrency: 2 });
-    queue.add(['1', '2', '3'].map((n) => ({ name: `${n}.bin`, body: blob(1) })), 'ana', null);
+    queue.add(
+      ['1', '2', '3'].map((n) => ({ name: `${n}.bin`, body: blob(1) })),
+      'ana',
+      null,
+    );
     expect(statusOf(queue)).toEqual(['uploading', 'uploading', 'queued']);
     pending[1].resolve();
     await vi.waitFor(() => expect(statusOf(queue)).toEqual(['uploading', 'done', 'uploading']));
@@ -57,7 +68,14 @@ describe('UploadQueue', () => {
     const { uploader, pending } = manualUploader();
     const failed = vi.fn();
     const queue = new UploadQueue(uploader, { concurrency: 1, onFailed: failed });
-    const [first] = queue.add([{ name: 'big.iso', body: blob(10) }, { name: 'next.txt', body: blob(1) }], 'ana', null);
+    const [first] = queue.add(
+      [
+        { name: 'big.iso', body: blob(10) },
+        { name: 'next.txt', body: blob(1) },
+      ],
+      'ana',
+      null,
+    );
     queue.cancel(first);
     expect(pending[0].signal.aborted).toBe(true);
     await vi.waitFor(() => expect(statusOf(queue)).toEqual(['cancelled', 'uploading']));
@@ -67,7 +85,14 @@ describe('UploadQueue', () => {
   it('cancels a queued upload before it starts', () => {
     const { uploader, pending } = manualUploader();
     const queue = new UploadQueue(uploader, { concurrency: 1 });
-    const [, second] = queue.add([{ name: 'a', body: blob(1) }, { name: 'b', body: blob(1) }], 'ana', null);
+    const [, second] = queue.add(
+      [
+        { name: 'a', body: blob(1) },
+        { name: 'b', body: blob(1) },
+      ],
+      'ana',
+      null,
+    );
     queue.cancel(second);
     expect(statusOf(queue)).toEqual(['uploading', 'cancelled']);
     expect(pending).toHaveLength(1);
@@ -114,7 +139,14 @@ describe('UploadQueue', () => {
   it('clears finished items but keeps running ones', async () => {
     const { uploader, pending } = manualUploader();
     const queue = new UploadQueue(uploader);
-    queue.add([{ name: 'a', body: blob(1) }, { name: 'b', body: blob(1) }], 'ana', null);
+    queue.add(
+      [
+        { name: 'a', body: blob(1) },
+        { name: 'b', body: blob(1) },
+      ],
+      'ana',
+      null,
+    );
     pending[0].resolve();
     await vi.waitFor(() => expect(statusOf(queue)).toEqual(['done', 'uploading']));
     queue.clearFinished();

@@ -42,6 +42,19 @@ export function Shell() {
     if (fallback !== view.username) setView({ kind: 'user', username: fallback, folder: null });
   }, [users.data, view]);
 
+  // Files dropped outside the drop area must not make the window navigate to them.
+  useEffect(() => {
+    const guard = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', guard);
+    window.addEventListener('drop', guard);
+    return () => {
+      window.removeEventListener('dragover', guard);
+      window.removeEventListener('drop', guard);
+    };
+  }, []);
+
   const openFolder = useCallback((folder: string | null) => {
     setView((current) => (current.kind === 'user' ? { ...current, folder } : current));
   }, []);
@@ -59,7 +72,13 @@ export function Shell() {
           onRenamed={(username) => setView({ kind: 'user', username, folder: null })}
           onDeleted={() => setView({ kind: 'user', username: null, folder: null })}
         />
-        <FileBrowser key={`${user.username}/${view.folder ?? ''}`} username={user.username} folder={view.folder} live={live} onOpenFolder={openFolder} />
+        <FileBrowser
+          key={`${user.username}/${view.folder ?? ''}`}
+          username={user.username}
+          folder={view.folder}
+          live={live}
+          onOpenFolder={openFolder}
+        />
       </div>
     );
   } else {
@@ -106,7 +125,10 @@ export function Shell() {
         <UserDialog
           onClose={() => setCreating(false)}
           onSubmit={async (values) => {
-            const result = await run(`Could not create ${values.username}`, () => client.call('user.create', { ...values }), [queryKeys.users, queryKeys.dash]);
+            const result = await run(`Could not create ${values.username}`, () => client.call('user.create', { ...values }), [
+              queryKeys.users,
+              queryKeys.dash,
+            ]);
             if (!result) return false;
             toast.success(`Created the user ${result.user.username}`);
             setView({ kind: 'user', username: result.user.username, folder: null });

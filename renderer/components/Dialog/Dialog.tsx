@@ -14,7 +14,8 @@ interface DialogProps {
   width?: number;
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: focus moves in and is kept there, Escape closes, focus returns after. */
 export function Dialog({ title, onClose, children, footer, initialFocus, width = 440 }: DialogProps) {

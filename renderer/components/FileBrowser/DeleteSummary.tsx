@@ -19,7 +19,11 @@ export function DeleteSummary({ rows }: { rows: readonly Row[] }) {
         ))}
         {rows.length > MAX_LISTED ? <li>and {rows.length - MAX_LISTED} more</li> : null}
       </ul>
-      {innerFiles > 0 ? <p>The {plural(innerFiles, 'file')} inside are deleted too. Share links stop working.</p> : <p>Share links to them stop working.</p>}
+      {innerFiles > 0 ? (
+        <p>The {plural(innerFiles, 'file')} inside are deleted too. Share links stop working.</p>
+      ) : (
+        <p>{rows.length === 1 ? 'Its share link, if any, stops working.' : 'Their share links stop working.'}</p>
+      )}
     </>
   );
 }

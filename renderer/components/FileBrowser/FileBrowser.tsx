@@ -31,11 +31,7 @@ interface FileBrowserProps {
   onOpenFolder: (folder: string | null) => void;
 }
 
-type DialogState =
-  | { kind: 'delete'; rows: Row[] }
-  | { kind: 'share'; file: FileEntry; copied: boolean }
-  | { kind: 'new-folder' }
-  | null;
+type DialogState = { kind: 'delete'; rows: Row[] } | { kind: 'share'; file: FileEntry; copied: boolean } | { kind: 'new-folder' } | null;
 
 /** One directory of one user: toolbar, virtualised table, drop target, dialogs. */
 export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowserProps) {
@@ -56,7 +52,14 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
     return folder === null ? [...(folders.data ?? []).map(folderRow), ...fileRows] : fileRows;
   }, [files.data, folders.data, folder]);
   const rows = useMemo(() => sortRows(filterRows(allRows, filter), sort), [allRows, filter, sort]);
-  const selection = useMemo(() => pruneSelection(rawSelection, rows.map((row) => row.key)), [rawSelection, rows]);
+  const selection = useMemo(
+    () =>
+      pruneSelection(
+        rawSelection,
+        rows.map((row) => row.key),
+      ),
+    [rawSelection, rows],
+  );
   const selectedRows = useMemo(() => rows.filter((row) => selection.selected.has(row.key)), [rows, selection]);
   const singleFile = selectedRows.length === 1 && selectedRows[0].kind === 'file' ? selectedRows[0] : null;
 
@@ -66,7 +69,12 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
   }, [folder, folders.data, onOpenFolder]);
 
   const upload = useCallback(
-    (list: File[]) => queue.add(list.map((file) => ({ name: file.name, body: file })), username, folder),
+    (list: File[]) =>
+      queue.add(
+        list.map((file) => ({ name: file.name, body: file })),
+        username,
+        folder,
+      ),
     [queue, username, folder],
   );
 
@@ -127,21 +135,45 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
   const loading = files.isPending || (folder === null && folders.isPending);
   let body;
   if (loading) {
-    body = <div className="browser__loading" role="status">Loading {location}…</div>;
+    body = (
+      <div className="browser__loading" role="status">
+        Loading {location}…
+      </div>
+    );
   } else if (files.isError) {
     body = (
-      <EmptyState icon={FolderOpen} title="Could not open this folder" action={<button type="button" className="button" onClick={() => void files.refetch()}>Try again</button>}>
+      <EmptyState
+        icon={FolderOpen}
+        title="Could not open this folder"
+        action={
+          <button type="button" className="button" onClick={() => void files.refetch()}>
+            Try again
+          </button>
+        }
+      >
         {errorMessage(files.error)}
       </EmptyState>
     );
   } else if (allRows.length === 0) {
     body = (
-      <EmptyState icon={CloudUpload} title={folder === null ? 'No files yet' : 'This folder is empty'} action={<button type="button" className="button button--primary" onClick={() => picker.current?.click()}>Upload files</button>}>
+      <EmptyState
+        icon={CloudUpload}
+        title={folder === null ? 'No files yet' : 'This folder is empty'}
+        action={
+          <button type="button" className="button button--primary" onClick={() => picker.current?.click()}>
+            Upload files
+          </button>
+        }
+      >
         Drop files here or press Upload.
       </EmptyState>
     );
   } else if (rows.length === 0) {
-    body = <EmptyState icon={SearchX} title="Nothing matches">No names here contain “{filter}”.</EmptyState>;
+    body = (
+      <EmptyState icon={SearchX} title="Nothing matches">
+        No names here contain “{filter}”.
+      </EmptyState>
+    );
   } else {
     body = (
       <FileTable
@@ -163,74 +195,74 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
   }
 
   return (
-    <section className="browser" aria-label={`Storage of ${username}`}>
-      <Toolbar
-        breadcrumb={<Breadcrumb username={username} folder={folder} onOpenRoot={() => onOpenFolder(null)} />}
-        filter={filter}
-        onFilterChange={setFilter}
-        onUpload={() => picker.current?.click()}
-        onNewFolder={folder === null ? () => setDialog({ kind: 'new-folder' }) : undefined}
-        selectedCount={selectedRows.length}
-        canDownload={selectedRows.some((row) => row.kind === 'file')}
-        canRename={singleFile !== null}
-        canShare={singleFile !== null}
-        onDownload={() => void actions.download(selectedRows)}
-        onRename={() => singleFile && setEditingKey(singleFile.key)}
-        onShare={() => singleFile && void openShare(singleFile)}
-        onDelete={onDelete}
-        onReveal={bridge && singleFile ? () => void bridge.revealFile(username, folder, singleFile.name) : undefined}
-      />
-      <input
-        ref={picker}
-        type="file"
-        multiple
-        hidden
-        aria-label="Choose files to upload"
-        onChange={(event) => {
-          const list = Array.from(event.currentTarget.files ?? []);
-          event.currentTarget.value = '';
-          if (list.length > 0) upload(list);
-        }}
-      />
-      <DropZone destination={location} onFiles={upload}>
+    <DropZone destination={location} onFiles={upload}>
+      <section className="browser" aria-label={`Storage of ${username}`}>
+        <Toolbar
+          breadcrumb={<Breadcrumb username={username} folder={folder} onOpenRoot={() => onOpenFolder(null)} />}
+          filter={filter}
+          onFilterChange={setFilter}
+          onUpload={() => picker.current?.click()}
+          onNewFolder={folder === null ? () => setDialog({ kind: 'new-folder' }) : undefined}
+          selectedCount={selectedRows.length}
+          canDownload={selectedRows.some((row) => row.kind === 'file')}
+          canRename={singleFile !== null}
+          canShare={singleFile !== null}
+          onDownload={() => void actions.download(selectedRows)}
+          onRename={() => singleFile && setEditingKey(singleFile.key)}
+          onShare={() => singleFile && void openShare(singleFile)}
+          onDelete={onDelete}
+          onReveal={bridge && singleFile ? () => void bridge.revealFile(username, folder, singleFile.name) : undefined}
+        />
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          aria-label="Choose files to upload"
+          onChange={(event) => {
+            const list = Array.from(event.currentTarget.files ?? []);
+            event.currentTarget.value = '';
+            if (list.length > 0) upload(list);
+          }}
+        />
         {body}
-      </DropZone>
-      <StatusBar summary={summary} live={live} />
-      {dialog?.kind === 'delete' ? (
-        <ConfirmDialog
-          title={dialog.rows.length === 1 ? `Delete “${dialog.rows[0].name}”?` : `Delete ${dialog.rows.length} items?`}
-          confirmLabel="Delete"
-          onConfirm={async () => {
-            await actions.remove(dialog.rows);
-            setSelection(EMPTY_SELECTION);
-          }}
-          onClose={() => setDialog(null)}
-        >
-          <DeleteSummary rows={dialog.rows} />
-        </ConfirmDialog>
-      ) : null}
-      {dialog?.kind === 'share' ? (
-        <ShareDialog
-          file={dialog.file}
-          copied={dialog.copied}
-          onCopy={copyText}
-          onUnshare={async () => {
-            if (await actions.unshare(dialog.file)) setDialog(null);
-          }}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {dialog?.kind === 'new-folder' ? (
-        <NameDialog
-          title={`New folder in ${username}`}
-          label="Folder name"
-          rule={FILE_NAME_RULE}
-          submitLabel="Create folder"
-          validate={checkFileName}
-          onSubmit={actions.createFolder}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-    </section>
+        <StatusBar summary={summary} live={live} />
+        {dialog?.kind === 'delete' ? (
+          <ConfirmDialog
+            title={dialog.rows.length === 1 ? `Delete “${dialog.rows[0].name}”?` : `Delete ${dialog.rows.length} items?`}
+            confirmLabel="Delete"
+            onConfirm={async () => {
+              await actions.remove(dialog.rows);
+              setSelection(EMPTY_SELECTION);
+            }}
+            onClose={() => setDialog(null)}
+          >
+            <DeleteSummary rows={dialog.rows} />
+          </ConfirmDialog>
+        ) : null}
+        {dialog?.kind === 'share' ? (
+          <ShareDialog
+            file={dialog.file}
+            copied={dialog.copied}
+            onCopy={copyText}
+            onUnshare={async () => {
+              if (await actions.unshare(dialog.file)) setDialog(null);
+            }}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+        {dialog?.kind === 'new-folder' ? (
+          <NameDialog
+            title={`New folder in ${username}`}
+            label="Folder name"
+            rule={FILE_NAME_RULE}
+            submitLabel="Create folder"
+            validate={checkFileName}
+            onSubmit={actions.createFolder}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+      </section>
+    </DropZone>
   );
 }

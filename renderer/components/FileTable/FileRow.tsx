@@ -43,11 +43,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
       <div role="gridcell" className="ft__cell ft__cell--name">
         <Icon size={18} className={`ft__icon ft__icon--${kind}`} aria-hidden="true" />
         {editing ? (
-          <RenameEditor
-            initial={row.name}
-            onCommit={(name) => props.onRenameCommit(row, name)}
-            onCancel={props.onRenameCancel}
-          />
+          <RenameEditor initial={row.name} onCommit={(name) => props.onRenameCommit(row, name)} onCancel={props.onRenameCancel} />
         ) : (
           <span className="ft__name-text" title={row.name}>
             {row.name}

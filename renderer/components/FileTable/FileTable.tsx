@@ -98,18 +98,43 @@ export function FileTable(props: FileTableProps) {
     const mod = event.ctrlKey || event.metaKey;
     let handled = true;
     switch (event.key) {
-      case 'ArrowDown': move(1); break;
-      case 'ArrowUp': move(-1); break;
-      case 'PageDown': move(page); break;
-      case 'PageUp': move(-page); break;
-      case 'Home': move(-keys.length); break;
-      case 'End': move(keys.length); break;
-      case 'Enter': if (active) props.onOpen(active); break;
-      case 'F2': if (active?.kind === 'file') props.onStartRename(active); break;
-      case 'Delete': if (selection.selected.size > 0) props.onDelete(); break;
-      case 'Backspace': if (mod && selection.selected.size > 0) props.onDelete(); else handled = false; break;
-      case 'Escape': onSelectionChange({ selected: new Set(), anchor: null, active: selection.active }); break;
-      case ' ': onSelectionChange(toggleActive(selection)); break;
+      case 'ArrowDown':
+        move(1);
+        break;
+      case 'ArrowUp':
+        move(-1);
+        break;
+      case 'PageDown':
+        move(page);
+        break;
+      case 'PageUp':
+        move(-page);
+        break;
+      case 'Home':
+        move(-keys.length);
+        break;
+      case 'End':
+        move(keys.length);
+        break;
+      case 'Enter':
+        if (active) props.onOpen(active);
+        break;
+      case 'F2':
+        if (active?.kind === 'file') props.onStartRename(active);
+        break;
+      case 'Delete':
+        if (selection.selected.size > 0) props.onDelete();
+        break;
+      case 'Backspace':
+        if (mod && selection.selected.size > 0) props.onDelete();
+        else handled = false;
+        break;
+      case 'Escape':
+        onSelectionChange({ selected: new Set(), anchor: null, active: selection.active });
+        break;
+      case ' ':
+        onSelectionChange(toggleActive(selection));
+        break;
       case 'a':
       case 'A':
         if (mod) onSelectionChange(selectAll(selection, keys));

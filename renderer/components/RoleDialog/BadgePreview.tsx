@@ -25,7 +25,13 @@ export function BadgePreview({ url, valid }: { url: string; valid: boolean }) {
         </span>
       )}
       <span className="role-preview__label">
-        {!valid ? 'Enter an http(s) URL to preview the badge' : status === 'failed' ? 'This image could not be loaded' : status === 'loaded' ? 'Preview' : 'Loading preview…'}
+        {!valid
+          ? 'Enter an http(s) URL to preview the badge'
+          : status === 'failed'
+            ? 'This image could not be loaded'
+            : status === 'loaded'
+              ? 'Preview'
+              : 'Loading preview…'}
       </span>
     </div>
   );

@@ -24,7 +24,8 @@ type Unit = 'MB' | 'GB';
 function initialQuota(role: Role | undefined): { amount: string; unit: Unit; unlimited: boolean } {
   if (!role) return { amount: '1', unit: 'GB', unlimited: false };
   if (role.maxStorage < 0) return { amount: '1', unit: 'GB', unlimited: true };
-  if (role.maxStorage >= 1024 && role.maxStorage % 1024 === 0) return { amount: String(role.maxStorage / 1024), unit: 'GB', unlimited: false };
+  if (role.maxStorage >= 1024 && role.maxStorage % 1024 === 0)
+    return { amount: String(role.maxStorage / 1024), unit: 'GB', unlimited: false };
   return { amount: String(role.maxStorage), unit: 'MB', unlimited: false };
 }
 
@@ -43,7 +44,11 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
 
   const megabytes = unlimited ? -1 : unit === 'GB' ? Number(amount) * 1024 : Number(amount);
   const nameCheck = checkAccountName(name);
-  const quotaCheck = unlimited ? checkMaxStorage('-1') : /^\d+(\.\d+)?$/.test(amount.trim()) ? checkMaxStorage(String(Math.round(megabytes))) : checkMaxStorage(amount);
+  const quotaCheck = unlimited
+    ? checkMaxStorage('-1')
+    : /^\d+(\.\d+)?$/.test(amount.trim())
+      ? checkMaxStorage(String(Math.round(megabytes)))
+      : checkMaxStorage(amount);
   const badgeCheck = checkBadgeUrl(badge);
   const errors = {
     name: nameCheck.ok ? null : `The name ${nameCheck.message}`,
@@ -101,7 +106,13 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
               onChange={(event) => setAmount(event.target.value)}
               aria-invalid={errors.quota ? true : undefined}
             />
-            <select className="select" aria-label="Storage quota unit" value={unit} disabled={unlimited} onChange={(event) => setUnit(event.target.value as Unit)}>
+            <select
+              className="select"
+              aria-label="Storage quota unit"
+              value={unit}
+              disabled={unlimited}
+              onChange={(event) => setUnit(event.target.value as Unit)}
+            >
               <option value="MB">MB</option>
               <option value="GB">GB</option>
             </select>
@@ -110,7 +121,11 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
               Unlimited
             </label>
           </div>
-          {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">How much each user with this role may store.</p>}
+          {errors.quota ? (
+            <p className="field__error">{errors.quota}</p>
+          ) : (
+            <p className="field__hint">How much each user with this role may store.</p>
+          )}
         </div>
         <TextField
           label="Badge image URL"

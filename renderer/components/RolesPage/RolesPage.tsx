@@ -44,24 +44,34 @@ export function RolesPage({ live }: { live: LiveState }) {
       </header>
       <div className="roles__scroll">
         {roles.isPending ? (
-          <div className="roles__loading" role="status">Loading roles…</div>
+          <div className="roles__loading" role="status">
+            Loading roles…
+          </div>
         ) : list.length === 0 ? (
-          <EmptyState icon={ShieldCheck} title="No roles">Create a role to give users a quota and a badge.</EmptyState>
+          <EmptyState icon={ShieldCheck} title="No roles">
+            Create a role to give users a quota and a badge.
+          </EmptyState>
         ) : (
           <table className="roles__table">
             <thead>
               <tr>
-                <th scope="col" className="roles__badge-col"><span className="visually-hidden">Badge</span></th>
+                <th scope="col" className="roles__badge-col">
+                  <span className="visually-hidden">Badge</span>
+                </th>
                 <th scope="col">Name</th>
                 <th scope="col">Quota</th>
                 <th scope="col">Users</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {list.map((role) => (
                 <tr key={role.name}>
-                  <td className="roles__badge-col"><RoleBadge role={role.name} src={role.badge} size={28} /></td>
+                  <td className="roles__badge-col">
+                    <RoleBadge role={role.name} src={role.badge} size={28} />
+                  </td>
                   <th scope="row" className="roles__name">
                     {role.name}
                     {role.builtIn ? (
@@ -74,7 +84,13 @@ export function RolesPage({ live }: { live: LiveState }) {
                   <td className="roles__num">{formatQuotaMb(role.maxStorage)}</td>
                   <td className="roles__num">{plural(countOf(role.name), 'user')}</td>
                   <td className="roles__actions">
-                    <button type="button" className="icon-button" aria-label={`Edit role ${role.name}`} title="Edit" onClick={() => setDialog({ kind: 'edit', role })}>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Edit role ${role.name}`}
+                      title="Edit"
+                      onClick={() => setDialog({ kind: 'edit', role })}
+                    >
                       <Pencil size={16} aria-hidden="true" />
                     </button>
                     <button
@@ -111,9 +127,11 @@ export function RolesPage({ live }: { live: LiveState }) {
           onClose={() => setDialog(null)}
           onSubmit={async (values) => {
             const name = dialog.role.name;
-            const result = await run(`Could not save the role ${name}`, () =>
-              client.call('role.edit', { name, newname: values.name, maxStorage: values.maxStorage, badge: values.badge }),
-            stale);
+            const result = await run(
+              `Could not save the role ${name}`,
+              () => client.call('role.edit', { name, newname: values.name, maxStorage: values.maxStorage, badge: values.badge }),
+              stale,
+            );
             if (result) toast.success(`Saved the role “${values.name}”`);
             return result !== undefined;
           }}
@@ -132,7 +150,9 @@ export function RolesPage({ live }: { live: LiveState }) {
         >
           <p>
             The role <strong>{dialog.role.name}</strong> ({formatQuotaMb(dialog.role.maxStorage)}) is removed.
-            {countOf(dialog.role.name) > 0 ? ` It is still given to ${plural(countOf(dialog.role.name), 'user')}; give them another role first.` : ' No user has it.'}
+            {countOf(dialog.role.name) > 0
+              ? ` It is still given to ${plural(countOf(dialog.role.name), 'user')}; give them another role first.`
+              : ' No user has it.'}
           </p>
         </ConfirmDialog>
       ) : null}

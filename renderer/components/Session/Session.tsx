@@ -119,10 +119,7 @@ function ReadySession(props: {
       }),
   );
   useEffect(() => () => queryClient.clear(), [queryClient]);
-  const session = useMemo<SessionApi>(
-    () => ({ client, mode, bridge, signOut: () => signOut(null) }),
-    [client, mode, bridge, signOut],
-  );
+  const session = useMemo<SessionApi>(() => ({ client, mode, bridge, signOut: () => signOut(null) }), [client, mode, bridge, signOut]);
   return (
     <SessionContext.Provider value={session}>
       <QueryClientProvider client={queryClient}>{props.children}</QueryClientProvider>

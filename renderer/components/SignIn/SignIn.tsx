@@ -38,8 +38,7 @@ export function SignIn({ message, verify, onSignedIn }: SignInProps) {
         <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
         <h1 id="signin-title">Sign in to Nimbus</h1>
         <p className="signin__lead">
-          Paste the daemon&rsquo;s API key. Run <code>nimbus key show</code> on this machine to see it. The key is kept only
-          for this tab.
+          Paste the daemon&rsquo;s API key. Run <code>nimbus key show</code> on this machine to see it. The key is kept only for this tab.
         </p>
         <label htmlFor={fieldId} className="field__label">
           API key

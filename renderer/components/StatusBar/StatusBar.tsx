@@ -32,11 +32,16 @@ export function StatusBar({ summary, live }: { summary: string; live: LiveState 
       <span className="statusbar__daemon" role="status" aria-label={`${state.text}, ${LIVE_TEXT[live]}`}>
         <span className={`statusbar__dot statusbar__dot--${state.tone}`} aria-hidden="true" />
         {state.text}
-        <span className="statusbar__sep" aria-hidden="true">·</span>
+        <span className="statusbar__sep" aria-hidden="true">
+          ·
+        </span>
         {LIVE_TEXT[live]}
         {dash.data ? (
           <>
-            <span className="statusbar__sep" aria-hidden="true">·</span>v{dash.data.version}
+            <span className="statusbar__sep" aria-hidden="true">
+              ·
+            </span>
+            v{dash.data.version}
           </>
         ) : null}
       </span>

@@ -29,7 +29,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         const rest = duplicate ? list.filter((t) => t !== duplicate) : list;
         return [...rest, { ...input, id }].slice(-MAX_VISIBLE);
       });
-      if (!input.sticky) timers.current.set(id, window.setTimeout(() => dismiss(id), AUTO_DISMISS_MS[input.kind]));
+      if (!input.sticky)
+        timers.current.set(
+          id,
+          window.setTimeout(() => dismiss(id), AUTO_DISMISS_MS[input.kind]),
+        );
       return id;
     },
     [dismiss],
@@ -68,7 +72,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 <div className="toast__title">{toast.title}</div>
                 {toast.detail ? <div className="toast__detail">{toast.detail}</div> : null}
               </div>
-              <button type="button" className="icon-button toast__close" aria-label="Dismiss notification" onClick={() => dismiss(toast.id)}>
+              <button
+                type="button"
+                className="icon-button toast__close"
+                aria-label="Dismiss notification"
+                onClick={() => dismiss(toast.id)}
+              >
                 <X size={16} aria-hidden="true" />
               </button>
             </div>

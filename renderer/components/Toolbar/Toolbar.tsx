@@ -27,21 +27,56 @@ export function Toolbar(props: ToolbarProps) {
     <div className="toolbar">
       <div className="toolbar__crumbs">{props.breadcrumb}</div>
       <div className="toolbar__group">
-        <button type="button" className="icon-button" aria-label="Download" title="Download (Enter)" disabled={!props.canDownload} onClick={props.onDownload}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Download"
+          title="Download (Enter)"
+          disabled={!props.canDownload}
+          onClick={props.onDownload}
+        >
           <Download size={17} aria-hidden="true" />
         </button>
-        <button type="button" className="icon-button" aria-label="Rename" title="Rename (F2)" disabled={!props.canRename} onClick={props.onRename}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Rename"
+          title="Rename (F2)"
+          disabled={!props.canRename}
+          onClick={props.onRename}
+        >
           <Pencil size={16} aria-hidden="true" />
         </button>
-        <button type="button" className="icon-button" aria-label="Share" title="Share link" disabled={!props.canShare} onClick={props.onShare}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Share"
+          title="Share link"
+          disabled={!props.canShare}
+          onClick={props.onShare}
+        >
           <Link2 size={17} aria-hidden="true" />
         </button>
         {props.onReveal ? (
-          <button type="button" className="icon-button" aria-label="Show in file manager" title="Show in file manager" disabled={!props.canRename} onClick={props.onReveal}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Show in file manager"
+            title="Show in file manager"
+            disabled={!props.canRename}
+            onClick={props.onReveal}
+          >
             <FolderOpen size={17} aria-hidden="true" />
           </button>
         ) : null}
-        <button type="button" className="icon-button icon-button--danger" aria-label="Delete" title="Delete (Del)" disabled={none} onClick={props.onDelete}>
+        <button
+          type="button"
+          className="icon-button icon-button--danger"
+          aria-label="Delete"
+          title="Delete (Del)"
+          disabled={none}
+          onClick={props.onDelete}
+        >
           <Trash2 size={16} aria-hidden="true" />
         </button>
       </div>

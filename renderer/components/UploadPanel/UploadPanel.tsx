@@ -34,7 +34,12 @@ export function UploadPanel() {
   const running = items.filter((item) => item.status === 'uploading' || item.status === 'queued').length;
   const failed = items.filter((item) => item.status === 'failed').length;
   const done = items.filter((item) => item.status === 'done').length;
-  const title = running > 0 ? `Uploading ${running} ${running === 1 ? 'file' : 'files'}` : failed > 0 ? `${failed} upload${failed === 1 ? '' : 's'} failed` : `${done} upload${done === 1 ? '' : 's'} complete`;
+  const title =
+    running > 0
+      ? `Uploading ${running} ${running === 1 ? 'file' : 'files'}`
+      : failed > 0
+        ? `${failed} upload${failed === 1 ? '' : 's'} failed`
+        : `${done} upload${done === 1 ? '' : 's'} complete`;
 
   return (
     <section className="uploads" aria-label="Uploads">
@@ -63,13 +68,24 @@ export function UploadPanel() {
             <li key={item.id} className={`upload upload--${item.status}`}>
               <div className="upload__line">
                 <span className="upload__icon" aria-hidden="true">
-                  {item.status === 'done' ? <CircleCheck size={16} /> : item.status === 'failed' ? <CircleAlert size={16} /> : item.status === 'uploading' ? <LoaderCircle size={16} className="spin" /> : null}
+                  {item.status === 'done' ? (
+                    <CircleCheck size={16} />
+                  ) : item.status === 'failed' ? (
+                    <CircleAlert size={16} />
+                  ) : item.status === 'uploading' ? (
+                    <LoaderCircle size={16} className="spin" />
+                  ) : null}
                 </span>
                 <span className="upload__name" title={item.name}>
                   {item.name}
                 </span>
                 {item.status === 'queued' || item.status === 'uploading' ? (
-                  <button type="button" className="icon-button" aria-label={`Cancel upload of ${item.name}`} onClick={() => queue.cancel(item.id)}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Cancel upload of ${item.name}`}
+                    onClick={() => queue.cancel(item.id)}
+                  >
                     <X size={15} aria-hidden="true" />
                   </button>
                 ) : null}
@@ -79,7 +95,12 @@ export function UploadPanel() {
                   </button>
                 ) : null}
                 {(item.status === 'failed' && item.errorStatus !== 409 && item.errorStatus !== 0) || item.status === 'cancelled' ? (
-                  <button type="button" className="icon-button" aria-label={`Retry upload of ${item.name}`} onClick={() => queue.retry(item.id)}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Retry upload of ${item.name}`}
+                    onClick={() => queue.retry(item.id)}
+                  >
                     <RotateCcw size={14} aria-hidden="true" />
                   </button>
                 ) : null}

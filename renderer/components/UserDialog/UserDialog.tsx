@@ -39,7 +39,9 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
 
   const problem = (field: Field): string | null => {
     const checked = CHECKS[field](values[field]);
-    return checked.ok ? null : `${field === 'email' ? 'The e-mail' : field === 'password' ? 'The password' : 'The username'} ${checked.message}`;
+    return checked.ok
+      ? null
+      : `${field === 'email' ? 'The e-mail' : field === 'password' ? 'The password' : 'The username'} ${checked.message}`;
   };
   const shown = (field: Field) => (touched[field] ? problem(field) : null);
   const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
@@ -71,8 +73,26 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
-        <TextField label="Username" value={values.username} onChange={set('username')} onBlur={touch('username')} hint={NAME_RULE} error={shown('username')} autoComplete="off" spellCheck={false} />
-        <TextField label="E-mail" type="email" value={values.email} onChange={set('email')} onBlur={touch('email')} hint="Where the verification e-mail goes." error={shown('email')} autoComplete="off" />
+        <TextField
+          label="Username"
+          value={values.username}
+          onChange={set('username')}
+          onBlur={touch('username')}
+          hint={NAME_RULE}
+          error={shown('username')}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          label="E-mail"
+          type="email"
+          value={values.email}
+          onChange={set('email')}
+          onBlur={touch('email')}
+          hint="Where the verification e-mail goes."
+          error={shown('email')}
+          autoComplete="off"
+        />
         <TextField
           label={editing ? 'New password' : 'Password'}
           type="password"

@@ -19,7 +19,9 @@ interface UserHeaderProps {
 export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDelete }: UserHeaderProps) {
   const roleId = useId();
   const badge = roles.find((role) => role.name === user.role)?.badge;
-  const roleNames = roles.some((role) => role.name === user.role) ? roles.map((role) => role.name) : [user.role, ...roles.map((role) => role.name)];
+  const roleNames = roles.some((role) => role.name === user.role)
+    ? roles.map((role) => role.name)
+    : [user.role, ...roles.map((role) => role.name)];
   return (
     <header className="user-header">
       <Avatar name={user.username} size={42} />

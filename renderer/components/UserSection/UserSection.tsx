@@ -26,7 +26,9 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
   const username = user.username;
 
   async function changeRole(name: string) {
-    const done = await run(`Could not give ${username} the role ${name}`, () => client.call('user.role', { username, name }), [queryKeys.users]);
+    const done = await run(`Could not give ${username} the role ${name}`, () => client.call('user.role', { username, name }), [
+      queryKeys.users,
+    ]);
     if (done) toast.success(`${username} now has the role “${name}”`);
   }
 
@@ -34,20 +36,36 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
     const result = await run(`Could not send the verification e-mail`, () => client.call('user.verify', { username }), [queryKeys.users]);
     if (!result) return;
     if (result.delivery === 'smtp') toast.show({ kind: 'success', title: `Verification e-mail sent to ${user.email}`, detail: result.msg });
-    else toast.show({ kind: 'info', title: 'Verification e-mail written to outbox', detail: `No mail server is set up, so the message for ${user.email} was saved in the daemon’s outbox folder.`, sticky: true });
+    else
+      toast.show({
+        kind: 'info',
+        title: 'Verification e-mail written to outbox',
+        detail: `No mail server is set up, so the message for ${user.email} was saved in the daemon’s outbox folder.`,
+        sticky: true,
+      });
   }
 
   return (
     <>
-      <UserHeader user={user} roles={roles} onChangeRole={(name) => void changeRole(name)} onVerify={() => void verify()} onEdit={() => setDialog('edit')} onDelete={() => setDialog('delete')} />
+      <UserHeader
+        user={user}
+        roles={roles}
+        onChangeRole={(name) => void changeRole(name)}
+        onVerify={() => void verify()}
+        onEdit={() => setDialog('edit')}
+        onDelete={() => setDialog('delete')}
+      />
       {dialog === 'edit' ? (
         <UserDialog
           user={user}
           onClose={() => setDialog(null)}
           onSubmit={async (values) => {
-            const result = await run(`Could not save ${username}`, () =>
-              client.call('user.edit', { username, newusername: values.username, newemail: values.email, newpassword: values.password }),
-            [queryKeys.users]);
+            const result = await run(
+              `Could not save ${username}`,
+              () =>
+                client.call('user.edit', { username, newusername: values.username, newemail: values.email, newpassword: values.password }),
+              [queryKeys.users],
+            );
             if (!result) return false;
             toast.success(`Saved ${result.user.username}`);
             if (result.user.username !== username) onRenamed(result.user.username);
@@ -61,7 +79,10 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
           confirmLabel="Delete user"
           onClose={() => setDialog(null)}
           onConfirm={async () => {
-            const done = await run(`Could not delete ${username}`, () => client.call('user.delete', { username }), [queryKeys.users, queryKeys.dash]);
+            const done = await run(`Could not delete ${username}`, () => client.call('user.delete', { username }), [
+              queryKeys.users,
+              queryKeys.dash,
+            ]);
             if (!done) return;
             toast.success(`Deleted the user ${username}`);
             onDeleted();
