@@ -16,14 +16,14 @@ const WRITE_FINISH = { stabilityThreshold: 200, pollInterval: 50 };
 /** Directories whose watchers start at once: bounds chokidar's start-up garbage (and RSS). */
 const START_CONCURRENCY = 4;
 /** While the watchers start, directories are polled so a file copied in still shows at once. */
-const BRIDGE_POLL_MS = 400;
+const BRIDGE_POLL_MS = 200;
 const FALLBACK_POLL_MS = 2000;
 const FALLBACK_RECONCILE_MS = 60_000;
 const RECOVERY_CHECK_MS = 2000;
 /** Removals wait this long, then are checked against the disk and the storage marker together. */
 const REMOVAL_BATCH_MS = 50;
-/** Directory mtimes within this of the scan's start are read again (coarse timestamps). */
-const MTIME_SLACK_MS = 1000;
+/** Directory mtimes this close to the scan's start are read again (timestamp granularity; coarser file systems rely on the reconcile). */
+const MTIME_SLACK_MS = 50;
 
 type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
 /** Something seen gone: a file (file set), a folder (folder set) or a user's whole directory. */
@@ -331,18 +331,19 @@ export class LiveStorage {
       this.#enterUnavailable();
       return;
     }
-    for (const username of [...store.users.keys()]) {
-      if (await this.#dirChanged(storage.path(username))) {
-        if (generation !== this.#generation) return;
-        const added = await syncDirectory(this.#n.storage, username, null, this.#isUser);
-        if (this.#phase === 'watching') for (const folder of added) void this.#watch(storage.path(username, folder), generation);
-      }
-      const folders = [...(index.user(username)?.folders.keys() ?? [])];
-      const changed = await Promise.all(folders.map((f) => this.#dirChanged(storage.path(username, f))));
-      for (let i = 0; i < folders.length; i++) {
-        if (generation !== this.#generation) return;
-        if (changed[i]) await syncDirectory(this.#n.storage, username, folders[i], this.#isUser);
-      }
+    // Every directory is stat'ed at once, then only the ones that moved are read.
+    const users = [...store.users.keys()];
+    const rootsChanged = await Promise.all(users.map((u) => this.#dirChanged(storage.path(u))));
+    const folders = users.flatMap((u) => [...(index.user(u)?.folders.keys() ?? [])].map((f) => [u, f] as const));
+    const foldersChanged = await Promise.all(folders.map(([u, f]) => this.#dirChanged(storage.path(u, f))));
+    for (let i = 0; i < users.length; i++) {
+      if (!rootsChanged[i] || generation !== this.#generation) continue;
+      const added = await syncDirectory(storage, users[i], null, this.#isUser);
+      if (this.#phase === 'watching') for (const folder of added) void this.#watch(storage.path(users[i], folder), generation);
+    }
+    for (let i = 0; i < folders.length; i++) {
+      if (!foldersChanged[i] || generation !== this.#generation) continue;
+      await syncDirectory(storage, folders[i][0], folders[i][1], this.#isUser);
     }
   }
 
