@@ -34,6 +34,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     n.log(`Nimbus: response error: ${err.stack ?? err.message}`);
   });
 
+  app.use(closeWhenShuttingDown());
   app.use(errorHandler(n.log));
   app.use(securityHeaders());
   app.use(hostCheck(() => (hosts.has(`127.0.0.1:${port()}`) ? hosts : (hosts = allowedHosts(port(), n.config.allowedHosts)))));
@@ -67,6 +68,22 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     }
   });
   return app;
+}
+
+/**
+ * Once shutdown has begun (the server stopped listening), every answer closes its
+ * connection: a keep-alive socket that turned idle after the close would otherwise hold
+ * the process until the shutdown grace period ends.
+ */
+function closeWhenShuttingDown(): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      const server = (ctx.req.socket as { server?: { listening?: boolean } }).server;
+      if (server && server.listening === false && !ctx.headerSent) ctx.set('Connection', 'close');
+    }
+  };
 }
 
 /** Endpoints whose answer depends on the file index (files, folders, usage, share links). */

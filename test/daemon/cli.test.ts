@@ -1,9 +1,9 @@
 /** `nimbus` as a user runs it: help, the daemon with its listening line and clean shutdown, key show and rotate. */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BIN, childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { startTestDaemon, TEST_KEY } from '../helpers/daemon.js';
 
@@ -72,6 +72,29 @@ describe('nimbus daemon', () => {
     } finally {
       await next.stop();
     }
+  });
+
+  it('lets an upload in flight finish before it exits on SIGTERM', async () => {
+    const dataDir = await tempDir();
+    const env = fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY });
+    const daemon = await spawnDaemon(dataDir, env);
+    running.push(daemon);
+    const headers = { 'API-Key': TEST_KEY };
+    expect((await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, { method: 'POST', headers })).status).toBe(201);
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
+    const uploading = fetch(`${daemon.url}/api/files/upload?username=ana&file=late.bin`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    push.enqueue(new Uint8Array(64 * 1024).fill(1));
+    await vi.waitFor(async () => expect((await readdir(path.join(dataDir, 'tmp')).catch(() => [])).length).toBe(1));
+    daemon.child.kill('SIGTERM');
+    await vi.waitFor(() => expect(daemon.stderr()).toContain('SIGTERM received'));
+    push.enqueue(new Uint8Array(64 * 1024).fill(2));
+    push.close();
+    const res = await uploading;
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await res.json()).file.size).toBe(128 * 1024);
+    expect(await daemon.exited).toBe(0);
+    expect((await readFile(path.join(dataDir, 'storage', 'ana', 'late.bin'))).length).toBe(128 * 1024);
   });
 
   it('shuts down cleanly on SIGINT too', async () => {
