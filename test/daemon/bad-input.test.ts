@@ -46,8 +46,24 @@ const BAD_ACCOUNT_NAMES: [string, string][] = [
   ['a trailing dot', 'ana.'],
 ];
 
-const BAD_EMAILS = ['no-at-sign', 'a@b', 'a b@example.com', '@example.com', 'a@@example.com', `${'x'.repeat(250)}@example.com`, 'ana@example.com\n'];
-const BAD_BADGES = ['javascript:alert(1)', 'ftp://example.com/b.png', 'data:image/png;base64,AAAA', 'file:///etc/passwd', 'not a url', '//example.com/b.png', `https://example.com/${'x'.repeat(2100)}`];
+const BAD_EMAILS = [
+  'no-at-sign',
+  'a@b',
+  'a b@example.com',
+  '@example.com',
+  'a@@example.com',
+  `${'x'.repeat(250)}@example.com`,
+  'ana@example.com\n',
+];
+const BAD_BADGES = [
+  'javascript:alert(1)',
+  'ftp://example.com/b.png',
+  'data:image/png;base64,AAAA',
+  'file:///etc/passwd',
+  'not a url',
+  '//example.com/b.png',
+  `https://example.com/${'x'.repeat(2100)}`,
+];
 const BAD_MAX_STORAGE = ['abc', '1.5', '-2', '1e3', '0x10', '10MB', ' ', '9999999999', 'Infinity', 'NaN'];
 
 interface BadCase {
@@ -62,42 +78,78 @@ function cases(): BadCase[] {
   for (const [what, name] of BAD_FILE_NAMES) {
     add(`folders.create: folder with ${what}`, (t) => t.api('POST', '/api/folders/create', { username: 'ana', folder: name }));
     add(`files.upload: file with ${what}`, (t) => t.api('POST', '/api/files/upload', { username: 'ana', file: name }, { body: 'bytes' }));
-    add(`files.upload: folder with ${what}`, (t) => t.api('POST', '/api/files/upload', { username: 'ana', file: 'ok.txt', folder: name }, { body: 'bytes' }));
+    add(`files.upload: folder with ${what}`, (t) =>
+      t.api('POST', '/api/files/upload', { username: 'ana', file: 'ok.txt', folder: name }, { body: 'bytes' }),
+    );
     add(`files.rename: newname with ${what}`, (t) => t.api('POST', '/api/files/rename', { username: 'ana', file: 'a.txt', newname: name }));
     add(`files.rename: file with ${what}`, (t) => t.api('POST', '/api/files/rename', { username: 'ana', file: name, newname: 'b.txt' }));
-    add(`folders.files.rename: newname with ${what}`, (t) => t.api('POST', '/api/folders/files/rename', { username: 'ana', folder: 'docs', file: 'in.txt', newname: name }));
+    add(`folders.files.rename: newname with ${what}`, (t) =>
+      t.api('POST', '/api/folders/files/rename', { username: 'ana', folder: 'docs', file: 'in.txt', newname: name }),
+    );
     add(`files.delete: file with ${what}`, (t) => t.api('POST', '/api/files/delete', { username: 'ana', file: name }));
     add(`folders.delete: folder with ${what}`, (t) => t.api('POST', '/api/folders/delete', { username: 'ana', folder: name }));
     add(`files.share: file with ${what}`, (t) => t.api('POST', '/api/files/share', { username: 'ana', file: name }));
     add(`files.download: file with ${what}`, (t) => t.api('GET', '/api/files/download', { username: 'ana', file: name }));
-    add(`files.upload (JSON-free query, raw encoding): file with ${what}`, (t) => t.raw('POST', `/api/files/upload?username=ana&file=${encodeURIComponent(name)}`, { body: 'bytes' }));
+    add(`files.upload (JSON-free query, raw encoding): file with ${what}`, (t) =>
+      t.raw('POST', `/api/files/upload?username=ana&file=${encodeURIComponent(name)}`, { body: 'bytes' }),
+    );
   }
   for (const [what, name] of BAD_ACCOUNT_NAMES) {
-    add(`user.create: username with ${what}`, (t) => t.api('POST', '/api/user/create', { username: name, email: 'x@example.com', password: 'password123' }));
-    add(`user.create (JSON body): username with ${what}`, (t) =>
-      t.api('POST', '/api/user/create', {}, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: name, email: 'x@example.com', password: 'password123' }) }),
+    add(`user.create: username with ${what}`, (t) =>
+      t.api('POST', '/api/user/create', { username: name, email: 'x@example.com', password: 'password123' }),
     );
-    add(`user.edit: newusername with ${what}`, (t) => t.api('POST', '/api/user/edit', { username: 'ana', newusername: name, newemail: 'ana@example.com', newpassword: 'password123' }));
+    add(`user.create (JSON body): username with ${what}`, (t) =>
+      t.api(
+        'POST',
+        '/api/user/create',
+        {},
+        {
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: name, email: 'x@example.com', password: 'password123' }),
+        },
+      ),
+    );
+    add(`user.edit: newusername with ${what}`, (t) =>
+      t.api('POST', '/api/user/edit', { username: 'ana', newusername: name, newemail: 'ana@example.com', newpassword: 'password123' }),
+    );
     add(`role.create: name with ${what}`, (t) => t.api('POST', '/api/role/create', { name, maxStorage: '1', badge: BADGE }));
-    add(`role.edit: newname with ${what}`, (t) => t.api('POST', '/api/role/edit', { name: 'silver', newname: name, maxStorage: '1', badge: BADGE }));
+    add(`role.edit: newname with ${what}`, (t) =>
+      t.api('POST', '/api/role/edit', { name: 'silver', newname: name, maxStorage: '1', badge: BADGE }),
+    );
     add(`keys.create: label with ${what}`, (t) => t.api('POST', '/api/keys/create', { label: name, scope: 'read' }));
   }
   for (const email of BAD_EMAILS) {
-    add(`user.create: e-mail ${JSON.stringify(email.slice(0, 30))}`, (t) => t.api('POST', '/api/user/create', { username: 'newbie', email, password: 'password123' }));
-    add(`user.edit: e-mail ${JSON.stringify(email.slice(0, 30))}`, (t) => t.api('POST', '/api/user/edit', { username: 'ana', newusername: 'ana', newemail: email, newpassword: 'password123' }));
+    add(`user.create: e-mail ${JSON.stringify(email.slice(0, 30))}`, (t) =>
+      t.api('POST', '/api/user/create', { username: 'newbie', email, password: 'password123' }),
+    );
+    add(`user.edit: e-mail ${JSON.stringify(email.slice(0, 30))}`, (t) =>
+      t.api('POST', '/api/user/edit', { username: 'ana', newusername: 'ana', newemail: email, newpassword: 'password123' }),
+    );
   }
   for (const badge of BAD_BADGES) {
     add(`role.create: badge ${badge.slice(0, 30)}`, (t) => t.api('POST', '/api/role/create', { name: 'gold', maxStorage: '1', badge }));
-    add(`role.edit: badge ${badge.slice(0, 30)}`, (t) => t.api('POST', '/api/role/edit', { name: 'silver', newname: 'silver', maxStorage: '1', badge }));
+    add(`role.edit: badge ${badge.slice(0, 30)}`, (t) =>
+      t.api('POST', '/api/role/edit', { name: 'silver', newname: 'silver', maxStorage: '1', badge }),
+    );
   }
   for (const maxStorage of BAD_MAX_STORAGE) {
-    add(`role.create: maxStorage ${JSON.stringify(maxStorage)}`, (t) => t.api('POST', '/api/role/create', { name: 'gold', maxStorage, badge: BADGE }));
-    add(`role.edit: maxStorage ${JSON.stringify(maxStorage)}`, (t) => t.api('POST', '/api/role/edit', { name: 'silver', newname: 'silver', maxStorage, badge: BADGE }));
+    add(`role.create: maxStorage ${JSON.stringify(maxStorage)}`, (t) =>
+      t.api('POST', '/api/role/create', { name: 'gold', maxStorage, badge: BADGE }),
+    );
+    add(`role.edit: maxStorage ${JSON.stringify(maxStorage)}`, (t) =>
+      t.api('POST', '/api/role/edit', { name: 'silver', newname: 'silver', maxStorage, badge: BADGE }),
+    );
   }
-  add('user.create: a 7-character password', (t) => t.api('POST', '/api/user/create', { username: 'newbie', email: 'n@example.com', password: 'seven77' }));
-  add('user.create: a 1025-character password', (t) => t.api('POST', '/api/user/create', { username: 'newbie', email: 'n@example.com', password: 'p'.repeat(1025) }));
+  add('user.create: a 7-character password', (t) =>
+    t.api('POST', '/api/user/create', { username: 'newbie', email: 'n@example.com', password: 'seven77' }),
+  );
+  add('user.create: a 1025-character password', (t) =>
+    t.api('POST', '/api/user/create', { username: 'newbie', email: 'n@example.com', password: 'p'.repeat(1025) }),
+  );
   add('keys.create: scope "root"', (t) => t.api('POST', '/api/keys/create', { label: 'k', scope: 'root' }));
-  add('files.upload: overwrite "yes"', (t) => t.api('POST', '/api/files/upload', { username: 'ana', file: 'a.txt', overwrite: 'yes' }, { body: 'new' }));
+  add('files.upload: overwrite "yes"', (t) =>
+    t.api('POST', '/api/files/upload', { username: 'ana', file: 'a.txt', overwrite: 'yes' }, { body: 'new' }),
+  );
   add('verify: a token with bad characters', (t) => t.raw('GET', '/verify?token=../../etc/passwd', { key: null }));
   for (const [what, params] of [
     ['user.create: empty username', { username: '', email: 'x@example.com', password: 'password123' }],
@@ -105,7 +157,11 @@ function cases(): BadCase[] {
   ] as const) {
     add(what, (t) => t.api('POST', what.startsWith('user') ? '/api/user/create' : '/api/folders/create', params), 'missing_parameter');
   }
-  add('files.upload: empty file name', (t) => t.api('POST', '/api/files/upload', { username: 'ana', file: '' }, { body: 'x' }), 'missing_parameter');
+  add(
+    'files.upload: empty file name',
+    (t) => t.api('POST', '/api/files/upload', { username: 'ana', file: '' }, { body: 'x' }),
+    'missing_parameter',
+  );
   for (const value of ['abc', '-1', '1.5', '0']) {
     add(`user.all: limit ${value}`, (t) => t.api('GET', '/api/user/all', { limit: value }));
   }
@@ -172,13 +228,18 @@ describe('values at the edge of the rules', () => {
       const res = await t.api('POST', '/api/user/create', { username, email: 'e@example.com', password: '12345678' });
       expect(res.status, `${username}: ${res.text}`).toBe(201);
     }
-    expect((await t.api('POST', '/api/user/create', { username: 'longpw', email: 'e@example.com', password: 'p'.repeat(1024) })).status).toBe(201);
+    expect(
+      (await t.api('POST', '/api/user/create', { username: 'longpw', email: 'e@example.com', password: 'p'.repeat(1024) })).status,
+    ).toBe(201);
   });
 
   it.each([['-1'], ['0'], ['999999999']])('accepts maxStorage %s', async (maxStorage) => {
-    const res = await t.api('POST', '/api/role/create', { name: `q${maxStorage.replace('-', 'm')}`, maxStorage, badge: 'http://example.com/b.png' });
+    const res = await t.api('POST', '/api/role/create', {
+      name: `q${maxStorage.replace('-', 'm')}`,
+      maxStorage,
+      badge: 'http://example.com/b.png',
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.role.maxStorage).toBe(Number(maxStorage));
   });
 });
-

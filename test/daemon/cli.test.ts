@@ -26,7 +26,16 @@ describe('nimbus --help', () => {
     const run = runCli(['--help']);
     expect(await run.exited).toBe(0);
     expect(run.stdout()).toMatch(/Usage:/);
-    for (const command of ['nimbus daemon', 'nimbus key show', 'nimbus key rotate', '--port', '--data-dir', '--storage-dir', '--host', 'NIMBUS_API_KEY']) {
+    for (const command of [
+      'nimbus daemon',
+      'nimbus key show',
+      'nimbus key rotate',
+      '--port',
+      '--data-dir',
+      '--storage-dir',
+      '--host',
+      'NIMBUS_API_KEY',
+    ]) {
       expect(run.stdout()).toContain(command);
     }
   });
@@ -56,7 +65,10 @@ describe('nimbus daemon', () => {
     const daemon = await spawnDaemon(dataDir, fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
     running.push(daemon);
     expect(daemon.stdout()).toMatch(/^Nimbus daemon listening on http:\/\/127\.0\.0\.1:\d+\n$/);
-    const created = await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, { method: 'POST', headers: { 'API-Key': TEST_KEY } });
+    const created = await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, {
+      method: 'POST',
+      headers: { 'API-Key': TEST_KEY },
+    });
     expect(created.status).toBe(201);
     expect(existsSync(path.join(dataDir, 'nimbus.lock'))).toBe(true);
 
@@ -80,10 +92,18 @@ describe('nimbus daemon', () => {
     const daemon = await spawnDaemon(dataDir, env);
     running.push(daemon);
     const headers = { 'API-Key': TEST_KEY };
-    expect((await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, { method: 'POST', headers })).status).toBe(201);
+    expect(
+      (await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=password123`, { method: 'POST', headers }))
+        .status,
+    ).toBe(201);
     let push!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
-    const uploading = fetch(`${daemon.url}/api/files/upload?username=ana&file=late.bin`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    const uploading = fetch(`${daemon.url}/api/files/upload?username=ana&file=late.bin`, {
+      method: 'POST',
+      headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
     push.enqueue(new Uint8Array(64 * 1024).fill(1));
     await vi.waitFor(async () => expect((await readdir(path.join(dataDir, 'tmp')).catch(() => [])).length).toBe(1));
     daemon.child.kill('SIGTERM');

@@ -18,7 +18,9 @@ afterAll(() => t.close());
 describe('concurrent mutations', () => {
   it('creates a user once when ten requests race for the name', async () => {
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => t.api('POST', '/api/user/create', { username: 'race', email: `race${i}@example.com`, password: 'password123' })),
+      Array.from({ length: 10 }, (_, i) =>
+        t.api('POST', '/api/user/create', { username: 'race', email: `race${i}@example.com`, password: 'password123' }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
@@ -28,7 +30,9 @@ describe('concurrent mutations', () => {
 
   it('keeps every one of many concurrent creates (group commit)', async () => {
     const names = Array.from({ length: 30 }, (_, i) => `many${i}`);
-    const results = await Promise.all(names.map((username) => t.api('POST', '/api/user/create', { username, email: `${username}@example.com`, password: 'password123' })));
+    const results = await Promise.all(
+      names.map((username) => t.api('POST', '/api/user/create', { username, email: `${username}@example.com`, password: 'password123' })),
+    );
     expect(results.every((r) => r.status === 201)).toBe(true);
     const stored = new Set((await readDb(t.dataDir)).users.map((u: { username: string }) => u.username));
     expect(names.filter((n) => !stored.has(n))).toEqual([]);
@@ -62,7 +66,8 @@ describe('related records', () => {
     await createUser(t, 'goner');
     await t.api('POST', '/api/folders/create', { username: 'goner', folder: 'docs' });
     await upload(t, 'goner', 'a.txt', 'x', { folder: 'docs' });
-    const link = (await t.api('POST', '/api/files/share', { username: 'goner', file: 'a.txt', folder: 'docs' })).body.file.shareUrl as string;
+    const link = (await t.api('POST', '/api/files/share', { username: 'goner', file: 'a.txt', folder: 'docs' })).body.file
+      .shareUrl as string;
     await t.api('POST', '/api/user/verify', { username: 'goner' });
     expect((await t.api('POST', '/api/user/delete', { username: 'goner' })).status).toBe(200);
     expect(existsSync(path.join(t.storageDir, 'goner'))).toBe(false);
@@ -79,7 +84,12 @@ describe('related records', () => {
   it('moves a user’s files with a rename, and frees the old name', async () => {
     await createUser(t, 'before');
     await upload(t, 'before', 'f.txt', 'mine');
-    await t.api('POST', '/api/user/edit', { username: 'before', newusername: 'after', newemail: 'before@example.com', newpassword: 'password123' });
+    await t.api('POST', '/api/user/edit', {
+      username: 'before',
+      newusername: 'after',
+      newemail: 'before@example.com',
+      newpassword: 'password123',
+    });
     expect((await t.api('GET', '/api/files/download', { username: 'after', file: 'f.txt' })).text).toBe('mine');
     expectErrorBody(await t.api('GET', '/api/user', { username: 'before' }), 404, 'user_not_found');
     expect(existsSync(path.join(t.storageDir, 'before'))).toBe(false);
@@ -92,9 +102,19 @@ describe('related records', () => {
     const mail = (await readOutbox(t.dataDir)).find((m) => m.includes('Hello ver,'))!;
     const link = verifyLink(mail)!;
     await t.raw('GET', `${link.pathname}${link.search}`, { key: null });
-    const same = await t.api('POST', '/api/user/edit', { username: 'ver', newusername: 'ver', newemail: 'ver@example.com', newpassword: 'another-password' });
+    const same = await t.api('POST', '/api/user/edit', {
+      username: 'ver',
+      newusername: 'ver',
+      newemail: 'ver@example.com',
+      newpassword: 'another-password',
+    });
     expect(same.body.user.emailVerified).toBe(true);
-    const moved = await t.api('POST', '/api/user/edit', { username: 'ver', newusername: 'ver', newemail: 'ver@new.example', newpassword: 'another-password' });
+    const moved = await t.api('POST', '/api/user/edit', {
+      username: 'ver',
+      newusername: 'ver',
+      newemail: 'ver@new.example',
+      newpassword: 'another-password',
+    });
     expect(moved.body.user.emailVerified).toBe(false);
   });
 });
@@ -118,7 +138,9 @@ describe('a store write that fails', () => {
       await rm(db, { recursive: true, force: true });
       await writeFile(db, JSON.stringify(saved));
     }
-    expect((await t.api('POST', '/api/role/create', { name: 'kept', maxStorage: '1', badge: 'https://example.com/k.png' })).status).toBe(201);
+    expect((await t.api('POST', '/api/role/create', { name: 'kept', maxStorage: '1', badge: 'https://example.com/k.png' })).status).toBe(
+      201,
+    );
     const after = await readDb(t.dataDir);
     expect(after.roles.map((r: { name: string }) => r.name)).toContain('kept');
     expect(after.roles.map((r: { name: string }) => r.name)).not.toContain('lost');

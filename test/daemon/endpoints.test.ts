@@ -39,55 +39,112 @@ const err = (status: number, what: string, code: string | undefined, run: Case['
 
 const CASES: Record<EndpointId, Case[]> = {
   'user.get': [
-    ok('returns the user record', 200, async (fx) => fx.t.api('GET', '/api/user', { username: await fx.user() }), (res) => expectUser(res.body)),
+    ok(
+      'returns the user record',
+      200,
+      async (fx) => fx.t.api('GET', '/api/user', { username: await fx.user() }),
+      (res) => expectUser(res.body),
+    ),
     err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/user')),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/user', { username: 'nobody' })),
   ],
   'user.all': [
-    ok('lists users with X-Total-Count', 200, async (fx) => {
-      await fx.user();
-      return fx.t.api('GET', '/api/user/all');
-    }, (res) => {
-      expect(Array.isArray(res.body)).toBe(true);
-      expect(Number(res.headers.get('X-Total-Count'))).toBe(res.body.length);
-      res.body.forEach(expectUser);
-    }),
+    ok(
+      'lists users with X-Total-Count',
+      200,
+      async (fx) => {
+        await fx.user();
+        return fx.t.api('GET', '/api/user/all');
+      },
+      (res) => {
+        expect(Array.isArray(res.body)).toBe(true);
+        expect(Number(res.headers.get('X-Total-Count'))).toBe(res.body.length);
+        res.body.forEach(expectUser);
+      },
+    ),
     err(400, 'non-numeric limit', 'invalid_parameter', (fx) => fx.t.api('GET', '/api/user/all', { limit: 'ten' })),
   ],
   'user.create': [
-    ok('creates a user with role "user"', 201, (fx) => fx.t.api('POST', '/api/user/create', { username: fx.unique('new'), email: 'n@example.com', password: 'password123' }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
-      expectUser(res.body.user);
-      expect(res.body.user).toMatchObject({ role: 'user', emailVerified: false, email: 'n@example.com', usage: { usedBytes: 0, maxBytes: 128 * 1048576, overQuota: false } });
-    }),
-    err(400, 'no password', 'missing_parameter', (fx) => fx.t.api('POST', '/api/user/create', { username: fx.unique('np'), email: 'n@example.com' })),
-    err(400, 'short password', 'invalid_parameter', (fx) => fx.t.api('POST', '/api/user/create', { username: fx.unique('sp'), email: 'n@example.com', password: 'short' })),
-    err(409, 'existing username', 'user_exists', async (fx) => fx.t.api('POST', '/api/user/create', { username: await fx.user(), email: 'n@example.com', password: 'password123' })),
+    ok(
+      'creates a user with role "user"',
+      201,
+      (fx) => fx.t.api('POST', '/api/user/create', { username: fx.unique('new'), email: 'n@example.com', password: 'password123' }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
+        expectUser(res.body.user);
+        expect(res.body.user).toMatchObject({
+          role: 'user',
+          emailVerified: false,
+          email: 'n@example.com',
+          usage: { usedBytes: 0, maxBytes: 128 * 1048576, overQuota: false },
+        });
+      },
+    ),
+    err(400, 'no password', 'missing_parameter', (fx) =>
+      fx.t.api('POST', '/api/user/create', { username: fx.unique('np'), email: 'n@example.com' }),
+    ),
+    err(400, 'short password', 'invalid_parameter', (fx) =>
+      fx.t.api('POST', '/api/user/create', { username: fx.unique('sp'), email: 'n@example.com', password: 'short' }),
+    ),
+    err(409, 'existing username', 'user_exists', async (fx) =>
+      fx.t.api('POST', '/api/user/create', { username: await fx.user(), email: 'n@example.com', password: 'password123' }),
+    ),
   ],
   'user.delete': [
-    ok('deletes the user', 200, async (fx) => fx.t.api('POST', '/api/user/delete', { username: await fx.user() }), (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
+    ok(
+      'deletes the user',
+      200,
+      async (fx) => fx.t.api('POST', '/api/user/delete', { username: await fx.user() }),
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
     err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('POST', '/api/user/delete')),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/delete', { username: 'nobody' })),
   ],
   'user.edit': [
-    ok('renames and changes the e-mail', 201, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('POST', '/api/user/edit', { username, newusername: `${username}-2`, newemail: 'x@example.org', newpassword: 'password456' });
-    }, (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
-      expectUser(res.body.user);
-      expect(res.body.user.username).toMatch(/-2$/);
-      expect(res.body.user.email).toBe('x@example.org');
-    }),
-    err(400, 'no newpassword', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: 'x', newemail: 'x@example.org' })),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/edit', { username: 'nobody', newusername: 'x', newemail: 'x@example.org', newpassword: 'password456' })),
-    err(409, 'new name taken', 'user_exists', async (fx) => fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: await fx.user(), newemail: 'x@example.org', newpassword: 'password456' })),
+    ok(
+      'renames and changes the e-mail',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('POST', '/api/user/edit', {
+          username,
+          newusername: `${username}-2`,
+          newemail: 'x@example.org',
+          newpassword: 'password456',
+        });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
+        expectUser(res.body.user);
+        expect(res.body.user.username).toMatch(/-2$/);
+        expect(res.body.user.email).toBe('x@example.org');
+      },
+    ),
+    err(400, 'no newpassword', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: 'x', newemail: 'x@example.org' }),
+    ),
+    err(404, 'unknown user', 'user_not_found', (fx) =>
+      fx.t.api('POST', '/api/user/edit', { username: 'nobody', newusername: 'x', newemail: 'x@example.org', newpassword: 'password456' }),
+    ),
+    err(409, 'new name taken', 'user_exists', async (fx) =>
+      fx.t.api('POST', '/api/user/edit', {
+        username: await fx.user(),
+        newusername: await fx.user(),
+        newemail: 'x@example.org',
+        newpassword: 'password456',
+      }),
+    ),
   ],
   'user.verify': [
-    ok('writes the mail to the outbox', 200, async (fx) => fx.t.api('POST', '/api/user/verify', { username: await fx.user() }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['delivery', 'msg']);
-      expect(res.body.delivery).toBe('outbox');
-    }),
+    ok(
+      'writes the mail to the outbox',
+      200,
+      async (fx) => fx.t.api('POST', '/api/user/verify', { username: await fx.user() }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['delivery', 'msg']);
+        expect(res.body.delivery).toBe('outbox');
+      },
+    ),
     err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('POST', '/api/user/verify')),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/verify', { username: 'nobody' })),
     err(502, 'the SMTP server is down', 'mail_failed', async (fx) => {
@@ -96,54 +153,78 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'user.role': [
-    ok('gives the user the role', 201, async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'admin' }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
-      expectUser(res.body.user);
-      expect(res.body.user.role).toBe('admin');
-      expect(res.body.user.usage.maxBytes).toBe(256 * 1048576);
-    }),
+    ok(
+      'gives the user the role',
+      201,
+      async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'admin' }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
+        expectUser(res.body.user);
+        expect(res.body.user.role).toBe('admin');
+        expect(res.body.user.usage.maxBytes).toBe(256 * 1048576);
+      },
+    ),
     err(400, 'no role name', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user() })),
-    err(404, 'unknown role', 'role_not_found', async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'ghost' })),
+    err(404, 'unknown role', 'role_not_found', async (fx) =>
+      fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'ghost' }),
+    ),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/role', { username: 'nobody', name: 'admin' })),
   ],
   'folders.list': [
-    ok('lists folders with X-Total-Count', 200, async (fx) => {
-      const username = await fx.user();
-      await fx.folder(username);
-      await fx.folder(username);
-      return fx.t.api('GET', '/api/folders', { username });
-    }, (res) => {
-      expect(Object.keys(res.body)).toEqual(['folders']);
-      expect(res.body.folders).toHaveLength(2);
-      res.body.folders.forEach(expectFolder);
-      expect(res.headers.get('X-Total-Count')).toBe('2');
-    }),
+    ok(
+      'lists folders with X-Total-Count',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await fx.folder(username);
+        await fx.folder(username);
+        return fx.t.api('GET', '/api/folders', { username });
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['folders']);
+        expect(res.body.folders).toHaveLength(2);
+        res.body.folders.forEach(expectFolder);
+        expect(res.headers.get('X-Total-Count')).toBe('2');
+      },
+    ),
     err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/folders')),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/folders', { username: 'nobody' })),
   ],
   'folders.files': [
-    ok('lists a folder’s files', 200, async (fx) => {
-      const username = await fx.user();
-      const folder = await fx.folder(username);
-      await fx.file(username, folder, 'abc');
-      return fx.t.api('GET', '/api/folders/files', { username, folder });
-    }, (res) => {
-      expect(Object.keys(res.body)).toEqual(['files']);
-      expect(res.body.files).toHaveLength(1);
-      expectFileEntry(res.body.files[0]);
-      expect(res.body.files[0]).toMatchObject({ size: 3, shared: false, shareUrl: null, folder: expect.any(String) });
-      expect(res.headers.get('X-Total-Count')).toBe('1');
-    }),
+    ok(
+      'lists a folder’s files',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await fx.file(username, folder, 'abc');
+        return fx.t.api('GET', '/api/folders/files', { username, folder });
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['files']);
+        expect(res.body.files).toHaveLength(1);
+        expectFileEntry(res.body.files[0]);
+        expect(res.body.files[0]).toMatchObject({ size: 3, shared: false, shareUrl: null, folder: expect.any(String) });
+        expect(res.headers.get('X-Total-Count')).toBe('1');
+      },
+    ),
     err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('GET', '/api/folders/files', { username: await fx.user() })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) => fx.t.api('GET', '/api/folders/files', { username: await fx.user(), folder: 'nope' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      fx.t.api('GET', '/api/folders/files', { username: await fx.user(), folder: 'nope' }),
+    ),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/folders/files', { username: 'nobody', folder: 'x' })),
   ],
   'folders.create': [
-    ok('creates the folder', 201, async (fx) => fx.t.api('POST', '/api/folders/create', { username: await fx.user(), folder: 'Photos 2024' }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
-      expectFolder(res.body.folder);
-      expect(res.body.folder).toMatchObject({ name: 'Photos 2024', fileCount: 0, sizeBytes: 0 });
-    }),
+    ok(
+      'creates the folder',
+      201,
+      async (fx) => fx.t.api('POST', '/api/folders/create', { username: await fx.user(), folder: 'Photos 2024' }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
+        expectFolder(res.body.folder);
+        expect(res.body.folder).toMatchObject({ name: 'Photos 2024', fileCount: 0, sizeBytes: 0 });
+      },
+    ),
     err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/create', { username: await fx.user() })),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/folders/create', { username: 'nobody', folder: 'x' })),
     err(409, 'existing folder', 'folder_exists', async (fx) => {
@@ -152,33 +233,54 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.delete': [
-    ok('deletes the folder and its files', 200, async (fx) => {
-      const username = await fx.user();
-      const folder = await fx.folder(username);
-      await fx.file(username, folder);
-      return fx.t.api('POST', '/api/folders/delete', { username, folder });
-    }, (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
+    ok(
+      'deletes the folder and its files',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await fx.file(username, folder);
+        return fx.t.api('POST', '/api/folders/delete', { username, folder });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
     err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/delete', { username: await fx.user() })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) => fx.t.api('POST', '/api/folders/delete', { username: await fx.user(), folder: 'nope' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      fx.t.api('POST', '/api/folders/delete', { username: await fx.user(), folder: 'nope' }),
+    ),
   ],
   'folders.files.rename': [
-    ok('renames a file in a folder', 201, async (fx) => {
-      const username = await fx.user();
-      const folder = await fx.folder(username);
-      const file = await fx.file(username, folder);
-      return fx.t.api('POST', '/api/folders/files/rename', { username, folder, file, newname: 'renamed.txt' });
-    }, (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
-      expectFileEntry(res.body.file);
-      expect(res.body.file.name).toBe('renamed.txt');
-      expect(res.body.file.mimeType).toBe('text/plain');
-    }),
-    err(400, 'no newname', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'f', file: 'a' })),
+    ok(
+      'renames a file in a folder',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        const file = await fx.file(username, folder);
+        return fx.t.api('POST', '/api/folders/files/rename', { username, folder, file, newname: 'renamed.txt' });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file.name).toBe('renamed.txt');
+        expect(res.body.file.mimeType).toBe('text/plain');
+      },
+    ),
+    err(400, 'no newname', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'f', file: 'a' }),
+    ),
     err(404, 'unknown file', 'file_not_found', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/folders/files/rename', { username, folder: await fx.folder(username), file: 'nope.txt', newname: 'b.txt' });
+      return fx.t.api('POST', '/api/folders/files/rename', {
+        username,
+        folder: await fx.folder(username),
+        file: 'nope.txt',
+        newname: 'b.txt',
+      });
     }),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) => fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'nope', file: 'a.txt', newname: 'b.txt' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'nope', file: 'a.txt', newname: 'b.txt' }),
+    ),
     err(409, 'new name taken', 'file_exists', async (fx) => {
       const username = await fx.user();
       const folder = await fx.folder(username);
@@ -188,45 +290,74 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.files.delete': [
-    ok('deletes a file in a folder', 200, async (fx) => {
-      const username = await fx.user();
-      const folder = await fx.folder(username);
-      return fx.t.api('POST', '/api/folders/files/delete', { username, folder, file: await fx.file(username, folder) });
-    }, (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
-    err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/files/delete', { username: await fx.user(), folder: 'f' })),
+    ok(
+      'deletes a file in a folder',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        return fx.t.api('POST', '/api/folders/files/delete', { username, folder, file: await fx.file(username, folder) });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'no file', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/folders/files/delete', { username: await fx.user(), folder: 'f' }),
+    ),
     err(404, 'unknown file', 'file_not_found', async (fx) => {
       const username = await fx.user();
       return fx.t.api('POST', '/api/folders/files/delete', { username, folder: await fx.folder(username), file: 'nope.txt' });
     }),
   ],
   'role.get': [
-    ok('returns the built-in role', 200, (fx) => fx.t.api('GET', '/api/role', { name: 'user' }), (res) => {
-      expectRole(res.body);
-      expect(res.body).toMatchObject({ name: 'user', maxStorage: 128, builtIn: true });
-    }),
+    ok(
+      'returns the built-in role',
+      200,
+      (fx) => fx.t.api('GET', '/api/role', { name: 'user' }),
+      (res) => {
+        expectRole(res.body);
+        expect(res.body).toMatchObject({ name: 'user', maxStorage: 128, builtIn: true });
+      },
+    ),
     err(400, 'no name', 'missing_parameter', (fx) => fx.t.api('GET', '/api/role')),
     err(404, 'unknown role', 'role_not_found', (fx) => fx.t.api('GET', '/api/role', { name: 'ghost' })),
   ],
   'role.all': [
-    ok('lists roles with X-Total-Count', 200, (fx) => fx.t.api('GET', '/api/role/all'), (res) => {
-      expect(Array.isArray(res.body)).toBe(true);
-      res.body.forEach(expectRole);
-      expect(res.body.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(['user', 'admin']));
-      expect(Number(res.headers.get('X-Total-Count'))).toBe(res.body.length);
-    }),
+    ok(
+      'lists roles with X-Total-Count',
+      200,
+      (fx) => fx.t.api('GET', '/api/role/all'),
+      (res) => {
+        expect(Array.isArray(res.body)).toBe(true);
+        res.body.forEach(expectRole);
+        expect(res.body.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(['user', 'admin']));
+        expect(Number(res.headers.get('X-Total-Count'))).toBe(res.body.length);
+      },
+    ),
     err(400, 'negative offset', 'invalid_parameter', (fx) => fx.t.api('GET', '/api/role/all', { offset: '-1' })),
   ],
   'role.create': [
-    ok('creates a role', 201, (fx) => fx.t.api('POST', '/api/role/create', { name: fx.unique('gold'), maxStorage: '1024', badge: BADGE }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
-      expectRole(res.body.role);
-      expect(res.body.role).toMatchObject({ maxStorage: 1024, badge: BADGE, builtIn: false });
-    }),
+    ok(
+      'creates a role',
+      201,
+      (fx) => fx.t.api('POST', '/api/role/create', { name: fx.unique('gold'), maxStorage: '1024', badge: BADGE }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
+        expectRole(res.body.role);
+        expect(res.body.role).toMatchObject({ maxStorage: 1024, badge: BADGE, builtIn: false });
+      },
+    ),
     err(400, 'no badge', 'missing_parameter', (fx) => fx.t.api('POST', '/api/role/create', { name: fx.unique('r'), maxStorage: '1' })),
-    err(409, 'existing role', 'role_exists', (fx) => fx.t.api('POST', '/api/role/create', { name: 'admin', maxStorage: '1', badge: BADGE })),
+    err(409, 'existing role', 'role_exists', (fx) =>
+      fx.t.api('POST', '/api/role/create', { name: 'admin', maxStorage: '1', badge: BADGE }),
+    ),
   ],
   'role.delete': [
-    ok('deletes an unused role', 200, async (fx) => fx.t.api('POST', '/api/role/delete', { name: await fx.role() }), (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
+    ok(
+      'deletes an unused role',
+      200,
+      async (fx) => fx.t.api('POST', '/api/role/delete', { name: await fx.role() }),
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
     err(400, 'no name', 'missing_parameter', (fx) => fx.t.api('POST', '/api/role/delete')),
     err(404, 'unknown role', 'role_not_found', (fx) => fx.t.api('POST', '/api/role/delete', { name: 'ghost' })),
     err(409, 'a built-in role', 'role_builtin', (fx) => fx.t.api('POST', '/api/role/delete', { name: 'user' })),
@@ -237,78 +368,131 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'role.edit': [
-    ok('renames a role and sets quota and badge', 201, async (fx) => {
-      const name = await fx.role();
-      return fx.t.api('POST', '/api/role/edit', { name, newname: `${name}-x`, maxStorage: '-1', badge: 'http://example.com/b.svg' });
-    }, (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
-      expectRole(res.body.role);
-      expect(res.body.role).toMatchObject({ name: expect.stringMatching(/-x$/), maxStorage: -1, badge: 'http://example.com/b.svg', builtIn: false });
-    }),
-    ok('changes a built-in role’s quota (keeping its name)', 201, (fx) => fx.t.api('POST', '/api/role/edit', { name: 'admin', newname: 'admin', maxStorage: '256', badge: BADGE }), (res) => {
-      expect(res.body.role).toMatchObject({ name: 'admin', maxStorage: 256, builtIn: true });
-    }),
-    err(400, 'no maxStorage', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'x', badge: BADGE })),
-    err(404, 'unknown role', 'role_not_found', (fx) => fx.t.api('POST', '/api/role/edit', { name: 'ghost', newname: 'ghost2', maxStorage: '1', badge: BADGE })),
-    err(409, 'renaming a built-in role', 'role_builtin', (fx) => fx.t.api('POST', '/api/role/edit', { name: 'user', newname: 'member', maxStorage: '1', badge: BADGE })),
-    err(409, 'new name taken', 'role_exists', async (fx) => fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'admin', maxStorage: '1', badge: BADGE })),
+    ok(
+      'renames a role and sets quota and badge',
+      201,
+      async (fx) => {
+        const name = await fx.role();
+        return fx.t.api('POST', '/api/role/edit', { name, newname: `${name}-x`, maxStorage: '-1', badge: 'http://example.com/b.svg' });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
+        expectRole(res.body.role);
+        expect(res.body.role).toMatchObject({
+          name: expect.stringMatching(/-x$/),
+          maxStorage: -1,
+          badge: 'http://example.com/b.svg',
+          builtIn: false,
+        });
+      },
+    ),
+    ok(
+      'changes a built-in role’s quota (keeping its name)',
+      201,
+      (fx) => fx.t.api('POST', '/api/role/edit', { name: 'admin', newname: 'admin', maxStorage: '256', badge: BADGE }),
+      (res) => {
+        expect(res.body.role).toMatchObject({ name: 'admin', maxStorage: 256, builtIn: true });
+      },
+    ),
+    err(400, 'no maxStorage', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'x', badge: BADGE }),
+    ),
+    err(404, 'unknown role', 'role_not_found', (fx) =>
+      fx.t.api('POST', '/api/role/edit', { name: 'ghost', newname: 'ghost2', maxStorage: '1', badge: BADGE }),
+    ),
+    err(409, 'renaming a built-in role', 'role_builtin', (fx) =>
+      fx.t.api('POST', '/api/role/edit', { name: 'user', newname: 'member', maxStorage: '1', badge: BADGE }),
+    ),
+    err(409, 'new name taken', 'role_exists', async (fx) =>
+      fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'admin', maxStorage: '1', badge: BADGE }),
+    ),
   ],
   'files.list': [
-    ok('lists root files with X-Total-Count', 200, async (fx) => {
-      const username = await fx.user();
-      await fx.file(username, undefined, 'hello');
-      await fx.folder(username);
-      return fx.t.api('GET', '/api/files/', { username });
-    }, (res) => {
-      expect(Object.keys(res.body)).toEqual(['files']);
-      expect(res.body.files).toHaveLength(1);
-      expectFileEntry(res.body.files[0]);
-      expect(res.body.files[0]).toMatchObject({ folder: null, size: 5 });
-      expect(res.headers.get('X-Total-Count')).toBe('1');
-    }),
+    ok(
+      'lists root files with X-Total-Count',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await fx.file(username, undefined, 'hello');
+        await fx.folder(username);
+        return fx.t.api('GET', '/api/files/', { username });
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['files']);
+        expect(res.body.files).toHaveLength(1);
+        expectFileEntry(res.body.files[0]);
+        expect(res.body.files[0]).toMatchObject({ folder: null, size: 5 });
+        expect(res.headers.get('X-Total-Count')).toBe('1');
+      },
+    ),
     err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/files')),
     err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/files', { username: 'nobody' })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) => fx.t.api('GET', '/api/files', { username: await fx.user(), folder: 'nope' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      fx.t.api('GET', '/api/files', { username: await fx.user(), folder: 'nope' }),
+    ),
   ],
   'files.delete': [
-    ok('deletes a root file', 200, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('POST', '/api/files/delete', { username, file: await fx.file(username) });
-    }, (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
+    ok(
+      'deletes a root file',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('POST', '/api/files/delete', { username, file: await fx.file(username) });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
     err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/delete', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) => fx.t.api('POST', '/api/files/delete', { username: await fx.user(), file: 'nope.txt' })),
+    err(404, 'unknown file', 'file_not_found', async (fx) =>
+      fx.t.api('POST', '/api/files/delete', { username: await fx.user(), file: 'nope.txt' }),
+    ),
   ],
   'files.rename': [
-    ok('renames a root file', 201, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('POST', '/api/files/rename', { username, file: await fx.file(username), newname: 'new name.md' });
-    }, (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
-      expectFileEntry(res.body.file);
-      expect(res.body.file).toMatchObject({ name: 'new name.md', folder: null, mimeType: 'text/markdown' });
-    }),
-    err(400, 'no newname', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'a.txt' })),
-    err(404, 'unknown file', 'file_not_found', async (fx) => fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'nope.txt', newname: 'b.txt' })),
+    ok(
+      'renames a root file',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('POST', '/api/files/rename', { username, file: await fx.file(username), newname: 'new name.md' });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file).toMatchObject({ name: 'new name.md', folder: null, mimeType: 'text/markdown' });
+      },
+    ),
+    err(400, 'no newname', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'a.txt' }),
+    ),
+    err(404, 'unknown file', 'file_not_found', async (fx) =>
+      fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'nope.txt', newname: 'b.txt' }),
+    ),
     err(409, 'new name taken', 'file_exists', async (fx) => {
       const username = await fx.user();
       return fx.t.api('POST', '/api/files/rename', { username, file: await fx.file(username), newname: await fx.file(username) });
     }),
   ],
   'files.share': [
-    ok('shares with an unguessable link', 201, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('POST', '/api/files/share', { username, file: await fx.file(username) });
-    }, (res, fx) => {
-      expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
-      expectFileEntry(res.body.file);
-      expect(res.body.file.shared).toBe(true);
-      const url = new URL(res.body.file.shareUrl);
-      expect(url.origin).toBe(fx.t.url);
-      const token = url.pathname.replace(/^\/s\//, '');
-      expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
-    }),
+    ok(
+      'shares with an unguessable link',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('POST', '/api/files/share', { username, file: await fx.file(username) });
+      },
+      (res, fx) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file.shared).toBe(true);
+        const url = new URL(res.body.file.shareUrl);
+        expect(url.origin).toBe(fx.t.url);
+        const token = url.pathname.replace(/^\/s\//, '');
+        expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+      },
+    ),
     err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/share', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) => fx.t.api('POST', '/api/files/share', { username: await fx.user(), file: 'nope.txt' })),
+    err(404, 'unknown file', 'file_not_found', async (fx) =>
+      fx.t.api('POST', '/api/files/share', { username: await fx.user(), file: 'nope.txt' }),
+    ),
     err(409, 'already shared', 'already_shared', async (fx) => {
       const username = await fx.user();
       const file = await fx.file(username);
@@ -317,36 +501,59 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'files.noshare': [
-    ok('revokes the link', 201, async (fx) => {
-      const username = await fx.user();
-      const file = await fx.file(username);
-      await fx.t.api('POST', '/api/files/share', { username, file });
-      return fx.t.api('POST', '/api/files/noshare', { username, file });
-    }, (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
-      expectFileEntry(res.body.file);
-      expect(res.body.file).toMatchObject({ shared: false, shareUrl: null });
-    }),
+    ok(
+      'revokes the link',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const file = await fx.file(username);
+        await fx.t.api('POST', '/api/files/share', { username, file });
+        return fx.t.api('POST', '/api/files/noshare', { username, file });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file).toMatchObject({ shared: false, shareUrl: null });
+      },
+    ),
     err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/noshare', { username: await fx.user() })),
     err(404, 'a file that is not shared', 'share_not_found', async (fx) => {
       const username = await fx.user();
       return fx.t.api('POST', '/api/files/noshare', { username, file: await fx.file(username) });
     }),
-    err(404, 'unknown file', 'file_not_found', async (fx) => fx.t.api('POST', '/api/files/noshare', { username: await fx.user(), file: 'nope.txt' })),
+    err(404, 'unknown file', 'file_not_found', async (fx) =>
+      fx.t.api('POST', '/api/files/noshare', { username: await fx.user(), file: 'nope.txt' }),
+    ),
   ],
   'files.upload': [
-    ok('stores the body as the file', 201, async (fx) => fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'up.bin' }, { body: 'payload' }), (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
-      expectFileEntry(res.body.file);
-      expect(res.body.file).toMatchObject({ name: 'up.bin', folder: null, size: 7, mimeType: 'application/octet-stream' });
-    }),
-    ok('stores into a folder', 201, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('POST', '/api/files/upload', { username, file: 'in.txt', folder: await fx.folder(username) }, { body: 'x' });
-    }, (res) => expect(res.body.file.folder).toEqual(expect.any(String))),
-    err(400, 'no file name', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/upload', { username: await fx.user() }, { body: 'x' })),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/files/upload', { username: 'nobody', file: 'a' }, { body: 'x' })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) => fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'a', folder: 'nope' }, { body: 'x' })),
+    ok(
+      'stores the body as the file',
+      201,
+      async (fx) => fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'up.bin' }, { body: 'payload' }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file).toMatchObject({ name: 'up.bin', folder: null, size: 7, mimeType: 'application/octet-stream' });
+      },
+    ),
+    ok(
+      'stores into a folder',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('POST', '/api/files/upload', { username, file: 'in.txt', folder: await fx.folder(username) }, { body: 'x' });
+      },
+      (res) => expect(res.body.file.folder).toEqual(expect.any(String)),
+    ),
+    err(400, 'no file name', 'missing_parameter', async (fx) =>
+      fx.t.api('POST', '/api/files/upload', { username: await fx.user() }, { body: 'x' }),
+    ),
+    err(404, 'unknown user', 'user_not_found', (fx) =>
+      fx.t.api('POST', '/api/files/upload', { username: 'nobody', file: 'a' }, { body: 'x' }),
+    ),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'a', folder: 'nope' }, { body: 'x' }),
+    ),
     err(409, 'existing file without overwrite', 'file_exists', async (fx) => {
       const username = await fx.user();
       return fx.t.api('POST', '/api/files/upload', { username, file: await fx.file(username) }, { body: 'x' });
@@ -358,59 +565,108 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'files.download': [
-    ok('sends the bytes as an attachment', 200, async (fx) => {
-      const username = await fx.user();
-      return fx.t.api('GET', '/api/files/download', { username, file: await fx.file(username, undefined, 'hello world') });
-    }, (res) => {
-      expect(res.text).toBe('hello world');
-      expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
-      expect(res.headers.get('Content-Type')).toMatch(/^text\/plain/);
-    }),
+    ok(
+      'sends the bytes as an attachment',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        return fx.t.api('GET', '/api/files/download', { username, file: await fx.file(username, undefined, 'hello world') });
+      },
+      (res) => {
+        expect(res.text).toBe('hello world');
+        expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+        expect(res.headers.get('Content-Type')).toMatch(/^text\/plain/);
+      },
+    ),
     err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('GET', '/api/files/download', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) => fx.t.api('GET', '/api/files/download', { username: await fx.user(), file: 'nope' })),
+    err(404, 'unknown file', 'file_not_found', async (fx) =>
+      fx.t.api('GET', '/api/files/download', { username: await fx.user(), file: 'nope' }),
+    ),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('GET', '/api/files/download', { username, file: await fx.file(username, undefined, 'abc') }, { headers: { Range: 'bytes=10-' } });
+      return fx.t.api(
+        'GET',
+        '/api/files/download',
+        { username, file: await fx.file(username, undefined, 'abc') },
+        { headers: { Range: 'bytes=10-' } },
+      );
     }),
   ],
   'dash.get': [
-    ok('reports version, uptime, totals', 200, (fx) => fx.t.api('GET', '/api/dash'), (res) => {
-      expect(res.body).toMatchObject({ version: expect.any(String), uptime: expect.any(Number), users: expect.any(Number), storage: { usedBytes: expect.any(Number) } });
-    }),
+    ok(
+      'reports version, uptime, totals',
+      200,
+      (fx) => fx.t.api('GET', '/api/dash'),
+      (res) => {
+        expect(res.body).toMatchObject({
+          version: expect.any(String),
+          uptime: expect.any(Number),
+          users: expect.any(Number),
+          storage: { usedBytes: expect.any(Number) },
+        });
+      },
+    ),
   ],
   'dash.rescan': [
-    ok('reconciles the index with the disk', 200, (fx) => fx.t.api('POST', '/api/dash/rescan'), (res) => expect(res.body).toMatchObject({ msg: expect.any(String), files: expect.any(Number) })),
+    ok(
+      'reconciles the index with the disk',
+      200,
+      (fx) => fx.t.api('POST', '/api/dash/rescan'),
+      (res) => expect(res.body).toMatchObject({ msg: expect.any(String), files: expect.any(Number) }),
+    ),
     err(503, 'the storage directory is gone', 'storage_unavailable', async (fx) => {
       await rm(fx.noStorage.storageDir, { recursive: true, force: true });
       return fx.noStorage.api('POST', '/api/dash/rescan');
     }),
   ],
   events: [
-    ok('opens an event stream', 200, async (fx) => {
-      const abort = new AbortController();
-      const res = await fetch(`${fx.t.url}/api/events`, { headers: { 'API-Key': fx.t.key }, signal: abort.signal });
-      const reader = res.body!.getReader();
-      const first = await reader.read();
-      abort.abort();
-      await reader.cancel().catch(() => undefined);
-      return { status: res.status, headers: res.headers, body: null, text: new TextDecoder().decode(first.value) };
-    }, (res) => {
-      expect(res.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
-      expect(res.text).toContain(': connected');
-    }),
+    ok(
+      'opens an event stream',
+      200,
+      async (fx) => {
+        const abort = new AbortController();
+        const res = await fetch(`${fx.t.url}/api/events`, { headers: { 'API-Key': fx.t.key }, signal: abort.signal });
+        const reader = res.body!.getReader();
+        const first = await reader.read();
+        abort.abort();
+        await reader.cancel().catch(() => undefined);
+        return { status: res.status, headers: res.headers, body: null, text: new TextDecoder().decode(first.value) };
+      },
+      (res) => {
+        expect(res.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
+        expect(res.text).toContain(': connected');
+      },
+    ),
   ],
   'keys.list': [
-    ok('lists labels and scopes only', 200, (fx) => fx.t.api('GET', '/api/keys'), (res) => {
-      expect(Object.keys(res.body)).toEqual(['keys']);
-      for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'label', 'scope']);
-      expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true });
-    }),
+    ok(
+      'lists labels and scopes only',
+      200,
+      (fx) => fx.t.api('GET', '/api/keys'),
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['keys']);
+        for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'label', 'scope']);
+        expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true });
+      },
+    ),
   ],
   'keys.create': [
-    ok('shows the new key once', 201, (fx) => fx.t.api('POST', '/api/keys/create', { label: fx.unique('ci'), scope: 'read' }), (res) => {
-      expect(res.body).toMatchObject({ msg: expect.any(String), scope: 'read', builtIn: false, key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-    }),
-    err(400, 'an unknown scope', 'invalid_parameter', (fx) => fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'root' })),
+    ok(
+      'shows the new key once',
+      201,
+      (fx) => fx.t.api('POST', '/api/keys/create', { label: fx.unique('ci'), scope: 'read' }),
+      (res) => {
+        expect(res.body).toMatchObject({
+          msg: expect.any(String),
+          scope: 'read',
+          builtIn: false,
+          key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        });
+      },
+    ),
+    err(400, 'an unknown scope', 'invalid_parameter', (fx) =>
+      fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'root' }),
+    ),
     err(409, 'an existing label', 'key_exists', async (fx) => {
       const label = fx.unique('dup');
       await fx.t.api('POST', '/api/keys/create', { label, scope: 'read' });
@@ -418,35 +674,59 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'keys.delete': [
-    ok('deletes a key', 200, async (fx) => {
-      const label = fx.unique('gone');
-      await fx.t.api('POST', '/api/keys/create', { label, scope: 'read' });
-      return fx.t.api('POST', '/api/keys/delete', { label });
-    }, (res) => expect(Object.keys(res.body)).toEqual(['msg'])),
+    ok(
+      'deletes a key',
+      200,
+      async (fx) => {
+        const label = fx.unique('gone');
+        await fx.t.api('POST', '/api/keys/create', { label, scope: 'read' });
+        return fx.t.api('POST', '/api/keys/delete', { label });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
     err(400, 'no label', 'missing_parameter', (fx) => fx.t.api('POST', '/api/keys/delete')),
     err(404, 'an unknown label', 'key_not_found', (fx) => fx.t.api('POST', '/api/keys/delete', { label: 'ghost' })),
     err(409, 'the built-in admin key', 'key_builtin', (fx) => fx.t.api('POST', '/api/keys/delete', { label: 'admin' })),
   ],
   'keys.rotate': [
-    ok('replaces the admin key', 201, async (fx) => {
-      const res = await fx.noStorage.api('POST', '/api/keys/rotate');
-      if (res.status === 201) fx.noStorage.key = res.body.key;
-      return res;
-    }, (res) => expect(res.body).toEqual({ msg: expect.any(String), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })),
+    ok(
+      'replaces the admin key',
+      201,
+      async (fx) => {
+        const res = await fx.noStorage.api('POST', '/api/keys/rotate');
+        if (res.status === 201) fx.noStorage.key = res.body.key;
+        return res;
+      },
+      (res) => expect(res.body).toEqual({ msg: expect.any(String), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
+    ),
     err(409, 'a key set by NIMBUS_API_KEY', undefined, (fx) => fx.t.api('POST', '/api/keys/rotate')),
   ],
-  openapi: [ok('describes the API', 200, (fx) => fx.t.api('GET', '/api/openapi.json'), (res) => expect(res.body.openapi).toBe('3.1.0'))],
+  openapi: [
+    ok(
+      'describes the API',
+      200,
+      (fx) => fx.t.api('GET', '/api/openapi.json'),
+      (res) => expect(res.body.openapi).toBe('3.1.0'),
+    ),
+  ],
   'share.download': [
-    ok('serves a shared file without a key', 200, async (fx) => {
-      const username = await fx.user();
-      const file = await fx.file(username, undefined, 'shared bytes');
-      const shared = await fx.t.api('POST', '/api/files/share', { username, file });
-      return fx.t.raw('GET', new URL(shared.body.file.shareUrl).pathname, { key: null });
-    }, (res) => {
-      expect(res.text).toBe('shared bytes');
-      expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
-    }),
-    err(404, 'an unknown token', 'share_not_found', (fx) => fx.t.raw('GET', '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { key: null })),
+    ok(
+      'serves a shared file without a key',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const file = await fx.file(username, undefined, 'shared bytes');
+        const shared = await fx.t.api('POST', '/api/files/share', { username, file });
+        return fx.t.raw('GET', new URL(shared.body.file.shareUrl).pathname, { key: null });
+      },
+      (res) => {
+        expect(res.text).toBe('shared bytes');
+        expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+      },
+    ),
+    err(404, 'an unknown token', 'share_not_found', (fx) =>
+      fx.t.raw('GET', '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { key: null }),
+    ),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
       const file = await fx.file(username, undefined, 'abc');
@@ -455,13 +735,18 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   verify: [
-    ok('confirms the address from the mailed link with an HTML page', 200, async (fx) => {
-      const username = await fx.user();
-      await fx.t.api('POST', '/api/user/verify', { username });
-      const mail = (await readOutbox(fx.t.dataDir)).find((m) => m.includes(`Hello ${username},`))!;
-      const link = verifyLink(mail)!;
-      return fx.t.raw('GET', `${link.pathname}${link.search}`, { key: null });
-    }, (res) => expect(res.headers.get('Content-Type')).toMatch(/^text\/html/)),
+    ok(
+      'confirms the address from the mailed link with an HTML page',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await fx.t.api('POST', '/api/user/verify', { username });
+        const mail = (await readOutbox(fx.t.dataDir)).find((m) => m.includes(`Hello ${username},`))!;
+        const link = verifyLink(mail)!;
+        return fx.t.raw('GET', `${link.pathname}${link.search}`, { key: null });
+      },
+      (res) => expect(res.headers.get('Content-Type')).toMatch(/^text\/html/),
+    ),
     err(400, 'no token', 'missing_parameter', (fx) => fx.t.raw('GET', '/verify', { key: null })),
   ],
 };
@@ -562,7 +847,12 @@ describe('every endpoint of the shared table', () => {
     let i = 0;
     for (const e of keyed) {
       for (const headers of [{ 'API-Key': 'wrong-key' }, { Authorization: 'Bearer wrong-key' }] as Record<string, string>[]) {
-        const res = await nodeRequest(fx.t.port, { method: e.method, path: e.path, headers: { Host: `127.0.0.1:${fx.t.port}`, ...headers }, localAddress: `127.0.1.${2 + i++}` });
+        const res = await nodeRequest(fx.t.port, {
+          method: e.method,
+          path: e.path,
+          headers: { Host: `127.0.0.1:${fx.t.port}`, ...headers },
+          localAddress: `127.0.1.${2 + i++}`,
+        });
         expect(res.status, `${e.id} ${res.text}`).toBe(401);
         expect(JSON.parse(res.text)).toEqual({ error: 'Wrong API key', code: 'unauthorized' });
       }

@@ -46,15 +46,28 @@ describe('upload', () => {
     const onDisk = await readFile(path.join(t.storageDir, 'ana', 'big.bin'));
     expect(createHash('sha256').update(onDisk).digest('hex')).toBe(sha256);
     const download = await fetch(`${t.url}/api/files/download?username=ana&file=big.bin`, { headers: { 'API-Key': t.key } });
-    expect(createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex')).toBe(sha256);
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await download.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(sha256);
     expect(await tempFiles()).toEqual([]);
   });
 
   it('refuses to replace a file without overwrite=true and replaces it with it', async () => {
     await upload(t, 'ana', 'notes.txt', 'first');
-    expectErrorBody(await t.api('POST', '/api/files/upload', { username: 'ana', file: 'notes.txt' }, { body: 'second' }), 409, 'file_exists');
+    expectErrorBody(
+      await t.api('POST', '/api/files/upload', { username: 'ana', file: 'notes.txt' }, { body: 'second' }),
+      409,
+      'file_exists',
+    );
     expect(await readFile(path.join(t.storageDir, 'ana', 'notes.txt'), 'utf8')).toBe('first');
-    const res = await t.api('POST', '/api/files/upload', { username: 'ana', file: 'notes.txt', overwrite: 'true' }, { body: 'second, longer' });
+    const res = await t.api(
+      'POST',
+      '/api/files/upload',
+      { username: 'ana', file: 'notes.txt', overwrite: 'true' },
+      { body: 'second, longer' },
+    );
     expect(res.status).toBe(201);
     expect(res.body.file.size).toBe(14);
     expect(await readFile(path.join(t.storageDir, 'ana', 'notes.txt'), 'utf8')).toBe('second, longer');
@@ -90,7 +103,11 @@ describe('quota', () => {
   });
 
   it('answers 507 to a 2 MiB upload over a 1 MB quota, with or without Content-Length, and keeps nothing', async () => {
-    expectErrorBody(await t.api('POST', '/api/files/upload', { username: 'q1', file: 'big' }, { body: new Uint8Array(2 * MIB) }), 507, 'quota_exceeded');
+    expectErrorBody(
+      await t.api('POST', '/api/files/upload', { username: 'q1', file: 'big' }, { body: new Uint8Array(2 * MIB) }),
+      507,
+      'quota_exceeded',
+    );
     const { body } = streamedBody(2 * MIB, 64 * 1024);
     expectErrorBody(await t.api('POST', '/api/files/upload', { username: 'q1', file: 'big' }, streamInit(body)), 507, 'quota_exceeded');
     expect(await readdir(path.join(t.storageDir, 'q1'))).toEqual([]);
@@ -100,7 +117,11 @@ describe('quota', () => {
 
   it('lets an upload fill the quota exactly and refuses one byte more', async () => {
     await upload(t, 'q2', 'exact', Buffer.alloc(MIB - 10));
-    expectErrorBody(await t.api('POST', '/api/files/upload', { username: 'q2', file: 'more' }, { body: 'x'.repeat(11) }), 507, 'quota_exceeded');
+    expectErrorBody(
+      await t.api('POST', '/api/files/upload', { username: 'q2', file: 'more' }, { body: 'x'.repeat(11) }),
+      507,
+      'quota_exceeded',
+    );
     await upload(t, 'q2', 'fits', 'x'.repeat(10));
     expect(await usedBytes('q2')).toBe(MIB);
     // Replacing a file counts only the difference.
@@ -111,10 +132,15 @@ describe('quota', () => {
   it('never lets parallel uploads pass the quota together, and leaves no temp file', async () => {
     const size = 300 * 1024;
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t.api('POST', '/api/files/upload', { username: 'q3', file: `part${i}` }, streamInit(streamedBody(size, 16 * 1024).body))),
+      Array.from({ length: 6 }, (_, i) =>
+        t.api('POST', '/api/files/upload', { username: 'q3', file: `part${i}` }, streamInit(streamedBody(size, 16 * 1024).body)),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.every((s) => s === 201 || s === 507), statuses.join()).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 507),
+      statuses.join(),
+    ).toBe(true);
     const stored = results.filter((r) => r.status === 201).length;
     expect(stored).toBeGreaterThanOrEqual(1);
     expect(stored).toBeLessThanOrEqual(3);
@@ -141,7 +167,8 @@ describe('download', () => {
     await upload(t, 'ana', 'digits.txt', content);
     await upload(t, 'ana', 'résumé final (2).pdf', 'pdf');
   });
-  const get = (file: string, range?: string) => t.api('GET', '/api/files/download', { username: 'ana', file }, range ? { headers: { Range: range } } : {});
+  const get = (file: string, range?: string) =>
+    t.api('GET', '/api/files/download', { username: 'ana', file }, range ? { headers: { Range: range } } : {});
 
   it('sends the whole file with Content-Length and Accept-Ranges', async () => {
     const res = await get('digits.txt');
@@ -268,7 +295,12 @@ describe('share links', () => {
     await createUser(t, 'mover');
     await upload(t, 'mover', 'm.txt', 'moved');
     const res = await t.api('POST', '/api/files/share', { username: 'mover', file: 'm.txt' });
-    await t.api('POST', '/api/user/edit', { username: 'mover', newusername: 'moved', newemail: 'mover@example.com', newpassword: 'password123' });
+    await t.api('POST', '/api/user/edit', {
+      username: 'mover',
+      newusername: 'moved',
+      newemail: 'mover@example.com',
+      newpassword: 'password123',
+    });
     expect((await openLink(res.body.file.shareUrl)).text).toBe('moved');
     const list = (await t.api('GET', '/api/files', { username: 'moved' })).body.files;
     expect(list[0]).toMatchObject({ name: 'm.txt', shared: true, shareUrl: res.body.file.shareUrl });

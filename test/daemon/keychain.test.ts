@@ -70,7 +70,13 @@ describe('the admin key in a real Secret Service', () => {
       `node --import tsx ${JSON.stringify(probeFile)}`,
       'printf "LOOKUP:"; secret-tool lookup service Nimbus account "admin-key:$PROBE_DATA_DIR"; echo',
     ].join('; ');
-    const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], { cwd: ROOT, env: bareEnv(home, dataDir), encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
+      cwd: ROOT,
+      env: bareEnv(home, dataDir),
+      encoding: 'utf8',
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
     const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
     expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -89,7 +95,13 @@ describe('no D-Bus at all', () => {
     if (!keytarLoads) throw new Error('keytar does not load (NIMBUS_REQUIRE_E2E=1)');
     const home = path.join(work, 'home-none');
     const dataDir = path.join(work, 'data-none');
-    const out = execFileSync(process.execPath, ['--import', 'tsx', probeFile], { cwd: ROOT, env: bareEnv(home, dataDir), encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', probeFile], {
+      cwd: ROOT,
+      env: bareEnv(home, dataDir),
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const probe = JSON.parse(out.trim().split('\n').pop()!) as Probe;
     const keyFile = path.join(dataDir, 'admin.key');
     expect((await readFile(keyFile, 'utf8')).trim()).toBe(probe.key);

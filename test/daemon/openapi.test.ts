@@ -23,22 +23,26 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it.each(ENDPOINTS.map((e) => [e.method, e.path, e] as const))('lists %s %s with its parameters and statuses', (method, path, endpoint) => {
-    const op = doc.paths[path]?.[method.toLowerCase()];
-    expect(op, `${method} ${path}`).toBeDefined();
-    expect(op.operationId).toBe(endpoint.id);
-    const names = op.parameters.map((p: { name: string }) => p.name);
-    for (const [name, spec] of Object.entries(endpoint.params)) {
-      const param = op.parameters.find((p: { name: string }) => p.name === name);
-      expect(param, name).toMatchObject({ in: 'query', required: spec.required });
-    }
-    if (endpoint.paged) expect(names).toEqual(expect.arrayContaining(['limit', 'offset']));
-    for (const status of [endpoint.success, ...endpoint.errors]) expect(op.responses[String(status)], `${endpoint.id} ${status}`).toBeDefined();
-    if (endpoint.scope !== 'public') {
-      expect(op.responses['401']).toBeDefined();
-      expect(op.security.length).toBeGreaterThan(0);
-    } else expect(op.security).toEqual([]);
-  });
+  it.each(ENDPOINTS.map((e) => [e.method, e.path, e] as const))(
+    'lists %s %s with its parameters and statuses',
+    (method, path, endpoint) => {
+      const op = doc.paths[path]?.[method.toLowerCase()];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.operationId).toBe(endpoint.id);
+      const names = op.parameters.map((p: { name: string }) => p.name);
+      for (const [name, spec] of Object.entries(endpoint.params)) {
+        const param = op.parameters.find((p: { name: string }) => p.name === name);
+        expect(param, name).toMatchObject({ in: 'query', required: spec.required });
+      }
+      if (endpoint.paged) expect(names).toEqual(expect.arrayContaining(['limit', 'offset']));
+      for (const status of [endpoint.success, ...endpoint.errors])
+        expect(op.responses[String(status)], `${endpoint.id} ${status}`).toBeDefined();
+      if (endpoint.scope !== 'public') {
+        expect(op.responses['401']).toBeDefined();
+        expect(op.security.length).toBeGreaterThan(0);
+      } else expect(op.security).toEqual([]);
+    },
+  );
 
   it('lists nothing that is not in the table', () => {
     const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));

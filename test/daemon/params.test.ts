@@ -54,7 +54,11 @@ describe('parameters in the query string', () => {
 
   it('answers 400 duplicate_parameter when a key is given twice with two values', async () => {
     expectErrorBody(await t.raw('GET', '/api/user?username=ana&username=bob'), 400, 'duplicate_parameter');
-    expectErrorBody(await t.raw('POST', '/api/user/create?username=x1&username=x2&email=x@example.com&password=password123'), 400, 'duplicate_parameter');
+    expectErrorBody(
+      await t.raw('POST', '/api/user/create?username=x1&username=x2&email=x@example.com&password=password123'),
+      400,
+      'duplicate_parameter',
+    );
   });
 
   it('answers 400 missing_parameter for an empty value', async () => {
@@ -78,7 +82,12 @@ describe('parameters in a POST body', () => {
 
   it('creates a user from an urlencoded body', async () => {
     const username = unique('f');
-    const res = await t.api('POST', '/api/user/create', {}, form(`username=${username}&email=${username}%40example.com&password=password123`));
+    const res = await t.api(
+      'POST',
+      '/api/user/create',
+      {},
+      form(`username=${username}&email=${username}%40example.com&password=password123`),
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.user.username).toBe(username);
   });
@@ -98,15 +107,41 @@ describe('parameters in a POST body', () => {
 
   it('accepts the same value in the query and the body', async () => {
     const username = unique('s');
-    const res = await t.api('POST', '/api/user/create', { username }, json({ username, email: `${username}@example.com`, password: 'password123' }));
+    const res = await t.api(
+      'POST',
+      '/api/user/create',
+      { username },
+      json({ username, email: `${username}@example.com`, password: 'password123' }),
+    );
     expect(res.status, res.text).toBe(201);
   });
 
   it('answers 400 duplicate_parameter when the query and the body disagree, and creates nothing', async () => {
     const username = unique('d');
-    expectErrorBody(await t.api('POST', '/api/user/create', { username }, json({ username: `${username}x`, email: 'd@example.com', password: 'password123' })), 400, 'duplicate_parameter');
-    expectErrorBody(await t.api('POST', '/api/user/create', { username }, form(`username=${username}y&email=d%40example.com&password=password123`)), 400, 'duplicate_parameter');
-    expectErrorBody(await t.api('POST', '/api/user/create', {}, form(`username=${username}&username=${username}z&email=d%40example.com&password=password123`)), 400);
+    expectErrorBody(
+      await t.api(
+        'POST',
+        '/api/user/create',
+        { username },
+        json({ username: `${username}x`, email: 'd@example.com', password: 'password123' }),
+      ),
+      400,
+      'duplicate_parameter',
+    );
+    expectErrorBody(
+      await t.api('POST', '/api/user/create', { username }, form(`username=${username}y&email=d%40example.com&password=password123`)),
+      400,
+      'duplicate_parameter',
+    );
+    expectErrorBody(
+      await t.api(
+        'POST',
+        '/api/user/create',
+        {},
+        form(`username=${username}&username=${username}z&email=d%40example.com&password=password123`),
+      ),
+      400,
+    );
     expect((await t.api('GET', '/api/user', { username })).status).toBe(404);
   });
 

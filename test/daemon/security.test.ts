@@ -29,7 +29,8 @@ describe('the Host header', () => {
   });
   afterAll(() => t.close());
 
-  const hostGet = (host: string, route = '/api/user/all') => nodeRequest(t.port, { path: route, headers: { Host: host, 'API-Key': t.key } });
+  const hostGet = (host: string, route = '/api/user/all') =>
+    nodeRequest(t.port, { path: route, headers: { Host: host, 'API-Key': t.key } });
 
   it.each([
     ['evil.example'],
@@ -62,7 +63,10 @@ describe('the Host header', () => {
     try {
       const res = await nodeRequest(extra.port, { path: '/api/dash', headers: { Host: 'nimbus.lan:8080', 'API-Key': extra.key } });
       expect(res.status).toBe(200);
-      expect((await nodeRequest(extra.port, { path: '/api/dash', headers: { Host: 'nimbus.lan.evil.example:8080', 'API-Key': extra.key } })).status).toBe(403);
+      expect(
+        (await nodeRequest(extra.port, { path: '/api/dash', headers: { Host: 'nimbus.lan.evil.example:8080', 'API-Key': extra.key } }))
+          .status,
+      ).toBe(403);
     } finally {
       await extra.close();
     }
@@ -81,7 +85,12 @@ describe('CORS', () => {
     const res = await t.api('GET', '/api/user/all', {}, { headers: { Origin: 'http://evil.example' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
-    const preflight = await t.api('OPTIONS', '/api/user/create', {}, { key: null, headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await t.api(
+      'OPTIONS',
+      '/api/user/create',
+      {},
+      { key: null, headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } },
+    );
     expect(preflight.headers.get('Access-Control-Allow-Origin')).toBeNull();
     expect(preflight.headers.get('Access-Control-Allow-Methods')).toBeNull();
     const own = await t.api('GET', '/api/user/all', {}, { headers: { Origin: t.url } });
@@ -117,7 +126,9 @@ describe('throttling of wrong keys', () => {
     expectErrorBody(limited!, 429, 'too_many_requests');
     expect(Number(limited!.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect((await t.api('GET', '/api/user/all')).status).toBe(200);
-    expect((await t.api('POST', '/api/user/create', { username: 'still', email: 's@example.com', password: 'password123' })).status).toBe(201);
+    expect((await t.api('POST', '/api/user/create', { username: 'still', email: 's@example.com', password: 'password123' })).status).toBe(
+      201,
+    );
     expect((await t.api('GET', '/api/user/all', {}, { key: 'wrong-again' })).status).toBe(429);
     expect(t.logs.filter((l) => l.includes('429'))).toHaveLength(1);
   });
@@ -240,7 +251,11 @@ describe('API keys', () => {
     expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'by-ops' }, { key: admin })).status).toBe(201);
     expect((await t.api('GET', '/api/folders', { username: 'ana' }, { key: read })).status).toBe(200);
     expect((await t.api('GET', '/api/files/download', { username: 'ana', file: 'none' }, { key: read })).status).toBe(404);
-    expectErrorBody(await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'by-dash' }, { key: read }), 403, 'insufficient_scope');
+    expectErrorBody(
+      await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'by-dash' }, { key: read }),
+      403,
+      'insufficient_scope',
+    );
     expectErrorBody(await t.api('GET', '/api/keys', {}, { key: read }), 403, 'insufficient_scope');
     expect((await t.api('GET', '/api/folders', { username: 'ana' })).body.folders.map((f: { name: string }) => f.name)).toEqual(['by-ops']);
   });

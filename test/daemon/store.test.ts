@@ -130,7 +130,10 @@ describe('SIGKILL in the middle of a stream of mutations', () => {
           while (!killed) {
             // Users (a password hash each, so slow) and roles (fast) interleave in the same commits.
             const name = `c${cycle}${w % 2 ? 'r' : 'u'}${next++}`;
-            const route = w % 2 ? `/api/role/create?name=${name}&maxStorage=1&badge=https://example.com/b.png` : `/api/user/create?username=${name}&email=${name}%40example.com&password=password123`;
+            const route =
+              w % 2
+                ? `/api/role/create?name=${name}&maxStorage=1&badge=https://example.com/b.png`
+                : `/api/user/create?username=${name}&email=${name}%40example.com&password=password123`;
             try {
               const res = await fetch(`${daemon.url}${route}`, { method: 'POST', headers: { 'API-Key': TEST_KEY } });
               if (res.status === 201) {
@@ -147,9 +150,15 @@ describe('SIGKILL in the middle of a stream of mutations', () => {
         };
         await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
         expect(await daemon.exited).toBe('SIGKILL');
-        const db = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as { users: { username: string }[]; roles: { name: string }[] };
+        const db = JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8')) as {
+          users: { username: string }[];
+          roles: { name: string }[];
+        };
         const stored = new Set([...db.users.map((u) => u.username), ...db.roles.map((r) => r.name)]);
-        expect(acknowledged.filter((u) => !stored.has(u)), `cycle ${cycle}`).toEqual([]);
+        expect(
+          acknowledged.filter((u) => !stored.has(u)),
+          `cycle ${cycle}`,
+        ).toEqual([]);
       }
       expect(acknowledged.length).toBeGreaterThanOrEqual(50);
       // A last start (in-process) sees every one of them through the API.

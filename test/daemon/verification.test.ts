@@ -94,7 +94,12 @@ describe('verification through the outbox', () => {
     await createUser(t, 'dan');
     await t.api('POST', '/api/user/verify', { username: 'dan' });
     const link = await outboxLink(t, 'dan');
-    await t.api('POST', '/api/user/edit', { username: 'dan', newusername: 'dan', newemail: 'dan@elsewhere.example', newpassword: 'password123' });
+    await t.api('POST', '/api/user/edit', {
+      username: 'dan',
+      newusername: 'dan',
+      newemail: 'dan@elsewhere.example',
+      newpassword: 'password123',
+    });
     expect((await open(t, link)).status).toBe(404);
     expect(await isVerified(t, 'dan')).toBe(false);
   });
@@ -157,7 +162,9 @@ describe('verification through SMTP', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     smtpPort = (smtp.server.address() as AddressInfo).port;
-    t = await startTestDaemon({ env: { NIMBUS_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NIMBUS_MAIL_FROM: 'Nimbus Test <nimbus@test.example>' } });
+    t = await startTestDaemon({
+      env: { NIMBUS_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NIMBUS_MAIL_FROM: 'Nimbus Test <nimbus@test.example>' },
+    });
   });
   afterAll(async () => {
     await t?.close();

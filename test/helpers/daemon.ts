@@ -152,20 +152,37 @@ export async function snapshotState(t: Pick<TestDaemon, 'dataDir' | 'storageDir'
 }
 
 /** Reads db.json as the daemon last wrote it. */
-export async function readDb(dataDir: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- inspected loosely
+export async function readDb(dataDir: string): Promise<any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- inspected loosely
   return JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'));
 }
 
 /** A user (with default password) made through the API; throws unless it was created. */
-export async function createUser(t: TestDaemon, username: string, email = `${username}@example.com`, password = 'password123'): Promise<ApiResponse> {
+export async function createUser(
+  t: TestDaemon,
+  username: string,
+  email = `${username}@example.com`,
+  password = 'password123',
+): Promise<ApiResponse> {
   const res = await t.api('POST', '/api/user/create', { username, email, password });
   if (res.status !== 201) throw new Error(`creating ${username}: ${res.status} ${res.text}`);
   return res;
 }
 
 /** Uploads bytes as a file; throws unless it was stored. */
-export async function upload(t: TestDaemon, username: string, file: string, content: string | Buffer, extra: Record<string, string> = {}): Promise<ApiResponse> {
-  const res = await t.api('POST', '/api/files/upload', { username, file, ...extra }, { body: typeof content === 'string' ? content : new Uint8Array(content) });
+export async function upload(
+  t: TestDaemon,
+  username: string,
+  file: string,
+  content: string | Buffer,
+  extra: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const res = await t.api(
+    'POST',
+    '/api/files/upload',
+    { username, file, ...extra },
+    { body: typeof content === 'string' ? content : new Uint8Array(content) },
+  );
   if (res.status !== 201) throw new Error(`uploading ${file}: ${res.status} ${res.text}`);
   return res;
 }

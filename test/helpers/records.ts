@@ -14,7 +14,12 @@ export function expectUser(u: unknown): void {
   const user = u as Record<string, unknown>;
   expect(Object.keys(user).sort()).toEqual(USER_KEYS);
   expect(Object.keys(user.usage as object).sort()).toEqual(USAGE_KEYS);
-  expect(user).toMatchObject({ username: expect.any(String), email: expect.any(String), role: expect.any(String), emailVerified: expect.any(Boolean) });
+  expect(user).toMatchObject({
+    username: expect.any(String),
+    email: expect.any(String),
+    role: expect.any(String),
+    emailVerified: expect.any(Boolean),
+  });
   expect(user.createdAt).toMatch(ISO_DATE);
   expect(user.usage).toEqual({ usedBytes: expect.any(Number), maxBytes: expect.any(Number), overQuota: expect.any(Boolean) });
 }
@@ -26,13 +31,23 @@ export function expectRole(r: unknown): void {
 
 export function expectFolder(f: unknown): void {
   expect(Object.keys(f as object).sort()).toEqual(FOLDER_KEYS);
-  expect(f).toEqual({ name: expect.any(String), fileCount: expect.any(Number), sizeBytes: expect.any(Number), modifiedAt: expect.stringMatching(ISO_DATE) });
+  expect(f).toEqual({
+    name: expect.any(String),
+    fileCount: expect.any(Number),
+    sizeBytes: expect.any(Number),
+    modifiedAt: expect.stringMatching(ISO_DATE),
+  });
 }
 
 export function expectFileEntry(f: unknown): void {
   const file = f as Record<string, unknown>;
   expect(Object.keys(file).sort()).toEqual(FILE_KEYS);
-  expect(file).toMatchObject({ name: expect.any(String), size: expect.any(Number), mimeType: expect.any(String), shared: expect.any(Boolean) });
+  expect(file).toMatchObject({
+    name: expect.any(String),
+    size: expect.any(Number),
+    mimeType: expect.any(String),
+    shared: expect.any(Boolean),
+  });
   expect(file.modifiedAt).toMatch(ISO_DATE);
   expect(file.folder === null || typeof file.folder === 'string').toBe(true);
   expect(file.shared ? typeof file.shareUrl === 'string' : file.shareUrl === null).toBe(true);
