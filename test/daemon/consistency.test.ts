@@ -47,6 +47,57 @@ describe('concurrent mutations', () => {
   });
 });
 
+describe('racing uploads', () => {
+  beforeAll(async () => {
+    await createUser(t, 'racer');
+  });
+
+  it('stores one of two uploads of a new name, whole, and refuses the other with 409', async () => {
+    const bodies = [Buffer.alloc(300_000, 'a'), Buffer.alloc(200_000, 'b')];
+    const results = await Promise.all(
+      bodies.map((body) => t.api('POST', '/api/files/upload', { username: 'racer', file: 'same.bin' }, { body: new Uint8Array(body) })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const winner = bodies[results.findIndex((r) => r.status === 201)];
+    const stored = Buffer.from(
+      await (await fetch(`${t.url}/api/files/download?username=racer&file=same.bin`, { headers: { 'API-Key': t.key } })).arrayBuffer(),
+    );
+    expect(stored.equals(winner)).toBe(true);
+    expect((await t.api('GET', '/api/user', { username: 'racer' })).body.usage.usedBytes).toBe(winner.length);
+  });
+
+  it('ends with one whole body when overwrites race, never a mix', async () => {
+    const bodies = ['x', 'y', 'z'].map((c) => Buffer.alloc(250_000, c));
+    const results = await Promise.all(
+      bodies.map((body) =>
+        t.api('POST', '/api/files/upload', { username: 'racer', file: 'over.bin', overwrite: 'true' }, { body: new Uint8Array(body) }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+    const stored = Buffer.from(
+      await (await fetch(`${t.url}/api/files/download?username=racer&file=over.bin`, { headers: { 'API-Key': t.key } })).arrayBuffer(),
+    );
+    expect(bodies.some((b) => b.equals(stored))).toBe(true);
+  });
+
+  it('renames a file to its own name as a no-op that keeps its link', async () => {
+    await upload(t, 'racer', 'self.txt', 'me');
+    const link = (await t.api('POST', '/api/files/share', { username: 'racer', file: 'self.txt' })).body.file.shareUrl;
+    const res = await t.api('POST', '/api/files/rename', { username: 'racer', file: 'self.txt', newname: 'self.txt' });
+    expect(res.status).toBe(201);
+    expect(res.body.file).toMatchObject({ name: 'self.txt', shared: true, shareUrl: link });
+  });
+
+  it('renames a file changing only the case of its name', async () => {
+    await upload(t, 'racer', 'case.txt', 'c');
+    const res = await t.api('POST', '/api/files/rename', { username: 'racer', file: 'case.txt', newname: 'CASE.txt' });
+    expect(res.status, res.text).toBe(201);
+    const names = (await t.api('GET', '/api/files', { username: 'racer' })).body.files.map((f: { name: string }) => f.name);
+    expect(names).toContain('CASE.txt');
+    expect(names).not.toContain('case.txt');
+  });
+});
+
 describe('related records', () => {
   it('moves a role’s users with it when the role is renamed', async () => {
     await t.api('POST', '/api/role/create', { name: 'bronze', maxStorage: '5', badge: 'https://example.com/b.png' });
