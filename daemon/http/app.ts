@@ -25,7 +25,9 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   const throttle = new FailureThrottle(n.log);
   const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
   const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
-  let hosts = allowedHosts(port(), n.config.allowedHosts);
+  // The host of NIMBUS_PUBLIC_URL is the daemon's own too: share and verify links point there.
+  const ownHosts = n.config.publicUrl ? [...n.config.allowedHosts, new URL(n.config.publicUrl).host] : n.config.allowedHosts;
+  let hosts = allowedHosts(port(), ownHosts);
   let firstScan: Promise<void> | null = null;
   // Koa reports stream errors after the response started here (by default to stderr, past
   // the daemon's log). A client that leaves mid-download or closes an event stream is normal.
@@ -37,7 +39,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   app.use(closeWhenShuttingDown());
   app.use(errorHandler(n.log));
   app.use(securityHeaders());
-  app.use(hostCheck(() => (hosts.has(`127.0.0.1:${port()}`) ? hosts : (hosts = allowedHosts(port(), n.config.allowedHosts)))));
+  app.use(hostCheck(() => (hosts.has(`127.0.0.1:${port()}`) ? hosts : (hosts = allowedHosts(port(), ownHosts)))));
   app.use(cors(n.config.corsOrigins));
   app.use(async (ctx) => {
     const path = trimSlashes(ctx.path);

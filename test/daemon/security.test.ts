@@ -58,6 +58,25 @@ describe('the Host header', () => {
     }
   });
 
+  it('accepts the host of NIMBUS_PUBLIC_URL, where share links point', async () => {
+    const behindProxy = await startTestDaemon({ env: { NIMBUS_PUBLIC_URL: 'https://files.example.com/' } });
+    try {
+      await createUser(behindProxy, 'ana');
+      await upload(behindProxy, 'ana', 'a.txt', 'public');
+      const shared = await behindProxy.api('POST', '/api/files/share', { username: 'ana', file: 'a.txt' });
+      const link = new URL(shared.body.file.shareUrl);
+      expect(link.origin).toBe('https://files.example.com');
+      const res = await nodeRequest(behindProxy.port, { path: link.pathname, headers: { Host: 'files.example.com' } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.text).toBe('public');
+      expect(
+        (await nodeRequest(behindProxy.port, { path: link.pathname, headers: { Host: 'files.example.com.evil.example' } })).status,
+      ).toBe(403);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('accepts a Host the operator configured', async () => {
     const extra = await startTestDaemon({ env: { NIMBUS_ALLOWED_HOSTS: 'nimbus.lan:8080' } });
     try {
