@@ -25,6 +25,7 @@ export function useLiveEvents(): LiveState {
     let flushTimer: number | undefined;
     let retryTimer: number | undefined;
     let backoff = 1_000;
+    let reconnecting = false;
 
     const flush = () => {
       flushTimer = undefined;
@@ -40,7 +41,8 @@ export function useLiveEvents(): LiveState {
         setState('live');
         backoff = 1_000;
         // Anything missed while disconnected is fetched again.
-        void queryClient.invalidateQueries();
+        if (reconnecting) void queryClient.invalidateQueries();
+        reconnecting = true;
         const reader = stream.getReader();
         const decoder = new TextDecoder();
         const parser = new SseParser();

@@ -114,6 +114,7 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await expect.poll(() => row.textContent()).toContain('2 GB');
       expect(await page().getByRole('row', { name: /user/ }).first().textContent()).toContain('Built-in');
       expect(await page().getByRole('button', { name: 'Delete role user' }).isDisabled()).toBe(true);
+      await snap(page(), 'roles');
       const role = await api(h, 'GET', '/api/role', { name: 'premium' });
       expect(role.body).toMatchObject({ name: 'premium', maxStorage: 2048, badge: `${h.daemon.url}/nimbus.svg` });
     });
@@ -126,6 +127,7 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await dialog.getByLabel('Password').fill('short');
       await dialog.getByRole('button', { name: 'Create user' }).click();
       await expect.poll(() => dialog.getByText(/The password must be at least 8 characters/).count()).toBe(1);
+      await snap(page(), 'user-dialog');
       await dialog.getByLabel('Password').fill('correct horse battery');
       await dialog.getByRole('button', { name: 'Create user' }).click();
       await page().getByRole('heading', { name: 'ana', level: 1 }).waitFor();

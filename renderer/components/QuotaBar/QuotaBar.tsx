@@ -26,7 +26,12 @@ export function QuotaBar({ usage, label, showText = true }: { usage: Usage; labe
       >
         <div className="quota__fill" style={{ width: `${Math.max(ratio * 100, usage.usedBytes > 0 ? 2 : 0)}%` }} />
       </div>
-      {showText ? <div className="quota__text">{quotaText(usage)}</div> : null}
+      {showText ? (
+        <div className="quota__text">
+          {quotaText(usage)}
+          {level === 'over' ? ' · over quota' : null}
+        </div>
+      ) : null}
     </div>
   );
 }
