@@ -18,7 +18,14 @@ const file = (name: string): FileEntry => ({
   shareUrl: null,
 });
 
-function Table({ rows, onOpen = () => {}, onDelete = () => {} }: { rows: Row[]; onOpen?: (row: Row) => void; onDelete?: () => void }) {
+interface TableProps {
+  rows: Row[];
+  onOpen?: (row: Row) => void;
+  onDelete?: () => void;
+  onGoUp?: () => void;
+}
+
+function Table({ rows, onOpen = () => {}, onDelete = () => {}, onGoUp }: TableProps) {
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
   return (
     <FileTable
@@ -35,6 +42,7 @@ function Table({ rows, onOpen = () => {}, onDelete = () => {} }: { rows: Row[]; 
       onRenameCancel={() => {}}
       onDelete={onDelete}
       onShareClick={() => {}}
+      onGoUp={onGoUp}
     />
   );
 }
@@ -87,5 +95,13 @@ describe('FileTable', () => {
         .getAllByRole('row')
         .filter((row) => row.getAttribute('aria-selected') === 'true'),
     ).toHaveLength(0);
+  });
+
+  it('goes back to the parent folder with Backspace or Alt+Up', async () => {
+    const onGoUp = vi.fn();
+    render(<Table rows={[fileRow(file('a.txt'))]} onGoUp={onGoUp} />);
+    screen.getByRole('grid', { name: 'Files' }).focus();
+    await userEvent.keyboard('{Backspace}{Alt>}{ArrowUp}{/Alt}');
+    expect(onGoUp).toHaveBeenCalledTimes(2);
   });
 });

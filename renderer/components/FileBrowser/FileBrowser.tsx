@@ -190,6 +190,7 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
         onRenameCancel={onRenameCancel}
         onDelete={onDelete}
         onShareClick={(row) => void openShare(row)}
+        onGoUp={folder === null ? undefined : () => onOpenFolder(null)}
       />
     );
   }

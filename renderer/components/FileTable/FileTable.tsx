@@ -31,6 +31,8 @@ export interface FileTableProps {
   onRenameCancel: () => void;
   onDelete: () => void;
   onShareClick: (row: Row) => void;
+  /** Backspace or Alt+↑: back to the parent (absent at a user's root). */
+  onGoUp?: () => void;
 }
 
 /**
@@ -102,6 +104,10 @@ export function FileTable(props: FileTableProps) {
         move(1);
         break;
       case 'ArrowUp':
+        if (event.altKey && props.onGoUp) {
+          props.onGoUp();
+          break;
+        }
         move(-1);
         break;
       case 'PageDown':
@@ -127,6 +133,7 @@ export function FileTable(props: FileTableProps) {
         break;
       case 'Backspace':
         if (mod && selection.selected.size > 0) props.onDelete();
+        else if (!mod && props.onGoUp) props.onGoUp();
         else handled = false;
         break;
       case 'Escape':
