@@ -29,8 +29,10 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
         <h1 className="user-header__name">{user.username}</h1>
         <div className="user-header__meta">
           <span className="user-header__email">
-            <Mail size={13} aria-hidden="true" />
-            {user.email}
+            <Mail size={13} aria-hidden="true" className="user-header__email-icon" />
+            <span className="user-header__email-text" title={user.email}>
+              {user.email}
+            </span>
           </span>
           {user.emailVerified ? (
             <span className="tag tag--success">
@@ -63,9 +65,9 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
       </div>
       <div className="user-header__actions">
         {!user.emailVerified ? (
-          <button type="button" className="button" onClick={onVerify}>
+          <button type="button" className="button user-header__verify" title="Send verification e-mail" onClick={onVerify}>
             <Mail size={15} aria-hidden="true" />
-            Send verification e-mail
+            <span className="button__label">Send verification e-mail</span>
           </button>
         ) : null}
         <button type="button" className="icon-button" aria-label="Edit user" title="Edit user" onClick={onEdit}>
