@@ -6,6 +6,7 @@
  *   BENCH_SECONDS=5    seconds per HTTP load run        BENCH_ROUNDS=3  alternating rounds
  *   BENCH_ONLY=a,b     only these scenarios (keys below) BENCH_PROFILE=1 daemon under --cpu-prof
  *   BENCH_DIR=/path    where the temp directory goes (default: the OS temp dir)
+ *   BENCH_DATA=/path   keep the data there and reuse it next time (for profiling sessions; never cleaned)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ import type { Bench } from './lib/context.js';
 import { buildDataset, diskNeeded, specFor } from './lib/dataset.js';
 import { LOADGEN } from './lib/load.js';
 import { describeMachine, freeBytes, rssOf } from './lib/machine.js';
-import { ROOT, type NimbusProcess } from './lib/nimbus.js';
+import { DAEMON_RUNTIME, ROOT, type NimbusProcess } from './lib/nimbus.js';
 import { detailList, fmt, machineSection, markdownTable, notMeasured, textTable, type Row } from './lib/report.js';
 import { filesPageRow, fullListingRow, userGetRow } from './scenarios/api.js';
 import { startupRows } from './scenarios/startup.js';
@@ -55,9 +56,11 @@ async function main(): Promise<number> {
     log(`bench: ${parent} has ${fmt.mib(free)} free; the run needs ${fmt.mib(diskNeeded(spec))}. Set BENCH_DIR to a roomier disk.`);
     return 1;
   }
-  const root = mkdtempSync(path.join(parent, 'nimbus-bench-'));
+  const keep = env.BENCH_DATA !== undefined;
+  const root = keep ? path.resolve(env.BENCH_DATA!) : mkdtempSync(path.join(parent, 'nimbus-bench-'));
+  mkdirSync(root, { recursive: true });
   const children: NimbusProcess[] = [];
-  const cleanUp = () => rmSync(root, { recursive: true, force: true });
+  const cleanUp = () => (keep ? undefined : rmSync(root, { recursive: true, force: true }));
   process.once('SIGINT', () => {
     for (const c of children) c.child.proc.kill('SIGKILL');
     cleanUp();
@@ -69,9 +72,9 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   try {
     let t = performance.now();
-    const ds = buildDataset(root, spec);
+    const { ds, reused } = await buildDataset(root, spec);
     const datasetLine = `${spec.users.toLocaleString('en-US')} users, ${spec.files.toLocaleString('en-US')} files in ${spec.folders.toLocaleString('en-US')} folders (one of ${spec.bigFolderFiles.toLocaleString('en-US')}), a ${fmt.mib(spec.bigFileBytes)} file`;
-    log(`dataset: ${datasetLine}, built in ${fmt.ms(performance.now() - t)}`);
+    log(`dataset: ${datasetLine}, ${reused ? 'reused' : 'built'} in ${fmt.ms(performance.now() - t)}`);
     const key = `bench-${randomBytes(16).toString('hex')}`;
     const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -108,7 +111,7 @@ async function main(): Promise<number> {
     const durationS = (performance.now() - started) / 1000;
     log(`\n${textTable(rows)}\n`);
     log(`Daemon RSS after every scenario: ${fmt.mib(rssAfter)}. Whole run ${durationS.toFixed(0)} s.`);
-    const full = scale === 1 && !only;
+    const full = scale === 1 && !only && !keep;
     const out = full ? path.join(ROOT, 'bench', 'RESULTS.md') : path.join(ROOT, 'bench', 'data', `RESULTS-scale-${scale}.md`);
     mkdirSync(path.dirname(out), { recursive: true });
     const daemonRuntime = existsSync(path.join(ROOT, 'dist', 'daemon', 'cli.js'))
@@ -136,7 +139,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const c of children) await c.child.stop();
-    if (env.BENCH_KEEP !== '1') cleanUp();
+    cleanUp();
   }
 }
 

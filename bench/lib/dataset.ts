@@ -5,7 +5,8 @@
  * with BENCH_SCALE for quick trial runs.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_BADGE, emptyDb, type DbData, type StoredUser } from '../../daemon/store/schema.js';
 
@@ -55,7 +56,39 @@ export interface Dataset {
 
 const EXTENSIONS = ['jpg', 'txt', 'pdf', 'md', 'png', 'docx', 'mp3', 'json'];
 
-export function buildDataset(root: string, spec: DatasetSpec): Dataset {
+/** The dataset under `root`: built now, or reused when an earlier run with the same spec left it there. */
+export async function buildDataset(root: string, spec: DatasetSpec): Promise<{ ds: Dataset; reused: boolean }> {
+  const specFile = path.join(root, 'spec.json');
+  const reused = existsSync(specFile) && readFileSync(specFile, 'utf8') === JSON.stringify(spec);
+  const ds = reused ? describe(root, spec) : await build(root, spec);
+  writeFileSync(specFile, JSON.stringify(spec));
+  return { ds, reused };
+}
+
+const folderNameOf = (spec: DatasetSpec) => {
+  const width = String(spec.folders).length;
+  return (i: number) => `f${String(i).padStart(width, '0')}`;
+};
+
+const SPECIAL_USERS = [BIG_USER, MEDIA_USER, UPLOAD_USER, WATCH_USER];
+
+function describe(root: string, spec: DatasetSpec): Dataset {
+  const dataDir = path.join(root, 'data');
+  const storageDir = path.join(dataDir, 'storage');
+  const width = String(spec.users).length;
+  const roleUsers: string[] = [];
+  for (let i = SPECIAL_USERS.length; i < SPECIAL_USERS.length + spec.roleUsers; i++) roleUsers.push(`u${String(i).padStart(width, '0')}`);
+  return {
+    spec,
+    dataDir,
+    storageDir,
+    bigFolder: folderNameOf(spec)(0),
+    roleUsers,
+    bigFilePath: path.join(storageDir, MEDIA_USER, BIG_FILE),
+  };
+}
+
+async function build(root: string, spec: DatasetSpec): Promise<Dataset> {
   const dataDir = path.join(root, 'data');
   const storageDir = path.join(dataDir, 'storage');
   mkdirSync(storageDir, { recursive: true });
@@ -71,6 +104,7 @@ export function buildDataset(root: string, spec: DatasetSpec): Dataset {
     passwordHash: 'bench-not-a-real-hash',
   });
   const special = [user(BIG_USER, UNLIMITED_ROLE), user(MEDIA_USER, UNLIMITED_ROLE), user(UPLOAD_USER, UNLIMITED_ROLE), user(WATCH_USER)];
+  if (special.map((u) => u.username).join() !== SPECIAL_USERS.join()) throw new Error('dataset: special users out of order');
   db.users.push(...special);
   const width = String(spec.users).length;
   for (let i = special.length; i < spec.users; i++) db.users.push(user(`u${String(i).padStart(width, '0')}`));
@@ -79,20 +113,28 @@ export function buildDataset(root: string, spec: DatasetSpec): Dataset {
 
   // big: `files` files in `folders` folders, the first folder holding `bigFolderFiles`.
   const content = randomBytes(4096);
-  const folderWidth = String(spec.folders).length;
-  const folderName = (i: number) => `f${String(i).padStart(folderWidth, '0')}`;
+  const folderName = folderNameOf(spec);
   const rest = spec.files - spec.bigFolderFiles;
-  let written = 0;
+  const jobs: [file: string, size: number][] = [];
   for (let f = 0; f < spec.folders; f++) {
     const count = f === 0 ? spec.bigFolderFiles : Math.floor(rest / (spec.folders - 1)) + (f - 1 < rest % (spec.folders - 1) ? 1 : 0);
     const dir = path.join(storageDir, BIG_USER, folderName(f));
     mkdirSync(dir);
-    for (let i = 0; i < count; i++, written++) {
+    for (let i = 0; i < count; i++) {
       const name = `file-${String(i).padStart(5, '0')}.${EXTENSIONS[i % EXTENSIONS.length]}`;
-      writeFileSync(path.join(dir, name), content.subarray(0, 200 + ((written * 37) % 3800)));
+      jobs.push([path.join(dir, name), 200 + ((jobs.length * 37) % 3800)]);
     }
   }
-  if (written !== spec.files) throw new Error(`dataset: wrote ${written} files, expected ${spec.files}`);
+  if (jobs.length !== spec.files) throw new Error(`dataset: planned ${jobs.length} files, expected ${spec.files}`);
+  // Many writes in flight keep the thread pool and the disk busy (sequential writes took 75 s on a loaded machine).
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const [file, size] = jobs[next++];
+      await writeFile(file, content.subarray(0, size));
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
   mkdirSync(path.join(storageDir, WATCH_USER, WATCH_FOLDER));
 
   const bigFilePath = path.join(storageDir, MEDIA_USER, BIG_FILE);

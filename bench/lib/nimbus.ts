@@ -1,4 +1,5 @@
 /** Runs the Nimbus daemon as a child process (so its RSS can be read) and calls its API. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +22,33 @@ export interface NimbusOptions {
   nodeArgs?: string[];
 }
 
-/** `node bin/nimbus.js daemon --port 0 --data-dir <dir>`, as an operator would run it. */
+/** Whether dist/ holds a build at least as new as every daemon and shared source file. */
+function distIsFresh(): boolean {
+  const stale = (dir: string): boolean =>
+    readdirSync(path.join(ROOT, dir), { withFileTypes: true }).some((e) => {
+      const rel = path.join(dir, e.name);
+      if (e.isDirectory()) return stale(rel);
+      if (!e.name.endsWith('.ts')) return false;
+      const js = path.join(ROOT, 'dist', rel.replace(/\.ts$/, '.js'));
+      return !existsSync(js) || statSync(js).mtimeMs < statSync(path.join(ROOT, rel)).mtimeMs;
+    });
+  return !stale('daemon') && !stale('shared');
+}
+
+/** How the daemon is started: the compiled CLI when dist/ is current, else the same CLI from source through tsx. */
+export const DAEMON_COMMAND: string[] = distIsFresh()
+  ? [path.join(ROOT, 'bin', 'nimbus.js')]
+  : ['--import', 'tsx', path.join(ROOT, 'bench', 'lib', 'daemon-entry.ts')];
+export const DAEMON_RUNTIME = distIsFresh()
+  ? 'node bin/nimbus.js daemon (compiled dist/)'
+  : 'daemon/cli.ts through tsx (dist/ missing or older than the source)';
+
+/** `nimbus daemon --port 0 --data-dir <dir>`, as an operator would run it. */
 export async function startNimbus(dataDir: string, key: string, options: NimbusOptions = {}): Promise<NimbusProcess> {
   const spawnedAt = performance.now();
   const { child, match } = await startChild(
     process.execPath,
-    [...(options.nodeArgs ?? []), path.join(ROOT, 'bin', 'nimbus.js'), 'daemon', '--port', '0', '--data-dir', dataDir],
+    [...(options.nodeArgs ?? []), ...DAEMON_COMMAND, 'daemon', '--port', '0', '--data-dir', dataDir],
     /Nimbus daemon listening on (http:\/\/\S+)/,
     { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', NIMBUS_API_KEY: key, NIMBUS_KEYCHAIN: 'off' } },
   );

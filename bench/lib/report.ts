@@ -1,7 +1,7 @@
 /** The results table: one row per scenario, printed and written to bench/RESULTS.md. */
 import type { Machine } from './machine.js';
 
-export type Verdict = 'met' | 'missed' | 'not measured';
+export type Verdict = 'met' | 'missed' | 'not measured' | 'info';
 
 export interface Row {
   scenario: string;
@@ -29,7 +29,7 @@ export function notMeasured(scenario: string, target: string, reason: string): R
   return { scenario, nimbus: `not measured: ${reason}`, baseline: '—', ratio: '—', target, verdict: 'not measured', detail: reason };
 }
 
-const MARK: Record<Verdict, string> = { met: '✅ met', missed: '❌ missed', 'not measured': '⚠️ not measured' };
+const MARK: Record<Verdict, string> = { met: '✅ met', missed: '❌ missed', 'not measured': '⚠️ not measured', info: 'ℹ️ for reference' };
 
 export function markdownTable(rows: Row[]): string {
   const lines = ['| Scenario | Nimbus (median) | Baseline (median) | Ratio | Target | Result |', '|---|---|---|---|---|---|'];

@@ -15,6 +15,8 @@ interface Dash {
   files: number;
 }
 
+const WATCHER_WAIT_MS = 240_000;
+
 interface Timings {
   listening: number;
   answering: number;
@@ -36,8 +38,8 @@ async function startOnce(ds: Dataset, key: string, nodeArgs: string[]): Promise<
       10,
     );
     const ready = performance.now() - nimbus.spawnedAt;
-    // The library plus the one big file.
-    if (dash.files !== ds.spec.files + 1) throw new Error(`the index holds ${dash.files} files, the dataset ${ds.spec.files + 1}`);
+    // The library plus the one big file (and files the watcher row dropped, when BENCH_DATA reuses a directory).
+    if (dash.files < ds.spec.files + 1) throw new Error(`the index holds ${dash.files} files, the dataset ${ds.spec.files + 1}`);
     return { nimbus, t: { listening: nimbus.listeningMs, answering, ready } };
   } catch (err) {
     await nimbus.child.stop();
@@ -65,14 +67,28 @@ export async function startupRows(
   }
   const n = nimbus!;
   try {
-    return { rows: await idleRows(ds, n, timings), nimbus: n };
+    // The file-system watcher starts after the first scan; the other rows wait for it, so
+    // they measure a daemon at rest rather than one still setting up its watches.
+    const watched = await pollUntil(
+      async () => {
+        const d = await api<Dash>(n, 'GET', '/api/dash');
+        return d.index.watcher !== 'starting' ? d.index.watcher : undefined;
+      },
+      WATCHER_WAIT_MS,
+      100,
+    ).catch(() => null);
+    const watcherMs = watched ? performance.now() - n.spawnedAt : null;
+    log(
+      `  watcher: ${watched ? `${watched} after ${fmt.ms(watcherMs!)}` : `still starting after ${fmt.ms(performance.now() - n.spawnedAt)}`} (RSS ${fmt.mib(rssOf(n.pid))})`,
+    );
+    return { rows: await idleRows(ds, n, timings, watcherMs), nimbus: n };
   } catch (err) {
     await n.child.stop();
     throw err;
   }
 }
 
-async function idleRows(ds: Dataset, n: NimbusProcess, timings: Timings[]): Promise<Row[]> {
+async function idleRows(ds: Dataset, n: NimbusProcess, timings: Timings[], watcherMs: number | null): Promise<Row[]> {
   // Idle: let the start-up garbage settle, as it would a few seconds after launch.
   await new Promise((r) => setTimeout(r, 5000));
   const samples: number[] = [];
@@ -106,7 +122,16 @@ async function idleRows(ds: Dataset, n: NimbusProcess, timings: Timings[]): Prom
       ratio: '—',
       target: '< 5 s',
       verdict: verdict(median(ready) < 5000),
-      detail: `spawn to /api/dash reporting \`index.state: ready\`; rounds ${fmt.list(ready, fmt.ms)}; watcher mode: ${dash.index.watcher}.`,
+      detail: `spawn to /api/dash reporting \`index.state: ready\`; rounds ${fmt.list(ready, fmt.ms)}.`,
+    },
+    {
+      scenario: `Start-up with ${files} files: watcher on every directory`,
+      nimbus: watcherMs === null ? `still starting after ${WATCHER_WAIT_MS / 1000} s` : fmt.ms(watcherMs),
+      baseline: '—',
+      ratio: '—',
+      target: '—',
+      verdict: 'info',
+      detail: `spawn to /api/dash reporting a watcher mode other than \`starting\` (last round only; now "${dash.index.watcher}"). Until then the daemon polls directory mtimes, so files copied in still appear. The rows below start after this point.`,
     },
     {
       scenario: `Idle RSS, ${files} files + ${users} users`,
@@ -115,7 +140,7 @@ async function idleRows(ds: Dataset, n: NimbusProcess, timings: Timings[]): Prom
       ratio: '—',
       target: '< 400 MiB',
       verdict: verdict(rss < 400 * 2 ** 20),
-      detail: `VmRSS of the daemon process 5 s after the index was ready (median of 5 samples, ${fmt.list(samples, fmt.mib)}).`,
+      detail: `VmRSS of the daemon process 5 s after the watcher was up (median of 5 samples, ${fmt.list(samples, fmt.mib)}).`,
     },
   ];
 }

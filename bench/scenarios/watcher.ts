@@ -23,7 +23,7 @@ export async function watcherRow(b: Bench): Promise<Row> {
   const listing = `${b.nimbus.url}/api/folders/files?username=${WATCH_USER}&folder=${WATCH_FOLDER}`;
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    const name = `dropped-${i}.txt`;
+    const name = `dropped-${Date.now()}-${i}.txt`;
     const t0 = performance.now();
     copyFileSync(src, path.join(inbox, name));
     let seen = false;

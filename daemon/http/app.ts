@@ -39,7 +39,17 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   app.use(closeWhenShuttingDown());
   app.use(errorHandler(n.log));
   app.use(securityHeaders());
-  app.use(hostCheck(() => (hosts.has(`127.0.0.1:${port()}`) ? hosts : (hosts = allowedHosts(port(), ownHosts)))));
+  // A listening server keeps its port: ask server.address() only until it is known (per request it cost ~3% of a GET).
+  let hostsPort = 0;
+  app.use(
+    hostCheck(() => {
+      if (hostsPort !== 0) return hosts;
+      const current = port();
+      if (!hosts.has(`127.0.0.1:${current}`)) hosts = allowedHosts(current, ownHosts);
+      hostsPort = current;
+      return hosts;
+    }),
+  );
   app.use(cors(n.config.corsOrigins));
   app.use(async (ctx) => {
     const path = trimSlashes(ctx.path);

@@ -166,9 +166,11 @@ export const HANDLERS: Record<EndpointId, Handler> = {
 };
 
 function listFiles(n: NimbusContext, ctx: Context, username: string, folder: string | null, pg: Page) {
-  const result = folders.listFiles(n, username, folder, pg.offset, pg.limit);
+  // Pre-serialised: the same bytes as `{files: FileEntry[]}`, without re-serialising every entry per request.
+  const result = folders.listFilesJson(n, username, folder, pg.offset, pg.limit);
   ctx.set('X-Total-Count', String(result.total));
-  return { files: result.files };
+  ctx.type = 'application/json';
+  return result.json;
 }
 
 function dash(n: NimbusContext): DashInfo {

@@ -1,7 +1,7 @@
 import type { FileEntry, Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { requireUser, toFileEntry, toFolder } from './records.js';
+import { fileEntryJson, requireUser, toFileEntry, toFolder } from './records.js';
 import { revokeFolderShares } from './shares.js';
 
 export function listFolders(ctx: NimbusContext, username: string): Folder[] {
@@ -13,15 +13,29 @@ export function listFolders(ctx: NimbusContext, username: string): Folder[] {
 
 /** The files at the user's root (folder null) or in a folder, sorted by name, one page of them. */
 export function listFiles(ctx: NimbusContext, username: string, folder: string | null, offset = 0, limit = Infinity): { total: number; files: FileEntry[] } {
-  requireUser(ctx, username);
-  const files = ctx.index.files(username, folder);
-  if (!files) {
-    if (folder !== null) throw notFound('folder_not_found', 'Folder not found');
-    return { total: 0, files: [] };
-  }
+  const files = filesOf(ctx, username, folder);
+  if (!files) return { total: 0, files: [] };
   const names = ctx.index.sortedNames(files);
   const page = names.slice(offset, offset + limit);
   return { total: names.length, files: page.map((name) => toFileEntry(ctx, username, folder, name, files.get(name)!)) };
+}
+
+/** The same page as `listFiles`, as the JSON text of `{files: [...]}` (byte for byte), built from cached per-file JSON. */
+export function listFilesJson(ctx: NimbusContext, username: string, folder: string | null, offset = 0, limit = Infinity): { total: number; json: string } {
+  const files = filesOf(ctx, username, folder);
+  if (!files) return { total: 0, json: '{"files":[]}' };
+  const names = ctx.index.sortedNames(files);
+  const end = Math.min(names.length, offset + limit);
+  let json = '{"files":[';
+  for (let i = offset; i < end; i++) json += (i > offset ? ',' : '') + fileEntryJson(ctx, username, folder, names[i], files.get(names[i])!);
+  return { total: names.length, json: `${json}]}` };
+}
+
+function filesOf(ctx: NimbusContext, username: string, folder: string | null) {
+  requireUser(ctx, username);
+  const files = ctx.index.files(username, folder);
+  if (!files && folder !== null) throw notFound('folder_not_found', 'Folder not found');
+  return files;
 }
 
 export async function createFolder(ctx: NimbusContext, username: string, folder: string): Promise<Folder> {

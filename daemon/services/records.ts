@@ -49,6 +49,24 @@ export function toFileEntry(ctx: NimbusContext, username: string, folder: string
   };
 }
 
+/** Each file's entry as JSON text, kept per FileMeta object: the index replaces a file's meta, never mutates it. */
+const entryJson = new WeakMap<FileMeta, { name: string; folder: string | null; shareUrl: string | null; json: string }>();
+
+/**
+ * `JSON.stringify(toFileEntry(…))`, served from a cache while the file's meta, name, folder
+ * and share link are unchanged: listings of thousands of files then cost a Map lookup per
+ * file instead of a date, a MIME lookup and serialisation (bench/RESULTS.md).
+ */
+export function fileEntryJson(ctx: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): string {
+  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, name));
+  const url = share ? shareUrl(ctx, share.token) : null;
+  const cached = entryJson.get(meta);
+  if (cached && cached.name === name && cached.folder === folder && cached.shareUrl === url) return cached.json;
+  const json = JSON.stringify(toFileEntry(ctx, username, folder, name, meta));
+  entryJson.set(meta, { name, folder, shareUrl: url, json });
+  return json;
+}
+
 export function toFolder(name: string, node: { files: Map<string, FileMeta>; mtimeMs: number; sizeBytes: number }): Folder {
   let latest = node.mtimeMs;
   for (const meta of node.files.values()) if (meta.mtimeMs > latest) latest = meta.mtimeMs;
