@@ -11,8 +11,14 @@ import { fmt, verdict, type Row } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
 import type { DbData } from '../../daemon/store/schema.js';
 
-/** Fires every request at once; returns the wall time and each request's latency. */
-async function concurrentRoleChanges(b: Bench, users: string[], role: string): Promise<{ wallMs: number; latencies: number[] }> {
+/** Fires one request per user, all at once, each on its own connection; returns the wall time and each latency. */
+async function concurrently(
+  b: Bench,
+  users: string[],
+  method: string,
+  route: (username: string) => string,
+  expect: number,
+): Promise<{ wallMs: number; latencies: number[] }> {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const start = performance.now();
   const latencies = await Promise.all(
@@ -20,16 +26,14 @@ async function concurrentRoleChanges(b: Bench, users: string[], role: string): P
       (username) =>
         new Promise<number>((resolve, reject) => {
           const t0 = performance.now();
-          const req = http.request(
-            `${b.nimbus.url}/api/user/role?username=${username}&name=${role}`,
-            { method: 'POST', agent, headers: { 'API-Key': b.nimbus.key } },
-            (res) => {
-              res.resume();
-              res.on('end', () =>
-                res.statusCode === 201 ? resolve(performance.now() - t0) : reject(new Error(`role change answered ${res.statusCode}`)),
-              );
-            },
-          );
+          const req = http.request(`${b.nimbus.url}${route(username)}`, { method, agent, headers: { 'API-Key': b.nimbus.key } }, (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === expect
+                ? resolve(performance.now() - t0)
+                : reject(new Error(`${method} ${route(username)} answered ${res.statusCode}`)),
+            );
+          });
           req.on('error', reject);
           req.end();
         }),
@@ -39,6 +43,11 @@ async function concurrentRoleChanges(b: Bench, users: string[], role: string): P
   agent.destroy();
   return { wallMs, latencies };
 }
+
+const roleChanges = (b: Bench, users: string[], role: string) =>
+  concurrently(b, users, 'POST', (u) => `/api/user/role?username=${u}&name=${role}`, 201);
+/** The control: the same 1,000 connections and requests, reading instead of writing. */
+const userReads = (b: Bench, users: string[]) => concurrently(b, users, 'GET', (u) => `/api/user?username=${u}`, 200);
 
 function sequentialFsyncs(file: string, count: number): number {
   const block = Buffer.alloc(1024, 0x61);
@@ -59,17 +68,22 @@ export async function groupCommitRow(b: Bench): Promise<Row> {
   const users = b.ds.roleUsers;
   const nimbus: { wallMs: number; latencies: number[] }[] = [];
   const baseline: number[] = [];
+  const reads: number[] = [];
+  // Warm-up (JIT, the store's first flushes); it does not count.
+  await userReads(b, users);
+  await roleChanges(b, users, 'admin');
   for (let round = 0; round < b.rounds; round++) {
-    const role = round % 2 === 0 ? 'admin' : 'user';
-    const r = await concurrentRoleChanges(b, users, role);
+    const role = round % 2 === 0 ? 'user' : 'admin';
+    const r = await roleChanges(b, users, role);
     // Every acknowledged change must already be in db.json on disk.
     const db = JSON.parse(readFileSync(path.join(b.ds.dataDir, 'db.json'), 'utf8')) as DbData;
     const changed = new Set(db.users.filter((u) => u.role === role).map((u) => u.username));
     if (!users.every((u) => changed.has(u))) throw new Error('an acknowledged role change is not in db.json');
     nimbus.push(r);
     baseline.push(sequentialFsyncs(path.join(b.root, 'fsync-baseline.bin'), users.length));
+    reads.push((await userReads(b, users)).wallMs);
     b.log(
-      `  role round ${round + 1}: nimbus ${fmt.ms(r.wallMs)} (p99 ${fmt.ms(percentile(r.latencies, 99))}) | ${users.length} fsyncs ${fmt.ms(baseline.at(-1)!)}`,
+      `  role round ${round + 1}: nimbus ${fmt.ms(r.wallMs)} (p99 ${fmt.ms(percentile(r.latencies, 99))}) | ${users.length} fsyncs ${fmt.ms(baseline.at(-1)!)} | control, ${users.length} concurrent GET /api/user: ${fmt.ms(reads.at(-1)!)}`,
     );
   }
   const wall = median(nimbus.map((r) => r.wallMs));
@@ -93,6 +107,7 @@ export async function groupCommitRow(b: Bench): Promise<Row> {
         nimbus.map((r) => percentile(r.latencies, 99)),
         fmt.ms,
       )}; every change checked in db.json afterwards. ` +
-      `Baseline ${fmt.list(baseline, fmt.ms)} (${fmt.ms(base / users.length)} per fsync).`,
+      `Baseline ${fmt.list(baseline, fmt.ms)} (${fmt.ms(base / users.length)} per fsync). ` +
+      `Control, same connections reading instead of writing (${users.length} concurrent GET /api/user): ${fmt.list(reads, fmt.ms)} — the part of the wall time that is HTTP and connection handling, not durability.`,
   };
 }
