@@ -1,16 +1,34 @@
 #!/usr/bin/env node
-// The `nimbus` command. Runs the compiled daemon (built by `npm install`'s prepare step);
-// in a checkout without dist/, runs the TypeScript source through tsx.
-import { existsSync } from 'node:fs';
+// The `nimbus` command. Runs the compiled daemon (built by `npm install`'s prepare step).
+// In a checkout whose TypeScript sources are newer than dist/ (or without dist/), runs the
+// sources through tsx instead, so a stale build never answers for the code in front of you.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 
-const compiled = new URL('../dist/daemon/cli.js', import.meta.url);
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const compiled = path.join(root, 'dist', 'daemon', 'cli.js');
+
+function newestSource() {
+  let newest = 0;
+  for (const dir of ['daemon', 'shared']) {
+    const full = path.join(root, dir);
+    if (!existsSync(full)) continue;
+    for (const entry of readdirSync(full, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+const useCompiled = existsSync(compiled) && statSync(compiled).mtimeMs >= newestSource();
 let cli;
-if (existsSync(compiled)) {
-  cli = await import(compiled.href);
+if (useCompiled) {
+  cli = await import(new URL(`file://${compiled}`).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  cli = await import(new URL('../daemon/cli.ts', import.meta.url).href);
+  cli = await import(new URL(`file://${path.join(root, 'daemon', 'cli.ts')}`).href);
 }
 try {
   process.exitCode = await cli.main(process.argv.slice(2));

@@ -68,7 +68,12 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     }
     if (endpoint.scope !== 'public') authorize(n, ctx, throttle, endpoint);
     const { params, page } = await readParams(ctx, endpoint);
-    if (readsIndex(endpoint) && n.index.state === 'scanning') await (firstScan ??= indexSettled(n.index));
+    if (readsIndex(endpoint) && n.index.state === 'scanning') {
+      // One user's answers need only that user's directory read; lists of all users need the whole scan.
+      const username = typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
+      if (username === null) await (firstScan ??= indexSettled(n.index, null));
+      else if (!n.index.isComplete(username)) await indexSettled(n.index, username);
+    }
     const body = await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events });
     if (body !== undefined) {
       ctx.status = endpoint.success;
@@ -106,18 +111,19 @@ function readsIndex(endpoint: Endpoint): boolean {
 const FIRST_SCAN_WAIT_MS = 30_000;
 
 /**
- * Resolves when the index has left its first `scanning` state. Until then it is empty, so
- * a listing would be wrong, usage would read 0 (letting an upload pass the quota) and
- * share links would 404: such requests wait for the scan instead.
+ * Resolves when the first scan has read this user's directory (or, for null, every user's).
+ * Until then their part of the index is empty: a listing would be wrong, usage would read 0
+ * (letting an upload pass the quota) and share links would 404, so such requests wait.
  */
-function indexSettled(index: FileIndex): Promise<void> {
+function indexSettled(index: FileIndex, username: string | null): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);
       index.off('change', onChange);
+      index.off('userScanned', onChange);
     };
     const onChange = () => {
-      if (index.state === 'scanning') return;
+      if (username === null ? index.state === 'scanning' : !index.isComplete(username)) return;
       done();
       resolve();
     };
@@ -127,6 +133,7 @@ function indexSettled(index: FileIndex): Promise<void> {
     }, FIRST_SCAN_WAIT_MS);
     timer.unref();
     index.on('change', onChange);
+    index.on('userScanned', onChange);
     onChange();
   });
 }

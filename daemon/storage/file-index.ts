@@ -25,7 +25,7 @@ export interface UserNode {
  * it. A change that alters nothing (the watcher echoing the daemon's own write) emits
  * nothing; every real change emits one `change` event.
  */
-export class FileIndex extends EventEmitter<{ change: [ChangeEvent] }> {
+export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned: [string] }> {
   readonly users = new Map<string, UserNode>();
   state: IndexState = 'scanning';
   /** Whether the index has ever matched the disk (false until the first scan completes). */
@@ -113,10 +113,22 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent] }> {
     return true;
   }
 
+  /** Users whose directory has been read since start: their answers are complete even while others are still scanned. */
+  readonly #scanned = new Set<string>();
+
+  /** Whether the index is complete for this user (the first scan has read their directory). */
+  isComplete(username: string): boolean {
+    return this.state !== 'scanning' || this.#scanned.has(username);
+  }
+
   /** Replaces a user's whole tree (after a scan), emitting what differs. */
   replaceUser(username: string, fresh: UserNode): void {
     const old = this.users.get(username);
     this.users.set(username, fresh);
+    if (!this.#scanned.has(username)) {
+      this.#scanned.add(username);
+      this.emit('userScanned', username);
+    }
     if (!old) {
       if (fresh.root.size > 0 || fresh.folders.size > 0) this.#emit('user.changed', username, null, null);
       return;

@@ -58,7 +58,7 @@ describe.skipIf(!available)('keychain failures', () => {
   it('no Secret Service at all (no D-Bus): falls back to the key file with one warning', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'nimbus-home-'));
     const dataDir = path.join(home, 'data');
-    const env = { ...process.env, HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
     delete env.DBUS_SESSION_BUS_ADDRESS;
     delete env.DISPLAY;
     const result = run(`${probe} ${dataDir}`, env);

@@ -152,8 +152,8 @@ export async function snapshotState(t: Pick<TestDaemon, 'dataDir' | 'storageDir'
 }
 
 /** Reads db.json as the daemon last wrote it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect db.json loosely
 export async function readDb(dataDir: string): Promise<any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- inspected loosely
   return JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'));
 }
 
