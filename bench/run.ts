@@ -114,9 +114,6 @@ async function main(): Promise<number> {
     const full = scale === 1 && !only && !keep;
     const out = full ? path.join(ROOT, 'bench', 'RESULTS.md') : path.join(ROOT, 'bench', 'data', `RESULTS-scale-${scale}.md`);
     mkdirSync(path.dirname(out), { recursive: true });
-    const daemonRuntime = existsSync(path.join(ROOT, 'dist', 'daemon', 'cli.js'))
-      ? 'node bin/nimbus.js daemon (compiled dist/)'
-      : 'node bin/nimbus.js daemon (TypeScript through tsx, no dist/)';
     writeFileSync(
       out,
       results({
@@ -130,7 +127,7 @@ async function main(): Promise<number> {
           loadgen: LOADGEN,
           durationS,
           dataset: datasetLine,
-          daemonRuntime,
+          daemonRuntime: DAEMON_RUNTIME,
         },
         rssAfter,
       }),

@@ -110,7 +110,7 @@ async function idleRows(ds: Dataset, n: NimbusProcess, timings: Timings[], watch
       ratio: '—',
       target: '< 1 s',
       verdict: verdict(median(answering) < 1000),
-      detail: `spawn of \`node bin/nimbus.js daemon\` to the first 200 from /api/dash; rounds ${fmt.list(answering, fmt.ms)} (the "listening" line after ${fmt.list(
+      detail: `spawn of the daemon (\`nimbus daemon --port 0 --data-dir …\` as a child process) to the first 200 from /api/dash; rounds ${fmt.list(answering, fmt.ms)} (the "listening" line after ${fmt.list(
         timings.map((t) => t.listening),
         fmt.ms,
       )}).`,
