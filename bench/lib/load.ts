@@ -5,7 +5,7 @@
  * generator and the server share the machine.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -49,6 +49,8 @@ function runWrk({ url, connections, seconds, headers = {} }: LoadOptions): Promi
   if (!wrkScript) {
     wrkScript = path.join(os.tmpdir(), `nimbus-bench-wrk-${process.pid}.lua`);
     writeFileSync(wrkScript, WRK_REPORT);
+    const script = wrkScript;
+    process.once('exit', () => rmSync(script, { force: true }));
   }
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', wrkScript];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
