@@ -1,6 +1,6 @@
 /**
- * The HTTP stack, outermost first: error handler → security headers → Host check → CORS →
- * dispatch (route lookup, key check, throttle, parameters, handler). Routes come from the
+ * The HTTP stack, outermost first: error handler → guard (security headers, Host check,
+ * CORS) → dispatch (route lookup, key check, throttle, parameters, handler). Routes come from the
  * shared endpoint table; the lookup is one Map get, not a regex walk per route.
  */
 import Koa, { type Context } from 'koa';
@@ -14,7 +14,7 @@ import type { FileIndex } from '../storage/file-index.js';
 import type { EventHub } from './events.js';
 import { HANDLERS } from './handlers.js';
 import { readParams } from './params.js';
-import { allowedHosts, cors, hostCheck, securityHeaders } from './security.js';
+import { allowedHosts, guard } from './security.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
 
@@ -36,21 +36,17 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     n.log(`Nimbus: response error: ${err.stack ?? err.message}`);
   });
 
-  app.use(closeWhenShuttingDown());
-  app.use(errorHandler(n.log));
-  app.use(securityHeaders());
   // A listening server keeps its port: ask server.address() only until it is known (per request it cost ~3% of a GET).
   let hostsPort = 0;
-  app.use(
-    hostCheck(() => {
-      if (hostsPort !== 0) return hosts;
-      const current = port();
-      if (!hosts.has(`127.0.0.1:${current}`)) hosts = allowedHosts(current, ownHosts);
-      hostsPort = current;
-      return hosts;
-    }),
-  );
-  app.use(cors(n.config.corsOrigins));
+  const currentHosts = () => {
+    if (hostsPort !== 0) return hosts;
+    const current = port();
+    if (!hosts.has(`127.0.0.1:${current}`)) hosts = allowedHosts(current, ownHosts);
+    hostsPort = current;
+    return hosts;
+  };
+  app.use(errorHandler(n.log));
+  app.use(guard(currentHosts, n.config.corsOrigins));
   app.use(async (ctx) => {
     const path = trimSlashes(ctx.path);
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
@@ -85,22 +81,6 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     }
   });
   return app;
-}
-
-/**
- * Once shutdown has begun (the server stopped listening), every answer closes its
- * connection: a keep-alive socket that turned idle after the close would otherwise hold
- * the process until the shutdown grace period ends.
- */
-function closeWhenShuttingDown(): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      const server = (ctx.req.socket as { server?: { listening?: boolean } }).server;
-      if (server && server.listening === false && !ctx.headerSent) ctx.set('Connection', 'close');
-    }
-  };
 }
 
 /** Endpoints whose answer depends on the file index (files, folders, usage, share links). */

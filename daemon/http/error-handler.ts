@@ -8,6 +8,9 @@ const CODE_FOR_STATUS: Record<number, ErrorCode> = { 400: 'bad_request', 401: 'u
  * The one place errors become responses: `{error, code}` with the error's status. The
  * message is shown only for 4xx and the API's own errors; anything unexpected is a 500
  * with `code: "internal"` and no message, and is logged (never with request headers).
+ * Once shutdown has begun (the server stopped listening), every answer also closes its
+ * connection: a keep-alive socket that turned idle after the close would otherwise hold
+ * the process until the shutdown grace period ends.
  */
 export function errorHandler(log: (line: string) => void): Middleware {
   return async (ctx, next) => {
@@ -25,6 +28,9 @@ export function errorHandler(log: (line: string) => void): Middleware {
       ctx.type = 'application/json';
       ctx.body = apiError ? { error: apiError.message, code: apiError.code } : { error: 'Internal error', code: 'internal' };
       if (status === 413 || status === 507) ctx.set('Connection', 'close');
+    } finally {
+      const server = (ctx.req.socket as { server?: { listening?: boolean } }).server;
+      if (server?.listening === false && !ctx.headerSent) ctx.set('Connection', 'close');
     }
   };
 }

@@ -3,7 +3,8 @@
  * rebinding, CORS for configured origins only, and response headers that make every
  * response inert in a browser unless it is the UI itself.
  */
-import type { Middleware } from 'koa';
+import type { ServerResponse } from 'node:http';
+import type { Context, Middleware } from 'koa';
 import { ApiError } from '../errors.js';
 
 /** The CSP of everything that is not the UI: nothing may run or load. */
@@ -11,19 +12,19 @@ export const INERT_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 export const UI_CSP =
   "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function securityHeaders(): Middleware {
-  return async (ctx, next) => {
-    ctx.set({
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Content-Security-Policy': INERT_CSP,
-      'Cache-Control': 'no-store',
-    });
-    await next();
-  };
+const SECURITY_HEADERS: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Content-Security-Policy', INERT_CSP],
+  ['Cache-Control', 'no-store'],
+];
+
+/** Headers that make any response inert in a browser; routes that serve the UI or a page relax the CSP. */
+export function setSecurityHeaders(res: ServerResponse): void {
+  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
 }
 
 /** Hosts the daemon answers to: its loopback names with its port, plus configured extras. */
@@ -33,35 +34,43 @@ export function allowedHosts(port: number, extra: string[]): Set<string> {
   return hosts;
 }
 
-/** 403 for any Host header that is not the daemon's own (DNS rebinding). */
-export function hostCheck(allowed: () => Set<string>): Middleware {
-  return async (ctx, next) => {
-    const host = ctx.get('Host').toLowerCase();
-    if (!host || !allowed().has(host)) throw new ApiError('forbidden_host', 'Host not allowed');
-    await next();
-  };
+/** Throws 403 for any Host header that is not the daemon's own (DNS rebinding). */
+export function checkHost(host: string | undefined, allowed: Set<string>): void {
+  if (!host || !allowed.has(host.toLowerCase())) throw new ApiError('forbidden_host', 'Host not allowed');
 }
 
-/** CORS only for configured origins, never "*"; preflights answered here. */
-export function cors(origins: string[]): Middleware {
-  const granted = new Set(origins);
-  return async (ctx, next) => {
-    const origin = ctx.get('Origin');
-    const allowed = origin !== '' && granted.has(origin);
-    if (allowed) {
-      ctx.vary('Origin');
-      ctx.set('Access-Control-Allow-Origin', origin);
-      ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Content-Disposition, Content-Range');
-    }
-    if (ctx.method === 'OPTIONS') {
-      if (allowed) {
-        ctx.set('Access-Control-Allow-Methods', 'GET, POST');
-        ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type');
-        ctx.set('Access-Control-Max-Age', '600');
-      }
-      ctx.status = 204;
-      return;
-    }
-    await next();
+/**
+ * CORS only for configured origins, never "*". Returns true when it answered the request
+ * itself (a preflight).
+ */
+export function applyCors(ctx: Context, granted: Set<string>): boolean {
+  const origin = ctx.get('Origin');
+  const allowed = origin !== '' && granted.has(origin);
+  if (allowed) {
+    ctx.vary('Origin');
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Content-Disposition, Content-Range');
+  }
+  if (ctx.method !== 'OPTIONS') return false;
+  if (allowed) {
+    ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+    ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type');
+    ctx.set('Access-Control-Max-Age', '600');
+  }
+  ctx.status = 204;
+  return true;
+}
+
+/**
+ * The security wrappers as one synchronous step before routing: headers, Host allowlist,
+ * CORS. One middleware instead of three saves two promise hops on every request.
+ */
+export function guard(allowed: () => Set<string>, corsOrigins: string[]): Middleware {
+  const granted = new Set(corsOrigins);
+  return (ctx, next) => {
+    setSecurityHeaders(ctx.res);
+    checkHost(ctx.req.headers.host, allowed());
+    if (applyCors(ctx, granted)) return Promise.resolve();
+    return next();
   };
 }
