@@ -33,7 +33,14 @@ interface LoadResult {
   timeouts: number;
   statusCodeStats?: Record<string, { count: number }>;
 }
-type RunLoad = (options: { url: string; connections: number; duration: number; timeout: number; headers: Record<string, string>; requests: LoadRequest[] }) => Promise<LoadResult>;
+type RunLoad = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  headers: Record<string, string>;
+  requests: LoadRequest[];
+}) => Promise<LoadResult>;
 const runLoad = autocannon as unknown as RunLoad;
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -51,9 +58,16 @@ async function main(): Promise<void> {
       await api(n, 'POST', '/api/files/upload', { username: `load${i}`, file: 'seed.bin' }).catch(() => undefined);
     }
     for (let i = 0; i < USERS; i++) {
-      await fetch(`${n.url}/api/files/upload?username=load${i}&file=seed.bin&overwrite=true`, { method: 'POST', headers: { 'API-Key': KEY }, body: Buffer.alloc(64 * 1024, 1) });
+      await fetch(`${n.url}/api/files/upload?username=load${i}&file=seed.bin&overwrite=true`, {
+        method: 'POST',
+        headers: { 'API-Key': KEY },
+        body: Buffer.alloc(64 * 1024, 1),
+      });
     }
-    await pollUntil(async () => ((await api<{ index: { state: string } }>(n, 'GET', '/api/dash')).index.state === 'ready' ? true : undefined), 30_000);
+    await pollUntil(
+      async () => ((await api<{ index: { state: string } }>(n, 'GET', '/api/dash')).index.state === 'ready' ? true : undefined),
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const before = { rss: rssMiB(nimbus.pid), fds: openFds(nimbus.pid) };
 
@@ -86,17 +100,27 @@ async function main(): Promise<void> {
         { method: 'GET', path: '/api/files?username=load2&limit=100' },
         {
           method: 'POST',
-          setupRequest: (req: LoadRequest) => ({ ...req, path: `/api/user/create?username=c${created++}&email=c@example.com&password=password1` }),
+          setupRequest: (req: LoadRequest) => ({
+            ...req,
+            path: `/api/user/create?username=c${created++}&email=c@example.com&password=password1`,
+          }),
           onResponse: (status: number, body: string) => {
             if (status === 201) acknowledged.push((JSON.parse(body) as { user: { username: string } }).user.username);
           },
         },
         {
           method: 'POST',
-          setupRequest: (req: LoadRequest) => ({ ...req, path: `/api/files/upload?username=load${created % USERS}&file=up-${created % 40}.bin&overwrite=true`, body: upload }),
+          setupRequest: (req: LoadRequest) => ({
+            ...req,
+            path: `/api/files/upload?username=load${created % USERS}&file=up-${created % 40}.bin&overwrite=true`,
+            body: upload,
+          }),
         },
         { method: 'GET', path: '/api/files/download?username=load3&file=seed.bin' },
-        { method: 'POST', setupRequest: (req: LoadRequest) => ({ ...req, path: `/api/user/role?username=load${created % USERS}&name=roomy` }) },
+        {
+          method: 'POST',
+          setupRequest: (req: LoadRequest) => ({ ...req, path: `/api/user/role?username=load${created % USERS}&name=roomy` }),
+        },
         { method: 'GET', path: '/api/dash' },
       ],
     });
@@ -104,7 +128,9 @@ async function main(): Promise<void> {
     await churn;
 
     const statuses = result.statusCodeStats ?? {};
-    const fiveXX = Object.entries(statuses).filter(([code]) => code.startsWith('5')).reduce((sum, [, s]) => sum + s.count, 0);
+    const fiveXX = Object.entries(statuses)
+      .filter(([code]) => code.startsWith('5'))
+      .reduce((sum, [, s]) => sum + s.count, 0);
     const users = await api<{ username: string }[]>(n, 'GET', '/api/user/all');
     const present = new Set(users.map((u) => u.username));
     const lost = acknowledged.filter((u) => !present.has(u));
@@ -115,7 +141,9 @@ async function main(): Promise<void> {
     const lines = [
       `Load: ${CLIENTS} clients × ${SECONDS} s, mixed reads, user creations, role changes, 32 KiB uploads, 64 KiB downloads; ${churned} external file changes meanwhile.`,
       `requests: ${result.requests.average.toFixed(0)} req/s average; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; errors ${result.errors}, timeouts ${result.timeouts}`,
-      `status codes: ${Object.entries(statuses).map(([c, s]) => `${c}×${s.count}`).join(', ')}`,
+      `status codes: ${Object.entries(statuses)
+        .map(([c, s]) => `${c}×${s.count}`)
+        .join(', ')}`,
       `5xx: ${fiveXX}; acknowledged user creations: ${acknowledged.length}, lost: ${lost.length}`,
       `file descriptors: ${before.fds} before, ${after.fds} after; temp files left: ${temps.length}`,
       `RSS: ${before.rss.toFixed(0)} MiB before, ${after.rss.toFixed(0)} MiB 5 s after the run`,
