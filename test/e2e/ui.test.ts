@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startDaemon, type RunningDaemon } from '../../daemon/index.js';
+import { emptyDb } from '../../daemon/store/schema.js';
 import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 
 const KEY = 'test-admin-key-0123456789abcdef';
@@ -24,8 +25,10 @@ interface Harness {
   dialogs: string[];
 }
 
-async function startHarness(): Promise<Harness> {
+/** `seed` fills the data directory before the daemon starts (for libraries too big to build through the API). */
+async function startHarness(seed?: (dataDir: string) => Promise<void>): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-e2e-'));
+  await seed?.(dataDir);
   const daemon = await startDaemon({ port: 0, dataDir, apiKey: KEY, env: {}, log: () => {} });
   const browser = await launchBrowser();
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -401,6 +404,65 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await page.getByLabel('Filter by name').fill('file-0424');
       await expect.poll(() => grid.getByRole('row').count()).toBe(11);
       await page.getByText(/10,000 files · .* · 10 shown/).waitFor();
+      expect(h.pageErrors).toEqual([]);
+    });
+  });
+
+  describe('5,000 users', () => {
+    let h: Harness;
+    const name = (i: number) => `u${String(i).padStart(5, '0')}`;
+    beforeAll(async () => {
+      // db.json written directly: 5,000 user.create calls would each hash a password.
+      h = await startHarness(async (dataDir) => {
+        const db = emptyDb();
+        for (let i = 0; i < 5_000; i++) {
+          db.users.push({
+            username: name(i),
+            email: `${name(i)}@example.org`,
+            role: 'user',
+            emailVerified: i % 3 === 0,
+            createdAt: '2025-01-01T00:00:00.000Z',
+            passwordHash: 'not-a-real-hash',
+          });
+        }
+        for (const user of db.users) await mkdir(path.join(dataDir, 'storage', user.username), { recursive: true });
+        await writeFile(path.join(dataDir, 'db.json'), JSON.stringify(db));
+      });
+    }, 90_000);
+    afterAll(() => stopHarness(h));
+
+    it('renders only the users in view, and reaches one far down with the keyboard, the search field and the scrollbar', async () => {
+      const page = h.page;
+      await page.goto(`${h.daemon.url}/#key=${KEY}`);
+      const list = page.getByRole('navigation', { name: 'Users and settings' }).getByRole('list', { name: 'Users' });
+      const button = (i: number) => list.getByRole('button', { name: name(i), exact: true });
+      await page.getByRole('heading', { name: name(0), level: 1 }).waitFor();
+      expect(await list.getByRole('listitem').count()).toBeLessThan(60);
+      expect(await list.getByRole('listitem').first().getAttribute('aria-setsize')).toBe('5000');
+      expect(await button(4_999).count()).toBe(0);
+      await snap(page, 'many-users');
+
+      // One tab stop: End moves focus to the last user, Enter opens them.
+      await button(0).focus();
+      await page.keyboard.press('End');
+      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe(name(4_999));
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: name(4_999), level: 1 }).waitFor();
+      expect(await button(4_999).getAttribute('aria-current')).toBe('page');
+
+      const search = page.getByRole('searchbox', { name: 'Find a user' });
+      await search.fill(name(2_500));
+      await button(2_500).click();
+      await page.getByRole('heading', { name: name(2_500), level: 1 }).waitFor();
+      // Clearing the search shows every user again, around the one that is open.
+      await search.fill('');
+      await expect.poll(() => list.getByRole('listitem').first().getAttribute('aria-setsize')).toBe('5000');
+      await expect.poll(() => button(2_500).isVisible()).toBe(true);
+
+      await page.evaluate('document.querySelector(".sidebar__scroll").scrollTop = 1e9');
+      await expect.poll(() => button(4_999).isVisible()).toBe(true);
+      expect(await button(0).count()).toBe(0);
+      expect(await list.getByRole('listitem').count()).toBeLessThan(60);
       expect(h.pageErrors).toEqual([]);
     });
   });

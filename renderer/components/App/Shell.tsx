@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { UserPlus } from 'lucide-react';
 import { queryKeys } from '../../api/queryKeys';
 import { useFolders, useRoles, useUsers } from '../../hooks/queries';
@@ -31,16 +31,18 @@ export function Shell() {
   const [creating, setCreating] = useState(false);
 
   const selected = view.kind === 'user' ? view.username : null;
-  const user = users.data?.find((candidate) => candidate.username === selected) ?? null;
+  // Built once per users response, so a render (opening a folder) does no work per user.
+  const userByName = useMemo(() => new Map(users.data?.map((candidate) => [candidate.username, candidate])), [users.data]);
+  const user = (selected !== null ? userByName.get(selected) : undefined) ?? null;
   const folders = useFolders(user?.username ?? null);
 
   // Open the first user on start, and move off a user who disappeared.
   useEffect(() => {
     if (view.kind !== 'user' || !users.data) return;
-    if (view.username !== null && users.data.some((candidate) => candidate.username === view.username)) return;
+    if (view.username !== null && userByName.has(view.username)) return;
     const fallback = users.data[0]?.username ?? null;
     if (fallback !== view.username) setView({ kind: 'user', username: fallback, folder: null });
-  }, [users.data, view]);
+  }, [users.data, userByName, view]);
 
   // Files dropped outside the drop area must not make the window navigate to them.
   useEffect(() => {
@@ -58,6 +60,10 @@ export function Shell() {
   const openFolder = useCallback((folder: string | null) => {
     setView((current) => (current.kind === 'user' ? { ...current, folder } : current));
   }, []);
+  // Stable, so the memoised Sidebar is not re-rendered when only the open folder changes.
+  const openUser = useCallback((username: string) => setView({ kind: 'user', username, folder: null }), []);
+  const openRoles = useCallback(() => setView({ kind: 'roles' }), []);
+  const startCreating = useCallback(() => setCreating(true), []);
 
   let main;
   if (view.kind === 'roles') {
@@ -69,7 +75,7 @@ export function Shell() {
           user={user}
           roles={roles.data ?? []}
           folderCount={folders.data?.length}
-          onRenamed={(username) => setView({ kind: 'user', username, folder: null })}
+          onRenamed={openUser}
           onDeleted={() => setView({ kind: 'user', username: null, folder: null })}
         />
         <FileBrowser
@@ -114,9 +120,9 @@ export function Shell() {
         loading={users.isPending}
         selectedUser={selected}
         rolesSelected={view.kind === 'roles'}
-        onSelectUser={(username) => setView({ kind: 'user', username, folder: null })}
-        onSelectRoles={() => setView({ kind: 'roles' })}
-        onNewUser={() => setCreating(true)}
+        onSelectUser={openUser}
+        onSelectRoles={openRoles}
+        onNewUser={startCreating}
         onSignOut={session.mode === 'browser' ? session.signOut : undefined}
       />
       <main className="shell__main">{main}</main>

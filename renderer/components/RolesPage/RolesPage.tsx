@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Lock, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Role } from '../../../shared/types';
 import { queryKeys } from '../../api/queryKeys';
@@ -27,7 +27,13 @@ export function RolesPage({ live }: { live: LiveState }) {
   const [dialog, setDialog] = useState<DialogState>(null);
   const stale = [queryKeys.roles, queryKeys.users, queryKeys.dash];
 
-  const countOf = (name: string) => users.data?.filter((user) => user.role === name).length ?? 0;
+  // One pass over the users per users response, not one per role per render.
+  const usersByRole = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const user of users.data ?? []) counts.set(user.role, (counts.get(user.role) ?? 0) + 1);
+    return counts;
+  }, [users.data]);
+  const countOf = (name: string) => usersByRole.get(name) ?? 0;
   const list = roles.data ?? [];
 
   return (

@@ -1,9 +1,7 @@
-import { LogOut, MailWarning, Plus, ShieldCheck } from 'lucide-react';
+import { memo } from 'react';
+import { LogOut, Plus, ShieldCheck } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
-import { quotaLevel } from '../../lib/format';
-import { Avatar } from '../Avatar/Avatar';
-import { QuotaBar, quotaText } from '../QuotaBar/QuotaBar';
-import { RoleBadge } from '../RoleBadge/RoleBadge';
+import { UserList } from './UserList';
 import './Sidebar.css';
 
 interface SidebarProps {
@@ -19,17 +17,8 @@ interface SidebarProps {
   onSignOut?: () => void;
 }
 
-function describe(user: User): string {
-  const parts = [`Role ${user.role}`, quotaText(user.usage)];
-  const level = quotaLevel(user.usage.usedBytes, user.usage.maxBytes, user.usage.overQuota);
-  if (level === 'over') parts.push('over quota');
-  else if (level === 'near') parts.push('almost full');
-  if (!user.emailVerified) parts.push('e-mail not verified');
-  return parts.join(', ');
-}
-
-export function Sidebar(props: SidebarProps) {
-  const badgeOf = new Map(props.roles?.map((role) => [role.name, role.badge]));
+/** Users and settings. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
+export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   return (
     <aside className="sidebar">
       <div className="sidebar__brand">
@@ -45,43 +34,13 @@ export function Sidebar(props: SidebarProps) {
             <Plus size={16} aria-hidden="true" />
           </button>
         </div>
-        <ul className="sidebar__list" aria-labelledby="sidebar-users">
-          {props.loading && !props.users ? <li className="sidebar__empty">Loading users…</li> : null}
-          {props.users?.length === 0 ? <li className="sidebar__empty">No users yet</li> : null}
-          {props.users?.map((user) => {
-            const current = user.username === props.selectedUser;
-            const descId = `user-desc-${user.username}`;
-            return (
-              <li key={user.username}>
-                <button
-                  type="button"
-                  className={`sidebar__user${current ? ' is-current' : ''}`}
-                  aria-current={current ? 'page' : undefined}
-                  aria-label={user.username}
-                  aria-describedby={descId}
-                  onClick={() => props.onSelectUser(user.username)}
-                >
-                  <Avatar name={user.username} size={30} />
-                  <span className="sidebar__user-main">
-                    <span className="sidebar__user-line">
-                      <span className="sidebar__user-name">{user.username}</span>
-                      <RoleBadge role={user.role} src={badgeOf.get(user.role)} size={14} />
-                      {!user.emailVerified ? (
-                        <MailWarning className="sidebar__unverified" size={14} aria-hidden="true">
-                          <title>E-mail not verified</title>
-                        </MailWarning>
-                      ) : null}
-                    </span>
-                    <QuotaBar usage={user.usage} label={`Storage used by ${user.username}`} />
-                  </span>
-                  <span id={descId} hidden>
-                    {describe(user)}
-                  </span>
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <UserList
+          users={props.users}
+          roles={props.roles}
+          loading={props.loading}
+          selectedUser={props.selectedUser}
+          onSelectUser={props.onSelectUser}
+        />
         <div className="sidebar__section sidebar__section--manage">
           <h2 className="sidebar__heading">Manage</h2>
         </div>
@@ -106,4 +65,4 @@ export function Sidebar(props: SidebarProps) {
       ) : null}
     </aside>
   );
-}
+});

@@ -1,0 +1,71 @@
+import { memo } from 'react';
+import { MailWarning } from 'lucide-react';
+import type { User } from '../../../shared/types';
+import { quotaLevel } from '../../lib/format';
+import { Avatar } from '../Avatar/Avatar';
+import { QuotaBar, quotaText } from '../QuotaBar/QuotaBar';
+import { RoleBadge } from '../RoleBadge/RoleBadge';
+
+export interface UserRowProps {
+  user: User;
+  index: number;
+  count: number;
+  top: number;
+  current: boolean;
+  /** The list's one tab stop (roving tabindex). */
+  tabbable: boolean;
+  badge: string | undefined;
+  onSelect: (username: string) => void;
+  onFocusUser: (username: string) => void;
+}
+
+function describe(user: User): string {
+  const parts = [`Role ${user.role}`, quotaText(user.usage)];
+  const level = quotaLevel(user.usage.usedBytes, user.usage.maxBytes, user.usage.overQuota);
+  if (level === 'over') parts.push('over quota');
+  else if (level === 'near') parts.push('almost full');
+  if (!user.emailVerified) parts.push('e-mail not verified');
+  return parts.join(', ');
+}
+
+/** One virtualised entry of the sidebar's user list. */
+export const UserRow = memo(function UserRow({ user, index, count, top, current, tabbable, badge, onSelect, onFocusUser }: UserRowProps) {
+  const descId = `user-desc-${user.username}`;
+  return (
+    <li
+      className="sidebar__item"
+      data-index={index}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      style={{ transform: `translateY(${top}px)` }}
+    >
+      <button
+        type="button"
+        className={`sidebar__user${current ? ' is-current' : ''}`}
+        aria-current={current ? 'page' : undefined}
+        aria-label={user.username}
+        aria-describedby={descId}
+        tabIndex={tabbable ? 0 : -1}
+        onClick={() => onSelect(user.username)}
+        onFocus={() => onFocusUser(user.username)}
+      >
+        <Avatar name={user.username} size={30} />
+        <span className="sidebar__user-main">
+          <span className="sidebar__user-line">
+            <span className="sidebar__user-name">{user.username}</span>
+            <RoleBadge role={user.role} src={badge} size={14} />
+            {!user.emailVerified ? (
+              <MailWarning className="sidebar__unverified" size={14} aria-hidden="true">
+                <title>E-mail not verified</title>
+              </MailWarning>
+            ) : null}
+          </span>
+          <QuotaBar usage={user.usage} label={`Storage used by ${user.username}`} />
+        </span>
+        <span id={descId} hidden>
+          {describe(user)}
+        </span>
+      </button>
+    </li>
+  );
+});
