@@ -14,7 +14,7 @@ export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
   /** Where log lines go; defaults to stderr. */
   log?: (line: string) => void;
-  /** Creates the storage watchers (chokidar's `watch` by default); tests pass one that fails. */
+  /** Creates the storage directory watches (`fs.watch`, one per directory, by default); tests pass one that fails. */
   watchFactory?: WatchFactory;
 }
 

@@ -1,27 +1,44 @@
-import { readFileSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { readFileSync, watch, type Stats, type WatchListener } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import type { NimbusContext } from '../context.js';
 import { checkStorage } from './availability.js';
 import { markUnavailable, reconcileAll } from './reconcile.js';
 import { isAddressableName } from './scan.js';
 import { syncDirectory } from './sync.js';
 
-/** Creates one chokidar watcher; tests pass their own to make the watch fail. */
-export type WatchFactory = (dir: string, options: ChokidarOptions) => FSWatcher;
+/** What the watcher needs of a directory watch: `fs.watch`'s FSWatcher, or a test's stand-in. */
+export interface DirWatcher {
+  close(): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  removeAllListeners(): unknown;
+}
+/**
+ * Watches one directory, not its subdirectories (`fs.watch`: one inotify watch on Linux),
+ * calling `listener` with the name of each entry that changed; tests pass their own to
+ * make the watch fail.
+ */
+export type WatchFactory = (dir: string, listener: WatchListener<string>) => DirWatcher;
 
-/** An add is reported once the file's size has been still this long (not chokidar's 2 s default). */
-const WRITE_FINISH = { stabilityThreshold: 200, pollInterval: 50 };
-/** Directories whose watchers start at once: bounds chokidar's start-up garbage (and RSS). */
-const START_CONCURRENCY = 4;
-/** While the watchers start, directories are polled so a file copied in still shows at once. */
+const watchDir: WatchFactory = (dir, listener) => watch(dir, { persistent: false }, listener);
+
+/** A changed file is indexed once its size has been still this long (chokidar's awaitWriteFinish, near 200 ms). */
+const WRITE_FINISH_MS = 200;
+/** How often names that changed are looked at again (lstat) until they are settled. */
+const SETTLE_POLL_MS = 50;
+/** Directories watched between two turns of the event loop, so the API answers while the watches start. */
+const START_BATCH = 500;
+/** While the watches start, directories are polled so a file copied in still shows at once. */
 const BRIDGE_POLL_MS = 200;
 const FALLBACK_POLL_MS = 2000;
 const FALLBACK_RECONCILE_MS = 60_000;
 const RECOVERY_CHECK_MS = 2000;
-/** Removals wait this long, then are checked against the disk and the storage marker together. */
-const REMOVAL_BATCH_MS = 50;
+/**
+ * Removals wait this long, then are checked against the disk and the storage marker
+ * together: a name removed and put back within it (an editor's save) is one change, and an
+ * unmounted disk is not read as mass deletion.
+ */
+const REMOVAL_BATCH_MS = 100;
 /** Directory mtimes this close to the scan's start are read again (timestamp granularity; coarser file systems rely on the reconcile). */
 const MTIME_SLACK_MS = 50;
 
@@ -32,21 +49,39 @@ interface Removal {
   folder: string | null;
   file: string | null;
 }
+/** Which directory a watch is on: the storage root (username null), a user's root (folder null) or a folder. */
+interface DirContext {
+  username: string | null;
+  folder: string | null;
+}
+/** A name that changed, looked at every SETTLE_POLL_MS until it has settled. */
+interface Pending {
+  dir: DirContext;
+  name: string;
+  /** A `rename` event (created, deleted or moved), not only a write. */
+  renamed: boolean;
+  /** Size at the last look (-1 before the first). */
+  size: number;
+  /** When the last event came or the size last moved. */
+  since: number;
+}
 
 /**
- * Keeps the file index equal to the storage directory while the daemon runs: one chokidar
- * watcher per directory (the storage root, each user, each folder; depth 0 each, so one
- * inotify watch per directory), started a few at a time after the first scan. Its events
- * update the index, which ignores the echo of the daemon's own operations. Removals are
- * applied only once the disk confirms them and the storage directory is still there, so an
- * unmounted disk is never read as mass deletion. When the watch cannot be kept (ENOSPC,
- * EMFILE) it falls back to polling directory mtimes plus a periodic reconcile.
+ * Keeps the file index equal to the storage directory while the daemon runs: one `fs.watch`
+ * per directory (the storage root, each user, each folder: one inotify watch each), started
+ * after the first scan. A name that changed is looked at (lstat) until its size has been
+ * still for WRITE_FINISH_MS, then set in the index, which ignores the echo of the daemon's
+ * own operations. Removals are applied only once the disk confirms them and the storage
+ * directory is still there, so an unmounted disk is never read as mass deletion. Symlinks,
+ * names the API cannot address and directories below a folder are not indexed. When the
+ * watch cannot be kept (ENOSPC, EMFILE) it falls back to polling directory mtimes plus a
+ * periodic reconcile.
  */
 export class LiveStorage {
   readonly #n: NimbusContext;
   readonly #watchFactory: WatchFactory;
-  readonly #watchers = new Map<string, FSWatcher>();
-  readonly #readyWaiters = new Map<FSWatcher, () => void>();
+  readonly #watchers = new Map<string, DirWatcher>();
+  readonly #pending = new Map<string, Pending>();
   readonly #dirMtimes = new Map<string, number>();
   readonly #loggedErrors = new Set<string>();
   #phase: Phase = 'idle';
@@ -54,6 +89,7 @@ export class LiveStorage {
   #generation = 0;
   #removals: Removal[] = [];
   #removalTimer: NodeJS.Timeout | null = null;
+  #settleTimer: NodeJS.Timeout | null = null;
   #poller: NodeJS.Timeout | null = null;
   #pollSince = 0;
   #pollRunning: Promise<void> | null = null;
@@ -63,7 +99,7 @@ export class LiveStorage {
   #closed = false;
   readonly #isUser = (username: string) => this.#n.store.users.has(username);
 
-  constructor(n: NimbusContext, watchFactory: WatchFactory = watch) {
+  constructor(n: NimbusContext, watchFactory: WatchFactory = watchDir) {
     this.#n = n;
     this.#watchFactory = watchFactory;
   }
@@ -81,7 +117,7 @@ export class LiveStorage {
     this.#clearTimers();
     await this.#reconciling?.catch(() => undefined);
     await this.#pollRunning;
-    await this.#closeWatchers();
+    this.#closeWatchers();
   }
 
   async #reconcileOnce(): Promise<boolean> {
@@ -99,118 +135,141 @@ export class LiveStorage {
     this.#n.watcherMode = 'starting';
     const generation = ++this.#generation;
     this.#startPoller(BRIDGE_POLL_MS, since);
-    const dirs = [this.#n.config.storageDir];
-    for (const [username, node] of this.#n.index.users) {
-      dirs.push(this.#n.storage.path(username));
-      for (const folder of node.folders.keys()) dirs.push(this.#n.storage.path(username, folder));
+    const { storage, index } = this.#n;
+    const dirs: [string, DirContext][] = [[this.#n.config.storageDir, { username: null, folder: null }]];
+    for (const [username, node] of index.users) {
+      dirs.push([storage.path(username), { username, folder: null }]);
+      for (const folder of node.folders.keys()) dirs.push([storage.path(username, folder), { username, folder }]);
     }
-    let next = 0;
-    const worker = async () => {
-      while (next < dirs.length && generation === this.#generation) await this.#watch(dirs[next++], generation);
-    };
-    await Promise.all(Array.from({ length: START_CONCURRENCY }, worker));
-    if (generation !== this.#generation) return;
-    // Whatever changed between the scan and each watcher's start is found by one last pass.
+    for (let i = 0; i < dirs.length; i++) {
+      if (i % START_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (generation !== this.#generation) return;
+      this.#watch(dirs[i][0], dirs[i][1]);
+    }
+    // Whatever changed between the scan and each watch's start is found by one last pass.
     await this.#pollOnce();
     if (generation !== this.#generation) return;
     this.#stopPoller();
     this.#n.watcherMode = 'inotify';
   }
 
-  /** Watches one directory; resolves once chokidar has listed it (or the watch is dropped). */
-  #watch(dir: string, generation: number): Promise<void> {
-    if (generation !== this.#generation || this.#watchers.has(dir)) return Promise.resolve();
-    let watcher: FSWatcher;
+  /** Watches one directory, replacing an earlier watch of that path (which may follow a directory moved away). */
+  #watch(dir: string, context: DirContext): void {
+    if (this.#phase !== 'watching') return;
+    this.#unwatch(dir);
+    const generation = this.#generation;
+    let watcher: DirWatcher;
     try {
-      watcher = this.#watchFactory(dir, this.#options());
+      watcher = this.#watchFactory(dir, (event, name) => {
+        if (generation === this.#generation) this.#onEvent(dir, context, event, name);
+      });
     } catch (err) {
       this.#onError(err, dir);
-      return Promise.resolve();
-    }
-    this.#watchers.set(dir, watcher);
-    watcher.on('all', (event, p) => {
-      if (generation === this.#generation) this.#onEvent(event, p).catch((err: Error) => this.#onError(err, p));
-    });
-    watcher.on('error', (err) => this.#onError(err, dir));
-    return new Promise((resolve) => {
-      this.#readyWaiters.set(watcher, resolve);
-      watcher.once('ready', () => {
-        this.#readyWaiters.delete(watcher);
-        resolve();
-      });
-    });
-  }
-
-  #options(): ChokidarOptions {
-    const { storageDir } = this.#n.config;
-    const tmpDir = this.#n.storage.tmpDir;
-    return {
-      depth: 0,
-      ignoreInitial: true, // the scan built the index
-      followSymlinks: false,
-      alwaysStat: false, // the index keeps {size, mtimeMs}; we lstat what we need
-      awaitWriteFinish: WRITE_FINISH,
-      atomic: true, // unlink + add within 100 ms (an editor's save) is one change
-      ignored: (p, stats) => {
-        if (stats?.isSymbolicLink()) return true;
-        if (p === tmpDir || p.startsWith(tmpDir + path.sep)) return true;
-        const parts = relativeParts(storageDir, p);
-        if (parts === null) return false;
-        if (parts.length > 3 || (parts.length === 3 && stats?.isDirectory())) return true;
-        return parts.length >= 2 && !isAddressableName(parts[parts.length - 1]);
-      },
-    };
-  }
-
-  async #onEvent(event: string, p: string): Promise<void> {
-    if (this.#phase !== 'watching') return;
-    const parts = relativeParts(this.#n.config.storageDir, p);
-    if (parts === null || parts.length === 0) {
-      if (event === 'unlinkDir') this.#queueRemoval(null); // the storage directory itself
       return;
     }
-    const username = parts[0];
-    if (parts.length === 1) return this.#onTopLevel(event, username, p);
-    if (!this.#n.store.users.has(username) || parts.length > 3) return;
-    const folder = parts.length === 3 ? parts[1] : null;
-    const name = parts[parts.length - 1];
-    if (!isAddressableName(name) || (folder !== null && !isAddressableName(folder))) return;
-    if (event === 'add' || event === 'change') {
-      const stat = await lstat(p).catch(() => null);
-      if (this.#phase !== 'watching' || !this.#n.store.users.has(username)) return;
-      if (stat?.isFile()) this.#n.index.setFile(username, folder, name, { size: stat.size, mtimeMs: stat.mtimeMs });
-      else this.#queueRemoval({ username, folder, file: name });
-    } else if (event === 'unlink') {
-      this.#queueRemoval({ username, folder, file: name });
-    } else if (event === 'addDir' && folder === null) {
-      const stat = await lstat(p).catch(() => null);
-      if (!stat?.isDirectory() || this.#phase !== 'watching') return;
+    watcher.on('error', (err) => this.#onError(err, dir));
+    this.#watchers.set(dir, watcher);
+  }
+
+  #onEvent(dir: string, context: DirContext, event: string, name: string | null): void {
+    if (this.#phase !== 'watching') return;
+    if (name === null) {
+      // The kernel did not say which entry: read the whole directory again.
+      if (context.username === null) void this.reconcile().catch((err: Error) => this.#onError(err, dir));
+      else void syncDirectory(this.#n.storage, context.username, context.folder, this.#isUser).catch((err: Error) => this.#onError(err, dir));
+      return;
+    }
+    const key = path.join(dir, name);
+    const now = Date.now();
+    const pending = this.#pending.get(key);
+    if (pending) {
+      pending.since = now;
+      pending.renamed ||= event === 'rename';
+    } else {
+      this.#pending.set(key, { dir: context, name, renamed: event === 'rename', size: -1, since: now });
+    }
+    this.#settleTimer ??= setTimeout(() => void this.#settle(), SETTLE_POLL_MS);
+  }
+
+  /** Looks at every changed name: applies the ones that settled, looks again later at the rest. */
+  async #settle(): Promise<void> {
+    const generation = this.#generation;
+    const batch = [...this.#pending];
+    const stats = await Promise.all(batch.map(([p]) => lstat(p).catch(() => null)));
+    // A new generation cleared the timer and the names (and may have set its own timer).
+    if (generation !== this.#generation) return;
+    this.#settleTimer = null;
+    if (this.#phase !== 'watching') return;
+    const now = Date.now();
+    for (let i = 0; i < batch.length; i++) {
+      const [p, pending] = batch[i];
+      const stat = stats[i];
+      if (stat?.isFile() && pending.dir.username !== null) {
+        // Still being written: wait until the size has been still for WRITE_FINISH_MS.
+        if (pending.size !== -1 && stat.size !== pending.size) pending.since = now;
+        pending.size = stat.size;
+        if (now - pending.since < WRITE_FINISH_MS) continue;
+      }
+      this.#pending.delete(p);
+      this.#apply(p, pending, stat).catch((err: Error) => this.#onError(err, p));
+    }
+    if (this.#pending.size > 0) this.#settleTimer ??= setTimeout(() => void this.#settle(), SETTLE_POLL_MS);
+  }
+
+  /** A settled name: what the disk holds now (stat null: nothing) goes into the index. */
+  async #apply(p: string, pending: Pending, stat: Stats | null): Promise<void> {
+    const { dir, name } = pending;
+    if (dir.username === null) return this.#onTopLevel(p, name, stat, pending.renamed);
+    const { username, folder } = dir;
+    if (!this.#n.store.users.has(username) || !isAddressableName(name)) return;
+    if (folder === null && stat?.isDirectory()) {
+      if (!pending.renamed) return; // its attributes changed; its contents have their own watch
       this.#n.index.addFolder(username, name, stat.mtimeMs);
-      await this.#watch(p, this.#generation);
-      // Files copied in with the folder (cp -r) landed before its watcher listened.
-      if (this.#phase === 'watching') await syncDirectory(this.#n.storage, username, name, this.#isUser);
-    } else if (event === 'unlinkDir' && folder === null) {
-      await this.#unwatchTree(p);
+      await this.#watchNew(p, { username, folder: name });
+    } else if (stat?.isFile()) {
+      this.#n.index.setFile(username, folder, name, { size: stat.size, mtimeMs: stat.mtimeMs });
+    } else if (folder === null && this.#n.index.user(username)?.folders.has(name)) {
+      // A folder gone (or replaced by something that is not one).
+      this.#unwatchTree(p);
       this.#queueRemoval({ username, folder: name, file: null });
+    } else if (this.#n.index.files(username, folder)?.has(name)) {
+      // Gone, or now a symlink or a directory below a folder: not a file the API serves.
+      this.#queueRemoval({ username, folder, file: name });
     }
   }
 
-  async #onTopLevel(event: string, name: string, p: string): Promise<void> {
+  /**
+   * Watches a directory that appeared (or came back), then treats every name in it, and
+   * every name the index holds for it, as changed: what was copied in with it (cp -r)
+   * landed before the watch listened, and is indexed once settled like any other change.
+   */
+  async #watchNew(dir: string, context: DirContext): Promise<void> {
+    this.#watch(dir, context);
+    const generation = this.#generation;
+    const names = new Set(await readdir(dir).catch(() => []));
+    if (generation !== this.#generation || context.username === null) return;
+    const node = this.#n.index.user(context.username);
+    const known = context.folder === null ? [...(node?.root.keys() ?? []), ...(node?.folders.keys() ?? [])] : (node?.folders.get(context.folder)?.files.keys() ?? []);
+    for (const name of known) names.add(name);
+    for (const name of names) this.#onEvent(dir, context, 'rename', name);
+  }
+
+  async #onTopLevel(p: string, name: string, stat: Stats | null, renamed: boolean): Promise<void> {
+    if (p === this.#n.storage.tmpDir) return;
     const isUser = this.#n.store.users.has(name);
-    if (event === 'addDir') {
+    if (stat?.isDirectory()) {
       if (!isUser) {
         this.#n.orphans.add(name);
         return;
       }
+      if (!renamed) return;
       this.#n.index.ensureUser(name);
-      await this.#watch(p, this.#generation);
-      if (this.#phase === 'watching') {
-        for (const folder of await syncDirectory(this.#n.storage, name, null, this.#isUser)) await this.#watch(this.#n.storage.path(name, folder), this.#generation);
-      }
-    } else if (event === 'unlinkDir') {
+      await this.#watchNew(p, { username: name, folder: null });
+    } else if (stat === null) {
       this.#n.orphans.delete(name);
-      await this.#unwatchTree(p);
-      if (isUser) this.#queueRemoval({ username: name, folder: null, file: null });
+      this.#unwatchTree(p);
+      // Also checks that the storage directory itself is still there (moved away, its watch reports its own name).
+      this.#queueRemoval(isUser ? { username: name, folder: null, file: null } : null);
     }
   }
 
@@ -269,7 +328,7 @@ export class LiveStorage {
     this.#removals = [];
     this.#n.log(limitMessage(code, FALLBACK_POLL_MS));
     this.#n.watcherMode = 'polling';
-    void this.#closeWatchers();
+    this.#closeWatchers();
     this.#clearTimers();
     this.#startPoller(FALLBACK_POLL_MS, Date.now());
     const every = Math.min(FALLBACK_RECONCILE_MS, this.#n.config.reconcileIntervalMs || FALLBACK_RECONCILE_MS);
@@ -285,7 +344,7 @@ export class LiveStorage {
     this.#generation++;
     this.#removals = [];
     this.#n.watcherMode = 'reconcile-only';
-    void this.#closeWatchers();
+    this.#closeWatchers();
     this.#clearTimers();
     this.#recoveryTimer = setInterval(() => {
       void checkStorage(this.#n.config.storageDir).then((status) => {
@@ -339,7 +398,7 @@ export class LiveStorage {
     for (let i = 0; i < users.length; i++) {
       if (!rootsChanged[i] || generation !== this.#generation) continue;
       const added = await syncDirectory(storage, users[i], null, this.#isUser);
-      if (this.#phase === 'watching') for (const folder of added) void this.#watch(storage.path(users[i], folder), generation);
+      if (this.#phase === 'watching') for (const folder of added) this.#watch(storage.path(users[i], folder), { username: users[i], folder });
     }
     for (let i = 0; i < folders.length; i++) {
       if (!foldersChanged[i] || generation !== this.#generation) continue;
@@ -356,42 +415,35 @@ export class LiveStorage {
     return before !== mtime;
   }
 
-  async #unwatchTree(dir: string): Promise<void> {
-    const closing: Promise<void>[] = [];
-    for (const [key, watcher] of this.#watchers) {
-      if (key !== dir && !key.startsWith(dir + path.sep)) continue;
-      this.#watchers.delete(key);
-      closing.push(this.#closeWatcher(watcher));
-    }
-    await Promise.all(closing);
+  #unwatch(dir: string): void {
+    const watcher = this.#watchers.get(dir);
+    if (!watcher) return;
+    this.#watchers.delete(dir);
+    closeWatcher(watcher);
   }
 
-  async #closeWatchers(): Promise<void> {
-    const all = [...this.#watchers.values()];
+  /** Stops watching a directory and every directory below it. */
+  #unwatchTree(dir: string): void {
+    for (const key of [...this.#watchers.keys()]) if (key === dir || key.startsWith(dir + path.sep)) this.#unwatch(key);
+  }
+
+  #closeWatchers(): void {
+    for (const watcher of this.#watchers.values()) closeWatcher(watcher);
     this.#watchers.clear();
-    await Promise.all(all.map((w) => this.#closeWatcher(w)));
-  }
-
-  async #closeWatcher(watcher: FSWatcher): Promise<void> {
-    this.#readyWaiters.get(watcher)?.();
-    this.#readyWaiters.delete(watcher);
-    await watcher.close().catch(() => undefined);
   }
 
   #clearTimers(): void {
     this.#stopPoller();
     for (const timer of [this.#fallbackTimer, this.#recoveryTimer]) if (timer) clearInterval(timer);
-    if (this.#removalTimer) clearTimeout(this.#removalTimer);
-    this.#fallbackTimer = this.#recoveryTimer = this.#removalTimer = null;
+    for (const timer of [this.#removalTimer, this.#settleTimer]) if (timer) clearTimeout(timer);
+    this.#fallbackTimer = this.#recoveryTimer = this.#removalTimer = this.#settleTimer = null;
+    this.#pending.clear();
   }
 }
 
-/** The path's components below the storage directory; null when it is not inside it. */
-function relativeParts(storageDir: string, p: string): string[] | null {
-  const rel = path.relative(storageDir, p);
-  if (rel === '') return [];
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
-  return rel.split(path.sep);
+function closeWatcher(watcher: DirWatcher): void {
+  watcher.removeAllListeners(); // a late error of a closed watch means nothing
+  watcher.close();
 }
 
 /** The one line said when the watch fails: which limit, its value, how to raise it. */

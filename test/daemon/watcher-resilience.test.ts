@@ -1,8 +1,8 @@
 /** The watcher failing, the daemon stopped, the storage directory gone: the index recovers, nothing is lost. */
 import { EventEmitter } from 'node:events';
+import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchFactory } from '../../daemon/index.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -65,8 +65,8 @@ describe('while the daemon is stopped', () => {
 describe('when the watcher fails', () => {
   it('logs one line naming the inotify limit, falls back to polling and keeps the index', async () => {
     const watchers: FSWatcher[] = [];
-    const d = await start((dir, options) => {
-      const w = watch(dir, options);
+    const d = await start((dir, listener) => {
+      const w = watch(dir, listener);
       watchers.push(w);
       return w;
     });
@@ -108,8 +108,7 @@ describe('POST /api/dash/rescan', () => {
     // A watcher that hears nothing: the index drifts from the disk until a rescan.
     const d = await start(() => {
       const deaf = new EventEmitter() as unknown as FSWatcher;
-      Object.assign(deaf, { close: async () => undefined });
-      setImmediate(() => deaf.emit('ready'));
+      Object.assign(deaf, { close: () => undefined });
       return deaf;
     });
     await createUser(d, 'di');
