@@ -22,7 +22,7 @@ export type WatchFactory = (dir: string, listener: WatchListener<string>) => Dir
 
 const watchDir: WatchFactory = (dir, listener) => watch(dir, { persistent: false }, listener);
 
-/** A changed file is indexed once its size has been still this long (chokidar's awaitWriteFinish, near 200 ms). */
+/** A changed file is indexed once its size has been still this long (as chokidar's awaitWriteFinish would, near 200 ms). */
 const WRITE_FINISH_MS = 200;
 /** How often names that changed are looked at again (lstat) until they are settled. */
 const SETTLE_POLL_MS = 50;
