@@ -15,10 +15,28 @@ export function sameHash(a: string, b: string): boolean {
 
 const SCRYPT = { N: 16384, r: 8, p: 1 };
 
-function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password, salt, 32, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+/**
+ * scrypt runs on libuv's thread pool, which file I/O shares (4 threads by default). Under a
+ * burst of user creations unbounded hashing took every thread and uploads and downloads
+ * stalled for seconds; at most two hashes at a time leave the others to the disk.
+ */
+const SCRYPT_AT_ONCE = 2;
+let scryptRunning = 0;
+const scryptQueue: (() => void)[] = [];
+
+async function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  // A waiter is handed the slot of the hash that finishes, so the count never passes the limit.
+  if (scryptRunning >= SCRYPT_AT_ONCE) await new Promise<void>((resolve) => scryptQueue.push(resolve));
+  else scryptRunning++;
+  try {
+    return await new Promise((resolve, reject) =>
+      scrypt(password, salt, 32, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    const next = scryptQueue.shift();
+    if (next) next();
+    else scryptRunning--;
+  }
 }
 
 /** A password hash: scrypt$N$r$p$salt$hash (base64). */
