@@ -13,8 +13,7 @@ export async function shareFile(ctx: NimbusContext, username: string, folder: st
   const key = sharePathKey(username, folder, file);
   if (ctx.store.sharesByPath.has(key)) throw conflict('already_shared', 'File is already shared');
   const share: StoredShare = { token: newSecret(), username, folder, file, createdAt: new Date().toISOString() };
-  ctx.store.sharesByToken.set(share.token, share);
-  ctx.store.sharesByPath.set(key, share);
+  ctx.store.putShare(share);
   await ctx.store.commit();
   return toFileEntry(ctx, username, folder, file, meta);
 }
@@ -29,11 +28,9 @@ export async function unshareFile(ctx: NimbusContext, username: string, folder: 
 
 /** Removes a file's share from the store (the caller commits). */
 export function revokeShare(ctx: NimbusContext, username: string, folder: string | null, file: string): boolean {
-  const key = sharePathKey(username, folder, file);
-  const share = ctx.store.sharesByPath.get(key);
+  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, file));
   if (!share) return false;
-  ctx.store.sharesByPath.delete(key);
-  ctx.store.sharesByToken.delete(share.token);
+  ctx.store.deleteShare(share);
   return true;
 }
 
@@ -50,10 +47,7 @@ export function revokeFolderShares(ctx: NimbusContext, username: string, folder:
 export function moveShare(ctx: NimbusContext, username: string, folder: string | null, from: string, to: string): void {
   const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, from));
   if (!share) return;
-  const moved = { ...share, file: to };
-  ctx.store.sharesByPath.delete(sharePathKey(username, folder, from));
-  ctx.store.sharesByPath.set(sharePathKey(username, folder, to), moved);
-  ctx.store.sharesByToken.set(share.token, moved);
+  ctx.store.putShare({ ...share, file: to }, share);
 }
 
 /**

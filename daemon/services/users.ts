@@ -2,7 +2,6 @@ import type { User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
 import { hashPassword } from '../keys/secrets.js';
-import { sharePathKey } from '../store/store.js';
 import type { StoredUser } from '../store/schema.js';
 import { requireRole, requireUser, toUser } from './records.js';
 
@@ -84,19 +83,13 @@ export async function setUserRole(ctx: NimbusContext, username: string, roleName
 }
 
 function dropSharesOf(ctx: NimbusContext, username: string): void {
-  for (const [token, share] of ctx.store.sharesByToken) {
-    if (share.username !== username) continue;
-    ctx.store.sharesByToken.delete(token);
-    ctx.store.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
+  for (const share of [...ctx.store.sharesByToken.values()]) {
+    if (share.username === username) ctx.store.deleteShare(share);
   }
 }
 
 function moveSharesOf(ctx: NimbusContext, from: string, to: string): void {
-  for (const [token, share] of ctx.store.sharesByToken) {
-    if (share.username !== from) continue;
-    const moved = { ...share, username: to };
-    ctx.store.sharesByToken.set(token, moved);
-    ctx.store.sharesByPath.delete(sharePathKey(from, share.folder, share.file));
-    ctx.store.sharesByPath.set(sharePathKey(to, share.folder, share.file), moved);
+  for (const share of [...ctx.store.sharesByToken.values()]) {
+    if (share.username === from) ctx.store.putShare({ ...share, username: to }, share);
   }
 }

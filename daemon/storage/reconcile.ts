@@ -1,5 +1,4 @@
 import { mkdir, readdir } from 'node:fs/promises';
-import { sharePathKey } from '../store/store.js';
 import type { NimbusContext } from '../context.js';
 import { adoptStorageDir } from './availability.js';
 import { rescanUserTree } from './sync.js';
@@ -52,10 +51,9 @@ export function markUnavailable(n: NimbusContext, reason: string): void {
 /** Shares whose file is not on disk (deleted while the daemon was down) are revoked. */
 function revokeVanishedShares(n: NimbusContext): void {
   let revoked = 0;
-  for (const [token, share] of n.store.sharesByToken) {
+  for (const share of [...n.store.sharesByToken.values()]) {
     if (n.index.getFile(share.username, share.folder, share.file)) continue;
-    n.store.sharesByToken.delete(token);
-    n.store.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
+    n.store.deleteShare(share);
     revoked++;
   }
   if (revoked > 0) n.store.commit().catch((err: Error) => n.log(`Nimbus: could not save revoked shares: ${err.message}`));

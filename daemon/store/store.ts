@@ -72,6 +72,19 @@ export class Store {
     });
   }
 
+  /** Adds or replaces a share, keeping both of its indexes in step (`previous`: the record it replaces). */
+  putShare(share: StoredShare, previous?: StoredShare): void {
+    if (previous) this.sharesByPath.delete(sharePathKey(previous.username, previous.folder, previous.file));
+    this.sharesByToken.set(share.token, share);
+    this.sharesByPath.set(sharePathKey(share.username, share.folder, share.file), share);
+  }
+
+  /** Removes a share from both of its indexes. */
+  deleteShare(share: StoredShare): void {
+    this.sharesByToken.delete(share.token);
+    this.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
+  }
+
   /** Waits for pending writes, then refreshes the backup to the final state (a clean stop). */
   async close(): Promise<void> {
     await this.idle();

@@ -10,12 +10,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { armFailpoint, disarmFailpoint } from '../../daemon/util/failpoints.js';
 import { startTestDaemon, TEST_KEY, type TestDaemon } from '../helpers/daemon.js';
-import { daemonCommand } from '../helpers/daemon-command.js';
+import { NIMBUS } from '../helpers/child.js';
 
 const CYCLES = Number(process.env.NIMBUS_KILL_CYCLES ?? 200);
 
 function startChild(dataDir: string): { child: ChildProcess; url: Promise<string> } {
-  const child = spawn(process.execPath, daemonCommand(['daemon', '--port', '0', '--data-dir', dataDir]), {
+  const child = spawn(process.execPath, [...NIMBUS, 'daemon', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off', NIMBUS_RECONCILE_SECONDS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestDaemon, TEST_KEY, type TestDaemon } from '../helpers/daemon.js';
-import { daemonCommand } from '../helpers/daemon-command.js';
+import { NIMBUS } from '../helpers/child.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 const MIB = 1024 * 1024;
@@ -146,7 +146,7 @@ describe('interrupted uploads', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-kill-upload-'));
     const env = { ...process.env, NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' };
     const start = () => {
-      const child = spawn(process.execPath, daemonCommand(['daemon', '--port', '0', '--data-dir', dataDir]), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...NIMBUS, 'daemon', '--port', '0', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       const url = new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => {
           const m = /listening on (\S+)/.exec(d.toString());

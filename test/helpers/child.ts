@@ -5,8 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = path.join(ROOT, 'bin', 'nimbus.js');
-/** The command line of `nimbus` from source (see nimbus-from-source.ts for why not BIN). */
-export const NIMBUS = ['--import', 'tsx', path.join(ROOT, 'test', 'helpers', 'nimbus-from-source.ts')];
+/**
+ * The command line of `nimbus`: bin/nimbus.js runs dist/ when it is at least as new as the
+ * sources and the sources through tsx otherwise, so a test never runs a stale build.
+ */
+export const NIMBUS = [BIN];
 
 /** The environment of a child: PATH and HOME only, plus what the test gives (no NIMBUS_* leaks in). */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
