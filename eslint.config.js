@@ -8,7 +8,7 @@ const layer = (forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'renderer/dist/**', 'node_modules/**', 'test-artifacts/**', 'bench/data/**'] },
+  { ignores: ['dist/**', 'renderer/dist/**', 'node_modules/**', 'test-artifacts/**', 'bench/data/**', '.scratch/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
