@@ -17,7 +17,7 @@ export interface DaemonConfig {
   corsOrigins: string[];
   /** Base of share and verify links; default http://<host>:<port>. */
   publicUrl: string | null;
-  /** Keychain use: 'auto' tries keytar and falls back to a file; 'off' uses the file. */
+  /** Keychain use: 'auto' tries the OS keychain and falls back to a file; 'off' uses the file. */
   keychain: 'auto' | 'off';
   reconcileIntervalMs: number;
   /** Where the built web UI lives. */

@@ -10,7 +10,8 @@ export interface AdminKey {
   source: AdminKeySource;
 }
 
-interface Keytar {
+/** The two calls Nimbus makes of the OS keychain. */
+interface Keychain {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
 }
@@ -67,13 +68,21 @@ export async function saveAdminKey(config: KeyConfig, source: AdminKeySource, ke
   await writeKeyFile(config, key);
 }
 
-async function openKeychain(config: KeyConfig, warn: (line: string) => void): Promise<Keytar | null> {
+/**
+ * The OS keychain through @napi-rs/keyring (Secret Service, macOS Keychain, Windows
+ * Credential Manager). Loaded lazily: its prebuilt binary exists for the common platforms
+ * only, and a platform without one keeps the key in the file instead of failing to start.
+ */
+async function openKeychain(config: KeyConfig, warn: (line: string) => void): Promise<Keychain | null> {
   if (config.keychain === 'off') return null;
   try {
-    const mod = (await import('keytar')) as unknown as { default?: Keytar } & Keytar;
-    return mod.default ?? mod;
-  } catch {
-    warn(`Nimbus: keychain support (keytar) is not installed; keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
+    const { AsyncEntry } = await import('@napi-rs/keyring');
+    return {
+      getPassword: (service, account) => new AsyncEntry(service, account).getPassword(),
+      setPassword: (service, account, password) => new AsyncEntry(service, account).setPassword(password),
+    };
+  } catch (err) {
+    warn(`Nimbus: keychain support (@napi-rs/keyring) cannot load here (${(err as Error).message.split('\n')[0]}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
     return null;
   }
 }

@@ -13,11 +13,7 @@ import { ROOT } from '../helpers/child.js';
 
 const REQUIRED = process.env.NIMBUS_REQUIRE_E2E === '1';
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const keytarLoads = spawnSync(process.execPath, ['-e', "require('keytar')"], { cwd: ROOT, stdio: 'ignore' }).status === 0;
-const missing = [
-  ...['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].filter((cmd) => !has(cmd)),
-  ...(keytarLoads ? [] : ['keytar (npm, built against libsecret-1-dev)']),
-];
+const missing = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].filter((cmd) => !has(cmd));
 
 /** Starts the daemon through startDaemon without apiKey or NIMBUS_KEYCHAIN=off, twice, and prints what it saw. */
 const PROBE = `
@@ -60,7 +56,7 @@ function bareEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
 describe('the admin key in a real Secret Service', () => {
   const run = missing.length === 0 ? it : REQUIRED ? it : it.skip;
 
-  run('is generated, stored in the keychain under "Nimbus" / admin-key:<dataDir>, reused, and never written to a file', async () => {
+  run('is generated, stored in the keychain under service "Nimbus", username "admin-key:<dataDir>", reused, and never written to a file', async () => {
     if (missing.length > 0) throw new Error(`keychain test needs: ${missing.join(', ')} (NIMBUS_REQUIRE_E2E=1)`);
     const home = path.join(work, 'home-real');
     const dataDir = path.join(work, 'data-real');
@@ -68,7 +64,7 @@ describe('the admin key in a real Secret Service', () => {
     const script = [
       'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
       `node --import tsx ${JSON.stringify(probeFile)}`,
-      'printf "LOOKUP:"; secret-tool lookup service Nimbus account "admin-key:$PROBE_DATA_DIR"; echo',
+      'printf "LOOKUP:"; secret-tool lookup service Nimbus username "admin-key:$PROBE_DATA_DIR"; echo',
     ].join('; ');
     const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
       cwd: ROOT,
@@ -89,10 +85,7 @@ describe('the admin key in a real Secret Service', () => {
 });
 
 describe('no D-Bus at all', () => {
-  const run = keytarLoads ? it : REQUIRED ? it : it.skip;
-
-  run('falls back to a 0600 admin.key file with exactly one warning line', async () => {
-    if (!keytarLoads) throw new Error('keytar does not load (NIMBUS_REQUIRE_E2E=1)');
+  it('falls back to a 0600 admin.key file with exactly one warning line', async () => {
     const home = path.join(work, 'home-none');
     const dataDir = path.join(work, 'data-none');
     const out = execFileSync(process.execPath, ['--import', 'tsx', probeFile], {
