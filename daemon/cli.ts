@@ -1,11 +1,12 @@
 /** `nimbus`: the command line. Runs the daemon headless and manages the admin key. */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parsePort, resolveConfig } from './config.js';
 import { loadAdminKey, saveAdminKey } from './keys/admin-key.js';
 import { newSecret } from './keys/secrets.js';
 import { startDaemon } from './daemon.js';
+import { readRunFile } from './run-file.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 
 const HELP = `Nimbus ${VERSION} — a local storage manager with the Cloud Storage Management API
@@ -80,12 +81,9 @@ async function runDaemon(input: Input): Promise<number> {
   process.once('SIGTERM', onSigterm);
   try {
     const daemon = await startDaemon(input);
-    const runFile = path.join(daemon.dataDir, 'daemon.json');
-    await writeFile(runFile, JSON.stringify({ pid: process.pid, url: daemon.url }), { mode: 0o600 });
     process.stdout.write(`Nimbus daemon listening on ${daemon.url}\n`);
     if (!stopRequested) await new Promise<void>((resolve) => (wake = resolve));
     await daemon.close();
-    await rm(runFile, { force: true });
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
@@ -103,15 +101,26 @@ async function showKey(input: Input): Promise<number> {
   return 0;
 }
 
-/** Rotates through the running daemon when there is one (so the old key dies at once), else offline. */
+/**
+ * Rotates through the running daemon when there is one, so the old key dies at once (and
+ * every connection that used it is closed); else replaces the stored key offline.
+ */
 async function rotateKey(input: Input): Promise<number> {
   const config = configFor(input);
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   const current = await loadAdminKey(config, warn);
-  const running = await runningDaemon(config.dataDir);
+  const running = await readRunFile(config.dataDir);
   if (running) {
-    const res = await fetch(`${running}/api/keys/rotate`, { method: 'POST', headers: { 'API-Key': current.key } });
-    const body = (await res.json()) as { key?: string; error?: string };
+    let res: Response;
+    try {
+      res = await fetch(`${running.url}/api/keys/rotate`, { method: 'POST', headers: { 'API-Key': current.key } });
+    } catch (err) {
+      process.stderr.write(
+        `nimbus: the daemon running on this data directory (pid ${running.pid}, ${running.url}) did not answer (${(err as Error).message}); the key was not rotated.\n`,
+      );
+      return 1;
+    }
+    const body = (await res.json().catch(() => ({}))) as { key?: string; error?: string };
     if (!res.ok || !body.key) {
       process.stderr.write(`nimbus: the running daemon refused to rotate the key: ${body.error ?? res.status}\n`);
       return 1;
@@ -119,18 +128,34 @@ async function rotateKey(input: Input): Promise<number> {
     process.stdout.write(`${body.key}\n`);
     return 0;
   }
+  // A daemon that holds the lock but left no address (an older version) would keep the old
+  // key in memory: rotating behind its back would leave the leaked key working.
+  const holder = await lockHolder(config.dataDir);
+  if (holder !== null) {
+    process.stderr.write(
+      `nimbus: a daemon (pid ${holder}) holds ${config.dataDir} but cannot be reached; restart it, then run \`nimbus key rotate\` again.\n`,
+    );
+    return 1;
+  }
   const key = newSecret();
   await saveAdminKey(config, current.source, key);
   process.stdout.write(`${key}\n`);
   return 0;
 }
 
-async function runningDaemon(dataDir: string): Promise<string | null> {
+/** The pid in the data directory's lock file when that process is alive, else null. */
+async function lockHolder(dataDir: string): Promise<number | null> {
+  let pid: number;
   try {
-    const { pid, url } = JSON.parse(await readFile(path.join(dataDir, 'daemon.json'), 'utf8')) as { pid: number; url: string };
-    process.kill(pid, 0);
-    return url;
+    pid = Number((JSON.parse(await readFile(path.join(dataDir, 'nimbus.lock'), 'utf8')) as { pid: unknown }).pid);
   } catch {
     return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
   }
 }

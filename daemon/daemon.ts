@@ -19,6 +19,7 @@ import { DataDirLock } from './store/lock.js';
 import { Store } from './store/store.js';
 import { KeyedMutex } from './util/mutex.js';
 import { PACKAGE_ROOT } from './version.js';
+import { removeRunFile, writeRunFile } from './run-file.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -69,6 +70,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const urlHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${urlHost}:${port}`;
     n.baseUrl = config.publicUrl ?? url;
+    await writeRunFile(config.dataDir, { pid: process.pid, url });
+    cleanups.push(() => removeRunFile(config.dataDir));
 
     // The first scan runs after listening: the API answers (index `scanning`) while it reads.
     const live = new LiveStorage(n, options.watchFactory);

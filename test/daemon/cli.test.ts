@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BIN, childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
+import { BIN, childEnv, ROOT, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { startTestDaemon, TEST_KEY } from '../helpers/daemon.js';
 
 const dirs: string[] = [];
@@ -185,6 +185,57 @@ describe('nimbus key', () => {
     const show = runCli(['key', 'show', '--data-dir', dataDir], fileKeyEnv());
     expect(await show.exited).toBe(0);
     expect(show.stdout().trim()).toBe(fresh);
+  });
+
+  it('rotates the key of a daemon started in-process (as the desktop app and `npm start` start it)', async () => {
+    const dataDir = await tempDir();
+    const t = await startTestDaemon({ dataDir, apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    try {
+      const old = t.key;
+      const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+      expect(await rotate.exited, rotate.stderr()).toBe(0);
+      const fresh = rotate.stdout().trim();
+      expect((await t.api('GET', '/api/dash', {}, { key: old })).status).toBe(401);
+      expect((await t.api('GET', '/api/dash', {}, { key: fresh })).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+    expect(existsSync(path.join(dataDir, 'daemon.json'))).toBe(false);
+  });
+
+  it('rotates the key of the daemon that `npm start` runs when Electron cannot start', async () => {
+    const dataDir = await tempDir();
+    const env = fileKeyEnv({ NIMBUS_DATA_DIR: dataDir, NIMBUS_PORT: '0' });
+    const start = runCli([], env, ['--import', 'tsx', path.join(ROOT, 'main', 'start.ts')]);
+    running.push(start);
+    const url = await vi.waitFor(
+      () => {
+        const match = /open (http:\/\/127\.0\.0\.1:\d+)\//.exec(start.stdout());
+        if (!match) throw new Error(`not running yet: ${start.stdout()} ${start.stderr()}`);
+        return match[1];
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    const old = (await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim();
+    expect((await fetch(`${url}/api/dash`, { headers: { 'API-Key': old } })).status).toBe(200);
+    const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+    expect(await rotate.exited, rotate.stderr()).toBe(0);
+    const fresh = rotate.stdout().trim();
+    expect((await fetch(`${url}/api/dash`, { headers: { 'API-Key': old } })).status).toBe(401);
+    expect((await fetch(`${url}/api/dash`, { headers: { 'API-Key': fresh } })).status).toBe(200);
+  });
+
+  it('refuses to rotate behind the back of a daemon that holds the data directory but cannot be reached', async () => {
+    const dataDir = await tempDir();
+    const t = await startTestDaemon({ dataDir, apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    await t.stop();
+    const old = (await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim();
+    // A live process (this test) holds the lock; no daemon.json says where it answers.
+    await writeFile(path.join(dataDir, 'nimbus.lock'), JSON.stringify({ pid: process.pid }));
+    const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+    expect(await rotate.exited).toBe(1);
+    expect(rotate.stderr()).toMatch(/holds .* but cannot be reached/);
+    expect((await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim()).toBe(old);
   });
 
   it('rotates the key offline when no daemon runs', async () => {
