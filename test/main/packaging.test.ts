@@ -62,9 +62,9 @@ describe('electron-builder.yml', () => {
     expect(block('files').items).toEqual(expect.arrayContaining(['dist/**/*', 'renderer/dist/**/*', 'package.json']));
   });
 
-  it('packs into an asar archive, keeping keytar’s native module outside it', () => {
+  it('packs into an asar archive, keeping the keychain’s native module (@napi-rs/keyring) outside it', () => {
     expect(topLevel('asar')).toBe('true');
-    expect(block('asarUnpack').items).toContain('**/node_modules/keytar/**/*.node');
+    expect(block('asarUnpack').items).toContain('**/node_modules/@napi-rs/keyring*/**/*.node');
   });
 
   it('uses the icon in build/ for every platform', () => {
