@@ -136,13 +136,16 @@ function presentedKey(ctx: Context): string {
 /** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
 function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, endpoint: Endpoint): Caller {
   const key = presentedKey(ctx);
-  const caller = key ? identify(n, key) : null;
+  // No key is no guess: it is answered 401 even while this client is blocked for wrong ones,
+  // so a client that lost its key learns that, not "try again later".
+  if (!key) throw new ApiError('unauthorized', 'Missing API key (send the API-Key header)');
+  const caller = identify(n, key);
   if (!caller) {
     const client = ctx.socket.remoteAddress ?? 'unknown';
     const wait = throttle.retryAfter(client);
     if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
-    if (key) throttle.fail(client, 'API keys');
-    throw new ApiError('unauthorized', key ? 'Wrong API key' : 'Missing API key (send the API-Key header)');
+    throttle.fail(client, 'API keys');
+    throw new ApiError('unauthorized', 'Wrong API key');
   }
   if (endpoint.scope === 'admin' && caller.scope !== 'admin') throw new ApiError('insufficient_scope', 'This key may only read');
   ctx.state.caller = caller;
