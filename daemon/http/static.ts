@@ -3,13 +3,16 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
+import { serveBadge } from './badges.js';
 import { UI_CSP } from './security.js';
 
 /**
  * Serves the built web UI (renderer/dist): a file when the path names one, index.html
- * for every other page path so the UI can route itself. Never leaves rendererDir.
+ * for every other page path so the UI can route itself. Never leaves rendererDir. Also
+ * the built-in role badges (/badges/*.svg).
  */
 export async function serveUi(ctx: Context, rendererDir: string): Promise<boolean> {
+  if (serveBadge(ctx)) return true; // the built-in badges answer even without a built UI
   const root = path.resolve(rendererDir);
   let relative: string;
   try {

@@ -2,7 +2,7 @@ import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJSONFile } from './durable-json-file.js';
-import { emptyDb, type DbData, type StoredKey, type StoredRole, type StoredShare, type StoredUser, type StoredVerification } from './schema.js';
+import { emptyDb, migrateDb, type DbData, type StoredKey, type StoredRole, type StoredShare, type StoredUser, type StoredVerification } from './schema.js';
 
 export class CorruptStoreError extends Error {
   constructor(file: string, backup: string, cause: unknown) {
@@ -59,9 +59,11 @@ export class Store {
     } catch (err) {
       throw new CorruptStoreError(this.#file, this.backupFile, err);
     }
+    // An older store is brought up to date and written back at once (a no-op for a current one).
+    const migrated = existed && migrateDb(this.#db.data);
     this.#load(this.#db.data);
     this.#durable = this.#db.data;
-    if (!existed) await this.commit();
+    if (!existed || migrated) await this.commit();
   }
 
   /** Resolves when every change made before the call is durable. */

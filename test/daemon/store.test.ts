@@ -16,6 +16,9 @@ const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'nimbus-store-'));
 const withoutOrigin = (body: { files: { shareUrl: string | null }[] }) => ({
   files: body.files.map((f) => ({ ...f, shareUrl: f.shareUrl && new URL(f.shareUrl).pathname })),
 });
+// The built-in badges are on the daemon itself, so their URL follows it to its new port.
+const badgesWithoutOrigin = (roles: { badge: string }[]) =>
+  roles.map((r) => ({ ...r, badge: r.badge.replace(/^http:\/\/127\.0\.0\.1:\d+\//, '/') }));
 const quiet = { port: 0, apiKey: TEST_KEY, env: {}, log: () => undefined };
 
 describe('a restart', () => {
@@ -35,14 +38,14 @@ describe('a restart', () => {
     const key = (await t.api('POST', '/api/keys/create', { label: 'ci', scope: 'read' })).body.key as string;
     const before = {
       user: (await t.api('GET', '/api/user', { username: 'ana' })).body,
-      roles: (await t.api('GET', '/api/role/all')).body,
+      roles: badgesWithoutOrigin((await t.api('GET', '/api/role/all')).body),
       files: withoutOrigin((await t.api('GET', '/api/folders/files', { username: 'ana', folder: 'docs' })).body),
       keys: (await t.api('GET', '/api/keys')).body.keys.filter((k: { builtIn: boolean }) => !k.builtIn),
     };
     await t.stop();
     await t.restart();
     expect((await t.api('GET', '/api/user', { username: 'ana' })).body).toEqual(before.user);
-    expect((await t.api('GET', '/api/role/all')).body).toEqual(before.roles);
+    expect(badgesWithoutOrigin((await t.api('GET', '/api/role/all')).body)).toEqual(before.roles);
     expect(withoutOrigin((await t.api('GET', '/api/folders/files', { username: 'ana', folder: 'docs' })).body)).toEqual(before.files);
     expect((await t.api('GET', '/api/keys')).body.keys.filter((k: { builtIn: boolean }) => !k.builtIn)).toEqual(before.keys);
     expect((await t.api('GET', '/api/dash', {}, { key })).status).toBe(200);
