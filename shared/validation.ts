@@ -11,8 +11,9 @@ const fail = <T>(message: string): Checked<T> => ({ ok: false, message });
 
 export const NAME_RULE = '1–64 characters: letters, digits, ".", "_" or "-" (not "." or "..")';
 export const PASSWORD_RULE = 'at least 8 characters';
-export const FILE_NAME_RULE =
-  '1–255 bytes; no "/", "\\", control characters, trailing dot or space, or reserved names such as CON or NUL';
+/** The characters a file or folder name may not contain, as people are told them. */
+export const FILE_NAME_REFUSED_CHARACTERS = '/ \\ < > : " | ? *';
+export const FILE_NAME_RULE = `1–255 bytes; none of ${FILE_NAME_REFUSED_CHARACTERS} or control characters; no trailing dot or space; not a reserved name such as CON or NUL`;
 
 const ACCOUNT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 // Deliberately simple: one "@", no spaces, a dot in the domain. RFC 5322 is not the point.
@@ -48,7 +49,7 @@ export function checkFileName(raw: string): Checked<string> {
   const bytes = utf8.encode(name).length;
   if (bytes < 1 || bytes > 255) return fail('must be 1–255 bytes long');
   if (name === '.' || name === '..') return fail('must not be "." or ".."');
-  if (FORBIDDEN_IN_FILE_NAME.test(name)) return fail(`must be ${FILE_NAME_RULE}`);
+  if (FORBIDDEN_IN_FILE_NAME.test(name)) return fail(`must not contain ${FILE_NAME_REFUSED_CHARACTERS}, control or invisible characters`);
   if (/[. ]$/.test(name)) return fail('must not end with a dot or a space');
   if (WINDOWS_RESERVED.test(name)) return fail('must not be a reserved device name (CON, NUL, COM1…)');
   return ok(name);

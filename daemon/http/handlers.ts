@@ -19,7 +19,7 @@ import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
 import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
-import { page, PAGE_CSP } from './pages.js';
+import { page, PAGE_CSP, sendPage } from './pages.js';
 import type { Page, Params } from './params.js';
 
 export interface HandlerInput {
@@ -53,7 +53,8 @@ export const HANDLERS: Record<EndpointId, Handler> = {
   },
   'user.edit': async ({ n, p }) => ({
     msg: 'User updated',
-    user: await users.editUser(n, s(p, 'username'), s(p, 'newusername'), s(p, 'newemail'), s(p, 'newpassword')),
+    // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
+    user: await users.editUser(n, s(p, 'username'), s(p, 'newusername'), s(p, 'newemail'), p.newpassword as string | undefined),
   }),
   'user.verify': async ({ n, p }) => {
     const { delivery } = await sendVerification(n, s(p, 'username'));
@@ -142,10 +143,16 @@ export const HANDLERS: Record<EndpointId, Handler> = {
 
   'share.download': async ({ n, ctx }) => {
     const share = n.store.sharesByToken.get(ctx.state.shareToken as string);
-    if (!share) throw new ApiError('share_not_found', 'This link does not exist or was revoked');
-    sendFile(ctx, await n.storage.openFile(share.username, share.folder, share.file), share.file);
+    try {
+      if (!share) throw new ApiError('share_not_found', 'This link does not exist or was revoked');
+      sendFile(ctx, await n.storage.openFile(share.username, share.folder, share.file), share.file);
+    } catch (err) {
+      // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
+      if (!(err instanceof ApiError) || err.status !== 404 || ctx.accepts('json', 'html') !== 'html') throw err;
+      sendPage(ctx, 404, 'Link not found', 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.');
+    }
   },
-  verify: async ({ n, p, ctx }) => {
+  verify: async ({ n, p, ctx, events }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.type = 'text/html';
     // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
@@ -156,6 +163,8 @@ export const HANDLERS: Record<EndpointId, Handler> = {
     }
     try {
       const username = await confirmVerification(n, s(p, 'token'));
+      // The dispatcher announces POSTs only; an open UI must see "Verified" without a reload.
+      events.publish({ type: 'user.changed', username, folder: null, file: null });
       ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404) throw err;

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { escapeHtml } from '../services/verification.js';
 
 /** A small self-contained page (no scripts) for the public routes a person opens from a mail. */
@@ -16,3 +17,11 @@ h1{font-size:1.4rem;margin:0 0 .5rem}p{margin:0;opacity:.8;line-height:1.5}
 }
 
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Answers with one of these pages, under the page CSP (styles only, nothing runs). */
+export function sendPage(ctx: Context, status: number, title: string, message: string): void {
+  ctx.status = status;
+  ctx.set('Content-Security-Policy', PAGE_CSP);
+  ctx.type = 'text/html';
+  ctx.body = page(title, message);
+}

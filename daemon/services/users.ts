@@ -43,12 +43,13 @@ export function deleteUser(ctx: NimbusContext, username: string): Promise<void> 
   });
 }
 
-export function editUser(ctx: NimbusContext, username: string, newUsername: string, newEmail: string, newPassword: string): Promise<User> {
+/** Renames a user and sets their e-mail; the password changes only when a new one is given. */
+export function editUser(ctx: NimbusContext, username: string, newUsername: string, newEmail: string, newPassword?: string): Promise<User> {
   return ctx.locks.run([userLock(username), userLock(newUsername)], async () => {
     requireUser(ctx, username);
     const renaming = newUsername !== username;
     if (renaming && ctx.store.users.has(newUsername)) throw conflict('user_exists', 'A user with that name already exists');
-    const passwordHash = await hashPassword(newPassword);
+    const newHash = newPassword === undefined ? null : await hashPassword(newPassword);
     if (renaming) await ctx.storage.renameUser(username, newUsername);
     // Read the record again after the awaits: a role change may have landed meanwhile.
     const user = requireUser(ctx, username);
@@ -58,7 +59,7 @@ export function editUser(ctx: NimbusContext, username: string, newUsername: stri
       username: newUsername,
       email: newEmail,
       emailVerified: emailChanged ? false : user.emailVerified,
-      passwordHash,
+      passwordHash: newHash ?? user.passwordHash,
     };
     ctx.store.users.delete(username);
     ctx.store.users.set(newUsername, updated);

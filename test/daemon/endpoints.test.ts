@@ -120,8 +120,20 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.body.user.email).toBe('x@example.org');
       },
     ),
-    err(400, 'no newpassword', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: 'x', newemail: 'x@example.org' }),
+    ok(
+      'keeps the password when newpassword is left out',
+      201,
+      async (fx) =>
+        fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: fx.unique('x'), newemail: 'x@example.org' }),
+      (res) => expectUser(res.body.user),
+    ),
+    err(400, 'a new password that is too short', 'invalid_parameter', async (fx) =>
+      fx.t.api('POST', '/api/user/edit', {
+        username: await fx.user(),
+        newusername: fx.unique('y'),
+        newemail: 'y@example.org',
+        newpassword: 'short',
+      }),
     ),
     err(404, 'unknown user', 'user_not_found', (fx) =>
       fx.t.api('POST', '/api/user/edit', { username: 'nobody', newusername: 'x', newemail: 'x@example.org', newpassword: 'password456' }),
