@@ -3,7 +3,7 @@
  * way of starting a daemon (`nimbus daemon`, `npm start`, the desktop app) writes it, so
  * `nimbus key rotate` reaches the running daemon and the old key dies at once.
  */
-import { readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface RunInfo {
@@ -27,15 +27,22 @@ export async function removeRunFile(dataDir: string, pid = process.pid): Promise
   await rm(runFilePath(dataDir), { force: true });
 }
 
-/** The recorded daemon if its process is alive, else null (a crash leaves a stale file behind). */
+/**
+ * The recorded daemon if its process is alive, else null (a crash leaves a stale file
+ * behind). The CLI sends the admin key to this address, so a file that someone else could
+ * have written (another owner, writable by others, a symlink) is not believed.
+ */
 export async function readRunFile(dataDir: string): Promise<RunInfo | null> {
   let info: RunInfo;
   try {
+    const stat = await lstat(runFilePath(dataDir));
+    if (!stat.isFile() || (stat.mode & 0o022) !== 0) return null;
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return null;
     info = JSON.parse(await readFile(runFilePath(dataDir), 'utf8')) as RunInfo;
   } catch {
     return null;
   }
-  if (!Number.isInteger(info.pid) || typeof info.url !== 'string') return null;
+  if (!Number.isInteger(info.pid) || typeof info.url !== 'string' || !/^http:\/\//.test(info.url)) return null;
   try {
     process.kill(info.pid, 0);
   } catch (err) {

@@ -1,6 +1,8 @@
 /** `nimbus` as a user runs it: help, the daemon with its listening line and clean shutdown, key show and rotate. */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -236,6 +238,28 @@ describe('nimbus key', () => {
     expect(await rotate.exited).toBe(1);
     expect(rotate.stderr()).toMatch(/holds .* but cannot be reached/);
     expect((await readFile(path.join(dataDir, 'admin.key'), 'utf8')).trim()).toBe(old);
+  });
+
+  it('never sends the key to an address in a daemon.json that others could have written', async () => {
+    const dataDir = await tempDir();
+    const t = await startTestDaemon({ dataDir, apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    await t.stop();
+    let sawKey = false;
+    const trap = http.createServer((req, res) => {
+      sawKey ||= req.headers['api-key'] !== undefined;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+      await writeFile(path.join(dataDir, 'daemon.json'), JSON.stringify({ pid: process.pid, url }), { mode: 0o666 });
+      await chmod(path.join(dataDir, 'daemon.json'), 0o666);
+      const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], fileKeyEnv());
+      await rotate.exited;
+      expect(sawKey).toBe(false);
+    } finally {
+      trap.close();
+    }
   });
 
   it('rotates the key offline when no daemon runs', async () => {
