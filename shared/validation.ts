@@ -15,12 +15,23 @@ export const PASSWORD_RULE = 'at least 8 characters';
 export const FILE_NAME_REFUSED_CHARACTERS = '/ \\ < > : " | ? *';
 export const FILE_NAME_RULE = `1–255 bytes; none of ${FILE_NAME_REFUSED_CHARACTERS} or control characters; no trailing dot or space; not a reserved name such as CON or NUL`;
 
+export const RESERVED_NAME_RULE = 'names starting with ".nimbus", or ending in ".nimbus-" and hex digits, are kept for Nimbus’s own files';
+
 const ACCOUNT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 // Deliberately simple: one "@", no spaces, a dot in the domain. RFC 5322 is not the point.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 // Control characters (C0, DEL, C1) and characters that reorder or hide text (bidi, zero-width).
 const FORBIDDEN_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f/\\<>:"|?*\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/**
+ * Names Nimbus itself uses in the storage tree: the `.nimbus-storage` marker at its root,
+ * hidden temporary names (`.nimbus…`) in user directories, and the staging names of a
+ * replacing move (`<file>.nimbus-<hex>`). Case-insensitive, since on the disks of macOS and
+ * Windows `.NIMBUS-STORAGE` is the marker. Refusing them keeps a user, folder or file from
+ * colliding with Nimbus's own files, and keeps those files out of every listing (the scan
+ * skips names this module refuses).
+ */
+const RESERVED_NAME = /^\.nimbus|\.nimbus-[0-9a-f]{6,}$/i;
 const utf8 = new TextEncoder();
 
 /** A username or role name. */
@@ -29,6 +40,7 @@ export function checkAccountName(raw: string): Checked<string> {
   // A username is also a directory name: the file-name rules for devices and dots apply.
   if (raw.endsWith('.')) return fail('must not end with a dot');
   if (WINDOWS_RESERVED.test(raw)) return fail('must not be a reserved device name (CON, NUL, COM1…)');
+  if (RESERVED_NAME.test(raw)) return fail(`must not be a reserved name: ${RESERVED_NAME_RULE}`);
   return ok(raw);
 }
 
@@ -52,6 +64,7 @@ export function checkFileName(raw: string): Checked<string> {
   if (FORBIDDEN_IN_FILE_NAME.test(name)) return fail(`must not contain ${FILE_NAME_REFUSED_CHARACTERS}, control or invisible characters`);
   if (/[. ]$/.test(name)) return fail('must not end with a dot or a space');
   if (WINDOWS_RESERVED.test(name)) return fail('must not be a reserved device name (CON, NUL, COM1…)');
+  if (RESERVED_NAME.test(name)) return fail(`must not be a reserved name: ${RESERVED_NAME_RULE}`);
   return ok(name);
 }
 
