@@ -1,3 +1,6 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import coBody from 'co-body';
 import type { Context } from 'koa';
 import { PARAM_CHECKS, PAGE_LIMIT_MAX, type Endpoint } from '../../shared/endpoints.js';
@@ -12,6 +15,9 @@ export interface Page {
 
 const BODY_LIMIT = '64kb';
 const MAX_RAW_LENGTH = 8192;
+const REPLACEMENT = '\ufffd';
+// A lone surrogate (UTF-16 that no UTF-8 could encode): in `u` mode a pair is one code point, never \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * The endpoint's parameters from the query string and (for a POST) a JSON or urlencoded
@@ -20,7 +26,11 @@ const MAX_RAW_LENGTH = 8192;
  */
 export async function readParams(ctx: Context, endpoint: Endpoint): Promise<{ params: Params; page: Page }> {
   const raw = new Map<string, string>();
-  collect(raw, new URLSearchParams(ctx.querystring).entries());
+  const query = [...new URLSearchParams(ctx.querystring)];
+  // URLSearchParams turns bytes that are not UTF-8 into U+FFFD, so only a value holding one
+  // can be such a parameter: the common request pays for one scan, not a second decoding.
+  if (query.some(([key, value]) => key.includes(REPLACEMENT) || value.includes(REPLACEMENT))) assertQueryUtf8(ctx.querystring);
+  collect(raw, query);
   if (ctx.method === 'POST' && !endpoint.bodyIsContent && hasBody(ctx)) {
     collect(raw, Object.entries(await readBody(ctx)));
   }
@@ -58,8 +68,48 @@ function collect(into: Map<string, string>, entries: Iterable<[string, unknown]>
     if (typeof rawValue === 'object') throw badRequest(`Parameter ${key} must be a single value`);
     const value = String(rawValue);
     const before = into.get(key);
-    if (before !== undefined && before !== value) throw badRequest(`Parameter ${key} is given twice with different values`, 'duplicate_parameter');
+    if (before !== undefined && before !== value)
+      throw badRequest(`Parameter ${key} is given twice with different values`, 'duplicate_parameter');
     into.set(key, value);
+  }
+}
+
+/**
+ * Refuses a query string any of whose parameters percent-decodes to bytes that are not
+ * UTF-8 (a lone surrogate such as %ED%A0%80, an overlong form, a stray byte): decoded, it
+ * would become U+FFFD, a name the client never meant. A U+FFFD sent as its own bytes
+ * (%EF%BF%BD) is valid.
+ */
+function assertQueryUtf8(querystring: string): void {
+  for (const pair of querystring.split('&')) {
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    if (!isUtf8(percentDecode(key)) || !isUtf8(percentDecode(value))) {
+      throw badRequest(`Parameter ${new URLSearchParams(`${key}=`).keys().next().value ?? ''} is not valid UTF-8`);
+    }
+  }
+}
+
+/** The bytes a form-encoded component stands for, as URLSearchParams reads it: `%XX` is a byte, `+` a space, any other text its UTF-8. */
+function percentDecode(component: string): Buffer {
+  // With a capture group, split puts each `%XX` at an odd index.
+  const parts = component.replace(/\+/g, ' ').split(/(%[0-9A-Fa-f]{2})/);
+  return Buffer.concat(parts.map((part, i) => (i % 2 === 1 ? Buffer.from([parseInt(part.slice(1), 16)]) : Buffer.from(part, 'utf8'))));
+}
+
+/**
+ * qs's decoder for form bodies, but strict: qs keeps a component whose escapes are not
+ * UTF-8 as the raw text (`%ED%A0%80` would become a name with percent signs in it).
+ * A "%" that starts no escape (`100%`) is still kept as text, as before.
+ */
+function decodeFormComponent(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    if (!isUtf8(percentDecode(text))) throw badRequest(`A parameter in the body is not valid UTF-8: ${text.slice(0, 64)}`);
+    return spaced;
   }
 }
 
@@ -70,19 +120,34 @@ function hasBody(ctx: Context): boolean {
 async function readBody(ctx: Context): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
-    if (ctx.is('json')) body = await coBody.json(ctx.req, { limit: BODY_LIMIT, strict: true });
-    else if (ctx.is('urlencoded')) body = await coBody.form(ctx.req, { limit: BODY_LIMIT, queryString: { arrayLimit: 0, depth: 0 } });
-    else {
+    const json = ctx.is('json');
+    const form = !json && ctx.is('urlencoded');
+    if (!json && !form) {
       // An unknown body type carries no parameters; drain it within the limit.
       await coBody.text(ctx.req, { limit: BODY_LIMIT });
       return {};
     }
+    // The bytes first (encoding null: a Buffer, not text), since decoding to text would turn
+    // bytes that are not UTF-8 into U+FFFD; then co-body parses them as it always did.
+    const bytes = (await coBody.text(ctx.req, { limit: BODY_LIMIT, encoding: null as unknown as string })) as Buffer;
+    if (!isUtf8(bytes)) throw badRequest('The request body is not valid UTF-8');
+    const replay = Object.assign(Readable.from([bytes], { objectMode: false }), { headers: {} }) as unknown as IncomingMessage;
+    if (json) body = await coBody.json(replay, { limit: BODY_LIMIT, strict: true });
+    else body = await coBody.form(replay, { limit: BODY_LIMIT, queryString: { arrayLimit: 0, depth: 0, decoder: decodeFormComponent } });
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     const status = (err as { status?: number }).status;
     if (status === 413) throw new ApiError('payload_too_large', `Request body over ${BODY_LIMIT}`);
     if (status === 415) throw badRequest('Unsupported body encoding', 'bad_request');
     throw badRequest('The request body is not valid JSON or form data', 'bad_request');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be an object', 'bad_request');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('The request body must be an object', 'bad_request');
+  // JSON's "\ud800" escape makes a string no UTF-8 can hold; a pair ("\ud83d\ude00") is one character.
+  for (const [key, value] of Object.entries(body)) {
+    if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+      throw badRequest(`Parameter ${key.replace(LONE_SURROGATE, REPLACEMENT)} is not valid UTF-8 (it holds a lone surrogate)`);
+    }
+  }
   return body as Record<string, unknown>;
 }
