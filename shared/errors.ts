@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   role_exists: 409,
   folder_exists: 409,
   file_exists: 409,
+  /** Another user, folder or file has the same name but for case: one entry on a case-insensitive disk. */
+  name_case_conflict: 409,
   key_exists: 409,
   already_shared: 409,
   role_in_use: 409,

@@ -1,12 +1,31 @@
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError, badRequest, quotaExceeded } from '../errors.js';
+import { ApiError, badRequest, conflict, quotaExceeded } from '../errors.js';
+import { foldName } from '../storage/file-index.js';
 import type { OpenedFile } from '../storage/storage.js';
 import { maxBytesOf, requireUser, toFileEntry } from './records.js';
 import { moveShare, revokeShare } from './shares.js';
 
-const fileLock = (username: string, folder: string | null, file: string) => `file:${username}/${folder ?? ''}/${file}`;
+/**
+ * The lock of a name in a directory (a file, or a folder at the root), by its folded name:
+ * `Report.pdf` and `report.pdf` are one file on a case-insensitive disk, so an upload,
+ * rename or folder creation of one must not run at once with one of the other.
+ */
+export const fileLock = (username: string, folder: string | null, file: string) =>
+  `file:${username}/${folder === null ? '' : foldName(folder)}/${foldName(file)}`;
+
+/**
+ * Refuses to create `name` when another entry of the directory differs from it only in
+ * case (one file on a case-insensitive disk); `except` is the file being renamed to `name`,
+ * which may change its own case. Call under the name's `fileLock`.
+ */
+export function assertNoCaseTwin(ctx: NimbusContext, username: string, folder: string | null, name: string, except?: string): void {
+  const twin = ctx.index.caseTwin(username, folder, name, except);
+  if (twin === undefined) return;
+  const kind = folder === null && ctx.index.user(username)?.folders.has(twin) ? 'folder' : 'file';
+  throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
+}
 
 export async function deleteFile(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<void> {
   requireUser(ctx, username);
@@ -20,6 +39,7 @@ export async function deleteFile(ctx: NimbusContext, username: string, folder: s
 export function renameFile(ctx: NimbusContext, username: string, folder: string | null, file: string, newName: string): Promise<FileEntry> {
   requireUser(ctx, username);
   return ctx.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
+    if (ctx.index.getFile(username, folder, file)) assertNoCaseTwin(ctx, username, folder, newName, file);
     await ctx.storage.renameFile(username, folder, file, newName);
     moveShare(ctx, username, folder, file, newName);
     await ctx.store.commit();
@@ -47,6 +67,8 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
   ctx.storage.requireFolder(req.username, req.folder);
   const existing = ctx.index.getFile(req.username, req.folder, req.file);
   if (existing && !req.overwrite) throw new ApiError('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+  // Even with overwrite: on a case-insensitive disk it would replace the other file.
+  if (!existing) assertNoCaseTwin(ctx, req.username, req.folder, req.file);
   const maxBytes = maxBytesOf(ctx, user);
   // Replacing a file frees its old bytes once the new one is in place.
   const freed = req.overwrite && existing ? existing.size : 0;
@@ -73,9 +95,18 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
       await ctx.storage.discardTemp(received.tempPath);
       throw badRequest('The body is shorter than its Content-Length', 'bad_request');
     }
-    await ctx.locks.run(fileLock(req.username, req.folder, req.file), () =>
-      ctx.storage.placeUpload(received.tempPath, req.username, req.folder, req.file, req.overwrite),
-    );
+    await ctx.locks.run(fileLock(req.username, req.folder, req.file), async () => {
+      // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
+      if (!ctx.index.getFile(req.username, req.folder, req.file)) {
+        try {
+          assertNoCaseTwin(ctx, req.username, req.folder, req.file);
+        } catch (err) {
+          await ctx.storage.discardTemp(received.tempPath);
+          throw err;
+        }
+      }
+      await ctx.storage.placeUpload(received.tempPath, req.username, req.folder, req.file, req.overwrite);
+    });
   } finally {
     const left = (ctx.reserved.get(req.username) ?? 0) - reserved;
     if (left > 0) ctx.reserved.set(req.username, left);

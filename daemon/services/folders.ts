@@ -2,6 +2,7 @@ import type { FileEntry, Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { fileEntryJson, requireUser, toFileEntry, toFolder } from './records.js';
+import { assertNoCaseTwin, fileLock } from './files.js';
 import { revokeFolderShares } from './shares.js';
 
 export function listFolders(ctx: NimbusContext, username: string): Folder[] {
@@ -40,8 +41,12 @@ function filesOf(ctx: NimbusContext, username: string, folder: string | null) {
 
 export async function createFolder(ctx: NimbusContext, username: string, folder: string): Promise<Folder> {
   requireUser(ctx, username);
-  await ctx.storage.createFolder(username, folder);
-  return toFolder(folder, ctx.index.user(username)!.folders.get(folder)!);
+  // A folder is a name in the user's root like a file there: the same lock, the same case rule.
+  return ctx.locks.run(fileLock(username, null, folder), async () => {
+    if (!ctx.index.user(username)?.folders.has(folder)) assertNoCaseTwin(ctx, username, null, folder);
+    await ctx.storage.createFolder(username, folder);
+    return toFolder(folder, ctx.index.user(username)!.folders.get(folder)!);
+  });
 }
 
 export async function deleteFolder(ctx: NimbusContext, username: string, folder: string): Promise<void> {

@@ -20,6 +20,72 @@ export interface UserNode {
 }
 
 /**
+ * The key two names share when a case-insensitive disk (APFS, NTFS) would take them for
+ * one. NFC first: APFS also ignores normalisation, and the API stores NFC. Then upper case,
+ * as NTFS compares names through an upper-case table; that also joins `ς`, `σ` and `Σ`,
+ * which lower case alone keeps apart. Then lower case, which joins the few pairs that agree
+ * only in lower case (`ϴ` and `θ`), as APFS's case folding does. Where this is stricter
+ * than a disk (`ß` and `SS`) it refuses a name the disk would have allowed, never the
+ * reverse.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFC').toUpperCase().toLowerCase();
+}
+
+/** The names of one map by their folded key; `count` is how many names it holds, to see it is in step. */
+interface FoldedNames {
+  byFold: Map<string, string | string[]>;
+  count: number;
+}
+
+/**
+ * Finds names that differ only in case among the keys of a map (a directory's files or
+ * folders, the users). The folded names of a map are built on its first lookup and kept in
+ * step by `added`/`removed`, so a check in a folder of 100,000 files is one map lookup,
+ * not a scan. A map changed without telling (a tree built by a scan, a caller that forgot)
+ * holds a different number of names than was counted, and is folded afresh; a name gone
+ * from the map is never reported.
+ */
+export class CaseFolds {
+  readonly #folded = new WeakMap<Map<string, unknown>, FoldedNames>();
+
+  /**
+   * A key of `map` whose name differs from `name` only in case (or normalisation), other
+   * than `name` itself and `except` (the entry being renamed to `name`).
+   */
+  twin(map: Map<string, unknown>, name: string, except?: string): string | undefined {
+    const entry = this.#foldedOf(map).byFold.get(foldName(name));
+    if (entry === undefined) return undefined;
+    for (const other of typeof entry === 'string' ? [entry] : entry) {
+      if (other !== name && other !== except && map.has(other)) return other;
+    }
+    return undefined;
+  }
+
+  /** Call after `name` was added to `map` (not when it was there already). */
+  added(map: Map<string, unknown>, name: string): void {
+    const folded = this.#folded.get(map);
+    if (folded) addFolded(folded, name);
+  }
+
+  /** Call after `name` was deleted from `map`. */
+  removed(map: Map<string, unknown>, name: string): void {
+    const folded = this.#folded.get(map);
+    if (folded) removeFolded(folded, name);
+  }
+
+  #foldedOf(map: Map<string, unknown>): FoldedNames {
+    let folded = this.#folded.get(map);
+    if (!folded || folded.count !== map.size) {
+      folded = { byFold: new Map(), count: 0 };
+      for (const name of map.keys()) addFolded(folded, name);
+      this.#folded.set(map, folded);
+    }
+    return folded;
+  }
+}
+
+/**
  * The in-memory picture of the storage directory: users → folders → files. The disk is
  * the source of truth; the daemon's own operations and the watcher keep this equal to
  * it. A change that alters nothing (the watcher echoing the daemon's own write) emits
@@ -32,6 +98,8 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   everReady = false;
   /** Sorted names of a file map, rebuilt only after a name is added or removed. */
   readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
+  /** Names that differ only in case, per directory map (files, folders, users). */
+  readonly caseFolds = new CaseFolds();
 
   /** The names of a file map in code-point order, cached between changes. */
   sortedNames(files: Map<string, FileMeta>): string[] {
@@ -41,6 +109,22 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
       this.#sorted.set(files, names);
     }
     return names;
+  }
+
+  /**
+   * Another entry in the same directory whose name differs from `name` only in case (or
+   * normalisation): a file or folder at the user's root (one directory holds both), or a
+   * file in the folder. Undefined if there is none; `name` itself and `except` (a file
+   * being renamed to `name`) never count.
+   */
+  caseTwin(username: string, folder: string | null, name: string, except?: string): string | undefined {
+    const node = this.users.get(username);
+    if (!node) return undefined;
+    if (folder !== null) {
+      const files = node.folders.get(folder)?.files;
+      return files && this.caseFolds.twin(files, name, except);
+    }
+    return this.caseFolds.twin(node.root, name, except) ?? this.caseFolds.twin(node.folders, name, except);
   }
 
   user(username: string): UserNode | undefined {
@@ -53,6 +137,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!node) {
       node = { root: new Map(), folders: new Map(), usedBytes: 0 };
       this.users.set(username, node);
+      this.caseFolds.added(this.users, username);
     }
     return node;
   }
@@ -79,6 +164,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (old && old.size === meta.size && old.mtimeMs === meta.mtimeMs) return;
     if (!old) this.#sorted.delete(files);
     files.set(name, meta);
+    if (!old) this.caseFolds.added(files, name);
     const delta = meta.size - (old?.size ?? 0);
     node.usedBytes += delta;
     if (folderNode) folderNode.sizeBytes += delta;
@@ -93,6 +179,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!node || !files || !old) return false;
     files.delete(name);
     this.#sorted.delete(files);
+    this.caseFolds.removed(files, name);
     node.usedBytes -= old.size;
     if (folderNode) folderNode.sizeBytes -= old.size;
     this.#emit('file.removed', username, folder, name);
@@ -108,6 +195,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     const folderNode = node?.folders.get(folder);
     if (!node || !folderNode) return false;
     node.folders.delete(folder);
+    this.caseFolds.removed(node.folders, folder);
     node.usedBytes -= folderNode.sizeBytes;
     this.#emit('folder.removed', username, folder, null);
     return true;
@@ -125,6 +213,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   replaceUser(username: string, fresh: UserNode): void {
     const old = this.users.get(username);
     this.users.set(username, fresh);
+    if (!old) this.caseFolds.added(this.users, username);
     if (!this.#scanned.has(username)) {
       this.#scanned.add(username);
       this.emit('userScanned', username);
@@ -145,13 +234,19 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   removeUser(username: string): void {
-    if (this.users.delete(username)) this.#emit('user.removed', username, null, null);
+    if (this.users.delete(username)) {
+      this.caseFolds.removed(this.users, username);
+      this.#emit('user.removed', username, null, null);
+    }
   }
 
   renameUser(from: string, to: string): void {
     const node = this.users.get(from);
-    this.users.delete(from);
-    if (node) this.users.set(to, node);
+    if (this.users.delete(from)) this.caseFolds.removed(this.users, from);
+    if (node) {
+      if (!this.users.has(to)) this.caseFolds.added(this.users, to);
+      this.users.set(to, node);
+    }
   }
 
   setState(state: IndexState): void {
@@ -179,6 +274,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!folderNode) {
       folderNode = { files: new Map(), mtimeMs, sizeBytes: 0 };
       node.folders.set(folder, folderNode);
+      this.caseFolds.added(node.folders, folder);
       this.#emit('folder.added', username, folder, null);
     }
     return folderNode;
@@ -187,6 +283,31 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {
     this.emit('change', { type, username, folder, file });
   }
+}
+
+function addFolded(folded: FoldedNames, name: string): void {
+  const key = foldName(name);
+  const entry = folded.byFold.get(key);
+  // Most names are the only one with their key (a string, not an array), and many are their
+  // own key (the name's string is kept, not a second copy of it).
+  if (entry === undefined) folded.byFold.set(key === name ? name : key, name);
+  else folded.byFold.set(key, typeof entry === 'string' ? [entry, name] : [...entry, name]);
+  folded.count++;
+}
+
+function removeFolded(folded: FoldedNames, name: string): void {
+  const key = foldName(name);
+  const entry = folded.byFold.get(key);
+  if (entry === undefined) return;
+  if (typeof entry === 'string') {
+    if (entry !== name) return;
+    folded.byFold.delete(key);
+  } else {
+    const rest = entry.filter((other) => other !== name);
+    if (rest.length === entry.length) return;
+    folded.byFold.set(key, rest.length === 1 ? rest[0] : rest);
+  }
+  folded.count--;
 }
 
 function diffFiles(
