@@ -9,11 +9,11 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; message: string }
 const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
 const fail = <T>(message: string): Checked<T> => ({ ok: false, message });
 
-export const NAME_RULE = '1–64 characters: letters, digits, ".", "_" or "-" (not "." or "..")';
+export const NAME_RULE = '1–64 characters: letters, digits, ".", "_" or "-" (not "." or "..", and not starting with ".nimbus")';
 export const PASSWORD_RULE = 'at least 8 characters';
 /** The characters a file or folder name may not contain, as people are told them. */
 export const FILE_NAME_REFUSED_CHARACTERS = '/ \\ < > : " | ? *';
-export const FILE_NAME_RULE = `1–255 bytes; none of ${FILE_NAME_REFUSED_CHARACTERS} or control characters; no trailing dot or space; not a reserved name such as CON or NUL`;
+export const FILE_NAME_RULE = `1–255 bytes; none of ${FILE_NAME_REFUSED_CHARACTERS} or control characters; no trailing dot or space; not a reserved name such as CON or NUL, nor one starting with .nimbus`;
 
 export const RESERVED_NAME_RULE = 'names starting with ".nimbus", or ending in ".nimbus-" and hex digits, are kept for Nimbus’s own files';
 
