@@ -20,6 +20,14 @@ export interface DaemonConfig {
   /** Keychain use: 'auto' tries the OS keychain and falls back to a file; 'off' uses the file. */
   keychain: 'auto' | 'off';
   reconcileIntervalMs: number;
+  /** A request body that sends no byte for this long is aborted (NIMBUS_BODY_IDLE_SECONDS, default 30). */
+  bodyIdleMs: number;
+  /** A client must send a request's headers within this (NIMBUS_HEADERS_TIMEOUT_SECONDS, default 20). */
+  headersTimeoutMs: number;
+  /** Unsent bytes an event-stream client may hold for 5 s (8 times that at most) before it is dropped (NIMBUS_EVENT_BUFFER_KB, default 1024). */
+  eventBufferBytes: number;
+  /** Open connections at most; more are refused (NIMBUS_MAX_CONNECTIONS, default 1000). */
+  maxConnections: number;
   /** Where the built web UI lives. */
   rendererDir: string;
 }
@@ -58,6 +66,10 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     publicUrl: env.NIMBUS_PUBLIC_URL ? env.NIMBUS_PUBLIC_URL.replace(/\/+$/, '') : null,
     keychain: env.NIMBUS_KEYCHAIN === 'off' ? 'off' : 'auto',
     reconcileIntervalMs: parseInterval(env.NIMBUS_RECONCILE_SECONDS) ?? 10 * 60_000,
+    bodyIdleMs: (positive(env, 'NIMBUS_BODY_IDLE_SECONDS') ?? 30) * 1000,
+    headersTimeoutMs: (positive(env, 'NIMBUS_HEADERS_TIMEOUT_SECONDS') ?? 20) * 1000,
+    eventBufferBytes: Math.round((positive(env, 'NIMBUS_EVENT_BUFFER_KB') ?? 1024) * 1024),
+    maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 1000),
     rendererDir,
   };
 }
@@ -74,6 +86,15 @@ function parseInterval(raw: string | undefined): number | undefined {
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`Invalid NIMBUS_RECONCILE_SECONDS: ${raw}`);
   return seconds * 1000;
+}
+
+/** A number above zero (fractions allowed: tests use sub-second timeouts), or undefined when unset. */
+function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`Invalid ${name}: ${raw} (a number above 0)`);
+  return value;
 }
 
 function list(raw: string | undefined): string[] {

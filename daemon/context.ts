@@ -1,6 +1,7 @@
 import type { DaemonConfig } from './config.js';
 import type { AdminKeySource } from './keys/admin-key.js';
 import type { Mailer } from './mail.js';
+import type { Revocations } from './services/revocations.js';
 import type { FileIndex } from './storage/file-index.js';
 import type { Storage } from './storage/storage.js';
 import type { Store } from './store/store.js';
@@ -26,6 +27,8 @@ export interface NimbusContext {
   orphans: Set<string>;
   /** How the storage directory is being followed. */
   watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting';
+  /** Where a deleted key or a rotated admin key is announced, so its streams and connections close. */
+  revocations: Revocations;
   /** Reconciles the index with the disk now (set once the index is built). */
   rescan?: () => Promise<void>;
   log: (line: string) => void;

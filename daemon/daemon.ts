@@ -6,10 +6,12 @@ import { resolveConfig } from './config.js';
 import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
 import { createApp } from './http/app.js';
+import { limitBodyIdle } from './http/body-timeout.js';
 import type { DaemonOptions, RunningDaemon } from './index.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
+import { Revocations } from './services/revocations.js';
 import { watchForVanishedShares } from './services/shares.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
@@ -55,16 +57,26 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       baseUrl: '',
       orphans: new Set(),
       watcherMode: 'starting',
+      revocations: new Revocations(),
       log,
     };
     watchForVanishedShares(n);
-    const events = new EventHub(index);
+    const events = new EventHub(index, { revocations: n.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
-    const server = http.createServer();
+    // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
+    const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
     const app = createApp(n, events, () => (server.address() as AddressInfo | null)?.port ?? config.port);
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
-    server.headersTimeout = 30_000;
+    server.headersTimeout = config.headersTimeoutMs;
+    limitBodyIdle(server, config.bodyIdleMs); // ...and so do idle bodies
+    // Past this many, connections are refused rather than the process running out of file handles.
+    server.maxConnections = config.maxConnections;
+    let dropLogged = false;
+    server.on('drop', () => {
+      if (!dropLogged) log(`Nimbus: ${config.maxConnections} connections are open; refusing more (NIMBUS_MAX_CONNECTIONS).`);
+      dropLogged = true;
+    });
     await listen(server, config.port, config.host);
     const port = (server.address() as AddressInfo).port;
     const urlHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;

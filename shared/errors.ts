@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   route_not_found: 404,
   token_invalid: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   user_exists: 409,
   role_exists: 409,

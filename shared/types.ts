@@ -66,6 +66,8 @@ export interface DashInfo {
   index: { state: IndexState; watcher: 'inotify' | 'polling' | 'reconcile-only' | 'starting' };
   orphans: string[];
   mail: { delivery: MailDelivery };
+  /** Clients subscribed to GET /api/events now. */
+  eventStreams: number;
 }
 
 export type MailDelivery = 'smtp' | 'outbox';

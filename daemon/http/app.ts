@@ -17,12 +17,14 @@ import { readParams } from './params.js';
 import { allowedHosts, guard } from './security.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
+import { ConnectionTracker } from './connections.js';
 
 const SHARE_PATH = /^\/s\/([A-Za-z0-9_-]{16,128})$/;
 
 export function createApp(n: NimbusContext, events: EventHub, port: () => number): Koa {
   const app = new Koa();
   const throttle = new FailureThrottle(n.log);
+  const connections = new ConnectionTracker(n.revocations);
   const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
   const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
   // The host of NIMBUS_PUBLIC_URL is the daemon's own too: share and verify links point there.
@@ -62,7 +64,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
       if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
       throw new ApiError('route_not_found', 'No such route');
     }
-    if (endpoint.scope !== 'public') authorize(n, ctx, throttle, endpoint);
+    if (endpoint.scope !== 'public') authorize(n, ctx, throttle, connections, endpoint);
     const { params, page } = await readParams(ctx, endpoint);
     if (readsIndex(endpoint) && n.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
@@ -134,7 +136,7 @@ function presentedKey(ctx: Context): string {
 }
 
 /** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
-function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, endpoint: Endpoint): Caller {
+function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, connections: ConnectionTracker, endpoint: Endpoint): Caller {
   const key = presentedKey(ctx);
   // No key is no guess: it is answered 401 even while this client is blocked for wrong ones,
   // so a client that lost its key learns that, not "try again later".
@@ -148,6 +150,8 @@ function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, en
     throw new ApiError('unauthorized', 'Wrong API key');
   }
   if (endpoint.scope === 'admin' && caller.scope !== 'admin') throw new ApiError('insufficient_scope', 'This key may only read');
+  // So that revoking the key closes this connection and whatever it streams.
+  connections.bind(ctx.req.socket, ctx.res, caller.credential);
   ctx.state.caller = caller;
   return caller;
 }

@@ -1,35 +1,72 @@
+import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import type { ChangeEvent } from '../../shared/types.js';
+import type { Revocations } from '../services/revocations.js';
 import type { FileIndex } from '../storage/file-index.js';
 
 const HEARTBEAT_MS = 25_000;
+export const DEFAULT_EVENT_BUFFER_BYTES = 1024 * 1024;
+/** How long a stream may stay over its buffer limit (a burst being sent) before it counts as not reading. */
+const STALL_MS = 5000;
+/** Over this many times the limit, a stream is dropped at once, burst or not: the bound on memory. */
+const HARD_LIMIT_FACTOR = 8;
+
+export interface EventHubOptions {
+  /** Streams opened with a revoked credential end at once. */
+  revocations?: Revocations;
+  /** Unsent bytes one client may hold in the daemon for a few seconds (a burst) before it is dropped. */
+  maxBufferedBytes?: number;
+  log?: (line: string) => void;
+}
+
+/** One client's stream, with what it needs to be ended for revocation or dropped for not reading. */
+interface Subscriber {
+  stream: PassThrough;
+  socket: Socket;
+  /** What authenticated the request that opened it (see Revocations). */
+  credential: string | null;
+  /** Since when it has been over the buffer limit (0: it is not). */
+  overSince: number;
+}
 
 /**
  * Server-Sent Events: one `event: <type>` message per change of the file index, whatever
  * caused it, plus the service-level events the daemon publishes (users, roles, shares).
  */
 export class EventHub {
-  readonly #streams = new Set<PassThrough>();
+  readonly #subscribers = new Set<Subscriber>();
   readonly #heartbeat: NodeJS.Timeout;
+  readonly #maxBuffered: number;
+  readonly #log: (line: string) => void;
 
-  constructor(index: FileIndex) {
+  constructor(index: FileIndex, options: EventHubOptions = {}) {
+    this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
+    this.#log = options.log ?? (() => undefined);
     index.on('change', (event) => this.publish(event));
+    options.revocations?.onRevoke((credential) => this.#endFor(credential));
     this.#heartbeat = setInterval(() => this.#write(': keep-alive\n\n'), HEARTBEAT_MS);
     this.#heartbeat.unref();
   }
 
+  /** How many clients are subscribed now. */
+  get size(): number {
+    return this.#subscribers.size;
+  }
+
   publish(event: ChangeEvent): void {
-    if (this.#streams.size === 0) return;
+    if (this.#subscribers.size === 0) return;
     this.#write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   }
 
   /** Turns the response into an event stream that lasts until the client leaves. */
   attach(ctx: Context): void {
     const stream = new PassThrough();
-    this.#streams.add(stream);
+    const credential = (ctx.state.caller as { credential?: string } | undefined)?.credential ?? null;
+    const subscriber: Subscriber = { stream, socket: ctx.req.socket, credential, overSince: 0 };
+    this.#subscribers.add(subscriber);
     const drop = () => {
-      if (this.#streams.delete(stream)) stream.end();
+      if (this.#subscribers.delete(subscriber)) stream.end();
     };
     // The response's close is the reliable sign the client left (the request's may come
     // as soon as its empty body is read).
@@ -47,11 +84,49 @@ export class EventHub {
 
   close(): void {
     clearInterval(this.#heartbeat);
-    for (const stream of this.#streams) stream.end();
-    this.#streams.clear();
+    for (const { stream } of this.#subscribers) stream.end();
+    this.#subscribers.clear();
   }
 
   #write(chunk: string): void {
-    for (const stream of this.#streams) stream.write(chunk);
+    let now = 0;
+    for (const subscriber of this.#subscribers) {
+      // Once the socket and the kernel stop taking bytes, everything written waits in the
+      // stream: a client that never reads would grow the daemon without bound. A burst of
+      // events (a copy of many files) waits there too, for a moment, even for a client that
+      // reads: so a stream is dropped when it stays over the limit for STALL_MS, or at once
+      // when it passes HARD_LIMIT_FACTOR times the limit.
+      const unsent = subscriber.stream.writableLength + subscriber.stream.readableLength;
+      if (unsent <= this.#maxBuffered) subscriber.overSince = 0;
+      else {
+        now ||= Date.now();
+        if (subscriber.overSince === 0) subscriber.overSince = now;
+        if (unsent > this.#maxBuffered * HARD_LIMIT_FACTOR || now - subscriber.overSince >= STALL_MS) {
+          this.#dropSlow(subscriber, unsent);
+          continue;
+        }
+      }
+      subscriber.stream.write(chunk);
+    }
+  }
+
+  #dropSlow(subscriber: Subscriber, unsent: number): void {
+    this.#subscribers.delete(subscriber);
+    const { remoteAddress, remotePort } = subscriber.socket;
+    this.#log(
+      `Nimbus: closed an event stream to ${remoteAddress}:${remotePort} that stopped reading (${Math.round(unsent / 1024)} KiB unsent).`,
+    );
+    // Destroying the socket frees what is queued for it; an EventSource that resumes reconnects.
+    subscriber.stream.destroy();
+    subscriber.socket.destroy();
+  }
+
+  /** Ends the streams a revoked credential opened; the client sees the stream end. */
+  #endFor(credential: string): void {
+    for (const subscriber of this.#subscribers) {
+      if (subscriber.credential !== credential) continue;
+      this.#subscribers.delete(subscriber);
+      subscriber.stream.end();
+    }
   }
 }

@@ -116,7 +116,7 @@ export const HANDLERS: Record<EndpointId, Handler> = {
     sendFile(ctx, await files.openDownload(n, s(p, 'username'), folderOf(p), s(p, 'file')), s(p, 'file'));
   },
 
-  'dash.get': ({ n }) => dash(n),
+  'dash.get': ({ n, events }) => dash(n, events),
   'dash.rescan': async ({ n }) => {
     if (!n.rescan) throw new ApiError('storage_unavailable', 'The file index cannot rescan now');
     await n.rescan();
@@ -182,7 +182,7 @@ function listFiles(n: NimbusContext, ctx: Context, username: string, folder: str
   return result.json;
 }
 
-function dash(n: NimbusContext): DashInfo {
+function dash(n: NimbusContext, events: EventHub): DashInfo {
   const totals = n.index.totals();
   return {
     version: VERSION,
@@ -196,5 +196,6 @@ function dash(n: NimbusContext): DashInfo {
     index: { state: n.index.state, watcher: n.watcherMode },
     orphans: [...n.orphans].sort(),
     mail: { delivery: n.mailer.delivery },
+    eventStreams: events.size,
   };
 }

@@ -9,6 +9,8 @@ export const ADMIN_LABEL = 'admin';
 export interface Caller {
   label: string;
   scope: KeyScope;
+  /** What authenticated the request (the key's hash), as Revocations names it. */
+  credential: string;
 }
 
 /**
@@ -32,14 +34,17 @@ function hashPresented(presented: string): string {
 /** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */
 export function identify(ctx: NimbusContext, presented: string): Caller | null {
   const hash = hashPresented(presented);
-  if (sameHash(hash, ctx.admin.hash)) return { label: ADMIN_LABEL, scope: 'admin' };
+  if (sameHash(hash, ctx.admin.hash)) return { label: ADMIN_LABEL, scope: 'admin', credential: ctx.admin.hash };
   const key = ctx.store.keysByHash.get(hash);
-  return key ? { label: key.label, scope: key.scope } : null;
+  return key ? { label: key.label, scope: key.scope, credential: key.hash } : null;
 }
 
 export function listKeys(ctx: NimbusContext): ApiKeyInfo[] {
   const admin: ApiKeyInfo = { label: ADMIN_LABEL, scope: 'admin', createdAt: new Date(ctx.startedAt).toISOString(), builtIn: true };
-  return [admin, ...[...ctx.store.keysByHash.values()].map((k) => ({ label: k.label, scope: k.scope, createdAt: k.createdAt, builtIn: false }))];
+  return [
+    admin,
+    ...[...ctx.store.keysByHash.values()].map((k) => ({ label: k.label, scope: k.scope, createdAt: k.createdAt, builtIn: false })),
+  ];
 }
 
 /** Creates a key; the only time it is ever shown is in this return value. */
@@ -59,15 +64,22 @@ export async function deleteKey(ctx: NimbusContext, label: string): Promise<void
   const entry = [...ctx.store.keysByHash.values()].find((k) => k.label === label);
   if (!entry) throw notFound('key_not_found', 'Key not found');
   ctx.store.keysByHash.delete(entry.hash);
+  // The key is refused from here on; what it opened before (streams, connections) closes now.
+  ctx.revocations.revoke(entry.hash);
   await ctx.store.commit();
 }
 
-/** Replaces the admin key where it is kept; the old key stops working at once. */
+/**
+ * Replaces the admin key where it is kept; the old key stops working at once, and its
+ * streams and connections close (the caller's own connection once this answer is sent).
+ */
 export async function rotateAdminKey(ctx: NimbusContext): Promise<string> {
   if (ctx.admin.source === 'env') throw conflict('conflict', 'The admin key is set by NIMBUS_API_KEY; change it there and restart');
   const key = newSecret();
   await saveAdminKey(ctx.config, ctx.admin.source, key);
+  const old = ctx.admin.hash;
   ctx.admin.key = key;
   ctx.admin.hash = hashSecret(key);
+  ctx.revocations.revoke(old);
   return key;
 }
