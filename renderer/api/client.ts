@@ -5,6 +5,7 @@
  */
 import { ENDPOINT_BY_ID } from '../../shared/endpoints';
 import type { ErrorBody } from '../../shared/types';
+import { userMessage } from './errorText';
 import type { JsonEndpointId, ResponseMap } from './responses';
 
 export interface Connection {
@@ -33,8 +34,9 @@ export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-/** The message to show a person for any thrown value. */
+/** The message to show a person for any thrown value (API wording reworded: see errorText.ts). */
 export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return userMessage(error.code, error.message);
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong';
 }

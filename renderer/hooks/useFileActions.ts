@@ -23,8 +23,11 @@ export function useFileActions(username: string, folder: string | null) {
     return {
       async rename(row: Row, newname: string): Promise<FileEntry | undefined> {
         const key = queryKeys.files(username, folder);
-        // Show the new name at once; the refetch that follows settles it either way.
-        queryClient.setQueryData<FileEntry[]>(key, (files) => files?.map((f) => (f.name === row.name ? { ...f, name: newname } : f)));
+        // Show the new name at once; the refetch that follows settles it either way. Not over a
+        // name another file has: that rename will fail, and two rows of one name would be one key.
+        queryClient.setQueryData<FileEntry[]>(key, (files) =>
+          files?.some((f) => f.name === newname) ? files : files?.map((f) => (f.name === row.name ? { ...f, name: newname } : f)),
+        );
         const result = await run(
           `Could not rename “${row.name}”`,
           () => client.call('files.rename', { ...where, file: row.name, newname }),

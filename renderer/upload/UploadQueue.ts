@@ -172,7 +172,10 @@ export class UploadQueue {
     } catch (error) {
       if (controller.signal.aborted || isAbort(error)) return;
       const status = error instanceof ApiError ? error.status : 0;
-      const failed = this.#update(item.id, { status: 'failed', error: errorMessage(error), errorStatus: status });
+      // The headline already says the name is taken; the detail says what to do about it.
+      const message =
+        error instanceof ApiError && error.code === 'file_exists' ? 'Choose Replace in Uploads to overwrite it.' : errorMessage(error);
+      const failed = this.#update(item.id, { status: 'failed', error: message, errorStatus: status });
       if (failed) this.#options.onFailed?.(failed);
     } finally {
       this.#controllers.delete(item.id);

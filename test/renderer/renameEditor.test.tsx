@@ -52,7 +52,8 @@ describe('RenameEditor', () => {
     const { input, onCommit, onCancel } = setup();
     await userEvent.clear(input);
     await userEvent.type(input, 'a/b.txt{Enter}');
-    expect(screen.getByRole('alert').textContent).toMatch(/The name must be/);
+    // Issue 10, item 15i: the message names every character that is refused.
+    expect(screen.getByRole('alert').textContent).toContain('The name must not contain / \\ < > : " | ? *');
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(onCommit).not.toHaveBeenCalled();
     expect(onCancel).not.toHaveBeenCalled();

@@ -16,7 +16,8 @@ import { UserDialog } from '../UserDialog/UserDialog';
 import { UserSection } from '../UserSection/UserSection';
 import './Shell.css';
 
-type View = { kind: 'user'; username: string | null; folder: string | null } | { kind: 'roles' };
+/** `focusList`: the view was reached by moving between folders, so the file list takes the keyboard focus. */
+type View = { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean } | { kind: 'roles' };
 
 /** The window: sidebar on the left, the open user's storage or the Roles page on the right. */
 export function Shell() {
@@ -58,7 +59,7 @@ export function Shell() {
   }, []);
 
   const openFolder = useCallback((folder: string | null) => {
-    setView((current) => (current.kind === 'user' ? { ...current, folder } : current));
+    setView((current) => (current.kind === 'user' ? { ...current, folder, focusList: true } : current));
   }, []);
   // Stable, so the memoised Sidebar is not re-rendered when only the open folder changes.
   const openUser = useCallback((username: string) => setView({ kind: 'user', username, folder: null }), []);
@@ -82,6 +83,7 @@ export function Shell() {
           key={`${user.username}/${view.folder ?? ''}`}
           username={user.username}
           folder={view.folder}
+          focusList={view.focusList === true}
           live={live}
           onOpenFolder={openFolder}
         />

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
+import { ToastHostContext } from '../Toasts/toastContext';
 import './Dialog.css';
 
 interface DialogProps {
@@ -21,6 +22,11 @@ const FOCUSABLE =
 export function Dialog({ title, onClose, children, footer, initialFocus, width = 440 }: DialogProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const toastPlace = useRef<HTMLDivElement>(null);
+  const registerToastHost = useContext(ToastHostContext);
+  // Toasts that come while the dialog is open (its own errors, mostly) stack above it, in the
+  // page's flow, so they can never cover its buttons.
+  useEffect(() => (registerToastHost && toastPlace.current ? registerToastHost(toastPlace.current) : undefined), [registerToastHost]);
   const onCloseRef = useRef(onClose);
   useEffect(() => {
     onCloseRef.current = onClose;
@@ -61,6 +67,7 @@ export function Dialog({ title, onClose, children, footer, initialFocus, width =
 
   return createPortal(
     <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+      <div ref={toastPlace} className="dialog-toasts" style={{ width: `min(${width}px, calc(100vw - 32px))` }} />
       <div
         ref={ref}
         className="dialog"

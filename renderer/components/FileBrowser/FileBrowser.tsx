@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { CloudUpload, FolderOpen, SearchX } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
 import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
@@ -27,6 +27,8 @@ import './FileBrowser.css';
 interface FileBrowserProps {
   username: string;
   folder: string | null;
+  /** Put the keyboard focus on the file list once it shows (after moving between folders). */
+  focusList?: boolean;
   live: LiveState;
   onOpenFolder: (folder: string | null) => void;
 }
@@ -34,7 +36,7 @@ interface FileBrowserProps {
 type DialogState = { kind: 'delete'; rows: Row[] } | { kind: 'share'; file: FileEntry; copied: boolean } | { kind: 'new-folder' } | null;
 
 /** One directory of one user: toolbar, virtualised table, drop target, dialogs. */
-export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowserProps) {
+export function FileBrowser({ username, folder, focusList = false, live, onOpenFolder }: FileBrowserProps) {
   const { bridge } = useSession();
   const folders = useFolders(username);
   const files = useFiles(username, folder);
@@ -102,12 +104,21 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
   );
   const onStartRename = useCallback((row: Row) => row.kind === 'file' && setEditingKey(row.key), []);
   const onRenameCancel = useCallback(() => setEditingKey(null), []);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   const onRenameCommit = useCallback(
     (row: Row, name: string) => {
       setEditingKey(null);
       const key = `f:${name}`;
-      setSelection({ selected: new Set([key]), anchor: key, active: key });
-      void actions.rename(row, name);
+      const only = (selected: string): Selection => ({ selected: new Set([selected]), anchor: selected, active: selected });
+      // The selection follows the new name only once it is the file's: while the name belongs to
+      // another file, selecting it would make the next Delete remove that other file.
+      if (!rowsRef.current.some((other) => other.key === key)) setSelection(only(key));
+      void actions.rename(row, name).then((file) => {
+        const settled = file ? `f:${file.name}` : row.key;
+        // Unless the person has moved on to other rows meanwhile.
+        setSelection((current) => (current.active === key || current.active === row.key ? only(settled) : current));
+      });
     },
     [actions],
   );
@@ -133,6 +144,27 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
     .join(' · ');
 
   const loading = files.isPending || (folder === null && folders.isPending);
+
+  // Opening a folder replaces the list that had the focus, which would leave it on <body> and
+  // the keyboard dead: the new list takes it (or, with no list to show, this section).
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusPending = useRef(focusList);
+  useEffect(() => {
+    if (!focusPending.current || loading) return;
+    focusPending.current = false;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) return; // the person already moved on
+    const section = sectionRef.current;
+    (section?.querySelector<HTMLElement>('[role="grid"]') ?? section)?.focus({ preventScroll: true });
+  }, [loading]);
+  const onSectionKeyDown = (event: KeyboardEvent) => {
+    // The list handles its own keys; this is for an empty folder, where the section has the focus.
+    if (event.target !== event.currentTarget || folder === null) return;
+    if (event.key === 'Backspace' || (event.key === 'ArrowUp' && event.altKey)) {
+      event.preventDefault();
+      onOpenFolder(null);
+    }
+  };
   let body;
   if (loading) {
     body = (
@@ -197,7 +229,7 @@ export function FileBrowser({ username, folder, live, onOpenFolder }: FileBrowse
 
   return (
     <DropZone destination={location} onFiles={upload}>
-      <section className="browser" aria-label={`Storage of ${username}`}>
+      <section ref={sectionRef} className="browser" aria-label={`Storage of ${username}`} tabIndex={-1} onKeyDown={onSectionKeyDown}>
         <Toolbar
           breadcrumb={<Breadcrumb username={username} folder={folder} onOpenRoot={() => onOpenFolder(null)} />}
           filter={filter}

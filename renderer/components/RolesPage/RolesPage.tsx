@@ -7,6 +7,7 @@ import { useApiAction } from '../../hooks/useApiAction';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { formatQuotaMb, plural } from '../../lib/format';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
+import { Dialog } from '../Dialog/Dialog';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
 import { RoleDialog } from '../RoleDialog/RoleDialog';
@@ -104,7 +105,8 @@ export function RolesPage({ live }: { live: LiveState }) {
                       className="icon-button icon-button--danger"
                       aria-label={`Delete role ${role.name}`}
                       title={role.builtIn ? 'Built-in roles cannot be deleted' : 'Delete'}
-                      disabled={role.builtIn}
+                      // Until the users are known, whether the role is in use is not.
+                      disabled={role.builtIn || users.data === undefined}
                       onClick={() => setDialog({ kind: 'delete', role })}
                     >
                       <Trash2 size={16} aria-hidden="true" />
@@ -143,7 +145,25 @@ export function RolesPage({ live }: { live: LiveState }) {
           }}
         />
       ) : null}
-      {dialog?.kind === 'delete' ? (
+      {dialog?.kind === 'delete' && countOf(dialog.role.name) > 0 ? (
+        // Deleting a role that users still have fails: say so instead of offering it.
+        <Dialog
+          title={`The role “${dialog.role.name}” is in use`}
+          onClose={() => setDialog(null)}
+          initialFocus="[data-close]"
+          footer={
+            <button type="button" className="button button--primary" data-close onClick={() => setDialog(null)}>
+              Close
+            </button>
+          }
+        >
+          <p>
+            <strong>{dialog.role.name}</strong> is given to {plural(countOf(dialog.role.name), 'user')}, so it cannot be deleted. Give{' '}
+            {countOf(dialog.role.name) === 1 ? 'that user' : 'those users'} another role first; then it can be deleted.
+          </p>
+        </Dialog>
+      ) : null}
+      {dialog?.kind === 'delete' && countOf(dialog.role.name) === 0 ? (
         <ConfirmDialog
           title={`Delete the role “${dialog.role.name}”?`}
           confirmLabel="Delete role"
@@ -155,10 +175,7 @@ export function RolesPage({ live }: { live: LiveState }) {
           }}
         >
           <p>
-            The role <strong>{dialog.role.name}</strong> ({formatQuotaMb(dialog.role.maxStorage)}) is removed.
-            {countOf(dialog.role.name) > 0
-              ? ` It is still given to ${plural(countOf(dialog.role.name), 'user')}; give them another role first.`
-              : ' No user has it.'}
+            The role <strong>{dialog.role.name}</strong> ({formatQuotaMb(dialog.role.maxStorage)}) is removed. No user has it.
           </p>
         </ConfirmDialog>
       ) : null}

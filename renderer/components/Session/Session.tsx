@@ -34,10 +34,16 @@ export function Session({ children }: { children: ReactNode }) {
   const started = useRef(false);
   const origin = window.location.origin;
 
-  const signOut = useCallback((message: string | null = null) => {
-    forgetKey(window.sessionStorage);
-    setState({ phase: 'signed-out', message });
-  }, []);
+  const { clear: clearToasts } = toast;
+  const signOut = useCallback(
+    (message: string | null = null) => {
+      forgetKey(window.sessionStorage);
+      // Messages about the session that ended must not linger over the sign-in form.
+      clearToasts();
+      setState({ phase: 'signed-out', message });
+    },
+    [clearToasts],
+  );
 
   useEffect(() => {
     if (started.current) return;
@@ -108,7 +114,8 @@ function ReadySession(props: {
       new QueryClient({
         queryCache: new QueryCache({
           onError: (error) => {
-            if (error instanceof ApiError && error.status === 401) return;
+            // 401 signs out; an unreachable daemon is shown by the status bar, not a toast per refetch.
+            if (error instanceof ApiError && (error.status === 401 || error.code === 'unreachable')) return;
             toastError('Could not load data', errorMessage(error));
           },
         }),

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { DashInfo } from '../../../shared/types';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { useDash } from '../../hooks/queries';
@@ -5,9 +6,12 @@ import './StatusBar.css';
 
 type Tone = 'ok' | 'busy' | 'bad';
 
-/** What the daemon is doing, in words. */
+/**
+ * What the daemon is doing, in words. `failed`: the last status request failed — then the
+ * daemon is unreachable, whatever an older answer said.
+ */
 export function daemonState(dash: DashInfo | undefined, failed: boolean): { text: string; tone: Tone } {
-  if (failed && !dash) return { text: 'Daemon unreachable', tone: 'bad' };
+  if (failed) return { text: 'Daemon unreachable', tone: 'bad' };
   if (!dash) return { text: 'Connecting…', tone: 'busy' };
   if (!dash.storage.available || dash.index.state === 'unavailable') return { text: 'Storage unavailable', tone: 'bad' };
   if (dash.index.state === 'scanning') return { text: 'Indexing storage…', tone: 'busy' };
@@ -22,7 +26,12 @@ const LIVE_TEXT: Record<LiveState, string> = {
 };
 
 export function StatusBar({ summary, live }: { summary: string; live: LiveState }) {
-  const dash = useDash();
+  // A dropped event stream is the first sign the daemon went away: ask it at once, then often.
+  const dash = useDash(live === 'offline');
+  const { refetch } = dash;
+  useEffect(() => {
+    if (live === 'offline') void refetch();
+  }, [live, refetch]);
   const state = daemonState(dash.data, dash.isError);
   return (
     <footer className="statusbar">

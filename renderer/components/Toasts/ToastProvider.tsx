@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
-import { ToastContext, type Toast, type ToastApi, type ToastInput } from './toastContext';
+import { ToastContext, ToastHostContext, type Toast, type ToastApi, type ToastHostRegistry, type ToastInput } from './toastContext';
 import './Toasts.css';
 
 const AUTO_DISMISS_MS = { error: 10_000, success: 5_000, info: 5_000 } as const;
@@ -39,51 +40,66 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dismiss],
   );
 
+  const clear = useCallback(() => {
+    timers.current.forEach((timer) => window.clearTimeout(timer));
+    timers.current.clear();
+    setToasts([]);
+  }, []);
+
   useEffect(() => {
     const pending = timers.current;
     return () => pending.forEach((timer) => window.clearTimeout(timer));
   }, []);
 
+  // Open dialogs, innermost last: toasts go to the place the innermost one keeps for them.
+  const [hosts, setHosts] = useState<HTMLElement[]>([]);
+  const registerHost = useCallback<ToastHostRegistry>((host) => {
+    setHosts((list) => [...list, host]);
+    return () => setHosts((list) => list.filter((other) => other !== host));
+  }, []);
+  const host = hosts.length > 0 ? hosts[hosts.length - 1] : null;
+
   const api = useMemo<ToastApi>(
     () => ({
       show,
       dismiss,
+      clear,
       error: (title, detail) => show({ kind: 'error', title, detail }),
       success: (title, detail) => show({ kind: 'success', title, detail }),
     }),
-    [show, dismiss],
+    [show, dismiss, clear],
+  );
+
+  const region = (
+    <div className={`toasts${host ? ' toasts--in-dialog' : ''}`} aria-label="Notifications" role="region">
+      {toasts.map((toast) => {
+        const Icon = ICONS[toast.kind];
+        return (
+          <div
+            key={toast.id}
+            className={`toast toast--${toast.kind}`}
+            role={toast.kind === 'error' ? 'alert' : 'status'}
+            aria-atomic="true"
+          >
+            <Icon className="toast__icon" size={18} aria-hidden="true" />
+            <div className="toast__body">
+              <div className="toast__title">{toast.title}</div>
+              {toast.detail ? <div className="toast__detail">{toast.detail}</div> : null}
+            </div>
+            <button type="button" className="icon-button toast__close" aria-label="Dismiss notification" onClick={() => dismiss(toast.id)}>
+              <X size={16} aria-hidden="true" />
+            </button>
+          </div>
+        );
+      })}
+    </div>
   );
 
   return (
     <ToastContext.Provider value={api}>
-      {children}
-      <div className="toasts" aria-label="Notifications" role="region">
-        {toasts.map((toast) => {
-          const Icon = ICONS[toast.kind];
-          return (
-            <div
-              key={toast.id}
-              className={`toast toast--${toast.kind}`}
-              role={toast.kind === 'error' ? 'alert' : 'status'}
-              aria-atomic="true"
-            >
-              <Icon className="toast__icon" size={18} aria-hidden="true" />
-              <div className="toast__body">
-                <div className="toast__title">{toast.title}</div>
-                {toast.detail ? <div className="toast__detail">{toast.detail}</div> : null}
-              </div>
-              <button
-                type="button"
-                className="icon-button toast__close"
-                aria-label="Dismiss notification"
-                onClick={() => dismiss(toast.id)}
-              >
-                <X size={16} aria-hidden="true" />
-              </button>
-            </div>
-          );
-        })}
-      </div>
+      <ToastHostContext.Provider value={registerHost}>{children}</ToastHostContext.Provider>
+      {/* Beside an open dialog, only while there is something to show (an empty place would shift it). */}
+      {host ? (toasts.length > 0 ? createPortal(region, host) : null) : region}
     </ToastContext.Provider>
   );
 }

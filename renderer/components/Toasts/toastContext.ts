@@ -20,9 +20,19 @@ export interface ToastApi {
   error(title: string, detail?: string): number;
   success(title: string, detail?: string): number;
   dismiss(id: number): void;
+  /** Removes every toast (on sign-out: they were about the session that ended). */
+  clear(): void;
 }
 
 export const ToastContext = createContext<ToastApi | null>(null);
+
+/**
+ * Lets an open dialog give the toasts a place of their own, beside it rather than over its
+ * buttons: call it with that element; it returns the function that gives the place back.
+ */
+export type ToastHostRegistry = (host: HTMLElement) => () => void;
+
+export const ToastHostContext = createContext<ToastHostRegistry | null>(null);
 
 export function useToast(): ToastApi {
   const api = useContext(ToastContext);

@@ -24,21 +24,23 @@ const CHECKS: Record<Field, (raw: string) => Checked<unknown>> = {
   email: checkEmail,
   password: checkPassword,
 };
+/** Editing: an empty password keeps the current one (the edit is sent without `newpassword`). */
+const keepPassword = (raw: string): Checked<unknown> => (raw === '' ? { ok: true, value: raw } : checkPassword(raw));
 
 /**
  * Create or edit a user. The rules come from shared/validation and show before
- * submit. /api/user/edit replaces name, e-mail and password together, so editing
- * asks for a password too.
+ * submit. Editing changes the password only when a new one is typed.
  */
 export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
   const editing = user !== undefined;
+  const checks = editing ? { ...CHECKS, password: keepPassword } : CHECKS;
   const [values, setValues] = useState<UserFormValues>({ username: user?.username ?? '', email: user?.email ?? '', password: '' });
   const [touched, setTouched] = useState<Record<Field, boolean>>({ username: false, email: false, password: false });
   const [busy, setBusy] = useState(false);
   const formId = useId();
 
   const problem = (field: Field): string | null => {
-    const checked = CHECKS[field](values[field]);
+    const checked = checks[field](values[field]);
     return checked.ok
       ? null
       : `${field === 'email' ? 'The e-mail' : field === 'password' ? 'The password' : 'The username'} ${checked.message}`;
@@ -99,7 +101,9 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
           value={values.password}
           onChange={set('password')}
           onBlur={touch('password')}
-          hint={editing ? `Required: the API sets the password on every edit (${PASSWORD_RULE}).` : `At least 8 characters.`}
+          hint={
+            editing ? `Optional: leave it empty to keep the current password (a new one needs ${PASSWORD_RULE}).` : `At least 8 characters.`
+          }
           error={shown('password')}
           autoComplete="new-password"
         />

@@ -63,7 +63,13 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
             const result = await run(
               `Could not save ${username}`,
               () =>
-                client.call('user.edit', { username, newusername: values.username, newemail: values.email, newpassword: values.password }),
+                client.call('user.edit', {
+                  username,
+                  newusername: values.username,
+                  newemail: values.email,
+                  // Left out when empty: the daemon then keeps the current password.
+                  newpassword: values.password === '' ? undefined : values.password,
+                }),
               [queryKeys.users],
             );
             if (!result) return false;
