@@ -9,7 +9,7 @@ export function page(title: string, message: string): string {
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
 body{display:grid;place-items:center;min-height:100vh;margin:0;background:Canvas;color:CanvasText}
-main{max-width:28rem;padding:2rem;border-radius:12px;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);text-align:center}
+main{max-width:28rem;margin:1rem;padding:2rem;border-radius:12px;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);text-align:center}
 h1{font-size:1.4rem;margin:0 0 .5rem}p{margin:0;opacity:.8;line-height:1.5}
 </style></head>
 <body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>
