@@ -26,7 +26,11 @@ export interface DaemonConfig {
   headersTimeoutMs: number;
   /** Unsent bytes an event-stream client may hold for 5 s (8 times that at most) before it is dropped (NIMBUS_EVENT_BUFFER_KB, default 1024). */
   eventBufferBytes: number;
-  /** Open connections at most; more are refused (NIMBUS_MAX_CONNECTIONS, default 1000). */
+  /**
+   * Open connections at most; more are refused at once (NIMBUS_MAX_CONNECTIONS, default 2000: twice
+   * the bench's 1,000 simultaneous clients, yet below the usual file-handle limit, which Node
+   * raises to the hard limit at start), so a flood cannot leave the store without file handles.
+   */
   maxConnections: number;
   /** Where the built web UI lives. */
   rendererDir: string;
@@ -69,7 +73,7 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     bodyIdleMs: (positive(env, 'NIMBUS_BODY_IDLE_SECONDS') ?? 30) * 1000,
     headersTimeoutMs: (positive(env, 'NIMBUS_HEADERS_TIMEOUT_SECONDS') ?? 20) * 1000,
     eventBufferBytes: Math.round((positive(env, 'NIMBUS_EVENT_BUFFER_KB') ?? 1024) * 1024),
-    maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 1000),
+    maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 2000),
     rendererDir,
   };
 }
