@@ -83,7 +83,14 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
     reserved += extra;
     ctx.reserved.set(req.username, (ctx.reserved.get(req.username) ?? 0) + extra);
   };
+  // A delete of the user or folder while the body streams voids the ticket: the upload is then a 404.
+  const ticket = ctx.storage.beginUpload(req.username, req.folder);
+  // The same user, not one deleted and made again with this name meanwhile.
+  const isCurrent = () => ctx.store.users.get(req.username)?.createdAt === user.createdAt;
+  let meta;
   try {
+    // Everything that would refuse the upload is checked before a byte of the body is read.
+    await ctx.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
     if (maxBytes >= 0 && ctx.index.usedBytes(req.username) > maxBytes) throw quotaExceeded('The user is over their storage quota; delete files before uploading');
     if (req.declaredLength !== null) reserve(req.declaredLength);
     const received = await ctx.storage.receive(req.body, (total) => {
@@ -95,7 +102,8 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
       await ctx.storage.discardTemp(received.tempPath);
       throw badRequest('The body is shorter than its Content-Length', 'bad_request');
     }
-    await ctx.locks.run(fileLock(req.username, req.folder, req.file), async () => {
+    // placeUpload removes the temp file on every failure.
+    meta = await ctx.locks.run(fileLock(req.username, req.folder, req.file), async () => {
       // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
       if (!ctx.index.getFile(req.username, req.folder, req.file)) {
         try {
@@ -105,15 +113,16 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
           throw err;
         }
       }
-      await ctx.storage.placeUpload(received.tempPath, req.username, req.folder, req.file, req.overwrite);
+      return ctx.storage.placeUpload(received.tempPath, ticket, req.file, req.overwrite, isCurrent);
     });
   } finally {
+    ctx.storage.endUpload(ticket);
     const left = (ctx.reserved.get(req.username) ?? 0) - reserved;
     if (left > 0) ctx.reserved.set(req.username, left);
     else ctx.reserved.delete(req.username);
   }
   // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
-  return toFileEntry(ctx, req.username, req.folder, req.file, ctx.index.getFile(req.username, req.folder, req.file)!);
+  return toFileEntry(ctx, req.username, req.folder, req.file, meta);
 }
 
 export async function openDownload(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {

@@ -1,4 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import type { NimbusContext } from '../context.js';
 import { adoptStorageDir } from './availability.js';
 import { rescanUserTree } from './sync.js';
@@ -29,7 +29,7 @@ export async function reconcileAll(n: NimbusContext): Promise<boolean> {
   for (const o of orphans) n.orphans.add(o);
   const isUser = (name: string) => n.store.users.has(name);
   for (const username of [...n.store.users.keys()]) {
-    if (!onDisk.has(username)) await mkdir(n.storage.path(username), { recursive: true });
+    if (!onDisk.has(username)) await n.storage.restoreUserDir(username);
     await rescanUserTree(n.storage, username, isUser);
   }
   for (const username of [...n.index.users.keys()]) if (!n.store.users.has(username)) n.index.users.delete(username);

@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFileName } from '../../shared/validation.js';
 import type { FileMeta, FolderNode, UserNode } from './file-index.js';
+import { isNoDir, OpenDir } from './safe-dir.js';
 
 /** Whether a name found on disk is one the API can address (valid and already NFC). */
 export function isAddressableName(name: string): boolean {
@@ -11,32 +12,51 @@ export function isAddressableName(name: string): boolean {
 
 /**
  * Reads one user's directory into a fresh tree. Symlinks are never followed and never
- * listed; names the API could not address are skipped. Files are stat'ed a batch at a
- * time so a folder of 10,000 files does not open 10,000 requests at once.
+ * listed, at any level: the user's directory and each folder are opened without
+ * following links (a link there yields nothing) and read through the open directory.
+ * Names the API could not address are skipped. Files are stat'ed a batch at a time so a
+ * folder of 10,000 files does not open 10,000 requests at once.
  */
-export async function scanUserDir(dir: string): Promise<UserNode> {
+export async function scanUserDir(storageDir: string, username: string): Promise<UserNode> {
   const node: UserNode = { root: new Map(), folders: new Map(), usedBytes: 0 };
-  const entries = await readdirOrEmpty(dir);
-  const rootFiles: string[] = [];
-  for (const entry of entries) {
-    if (!isAddressableName(entry.name)) continue;
-    if (entry.isFile()) rootFiles.push(entry.name);
-    else if (entry.isDirectory()) {
-      const folderPath = path.join(dir, entry.name);
-      const folder: FolderNode = { files: new Map(), mtimeMs: 0, sizeBytes: 0 };
-      const stat = await lstat(folderPath).catch(() => null);
-      if (!stat?.isDirectory()) continue;
-      folder.mtimeMs = stat.mtimeMs;
-      const names = (await readdirOrEmpty(folderPath)).filter((e) => e.isFile() && isAddressableName(e.name)).map((e) => e.name);
-      await statInto(folderPath, names, folder.files);
-      for (const meta of folder.files.values()) folder.sizeBytes += meta.size;
-      node.folders.set(entry.name, folder);
-      node.usedBytes += folder.sizeBytes;
+  const dir = await openOrNull(() => OpenDir.open(storageDir, [username]));
+  if (!dir) return node;
+  try {
+    const rootFiles: string[] = [];
+    for (const entry of await readdirOrEmpty(dir.at())) {
+      if (!isAddressableName(entry.name)) continue;
+      if (entry.isFile()) rootFiles.push(entry.name);
+      else if (entry.isDirectory()) {
+        const sub = await openOrNull(() => dir.child(entry.name));
+        if (!sub) continue;
+        try {
+          const folder: FolderNode = { files: new Map(), mtimeMs: (await sub.stat()).mtimeMs, sizeBytes: 0 };
+          const names = (await readdirOrEmpty(sub.at())).filter((e) => e.isFile() && isAddressableName(e.name)).map((e) => e.name);
+          await statInto(sub.at(), names, folder.files);
+          for (const meta of folder.files.values()) folder.sizeBytes += meta.size;
+          node.folders.set(entry.name, folder);
+          node.usedBytes += folder.sizeBytes;
+        } finally {
+          await sub.close();
+        }
+      }
     }
+    await statInto(dir.at(), rootFiles, node.root);
+    for (const meta of node.root.values()) node.usedBytes += meta.size;
+  } finally {
+    await dir.close();
   }
-  await statInto(dir, rootFiles, node.root);
-  for (const meta of node.root.values()) node.usedBytes += meta.size;
   return node;
+}
+
+/** Opens a directory, or null when there is none (missing, or a link or file in its place). */
+export async function openOrNull(opener: () => Promise<OpenDir>): Promise<OpenDir | null> {
+  try {
+    return await opener();
+  } catch (err) {
+    if (isNoDir(err)) return null;
+    throw err;
+  }
 }
 
 async function readdirOrEmpty(dir: string) {
@@ -51,7 +71,7 @@ async function readdirOrEmpty(dir: string) {
 
 const STAT_BATCH = 256;
 
-/** Adds the regular files among `names` (in `dir`) to `into`, a batch of lstat calls at a time. */
+/** Adds the regular files among `names` (in `dir`, a path or an open directory's `at()`) to `into`, a batch of lstat calls at a time. */
 export async function statInto(dir: string, names: string[], into: Map<string, FileMeta>): Promise<void> {
   for (let i = 0; i < names.length; i += STAT_BATCH) {
     const batch = names.slice(i, i + STAT_BATCH);

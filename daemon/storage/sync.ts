@@ -1,8 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { ChangeEvent } from '../../shared/types.js';
 import type { FileMeta } from './file-index.js';
-import { isAddressableName, scanUserDir, statInto } from './scan.js';
+import { isAddressableName, openOrNull, scanUserDir, statInto } from './scan.js';
+import { OpenDir } from './safe-dir.js';
 import type { Storage } from './storage.js';
 
 /** Whether a name is (still) a user's: checked after each await, since users come and go. */
@@ -21,7 +21,8 @@ export async function rescanUserTree(storage: Storage, username: string, isUser:
   storage.index.on('change', onChange);
   let fresh;
   try {
-    fresh = await scanUserDir(storage.path(username));
+    storage.path(username);
+    fresh = await scanUserDir(storage.storageDir, username);
   } finally {
     storage.index.off('change', onChange);
   }
@@ -40,14 +41,35 @@ export async function rescanUserTree(storage: Storage, username: string, isUser:
  * this added to the index.
  */
 export async function syncDirectory(storage: Storage, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
+  storage.path(username, folder);
+  // Opened without following links: a link in place of the user's directory or the folder reads as nothing there.
+  const dir = await openOrNull(() => OpenDir.open(storage.storageDir, folder === null ? [username] : [username, folder]));
+  let added: string[];
+  try {
+    added = await syncOpenDirectory(storage, username, folder, isUser, dir);
+  } finally {
+    await dir?.close();
+  }
+  for (const name of added) await syncDirectory(storage, username, name, isUser);
+  return added;
+}
+
+async function syncOpenDirectory(
+  storage: Storage,
+  username: string,
+  folder: string | null,
+  isUser: IsUser,
+  dir: OpenDir | null,
+): Promise<string[]> {
   const { index } = storage;
-  const dir = storage.path(username, folder);
-  const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-    throw err;
-  });
+  const entries = dir
+    ? await readdir(dir.at(), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+        throw err;
+      })
+    : null;
   if (!isUser(username)) return [];
-  if (entries === null) {
+  if (entries === null || dir === null) {
     if (folder !== null) index.removeFolder(username, folder);
     return [];
   }
@@ -59,14 +81,14 @@ export async function syncDirectory(storage: Storage, username: string, folder: 
     else if (entry.isDirectory() && folder === null) dirs.push(entry.name);
   }
   const onDisk = new Map<string, FileMeta>();
-  await statInto(dir, names, onDisk);
+  await statInto(dir.at(), names, onDisk);
   if (!isUser(username)) return [];
   const added: string[] = [];
   if (folder === null) {
     const node = index.ensureUser(username);
     for (const name of dirs) {
       if (node.folders.has(name)) continue;
-      const stat = await lstat(path.join(dir, name)).catch(() => null);
+      const stat = await lstat(dir.at(name)).catch(() => null);
       if (!stat?.isDirectory()) continue;
       index.addFolder(username, name, stat.mtimeMs);
       added.push(name);
@@ -74,12 +96,11 @@ export async function syncDirectory(storage: Storage, username: string, folder: 
     const present = new Set(dirs);
     for (const name of [...node.folders.keys()]) if (!present.has(name)) index.removeFolder(username, name);
   } else if (!index.user(username)?.folders.has(folder)) {
-    const stat = await lstat(dir).catch(() => null);
+    const stat = await dir.stat().catch(() => null);
     index.addFolder(username, folder, stat?.mtimeMs ?? Date.now());
   }
   for (const [name, meta] of onDisk) index.setFile(username, folder, name, meta);
   const files = index.files(username, folder);
   for (const name of files ? [...files.keys()] : []) if (!onDisk.has(name)) index.removeFile(username, folder, name);
-  for (const name of added) await syncDirectory(storage, username, name, isUser);
   return added;
 }
