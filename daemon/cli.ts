@@ -32,6 +32,10 @@ Environment:
   NIMBUS_PUBLIC_URL     Base of share and verification links (default: the daemon's URL)
   NIMBUS_KEYCHAIN=off   Keep the admin key in <data-dir>/admin.key instead of the keychain
   NIMBUS_RECONCILE_SECONDS  Full rescan interval (default 600; 0 turns it off)
+  NIMBUS_BODY_IDLE_SECONDS  A request body idle this long gets 408 (default 30)
+  NIMBUS_HEADERS_TIMEOUT_SECONDS  Request headers must arrive within this (default 20)
+  NIMBUS_EVENT_BUFFER_KB    Unread backlog after which an event stream is dropped (default 1024)
+  NIMBUS_MAX_CONNECTIONS    Open connections at most (default 2000)
 `;
 
 export async function main(argv: string[]): Promise<number> {
