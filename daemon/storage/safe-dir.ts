@@ -204,3 +204,37 @@ export async function removeTree(dir: OpenDir, name: string): Promise<void> {
 function ignoreGone(err: NodeJS.ErrnoException): void {
   if (err.code !== 'ENOENT') throw err;
 }
+
+const LSTAT_DIRS_AT_ONCE = 32;
+
+/**
+ * lstat of each path, with no link followed at any level below `root`: a path whose
+ * directory is a link (or gone) reads as nothing there (null). Each directory is opened
+ * once for all its names, a few directories at a time. Paths outside `root` are plain lstat.
+ */
+export async function lstatBelow(root: string, paths: string[]): Promise<(Stats | null)[]> {
+  const out: (Stats | null)[] = new Array<Stats | null>(paths.length).fill(null);
+  const byDir = new Map<string, number[]>();
+  for (let i = 0; i < paths.length; i++) {
+    const dir = path.dirname(paths[i]);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), i]);
+  }
+  const dirs = [...byDir];
+  for (let i = 0; i < dirs.length; i += LSTAT_DIRS_AT_ONCE) {
+    await Promise.all(
+      dirs.slice(i, i + LSTAT_DIRS_AT_ONCE).map(async ([dir, indexes]) => {
+        const rel = path.relative(root, dir);
+        if (rel.split(path.sep).includes('..') || path.isAbsolute(rel)) {
+          for (const j of indexes) out[j] = await lstat(paths[j]).catch(() => null);
+          return;
+        }
+        await withDir(root, rel === '' ? [] : rel.split(path.sep), async (open) => {
+          for (const j of indexes) out[j] = await lstatIn(open, path.basename(paths[j])).catch(() => null);
+        }).catch((err: unknown) => {
+          if (!isNoDir(err)) throw err;
+        });
+      }),
+    );
+  }
+  return out;
+}

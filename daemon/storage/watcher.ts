@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { NimbusContext } from '../context.js';
 import { checkStorage } from './availability.js';
 import { markUnavailable, reconcileAll } from './reconcile.js';
+import { lstatBelow } from './safe-dir.js';
 import { isAddressableName } from './scan.js';
 import { syncDirectory } from './sync.js';
 
@@ -195,7 +196,8 @@ export class LiveStorage {
   async #settle(): Promise<void> {
     const generation = this.#generation;
     const batch = [...this.#pending];
-    const stats = await Promise.all(batch.map(([p]) => lstat(p).catch(() => null)));
+    // Never through a link: a user's directory or folder swapped for one reads as gone.
+    const stats = await lstatBelow(this.#n.config.storageDir, batch.map(([p]) => p)).catch(() => batch.map(() => null));
     // A new generation cleared the timer and the names (and may have set its own timer).
     if (generation !== this.#generation) return;
     this.#settleTimer = null;
@@ -295,7 +297,7 @@ export class LiveStorage {
     for (const r of batch) {
       if (!store.users.has(r.username)) continue;
       // Removed, then put back (an editor's save, a move out and in): keep it.
-      const stat = await lstat(storage.path(r.username, r.folder, r.file)).catch(() => null);
+      const [stat] = await lstatBelow(storage.storageDir, [storage.path(r.username, r.folder, r.file)]).catch(() => [null]);
       if (generation !== this.#generation) return;
       if (r.file !== null) {
         if (!stat?.isFile()) index.removeFile(r.username, r.folder, r.file);

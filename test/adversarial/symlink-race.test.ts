@@ -152,6 +152,34 @@ describe('a symlink that is already there', () => {
   });
 });
 
+describe('the watcher', () => {
+  it('does not read through a user’s directory swapped for a link (a change in the moved directory reads as gone)', async () => {
+    await createUser(t, 'watched');
+    await upload(t, 'watched', 'a.txt', 'mine');
+    const home = path.join(t.storageDir, 'watched');
+    // Once a file dropped in is listed, the watcher is watching the new user's directory.
+    await writeFile(path.join(home, 'probe.txt'), 'probe');
+    await vi.waitFor(async () => expect(await listNames('watched')).toContain('probe.txt'), { timeout: 5000 });
+    const moved = path.join(outside, 'watched-real');
+    await rename(home, moved);
+    await symlink(victim, home);
+    // The watch follows the moved directory: this change is reported under the old path.
+    await writeFile(path.join(moved, 'a.txt'), 'mine, edited');
+    const sizes: number[] = [];
+    await vi.waitFor(
+      async () => {
+        const files = (await t.api('GET', '/api/files', { username: 'watched' })).body.files as { name: string; size: number }[];
+        sizes.push(...files.filter((f) => f.name === 'a.txt').map((f) => f.size));
+        expect(files.map((f) => f.name)).not.toContain('a.txt');
+      },
+      { timeout: 5000, interval: 50 },
+    );
+    // Never the size of the victim's a.txt, which is what lstat through the link would see.
+    expect(sizes).not.toContain(victimBefore['a.txt'].length);
+    await expectVictimUntouched();
+  });
+});
+
 describe('a symlink swapped in mid-request', () => {
   const home = () => path.join(t.storageDir, 'racer');
   const stash = () => path.join(outside, 'racer-real');

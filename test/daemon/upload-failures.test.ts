@@ -121,11 +121,11 @@ describe('names that start with ".."', () => {
     await expectNoTemp();
   });
 
-  it('repeated refused uploads never pile up temp files', async () => {
+  it('repeated uploads of such names, and repeated refused ones, never pile up temp files', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await t.api('POST', '/api/files/upload', { username: 'ana', folder: 'docs', file: 'taken.txt' }, { body: 'x' });
-      expect(res.status).toBeLessThan(500);
-      await t.api('POST', '/api/files/upload', { username: 'ana', file: 'taken.txt' }, { body: 'x' });
+      expect((await t.api('POST', '/api/files/upload', { username: 'ana', file: `..rep${i}` }, { body: 'x' })).status).toBe(201);
+      expect((await t.api('POST', '/api/files/upload', { username: 'ana', file: 'taken.txt' }, { body: 'x' })).status).toBe(409);
+      expect((await t.api('POST', '/api/files/upload', { username: 'ana', folder: 'nope', file: '..x' }, { body: 'x' })).status).toBe(404);
     }
     await expectNoTemp();
   });
