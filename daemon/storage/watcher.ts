@@ -5,6 +5,7 @@ import type { NimbusContext } from '../context.js';
 import { checkStorage } from './availability.js';
 import { markUnavailable, reconcileAll } from './reconcile.js';
 import { lstatBelow } from './safe-dir.js';
+import { trackTouches } from './safe-touched.js';
 import { isAddressableName } from './scan.js';
 import { syncDirectory } from './sync.js';
 
@@ -196,8 +197,11 @@ export class LiveStorage {
   async #settle(): Promise<void> {
     const generation = this.#generation;
     const batch = [...this.#pending];
+    const touches = trackTouches(this.#n.index);
     // Never through a link: a user's directory or folder swapped for one reads as gone.
-    const stats = await lstatBelow(this.#n.config.storageDir, batch.map(([p]) => p)).catch(() => batch.map(() => null));
+    const stats = await lstatBelow(this.#n.config.storageDir, batch.map(([p]) => p))
+      .catch(() => batch.map(() => null))
+      .finally(() => touches.stop());
     // A new generation cleared the timer and the names (and may have set its own timer).
     if (generation !== this.#generation) return;
     this.#settleTimer = null;
@@ -206,6 +210,8 @@ export class LiveStorage {
     for (let i = 0; i < batch.length; i++) {
       const [p, pending] = batch[i];
       const stat = stats[i];
+      // Changed by the API while it was read: read it again rather than apply a stale stat.
+      if (touches.has(pending.dir.username, pending.dir.folder, pending.name)) continue;
       if (stat?.isFile() && pending.dir.username !== null) {
         // Still being written: wait until the size has been still for WRITE_FINISH_MS.
         if (pending.size !== -1 && stat.size !== pending.size) pending.since = now;
