@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
 import type { ErrorCode } from '../../shared/errors.js';
-import type { FileIndex, FileMeta } from './file-index.js';
+import { foldName, type FileIndex, type FileMeta } from './file-index.js';
 import { resolveUserPath } from './paths.js';
 import { isNoDir, lstatIn, mkdirIn, OpenDir, removeTree, withDir } from './safe-dir.js';
 import { SharedExclusiveLock } from './safe-lock.js';
@@ -166,7 +166,7 @@ export class Storage {
       this.#within(username, folder, { missing: 'file_not_found' }, async (dir) => {
         const stat = await lstatIn(dir, file);
         if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
-        if (file.toLowerCase() === newName.toLowerCase()) {
+        if (foldName(file) === foldName(newName)) {
           // A case-only rename: on a case-insensitive disk link() would find "itself".
           const there = await lstatIn(dir, newName);
           if (there && there.ino !== stat.ino) throw conflict('file_exists', 'A file with that name already exists');
@@ -192,11 +192,15 @@ export class Storage {
     this.path(to);
     await this.#live.run([userKey(from), userKey(to)], true, () =>
       withDir(this.storageDir, [], async (root) => {
-        if (await lstatIn(root, to)) throw conflict('user_exists', 'A directory with that user name already exists in storage');
+        const target = await lstatIn(root, to);
+        const source = await lstatIn(root, from);
+        // On a case-insensitive disk `Ana` finds `ana` itself: a case-only rename, not a clash.
+        const sameEntry = target !== null && source !== null && target.ino === source.ino && target.dev === source.dev;
+        if (target && !sameEntry) throw conflict('user_exists', 'A directory with that user name already exists in storage');
         this.#voidTickets(from);
         // rename() moves a link itself, never its target; a link where the user's directory
         // should be is left behind (it was never followed) and the user starts afresh.
-        if ((await lstatIn(root, from))?.isDirectory()) await rename(root.at(from), root.at(to));
+        if (source?.isDirectory()) await rename(root.at(from), root.at(to));
         else await mkdirIn(root, to);
         this.index.renameUser(from, to);
       }),
