@@ -344,7 +344,9 @@ export class Storage {
     return this.#within(username, folder, { missing: 'file_not_found' }, async (dir) => {
       let handle: FileHandle;
       try {
-        handle = await open(dir.at(file), constants.O_RDONLY | constants.O_NOFOLLOW);
+        // O_NONBLOCK: a FIFO put where the file was would otherwise hold a thread-pool thread
+        // until some writer came (four such requests stopped all file I/O); a regular file ignores it.
+        handle = await open(dir.at(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') throw notFound('file_not_found', 'File not found');
