@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { openEventStream } from '../helpers/events.js';
 
 const WAIT = { timeout: 8000, interval: 25 };
 let t: TestDaemon;
@@ -14,51 +15,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Message {
-  event: string;
-  data: { type: string; username: string | null; folder: string | null; file: string | null };
-}
-
-/** Opens the stream with the API key and collects its messages until aborted. */
-async function subscribe(headers: Record<string, string> = { 'API-Key': t.key }) {
-  const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/events`, { headers, signal: controller.signal });
-  const messages: Message[] = [];
-  if (res.ok) {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    void (async () => {
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          buffer += value;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const lines = buffer.slice(0, end).split('\n');
-            buffer = buffer.slice(end + 2);
-            const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-            const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-            if (event && data) messages.push({ event, data: JSON.parse(data) });
-          }
-        }
-      } catch {
-        // aborted by the test
-      }
-    })();
-  }
-  return { res, messages, close: () => controller.abort() };
-}
+/** Opens the stream (with the API key unless told otherwise) and collects its messages. */
+const subscribe = (headers: Record<string, string> = { 'API-Key': t.key }) => openEventStream(t.url, headers);
 
 describe('GET /api/events', () => {
   it('needs an API key', async () => {
-    const { res } = await subscribe({});
-    expect(res.status).toBe(401);
+    const { status } = await subscribe({});
+    expect(status).toBe(401);
   });
 
   it('streams a change made by another program', async () => {
     const sub = await subscribe();
-    expect(sub.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(sub.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await writeFile(path.join(t.storageDir, 'ana', 'outside.txt'), 'x');
     await vi.waitFor(() => {
       expect(sub.messages).toContainEqual({

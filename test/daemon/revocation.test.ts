@@ -7,37 +7,15 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { openEventStream, type EventStream } from '../helpers/events.js';
 
 const WAIT = { timeout: 10_000, interval: 25 };
 
-interface Stream {
-  status: number;
-  text: () => string;
-  ended: () => boolean;
-  close: () => void;
-}
-
-/** Opens GET /api/events with a key and records what arrives and whether the stream ended. */
-async function openEvents(t: TestDaemon, key: string): Promise<Stream> {
-  const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/events`, { headers: { 'API-Key': key }, signal: controller.signal });
-  let text = '';
-  let ended = false;
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += value;
-      }
-    } catch {
-      // a connection the daemon closed ends the stream with an error: ended all the same
-    }
-    ended = true;
-  })();
-  await vi.waitFor(() => expect(text).toContain(': connected'), WAIT);
-  return { status: res.status, text: () => text, ended: () => ended, close: () => controller.abort() };
+/** Opens GET /api/events with a key and waits until the daemon has said it is connected. */
+async function openEvents(t: TestDaemon, key: string): Promise<EventStream> {
+  const stream = await openEventStream(t.url, { 'API-Key': key });
+  await vi.waitFor(() => expect(stream.text()).toContain(': connected'), WAIT);
+  return stream;
 }
 
 interface AgentResponse {

@@ -1,6 +1,7 @@
 /** The public verify page announces the change, so an open UI shows "Verified" at once (issue 10, item 15d). */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { openEventStream } from '../helpers/events.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 
 describe('GET /verify', () => {
@@ -15,28 +16,13 @@ describe('GET /verify', () => {
     await t.api('POST', '/api/user/verify', { username: 'ana' });
     const link = verifyLink((await readOutbox(t.dataDir)).find((mail) => mail.includes('Hello ana,'))!)!;
 
-    const controller = new AbortController();
-    const stream = await fetch(`${t.url}/api/events`, { headers: { 'API-Key': t.key }, signal: controller.signal });
-    let text = '';
-    const reading = (async () => {
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          text += value;
-        }
-      } catch {
-        // aborted below
-      }
-    })();
+    const stream = await openEventStream(t.url, { 'API-Key': t.key });
     try {
       const page = await t.raw('GET', `${link.pathname}${link.search}`, { key: null });
       expect(page.status).toBe(200);
-      await vi.waitFor(() => expect(text).toContain('"type":"user.changed","username":"ana"'), { timeout: 5000, interval: 25 });
+      await vi.waitFor(() => expect(stream.text()).toContain('"type":"user.changed","username":"ana"'), { timeout: 5000, interval: 25 });
     } finally {
-      controller.abort();
-      await reading;
+      await stream.close();
     }
   });
 });

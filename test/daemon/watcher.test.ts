@@ -3,6 +3,7 @@ import { appendFile, mkdir, open, rename, rm, unlink, writeFile } from 'node:fs/
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openEventStream } from '../helpers/events.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 const WAIT = { timeout: 8000, interval: 25 };
@@ -18,10 +19,11 @@ async function newUser(): Promise<string> {
   return username;
 }
 
-async function listFiles(username: string, folder?: string): Promise<{ name: string; size: number; shared: boolean; shareUrl: string | null }[]> {
-  const res = folder
-    ? await t.api('GET', '/api/folders/files', { username, folder })
-    : await t.api('GET', '/api/files', { username });
+async function listFiles(
+  username: string,
+  folder?: string,
+): Promise<{ name: string; size: number; shared: boolean; shareUrl: string | null }[]> {
+  const res = folder ? await t.api('GET', '/api/folders/files', { username, folder }) : await t.api('GET', '/api/files', { username });
   return res.body.files ?? [];
 }
 
@@ -164,7 +166,9 @@ describe('shares and outside changes', () => {
 describe('quota and outside copies', () => {
   it('marks a user over quota after an outside copy, refuses uploads with 507, deletes nothing', async () => {
     const u = await newUser();
-    expect((await t.api('POST', '/api/role/create', { name: 'tiny', maxStorage: '1', badge: 'https://example.com/b.png' })).status).toBe(201);
+    expect((await t.api('POST', '/api/role/create', { name: 'tiny', maxStorage: '1', badge: 'https://example.com/b.png' })).status).toBe(
+      201,
+    );
     expect((await t.api('POST', '/api/user/role', { username: u, name: 'tiny' })).status).toBe(201);
     const big = path.join(t.storageDir, u, 'big.iso');
     await writeFile(big, Buffer.alloc(1024 * 1024 + 1));
@@ -205,32 +209,11 @@ interface EventLog {
 
 /** Reads GET /api/events in the background. */
 async function openEvents(): Promise<EventLog> {
-  const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/events`, { headers: { 'API-Key': t.key }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  const events: { type: string; username: string; folder: string | null; file: string | null }[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const message = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = message.split('\n').find((line) => line.startsWith('data: '));
-          if (data) events.push(JSON.parse(data.slice(6)));
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
+  const stream = await openEventStream(t.url, { 'API-Key': t.key });
+  expect(stream.status).toBe(200);
   return {
-    of: (username, file) => events.filter((e) => e.username === username && e.folder === null && e.file === file).map((e) => e.type),
-    close: () => controller.abort(),
+    of: (username, file) =>
+      stream.messages.filter((m) => m.data.username === username && m.data.folder === null && m.data.file === file).map((m) => m.data.type),
+    close: () => void stream.close(),
   };
 }
