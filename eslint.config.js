@@ -17,7 +17,10 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    rules: layer(['node:*', 'electron', 'react', 'react-dom', '**/daemon/**', '**/main/**', '**/renderer/**'], 'shared/ is pure TypeScript: no Node, Electron, React or other layers.'),
+    rules: layer(
+      ['node:*', 'electron', 'react', 'react-dom', '**/daemon/**', '**/main/**', '**/renderer/**'],
+      'shared/ is pure TypeScript: no Node, Electron, React or other layers.',
+    ),
   },
   {
     files: ['daemon/**/*.ts'],
@@ -25,11 +28,17 @@ export default tseslint.config(
   },
   {
     files: ['main/**/*.{ts,cts}'],
-    rules: layer(['react', 'react-dom', '**/renderer/**', '**/daemon/!(index.js)', '**/daemon/*/**'], 'main/ imports shared/ and the daemon’s public entry (daemon/index.js) only.'),
+    rules: layer(
+      ['react', 'react-dom', '**/renderer/**', '**/daemon/!(index.js)', '**/daemon/*/**'],
+      'main/ imports shared/ and the daemon’s public entry (daemon/index.js) only.',
+    ),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     ignores: ['renderer/vite.config.ts'], // build tooling, runs in Node
-    rules: layer(['node:*', 'electron', '**/daemon/**', '**/main/**'], 'renderer/ imports shared/ types only and reaches the daemon over HTTP.'),
+    rules: layer(
+      ['node:*', 'electron', '**/daemon/**', '**/main/**'],
+      'renderer/ imports shared/ types only and reaches the daemon over HTTP.',
+    ),
   },
 );

@@ -9,7 +9,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/daemon/**/*.test.ts', 'test/main/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/adversarial/**/*.test.ts', 'test/shared/**/*.test.ts'],
+          include: [
+            'test/daemon/**/*.test.ts',
+            'test/main/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/adversarial/**/*.test.ts',
+            'test/shared/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -15,7 +15,8 @@ function newestSource() {
     const full = path.join(root, dir);
     if (!existsSync(full)) continue;
     for (const entry of readdirSync(full, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+      if (entry.isFile() && entry.name.endsWith('.ts'))
+        newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
     }
   }
   return newest;

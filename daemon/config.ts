@@ -102,5 +102,8 @@ function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
 }
 
 function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

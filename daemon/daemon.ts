@@ -79,7 +79,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     await listen(server, config.port, config.host);
     const port = (server.address() as AddressInfo).port;
-    const urlHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const urlHost =
+      config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${urlHost}:${port}`;
     n.baseUrl = config.publicUrl ?? url;
     await writeRunFile(config.dataDir, { pid: process.pid, url });
@@ -89,12 +90,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const live = new LiveStorage(n, options.watchFactory);
     cleanups.push(() => live.close());
     n.rescan = async () => {
-      if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${config.storageDir} is not available`);
+      if (!(await live.reconcile()))
+        throw new ApiError('storage_unavailable', `The storage directory ${config.storageDir} is not available`);
     };
     const scanning = live.reconcile().catch((err: Error) => log(`Nimbus: the first scan of ${config.storageDir} failed: ${err.message}`));
     const timer =
       config.reconcileIntervalMs > 0
-        ? setInterval(() => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)), config.reconcileIntervalMs)
+        ? setInterval(
+            () => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)),
+            config.reconcileIntervalMs,
+          )
         : null;
     timer?.unref();
 
@@ -130,7 +135,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it, or pass --port (0 picks a free one).`));
+      if (err.code === 'EADDRINUSE')
+        reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it, or pass --port (0 picks a free one).`));
       else reject(err);
     };
     server.once('error', onError);

@@ -34,7 +34,8 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   // Koa reports stream errors after the response started here (by default to stderr, past
   // the daemon's log). A client that leaves mid-download or closes an event stream is normal.
   app.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED') return;
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED')
+      return;
     n.log(`Nimbus: response error: ${err.stack ?? err.message}`);
   });
 
@@ -60,7 +61,13 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
       guardShareToken(n, ctx, throttle, share[1]);
     }
     if (!endpoint) {
-      if (knownPaths.has(path)) throw new ApiError('method_not_allowed', `Use ${ENDPOINTS.filter((e) => e.path === path).map((e) => e.method).join(' or ')}`);
+      if (knownPaths.has(path))
+        throw new ApiError(
+          'method_not_allowed',
+          `Use ${ENDPOINTS.filter((e) => e.path === path)
+            .map((e) => e.method)
+            .join(' or ')}`,
+        );
       if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
       throw new ApiError('route_not_found', 'No such route');
     }

@@ -2,7 +2,17 @@ import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import { ApiError, fromFsError } from '../errors.js';
 
-const CODE_FOR_STATUS: Record<number, ErrorCode> = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed', 409: 'conflict', 413: 'payload_too_large', 416: 'range_not_satisfiable', 429: 'too_many_requests' };
+const CODE_FOR_STATUS: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  416: 'range_not_satisfiable',
+  429: 'too_many_requests',
+};
 
 /**
  * The one place errors become responses: `{error, code}` with the error's status. The

@@ -46,7 +46,10 @@ let openApiCache: string | null = null;
 export const HANDLERS: Record<EndpointId, Handler> = {
   'user.get': ({ n, p }) => users.getUser(n, s(p, 'username')),
   'user.all': ({ n, ctx, page: pg }) => paged(ctx, users.listUsers(n), pg),
-  'user.create': async ({ n, p }) => ({ msg: 'User created', user: await users.createUser(n, s(p, 'username'), s(p, 'email'), s(p, 'password')) }),
+  'user.create': async ({ n, p }) => ({
+    msg: 'User created',
+    user: await users.createUser(n, s(p, 'username'), s(p, 'email'), s(p, 'password')),
+  }),
   'user.delete': async ({ n, p }) => {
     await users.deleteUser(n, s(p, 'username'));
     return { msg: 'User deleted' };
@@ -64,7 +67,10 @@ export const HANDLERS: Record<EndpointId, Handler> = {
 
   'folders.list': ({ n, p, ctx, page: pg }) => ({ folders: paged(ctx, folders.listFolders(n, s(p, 'username')), pg) }),
   'folders.files': ({ n, p, ctx, page: pg }) => listFiles(n, ctx, s(p, 'username'), s(p, 'folder'), pg),
-  'folders.create': async ({ n, p }) => ({ msg: 'Folder created', folder: await folders.createFolder(n, s(p, 'username'), s(p, 'folder')) }),
+  'folders.create': async ({ n, p }) => ({
+    msg: 'Folder created',
+    folder: await folders.createFolder(n, s(p, 'username'), s(p, 'folder')),
+  }),
   'folders.delete': async ({ n, p }) => {
     await folders.deleteFolder(n, s(p, 'username'), s(p, 'folder'));
     return { msg: 'Folder deleted' };
@@ -80,7 +86,10 @@ export const HANDLERS: Record<EndpointId, Handler> = {
 
   'role.get': ({ n, p }) => roles.getRole(n, s(p, 'name')),
   'role.all': ({ n, ctx, page: pg }) => paged(ctx, roles.listRoles(n), pg),
-  'role.create': async ({ n, p }) => ({ msg: 'Role created', role: await roles.createRole(n, s(p, 'name'), p.maxStorage as number, s(p, 'badge')) }),
+  'role.create': async ({ n, p }) => ({
+    msg: 'Role created',
+    role: await roles.createRole(n, s(p, 'name'), p.maxStorage as number, s(p, 'badge')),
+  }),
   'role.delete': async ({ n, p }) => {
     await roles.deleteRole(n, s(p, 'name'));
     return { msg: 'Role deleted' };
@@ -95,7 +104,10 @@ export const HANDLERS: Record<EndpointId, Handler> = {
     await files.deleteFile(n, s(p, 'username'), folderOf(p), s(p, 'file'));
     return { msg: 'File deleted' };
   },
-  'files.rename': async ({ n, p }) => ({ msg: 'File renamed', file: await files.renameFile(n, s(p, 'username'), folderOf(p), s(p, 'file'), s(p, 'newname')) }),
+  'files.rename': async ({ n, p }) => ({
+    msg: 'File renamed',
+    file: await files.renameFile(n, s(p, 'username'), folderOf(p), s(p, 'file'), s(p, 'newname')),
+  }),
   'files.share': async ({ n, p }) => ({ msg: 'File shared', file: await shareFile(n, s(p, 'username'), folderOf(p), s(p, 'file')) }),
   'files.noshare': async ({ n, p }) => ({ msg: 'File unshared', file: await unshareFile(n, s(p, 'username'), folderOf(p), s(p, 'file')) }),
   'files.upload': async ({ n, p, ctx }) => {
@@ -120,7 +132,8 @@ export const HANDLERS: Record<EndpointId, Handler> = {
   'dash.rescan': async ({ n }) => {
     if (!n.rescan) throw new ApiError('storage_unavailable', 'The file index cannot rescan now');
     await n.rescan();
-    if (n.index.state === 'unavailable') throw new ApiError('storage_unavailable', `The storage directory ${n.config.storageDir} is not available`);
+    if (n.index.state === 'unavailable')
+      throw new ApiError('storage_unavailable', `The storage directory ${n.config.storageDir} is not available`);
     return { msg: 'Index reconciled with the disk', files: n.index.totals().files };
   },
   events: ({ ctx, events }) => events.attach(ctx),

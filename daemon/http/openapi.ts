@@ -18,13 +18,34 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 206: 'Partial content', 400: 'Bad or missing parameter', 401: 'Missing or wrong API key',
-  403: 'Key lacks the scope, or foreign Host header', 404: 'Not found', 409: 'Conflict', 413: 'Body over a limit',
-  416: 'Range not satisfiable', 429: 'Too many failed attempts', 502: 'Mail server refused the message', 503: 'Storage unavailable',
+  200: 'OK',
+  201: 'Created',
+  206: 'Partial content',
+  400: 'Bad or missing parameter',
+  401: 'Missing or wrong API key',
+  403: 'Key lacks the scope, or foreign Host header',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Body over a limit',
+  416: 'Range not satisfiable',
+  429: 'Too many failed attempts',
+  502: 'Mail server refused the message',
+  503: 'Storage unavailable',
   507: 'Quota exceeded or disk full',
 };
 
-const EVENT_TYPES = ['file.added', 'file.changed', 'file.removed', 'folder.added', 'folder.removed', 'user.changed', 'user.removed', 'role.changed', 'share.changed', 'index.state'];
+const EVENT_TYPES = [
+  'file.added',
+  'file.changed',
+  'file.removed',
+  'folder.added',
+  'folder.removed',
+  'user.changed',
+  'user.removed',
+  'role.changed',
+  'share.changed',
+  'index.state',
+];
 
 function operation(endpoint: Endpoint): object {
   const parameters = Object.entries(endpoint.params).map(([name, spec]) => ({
@@ -50,8 +71,13 @@ function operation(endpoint: Endpoint): object {
   for (const status of [...statuses].sort()) {
     responses[String(status)] =
       status >= 400
-        ? { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
-        : { description: endpoint.raw === 'events' ? `Event stream; event types: ${EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK') };
+        ? {
+            description: STATUS_TEXT[status] ?? 'Error',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          }
+        : {
+            description: endpoint.raw === 'events' ? `Event stream; event types: ${EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK'),
+          };
   }
   return {
     operationId: endpoint.id,
@@ -60,7 +86,9 @@ function operation(endpoint: Endpoint): object {
     security: endpoint.scope === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }],
     'x-scope': endpoint.scope,
     parameters,
-    ...(endpoint.bodyIsContent ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } } : {}),
+    ...(endpoint.bodyIsContent
+      ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+      : {}),
     responses,
   };
 }

@@ -82,7 +82,9 @@ async function openKeychain(config: KeyConfig, warn: (line: string) => void): Pr
       setPassword: (service, account, password) => new AsyncEntry(service, account).setPassword(password),
     };
   } catch (err) {
-    warn(`Nimbus: keychain support (@napi-rs/keyring) cannot load here (${(err as Error).message.split('\n')[0]}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
+    warn(
+      `Nimbus: keychain support (@napi-rs/keyring) cannot load here (${(err as Error).message.split('\n')[0]}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`,
+    );
     return null;
   }
 }

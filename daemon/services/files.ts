@@ -66,7 +66,8 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
   const user = requireUser(ctx, req.username);
   ctx.storage.requireFolder(req.username, req.folder);
   const existing = ctx.index.getFile(req.username, req.folder, req.file);
-  if (existing && !req.overwrite) throw new ApiError('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+  if (existing && !req.overwrite)
+    throw new ApiError('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
   // Even with overwrite: on a case-insensitive disk it would replace the other file.
   if (!existing) assertNoCaseTwin(ctx, req.username, req.folder, req.file);
   const maxBytes = maxBytesOf(ctx, user);
@@ -91,10 +92,12 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
   try {
     // Everything that would refuse the upload is checked before a byte of the body is read.
     await ctx.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
-    if (maxBytes >= 0 && ctx.index.usedBytes(req.username) > maxBytes) throw quotaExceeded('The user is over their storage quota; delete files before uploading');
+    if (maxBytes >= 0 && ctx.index.usedBytes(req.username) > maxBytes)
+      throw quotaExceeded('The user is over their storage quota; delete files before uploading');
     if (req.declaredLength !== null) reserve(req.declaredLength);
     const received = await ctx.storage.receive(req.body, (total) => {
-      if (req.declaredLength !== null && total > req.declaredLength) throw badRequest('The body is longer than its Content-Length', 'bad_request');
+      if (req.declaredLength !== null && total > req.declaredLength)
+        throw badRequest('The body is longer than its Content-Length', 'bad_request');
       reserve(total);
     });
     if (req.declaredLength !== null && received.size !== req.declaredLength) {

@@ -13,7 +13,13 @@ export function listFolders(ctx: NimbusContext, username: string): Folder[] {
 }
 
 /** The files at the user's root (folder null) or in a folder, sorted by name, one page of them. */
-export function listFiles(ctx: NimbusContext, username: string, folder: string | null, offset = 0, limit = Infinity): { total: number; files: FileEntry[] } {
+export function listFiles(
+  ctx: NimbusContext,
+  username: string,
+  folder: string | null,
+  offset = 0,
+  limit = Infinity,
+): { total: number; files: FileEntry[] } {
   const files = filesOf(ctx, username, folder);
   if (!files) return { total: 0, files: [] };
   const names = ctx.index.sortedNames(files);
@@ -22,7 +28,13 @@ export function listFiles(ctx: NimbusContext, username: string, folder: string |
 }
 
 /** The same page as `listFiles`, as the JSON text of `{files: [...]}` (byte for byte), built from cached per-file JSON. */
-export function listFilesJson(ctx: NimbusContext, username: string, folder: string | null, offset = 0, limit = Infinity): { total: number; json: string } {
+export function listFilesJson(
+  ctx: NimbusContext,
+  username: string,
+  folder: string | null,
+  offset = 0,
+  limit = Infinity,
+): { total: number; json: string } {
   const files = filesOf(ctx, username, folder);
   if (!files) return { total: 0, json: '{"files":[]}' };
   const names = ctx.index.sortedNames(files);

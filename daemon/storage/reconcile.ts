@@ -43,7 +43,9 @@ export async function reconcileAll(n: NimbusContext): Promise<boolean> {
 /** Says once that the storage directory is unavailable, and freezes the index as it is. */
 export function markUnavailable(n: NimbusContext, reason: string): void {
   if (n.index.state !== 'unavailable') {
-    n.log(`Nimbus: the storage directory ${n.config.storageDir} is not available: ${reason}. Keeping every file record and share until it is back; nothing is deleted.`);
+    n.log(
+      `Nimbus: the storage directory ${n.config.storageDir} is not available: ${reason}. Keeping every file record and share until it is back; nothing is deleted.`,
+    );
   }
   n.index.setState('unavailable');
 }

@@ -178,7 +178,8 @@ export class LiveStorage {
     if (name === null) {
       // The kernel did not say which entry: read the whole directory again.
       if (context.username === null) void this.reconcile().catch((err: Error) => this.#onError(err, dir));
-      else void syncDirectory(this.#n.storage, context.username, context.folder, this.#isUser).catch((err: Error) => this.#onError(err, dir));
+      else
+        void syncDirectory(this.#n.storage, context.username, context.folder, this.#isUser).catch((err: Error) => this.#onError(err, dir));
       return;
     }
     const key = path.join(dir, name);
@@ -199,7 +200,10 @@ export class LiveStorage {
     const batch = [...this.#pending];
     const touches = trackTouches(this.#n.index);
     // Never through a link: a user's directory or folder swapped for one reads as gone.
-    const stats = await lstatBelow(this.#n.config.storageDir, batch.map(([p]) => p))
+    const stats = await lstatBelow(
+      this.#n.config.storageDir,
+      batch.map(([p]) => p),
+    )
       .catch(() => batch.map(() => null))
       .finally(() => touches.stop());
     // A new generation cleared the timer and the names (and may have set its own timer).
@@ -257,7 +261,10 @@ export class LiveStorage {
     const names = new Set(await readdir(dir).catch(() => []));
     if (generation !== this.#generation || context.username === null) return;
     const node = this.#n.index.user(context.username);
-    const known = context.folder === null ? [...(node?.root.keys() ?? []), ...(node?.folders.keys() ?? [])] : (node?.folders.get(context.folder)?.files.keys() ?? []);
+    const known =
+      context.folder === null
+        ? [...(node?.root.keys() ?? []), ...(node?.folders.keys() ?? [])]
+        : (node?.folders.get(context.folder)?.files.keys() ?? []);
     for (const name of known) names.add(name);
     for (const name of names) this.#onEvent(dir, context, 'rename', name);
   }
@@ -284,7 +291,10 @@ export class LiveStorage {
   /** Queues a removal (null: only check that the storage directory is still there). */
   #queueRemoval(removal: Removal | null): void {
     if (removal) this.#removals.push(removal);
-    this.#removalTimer ??= setTimeout(() => void this.#flushRemovals().catch((err: Error) => this.#onError(err, this.#n.config.storageDir)), REMOVAL_BATCH_MS);
+    this.#removalTimer ??= setTimeout(
+      () => void this.#flushRemovals().catch((err: Error) => this.#onError(err, this.#n.config.storageDir)),
+      REMOVAL_BATCH_MS,
+    );
   }
 
   async #flushRemovals(): Promise<void> {
@@ -324,7 +334,9 @@ export class LiveStorage {
     if (code === 'ENOENT' || code === 'ENOTDIR') return; // gone between listing and watching; the parent reports it
     if (this.#loggedErrors.has(code)) return;
     this.#loggedErrors.add(code);
-    this.#n.log(`Nimbus: watching ${where} failed (${code}): ${(err as Error).message ?? String(err)}; the periodic reconcile will repair the index.`);
+    this.#n.log(
+      `Nimbus: watching ${where} failed (${code}): ${(err as Error).message ?? String(err)}; the periodic reconcile will repair the index.`,
+    );
   }
 
   /** The watch cannot be kept: say so once, then poll directories and reconcile more often. */
@@ -406,7 +418,8 @@ export class LiveStorage {
     for (let i = 0; i < users.length; i++) {
       if (!rootsChanged[i] || generation !== this.#generation) continue;
       const added = await syncDirectory(storage, users[i], null, this.#isUser);
-      if (this.#phase === 'watching') for (const folder of added) this.#watch(storage.path(users[i], folder), { username: users[i], folder });
+      if (this.#phase === 'watching')
+        for (const folder of added) this.#watch(storage.path(users[i], folder), { username: users[i], folder });
     }
     for (let i = 0; i < folders.length; i++) {
       if (!foldersChanged[i] || generation !== this.#generation) continue;

@@ -2,7 +2,16 @@ import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DurableJSONFile } from './durable-json-file.js';
-import { emptyDb, migrateDb, type DbData, type StoredKey, type StoredRole, type StoredShare, type StoredUser, type StoredVerification } from './schema.js';
+import {
+  emptyDb,
+  migrateDb,
+  type DbData,
+  type StoredKey,
+  type StoredRole,
+  type StoredShare,
+  type StoredUser,
+  type StoredVerification,
+} from './schema.js';
 
 export class CorruptStoreError extends Error {
   constructor(file: string, backup: string, cause: unknown) {

@@ -106,7 +106,9 @@ describe('a disk that fails writes or fsyncs', () => {
       expect((await t.api('GET', '/api/role', { name })).status).toBe(404);
       expect(await readFile(path.join(t.dataDir, 'db.json'), 'utf8')).toBe(before);
       disarmFailpoint(point);
-      expect((await t.api('POST', '/api/role/create', { name: `${name}_next`, maxStorage: '1', badge: 'https://example.com/x.png' })).status).toBe(201);
+      expect(
+        (await t.api('POST', '/api/role/create', { name: `${name}_next`, maxStorage: '1', badge: 'https://example.com/x.png' })).status,
+      ).toBe(201);
       const db = await readFile(path.join(t.dataDir, 'db.json'), 'utf8');
       expect(db).toContain(`${name}_next`);
       expect(db).not.toContain(`"${name}"`);
@@ -146,7 +148,8 @@ describe('concurrent mutations of one user', () => {
   beforeAll(async () => {
     t = await startTestDaemon();
     await t.api('POST', '/api/role/create', { name: 'pro', maxStorage: '10', badge: 'https://example.com/p.png' });
-    for (let i = 0; i < 50; i++) await t.api('POST', '/api/role/create', { name: `r${i}`, maxStorage: '1', badge: 'https://example.com/p.png' });
+    for (let i = 0; i < 50; i++)
+      await t.api('POST', '/api/role/create', { name: `r${i}`, maxStorage: '1', badge: 'https://example.com/p.png' });
   });
   afterAll(() => t.close());
 
@@ -154,7 +157,12 @@ describe('concurrent mutations of one user', () => {
     await t.api('POST', '/api/user/create', { username: 'race', email: 'race@example.com', password: 'password1' });
     const calls = [
       ...Array.from({ length: 50 }, (_, i) =>
-        t.api('POST', '/api/user/edit', { username: 'race', newusername: 'race', newemail: `e${i}@example.com`, newpassword: `password-${i}` }),
+        t.api('POST', '/api/user/edit', {
+          username: 'race',
+          newusername: 'race',
+          newemail: `e${i}@example.com`,
+          newpassword: `password-${i}`,
+        }),
       ),
       t.api('POST', '/api/user/role', { username: 'race', name: 'pro' }),
     ];

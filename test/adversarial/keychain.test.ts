@@ -26,7 +26,11 @@ const probe = `node --import tsx ${path.resolve('test/helpers/keychain-probe.ts'
 
 function runAll(script: string, env: NodeJS.ProcessEnv): ProbeResult[] {
   const out = execFileSync('sh', ['-c', script], { env, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
-  return out.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as ProbeResult);
+  return out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as ProbeResult);
 }
 const run = (script: string, env: NodeJS.ProcessEnv): ProbeResult => runAll(script, env).pop()!;
 
@@ -73,10 +77,16 @@ describe.skipIf(!available)('keychain failures', () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'nimbus-home-'));
     const env = { ...process.env, HOME: home };
     // Create the login keyring with one password…
-    run(`dbus-run-session -- sh -c 'echo -n right | gnome-keyring-daemon --unlock --components=secrets >/dev/null; ${probe} ${path.join(home, 'first')}'`, env);
+    run(
+      `dbus-run-session -- sh -c 'echo -n right | gnome-keyring-daemon --unlock --components=secrets >/dev/null; ${probe} ${path.join(home, 'first')}'`,
+      env,
+    );
     // …then open it with another.
     const dataDir = path.join(home, 'data');
-    const result = run(`dbus-run-session -- sh -c 'echo -n wrong | gnome-keyring-daemon --unlock --components=secrets >/dev/null; ${probe} ${dataDir}'`, env);
+    const result = run(
+      `dbus-run-session -- sh -c 'echo -n wrong | gnome-keyring-daemon --unlock --components=secrets >/dev/null; ${probe} ${dataDir}'`,
+      env,
+    );
     await expectFileFallback(result, dataDir, /keychain failed/);
     await expectNoLeak(result, dataDir);
   });

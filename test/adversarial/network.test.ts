@@ -159,11 +159,26 @@ describe('a read key', () => {
   it('is refused with 403 on every POST of the endpoint table, and nothing changes', async () => {
     const created = await t.api('POST', '/api/keys/create', { label: 'reader', scope: 'read' });
     const readKey = created.body.key as string;
-    const snapshot = async () => [await readFile(`${t.dataDir}/db.json`, 'utf8'), (await readdir(t.storageDir, { recursive: true })).sort().join('|')];
+    const snapshot = async () => [
+      await readFile(`${t.dataDir}/db.json`, 'utf8'),
+      (await readdir(t.storageDir, { recursive: true })).sort().join('|'),
+    ];
     const before = await snapshot();
     const sample: Record<string, string> = {
-      username: 'u1', email: 'x@example.com', password: 'password1', newusername: 'u2', newemail: 'y@example.com', newpassword: 'password2',
-      name: 'user', newname: 'b.txt', folder: 'docs', file: 'a.txt', maxStorage: '5', badge: 'https://example.com/b.png', label: 'other', scope: 'admin',
+      username: 'u1',
+      email: 'x@example.com',
+      password: 'password1',
+      newusername: 'u2',
+      newemail: 'y@example.com',
+      newpassword: 'password2',
+      name: 'user',
+      newname: 'b.txt',
+      folder: 'docs',
+      file: 'a.txt',
+      maxStorage: '5',
+      badge: 'https://example.com/b.png',
+      label: 'other',
+      scope: 'admin',
     };
     const posts = ENDPOINTS.filter((e) => e.method === 'POST');
     expect(posts.length).toBeGreaterThan(15);

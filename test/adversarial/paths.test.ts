@@ -17,7 +17,10 @@ let outside: string;
 /** Everything under the data directory except the store's own files, which legitimately change. */
 async function tree(): Promise<string> {
   const entries = await readdir(t.dataDir, { recursive: true });
-  return entries.filter((e) => !/^(db\.json|\.db\.json\.tmp|outbox)/.test(e)).sort().join('\n');
+  return entries
+    .filter((e) => !/^(db\.json|\.db\.json\.tmp|outbox)/.test(e))
+    .sort()
+    .join('\n');
 }
 
 beforeAll(async () => {
@@ -35,9 +38,34 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const HOSTILE = [
-  '../x', '..\\x', '%2e%2e/', '%252e%252e/', '/etc/passwd', 'C:\\x', '\\\\srv\\share', 'a\u0000.txt', 'bar/../../u1/f',
-  '../u1_backup/f', '..', '.', 'CON', 'nul.txt', 'COM1.', 'con.tar.gz', 'a.', 'a ', 'a:b', '<>:"|?*', 'a\u0001b', 'tab\there', 'new\nline',
-  '\u202egnp.exe', 'zero\u200bwidth', 'x'.repeat(256), 'é'.repeat(128), `${'d/'.repeat(2048)}x`,
+  '../x',
+  '..\\x',
+  '%2e%2e/',
+  '%252e%252e/',
+  '/etc/passwd',
+  'C:\\x',
+  '\\\\srv\\share',
+  'a\u0000.txt',
+  'bar/../../u1/f',
+  '../u1_backup/f',
+  '..',
+  '.',
+  'CON',
+  'nul.txt',
+  'COM1.',
+  'con.tar.gz',
+  'a.',
+  'a ',
+  'a:b',
+  '<>:"|?*',
+  'a\u0001b',
+  'tab\there',
+  'new\nline',
+  '\u202egnp.exe',
+  'zero\u200bwidth',
+  'x'.repeat(256),
+  'é'.repeat(128),
+  `${'d/'.repeat(2048)}x`,
 ];
 
 const NAME_PARAMS: [string, string, Record<string, string>][] = [
@@ -71,7 +99,12 @@ describe('hostile names', () => {
     for (const [route, param, base] of NAME_PARAMS) {
       const endpoint = ENDPOINTS.find((e) => e.path === route)!;
       for (const name of HOSTILE) {
-        const res = await t.api(endpoint.method, route, { ...base, [param]: name }, { body: endpoint.bodyIsContent ? 'payload' : undefined });
+        const res = await t.api(
+          endpoint.method,
+          route,
+          { ...base, [param]: name },
+          { body: endpoint.bodyIsContent ? 'payload' : undefined },
+        );
         expect({ route, param, name, status: res.status }).toEqual({ route, param, name, status: 400 });
         expect(res.body.code).toMatch(/parameter/);
       }

@@ -42,7 +42,9 @@ function chunkedBody(total: number, chunk = 64 * 1024): ReadableStream<Uint8Arra
 describe('quota races', () => {
   it('parallel uploads with Content-Length that together pass the quota never store more than it', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => t.api('POST', '/api/files/upload', { username: 'q', file: `p${i}.bin` }, { body: Buffer.alloc(300 * 1024) })),
+      Array.from({ length: 8 }, (_, i) =>
+        t.api('POST', '/api/files/upload', { username: 'q', file: `p${i}.bin` }, { body: Buffer.alloc(300 * 1024) }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBe(3);
@@ -54,9 +56,12 @@ describe('quota races', () => {
   it('parallel chunked uploads with no length are stopped by the byte counter', async () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        t.api('POST', '/api/files/upload', { username: 'r', file: `c${i}.bin` }, { body: chunkedBody(400 * 1024), duplex: 'half' } as RequestInit).catch(
-          () => ({ status: 0 }),
-        ),
+        t
+          .api('POST', '/api/files/upload', { username: 'r', file: `c${i}.bin` }, {
+            body: chunkedBody(400 * 1024),
+            duplex: 'half',
+          } as RequestInit)
+          .catch(() => ({ status: 0 })),
       ),
     );
     expect(results.filter((r) => r.status === 201).length).toBeLessThanOrEqual(2);
@@ -77,7 +82,9 @@ describe('lying lengths', () => {
   it('a Content-Length smaller than the body never stores more than Content-Length bytes', async () => {
     // Node parses the extra bytes as a next request; being garbage, it may end the
     // connection before the upload's answer. Either way at most 5 bytes are kept.
-    const res = await rawRequest(t.daemon.port, `${head(5, 'short.txt').replace('Connection: close\r\n', '')}0123456789`).catch(() => ({ status: 0 }));
+    const res = await rawRequest(t.daemon.port, `${head(5, 'short.txt').replace('Connection: close\r\n', '')}0123456789`).catch(() => ({
+      status: 0,
+    }));
     expect([201, 400, 0]).toContain(res.status);
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]));
     const listed = await t.api('GET', '/api/files', { username: 's' });
@@ -101,9 +108,9 @@ describe('lying lengths', () => {
   });
 
   it('a chunked body over the quota is refused with 507 and its temp file removed', async () => {
-    const res = await t.api('POST', '/api/files/upload', { username: 's', file: 'big.bin' }, { body: chunkedBody(2 * MIB), duplex: 'half' } as RequestInit).catch(
-      (err: Error) => ({ status: 0, text: err.message }),
-    );
+    const res = await t
+      .api('POST', '/api/files/upload', { username: 's', file: 'big.bin' }, { body: chunkedBody(2 * MIB), duplex: 'half' } as RequestInit)
+      .catch((err: Error) => ({ status: 0, text: err.message }));
     expect([507, 0]).toContain(res.status);
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]));
     expect(await usage('s')).toBeLessThanOrEqual(5);
@@ -134,7 +141,11 @@ describe('interrupted uploads', () => {
       },
     });
     await t
-      .api('POST', '/api/files/upload', { username: 'w', file: 'aborted.bin' }, { body, duplex: 'half', signal: controller.signal } as RequestInit)
+      .api('POST', '/api/files/upload', { username: 'w', file: 'aborted.bin' }, {
+        body,
+        duplex: 'half',
+        signal: controller.signal,
+      } as RequestInit)
       .catch(() => undefined);
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]));
     const listed = await t.api('GET', '/api/files', { username: 'w' });
@@ -146,7 +157,10 @@ describe('interrupted uploads', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-kill-upload-'));
     const env = { ...process.env, NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' };
     const start = () => {
-      const child = spawn(process.execPath, [...NIMBUS, 'daemon', '--port', '0', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...NIMBUS, 'daemon', '--port', '0', '--data-dir', dataDir], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const url = new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => {
           const m = /listening on (\S+)/.exec(d.toString());
@@ -163,7 +177,9 @@ describe('interrupted uploads', () => {
     const port = Number(new URL(url).port);
     const socket = net.connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
-    socket.write(`POST /api/files/upload?username=k&file=partial.bin HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAPI-Key: ${TEST_KEY}\r\nContent-Length: 10000000\r\n\r\n`);
+    socket.write(
+      `POST /api/files/upload?username=k&file=partial.bin HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAPI-Key: ${TEST_KEY}\r\nContent-Length: 10000000\r\n\r\n`,
+    );
     socket.write(Buffer.alloc(256 * 1024));
     await vi.waitFor(async () => expect((await readdir(path.join(dataDir, 'tmp')).catch(() => [])).length).toBe(1));
     first.child.kill('SIGKILL');
@@ -240,7 +256,9 @@ describe('share links', () => {
   });
 
   it('guessing at volume is throttled', async () => {
-    const guesses = await Promise.all(Array.from({ length: 60 }, (_, i) => fetch(`${t.url}/s/${'A'.repeat(40)}${String(i).padStart(3, '0')}`)));
+    const guesses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => fetch(`${t.url}/s/${'A'.repeat(40)}${String(i).padStart(3, '0')}`)),
+    );
     const statuses = guesses.map((r) => r.status);
     expect(statuses.every((s) => s === 404 || s === 429)).toBe(true);
     expect(statuses).toContain(429);

@@ -56,32 +56,35 @@ function bareEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
 describe('the admin key in a real Secret Service', () => {
   const run = missing.length === 0 ? it : REQUIRED ? it : it.skip;
 
-  run('is generated, stored in the keychain under service "Nimbus", username "admin-key:<dataDir>", reused, and never written to a file', async () => {
-    if (missing.length > 0) throw new Error(`keychain test needs: ${missing.join(', ')} (NIMBUS_REQUIRE_E2E=1)`);
-    const home = path.join(work, 'home-real');
-    const dataDir = path.join(work, 'data-real');
-    await mkdir(home, { recursive: true });
-    const script = [
-      'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-      `node --import tsx ${JSON.stringify(probeFile)}`,
-      'printf "LOOKUP:"; secret-tool lookup service Nimbus username "admin-key:$PROBE_DATA_DIR"; echo',
-    ].join('; ');
-    const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
-      cwd: ROOT,
-      env: bareEnv(home, dataDir),
-      encoding: 'utf8',
-      timeout: 60_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
-    const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
-    expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(stored).toBe(probe.key);
-    expect(probe.again).toBe(probe.key);
-    expect(probe.logs).toEqual([]);
-    expect(existsSync(path.join(dataDir, 'admin.key'))).toBe(false);
-    expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).not.toContain(probe.key);
-  });
+  run(
+    'is generated, stored in the keychain under service "Nimbus", username "admin-key:<dataDir>", reused, and never written to a file',
+    async () => {
+      if (missing.length > 0) throw new Error(`keychain test needs: ${missing.join(', ')} (NIMBUS_REQUIRE_E2E=1)`);
+      const home = path.join(work, 'home-real');
+      const dataDir = path.join(work, 'data-real');
+      await mkdir(home, { recursive: true });
+      const script = [
+        'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+        `node --import tsx ${JSON.stringify(probeFile)}`,
+        'printf "LOOKUP:"; secret-tool lookup service Nimbus username "admin-key:$PROBE_DATA_DIR"; echo',
+      ].join('; ');
+      const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
+        cwd: ROOT,
+        env: bareEnv(home, dataDir),
+        encoding: 'utf8',
+        timeout: 60_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
+      const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
+      expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(stored).toBe(probe.key);
+      expect(probe.again).toBe(probe.key);
+      expect(probe.logs).toEqual([]);
+      expect(existsSync(path.join(dataDir, 'admin.key'))).toBe(false);
+      expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).not.toContain(probe.key);
+    },
+  );
 });
 
 describe('no D-Bus at all', () => {

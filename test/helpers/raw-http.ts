@@ -53,7 +53,13 @@ function tryParse(buf: Buffer, closed = false): RawResponse | null {
 }
 
 /** A GET with exactly the given Host header line (or none). */
-export function getWithHost(port: number, path: string, host: string | null, extra: Record<string, string> = {}, version = '1.1'): Promise<RawResponse> {
+export function getWithHost(
+  port: number,
+  path: string,
+  host: string | null,
+  extra: Record<string, string> = {},
+  version = '1.1',
+): Promise<RawResponse> {
   const lines = [`GET ${path} HTTP/${version}`];
   if (host !== null) lines.push(`Host: ${host}`);
   for (const [k, v] of Object.entries(extra)) lines.push(`${k}: ${v}`);
