@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { Dialect } from '../shared/types.js';
 
 /** Everything the daemon is configured by, resolved from options, then NIMBUS_* variables, then defaults. */
 export interface DaemonConfig {
@@ -34,6 +35,8 @@ export interface DaemonConfig {
   maxConnections: number;
   /** Where the built web UI lives. */
   rendererDir: string;
+  /** The response shapes the admin key gets (NIMBUS_ADMIN_DIALECT: nimbus, the default, or daneecloud). */
+  adminDialect: Dialect;
 }
 
 export interface ConfigInput {
@@ -75,7 +78,14 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     eventBufferBytes: Math.round((positive(env, 'NIMBUS_EVENT_BUFFER_KB') ?? 1024) * 1024),
     maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 2000),
     rendererDir,
+    adminDialect: parseDialect(env.NIMBUS_ADMIN_DIALECT),
   };
+}
+
+function parseDialect(raw: string | undefined): Dialect {
+  if (!raw || raw === 'nimbus') return 'nimbus';
+  if (raw === 'daneecloud') return 'daneecloud';
+  throw new Error(`Invalid NIMBUS_ADMIN_DIALECT: ${raw} (nimbus or daneecloud)`);
 }
 
 /** Parses a port number; throws on anything that is not 0–65535. */

@@ -15,9 +15,26 @@ import {
   checkToken,
   type Checked,
 } from './validation.js';
+import type { Dialect } from './types.js';
+
+function checkDialect(raw: string): Checked<Dialect> {
+  if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
+  return { ok: true, value: raw };
+}
 
 export type ParamKind =
-  'accountName' | 'email' | 'password' | 'fileName' | 'badge' | 'maxStorage' | 'scope' | 'boolean' | 'count' | 'token' | 'label';
+  | 'accountName'
+  | 'email'
+  | 'password'
+  | 'fileName'
+  | 'badge'
+  | 'maxStorage'
+  | 'scope'
+  | 'boolean'
+  | 'count'
+  | 'token'
+  | 'label'
+  | 'dialect';
 
 export const PARAM_CHECKS: Record<ParamKind, (raw: string) => Checked<unknown>> = {
   accountName: checkAccountName,
@@ -31,6 +48,7 @@ export const PARAM_CHECKS: Record<ParamKind, (raw: string) => Checked<unknown>> 
   count: checkNonNegativeInt,
   token: checkToken,
   label: checkAccountName,
+  dialect: checkDialect,
 };
 
 export interface ParamSpec {
@@ -422,7 +440,15 @@ const ENDPOINT_LIST = [
     group: 'keys',
     summary: 'Create an API key; the key is shown once',
     scope: 'admin',
-    params: { label: p('label', 'A name for the key'), scope: p('scope', '"admin" or "read"') },
+    params: {
+      label: p('label', 'A name for the key'),
+      scope: p('scope', '"admin" or "read"'),
+      dialect: p(
+        'dialect',
+        'The response shapes the key gets: "nimbus" (default) or "daneecloud" (DaneeCloud’s bodies, for its bot and clients)',
+        false,
+      ),
+    },
     success: 201,
     errors: [400, 409],
   },

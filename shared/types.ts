@@ -44,12 +44,20 @@ export interface FileEntry {
 
 export type KeyScope = 'admin' | 'read';
 
+/**
+ * The response shapes a key gets: `nimbus` (the records above) or `daneecloud` (the bodies
+ * DaneeCloud sent, for its clients: daemon/http/dialect.ts). Errors are the same in both.
+ */
+export type Dialect = 'nimbus' | 'daneecloud';
+
 export interface ApiKeyInfo {
   label: string;
   scope: KeyScope;
   createdAt: string;
   /** The built-in admin key kept in the OS keychain; cannot be deleted through the API. */
   builtIn: boolean;
+  /** The response shapes this key gets; the admin key's is NIMBUS_ADMIN_DIALECT. */
+  dialect: Dialect;
 }
 
 export type IndexState = 'scanning' | 'ready' | 'unavailable';

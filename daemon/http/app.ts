@@ -13,6 +13,7 @@ import { errorHandler } from './error-handler.js';
 import type { FileIndex } from '../storage/file-index.js';
 import type { EventHub } from './events.js';
 import { HANDLERS } from './handlers.js';
+import { applyDialect } from './dialect.js';
 import { readParams } from './params.js';
 import { allowedHosts, guard } from './security.js';
 import { serveUi } from './static.js';
@@ -71,7 +72,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
       if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
       throw new ApiError('route_not_found', 'No such route');
     }
-    if (endpoint.scope !== 'public') authorize(n, ctx, throttle, connections, endpoint);
+    const caller = endpoint.scope === 'public' ? null : authorize(n, ctx, throttle, connections, endpoint);
     const { params, page } = await readParams(ctx, endpoint);
     if (readsIndex(endpoint) && n.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
@@ -79,7 +80,13 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
       if (username === null) await (firstScan ??= indexSettled(n.index, null));
       else if (!n.index.isComplete(username)) await indexSettled(n.index, username);
     }
-    const body = await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events });
+    // The caller's dialect shapes the body (daemon/http/dialect.ts); nimbus keeps it as it is.
+    const body = applyDialect(
+      n,
+      caller?.dialect ?? 'nimbus',
+      endpoint.id,
+      await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events }),
+    );
     if (body !== undefined) {
       ctx.status = endpoint.success;
       ctx.body = body;

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import type { EndpointId } from '../../shared/endpoints.js';
-import type { DashInfo, KeyScope } from '../../shared/types.js';
+import type { DashInfo, Dialect, KeyScope } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import * as files from '../services/files.js';
@@ -140,7 +140,7 @@ export const HANDLERS: Record<EndpointId, Handler> = {
 
   'keys.list': ({ n }) => ({ keys: keys.listKeys(n) }),
   'keys.create': async ({ n, p }) => {
-    const created = await keys.createKey(n, s(p, 'label'), p.scope as KeyScope);
+    const created = await keys.createKey(n, s(p, 'label'), p.scope as KeyScope, (p.dialect as Dialect | undefined) ?? 'nimbus');
     return { msg: 'Key created; it is shown only this once', ...created };
   },
   'keys.delete': async ({ n, p }) => {

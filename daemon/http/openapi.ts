@@ -15,6 +15,12 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   boolean: { type: 'string', enum: ['true', 'false'] },
   count: { type: 'string', pattern: '^[0-9]+$' },
   token: { type: 'string' },
+  dialect: {
+    type: 'string',
+    enum: ['nimbus', 'daneecloud'],
+    default: 'nimbus',
+    description: 'The response shapes the key gets; see the API description',
+  },
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -106,7 +112,8 @@ export function openApiDocument(version: string): object {
       version,
       description:
         'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. ' +
-        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${EVENT_TYPES.join(', ')}.`,
+        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${EVENT_TYPES.join(', ')}. ` +
+        'Each key has a dialect (`dialect` on POST /api/keys/create; the admin key’s is the setting NIMBUS_ADMIN_DIALECT) that changes the response shapes: `nimbus` (default) answers the records documented by Nimbus; `daneecloud` answers DaneeCloud’s bodies for its clients and bot — users as `{username, email, usedStorage (MB), isVerified, files, folders, sharedFiles (names), role, createdAt}`, GET /api/files, /api/folders and /api/folders/files as `{files: [names]}` and `{folders: [names]}`, GET /api/dash as `{cpuUsage, ramUsage, uptime, version, developer, license}` display strings. Errors are `{error, code}` in both.',
     },
     servers: [{ url: '/' }],
     components: {

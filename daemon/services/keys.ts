@@ -1,4 +1,4 @@
-import type { ApiKeyInfo, KeyScope } from '../../shared/types.js';
+import type { ApiKeyInfo, Dialect, KeyScope } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { saveAdminKey } from '../keys/admin-key.js';
@@ -11,6 +11,8 @@ export interface Caller {
   scope: KeyScope;
   /** What authenticated the request (the key's hash), as Revocations names it. */
   credential: string;
+  /** The response shapes this caller gets (daemon/http/dialect.ts). */
+  dialect: Dialect;
 }
 
 /**
@@ -34,29 +36,47 @@ function hashPresented(presented: string): string {
 /** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */
 export function identify(ctx: NimbusContext, presented: string): Caller | null {
   const hash = hashPresented(presented);
-  if (sameHash(hash, ctx.admin.hash)) return { label: ADMIN_LABEL, scope: 'admin', credential: ctx.admin.hash };
+  if (sameHash(hash, ctx.admin.hash))
+    return { label: ADMIN_LABEL, scope: 'admin', credential: ctx.admin.hash, dialect: ctx.config.adminDialect };
   const key = ctx.store.keysByHash.get(hash);
-  return key ? { label: key.label, scope: key.scope, credential: key.hash } : null;
+  return key ? { label: key.label, scope: key.scope, credential: key.hash, dialect: key.dialect ?? 'nimbus' } : null;
 }
 
 export function listKeys(ctx: NimbusContext): ApiKeyInfo[] {
-  const admin: ApiKeyInfo = { label: ADMIN_LABEL, scope: 'admin', createdAt: new Date(ctx.startedAt).toISOString(), builtIn: true };
+  const admin: ApiKeyInfo = {
+    label: ADMIN_LABEL,
+    scope: 'admin',
+    createdAt: new Date(ctx.startedAt).toISOString(),
+    builtIn: true,
+    dialect: ctx.config.adminDialect,
+  };
   return [
     admin,
-    ...[...ctx.store.keysByHash.values()].map((k) => ({ label: k.label, scope: k.scope, createdAt: k.createdAt, builtIn: false })),
+    ...[...ctx.store.keysByHash.values()].map((k) => ({
+      label: k.label,
+      scope: k.scope,
+      createdAt: k.createdAt,
+      builtIn: false,
+      dialect: k.dialect ?? 'nimbus',
+    })),
   ];
 }
 
 /** Creates a key; the only time it is ever shown is in this return value. */
-export async function createKey(ctx: NimbusContext, label: string, scope: KeyScope): Promise<ApiKeyInfo & { key: string }> {
+export async function createKey(
+  ctx: NimbusContext,
+  label: string,
+  scope: KeyScope,
+  dialect: Dialect = 'nimbus',
+): Promise<ApiKeyInfo & { key: string }> {
   if (label === ADMIN_LABEL || [...ctx.store.keysByHash.values()].some((k) => k.label === label)) {
     throw conflict('key_exists', 'A key with that label already exists');
   }
   const key = newSecret();
   const createdAt = new Date().toISOString();
-  ctx.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt });
+  ctx.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt, dialect });
   await ctx.store.commit();
-  return { label, scope, createdAt, builtIn: false, key };
+  return { label, scope, createdAt, builtIn: false, dialect, key };
 }
 
 export async function deleteKey(ctx: NimbusContext, label: string): Promise<void> {

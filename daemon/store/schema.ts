@@ -1,5 +1,5 @@
 /** What db.json holds. Never the file list: the disk is the source of truth for files. */
-import type { KeyScope } from '../../shared/types.js';
+import type { Dialect, KeyScope } from '../../shared/types.js';
 
 export interface StoredUser {
   username: string;
@@ -32,6 +32,8 @@ export interface StoredKey {
   /** sha256 of the key, hex. */
   hash: string;
   createdAt: string;
+  /** The response shapes the key gets; absent (keys made before dialects) is 'nimbus'. */
+  dialect?: Dialect;
 }
 
 export interface StoredVerification {

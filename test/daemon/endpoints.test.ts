@@ -657,8 +657,8 @@ const CASES: Record<EndpointId, Case[]> = {
       (fx) => fx.t.api('GET', '/api/keys'),
       (res) => {
         expect(Object.keys(res.body)).toEqual(['keys']);
-        for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'label', 'scope']);
-        expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true });
+        for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'dialect', 'label', 'scope']);
+        expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true, dialect: 'nimbus' });
       },
     ),
   ],
@@ -672,12 +672,16 @@ const CASES: Record<EndpointId, Case[]> = {
           msg: expect.any(String),
           scope: 'read',
           builtIn: false,
+          dialect: 'nimbus',
           key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         });
       },
     ),
     err(400, 'an unknown scope', 'invalid_parameter', (fx) =>
       fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'root' }),
+    ),
+    err(400, 'an unknown dialect', 'invalid_parameter', (fx) =>
+      fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'read', dialect: 'danee' }),
     ),
     err(409, 'an existing label', 'key_exists', async (fx) => {
       const label = fx.unique('dup');
