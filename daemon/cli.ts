@@ -36,6 +36,7 @@ Environment:
   NIMBUS_HEADERS_TIMEOUT_SECONDS  Request headers must arrive within this (default 20)
   NIMBUS_EVENT_BUFFER_KB    Unread backlog after which an event stream is dropped (default 1024)
   NIMBUS_MAX_CONNECTIONS    Open connections at most (default 2000)
+  NIMBUS_ADMIN_DIALECT      Response shapes of the admin key: nimbus (default) or daneecloud
 `;
 
 export async function main(argv: string[]): Promise<number> {
