@@ -16,7 +16,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { syncDirectory } from '../store/durable-json-file.js';
+import { fsyncDirectory } from '../store/durable-json-file.js';
 
 const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
@@ -108,7 +108,7 @@ export class OpenDir {
   /** Makes the directory's entries durable (fsync of the directory where it is open). */
   async sync(): Promise<void> {
     if (this.#handle) await this.#handle.sync();
-    else await syncDirectory(this.#path);
+    else await fsyncDirectory(this.#path);
   }
 
   /** Without /proc: fails unless every component is still the directory checked at open (dev/ino). */

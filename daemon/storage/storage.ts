@@ -104,7 +104,7 @@ export class Storage {
     if (this.index.user(username)?.folders.has(folder)) throw conflict('folder_exists', 'Folder already exists');
     await this.#live.run([userKey(username)], false, () =>
       this.#within(username, null, { missing: 'user_not_found' }, async (dir) => {
-        await guard(mkdirIn(dir, folder));
+        await withMkdirErrors(mkdirIn(dir, folder));
         const stat = await lstat(dir.at(folder));
         this.index.addFolder(username, folder, stat.mtimeMs);
       }),
@@ -423,7 +423,8 @@ function ignoreExists(err: NodeJS.ErrnoException): void {
   if (err.code !== 'EEXIST') throw err;
 }
 
-async function guard<T>(op: Promise<T>): Promise<T> {
+/** Maps a mkdir failure to the API's errors: an existing name is `folder_exists`. */
+async function withMkdirErrors<T>(op: Promise<T>): Promise<T> {
   try {
     return await op;
   } catch (err) {

@@ -29,7 +29,7 @@ export async function rescanUserTree(storage: Storage, username: string, isUser:
   // The user may have been deleted or renamed while we read the disk.
   if (!isUser(username)) return;
   storage.index.replaceUser(username, fresh);
-  for (const folder of touched) await syncDirectory(storage, username, folder, isUser);
+  for (const folder of touched) await syncIndexDirectory(storage, username, folder, isUser);
 }
 
 /**
@@ -40,21 +40,21 @@ export async function rescanUserTree(storage: Storage, username: string, isUser:
  * storage directory is available, so an absent entry really is gone. Returns the folders
  * this added to the index.
  */
-export async function syncDirectory(storage: Storage, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
+export async function syncIndexDirectory(storage: Storage, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
   storage.path(username, folder);
   // Opened without following links: a link in place of the user's directory or the folder reads as nothing there.
   const dir = await openOrNull(() => OpenDir.open(storage.storageDir, folder === null ? [username] : [username, folder]));
   let added: string[];
   try {
-    added = await syncOpenDirectory(storage, username, folder, isUser, dir);
+    added = await syncIndexFromOpenDir(storage, username, folder, isUser, dir);
   } finally {
     await dir?.close();
   }
-  for (const name of added) await syncDirectory(storage, username, name, isUser);
+  for (const name of added) await syncIndexDirectory(storage, username, name, isUser);
   return added;
 }
 
-async function syncOpenDirectory(
+async function syncIndexFromOpenDir(
   storage: Storage,
   username: string,
   folder: string | null,

@@ -7,7 +7,7 @@ import { markUnavailable, reconcileAll } from './reconcile.js';
 import { lstatBelow } from './safe-dir.js';
 import { trackTouches } from './safe-touched.js';
 import { isAddressableName } from './scan.js';
-import { syncDirectory } from './sync.js';
+import { syncIndexDirectory } from './sync.js';
 
 /** What the watcher needs of a directory watch: `fs.watch`'s FSWatcher, or a test's stand-in. */
 export interface DirWatcher {
@@ -179,7 +179,9 @@ export class LiveStorage {
       // The kernel did not say which entry: read the whole directory again.
       if (context.username === null) void this.reconcile().catch((err: Error) => this.#onError(err, dir));
       else
-        void syncDirectory(this.#n.storage, context.username, context.folder, this.#isUser).catch((err: Error) => this.#onError(err, dir));
+        void syncIndexDirectory(this.#n.storage, context.username, context.folder, this.#isUser).catch((err: Error) =>
+          this.#onError(err, dir),
+        );
       return;
     }
     const key = path.join(dir, name);
@@ -417,13 +419,13 @@ export class LiveStorage {
     const foldersChanged = await Promise.all(folders.map(([u, f]) => this.#dirChanged(storage.path(u, f))));
     for (let i = 0; i < users.length; i++) {
       if (!rootsChanged[i] || generation !== this.#generation) continue;
-      const added = await syncDirectory(storage, users[i], null, this.#isUser);
+      const added = await syncIndexDirectory(storage, users[i], null, this.#isUser);
       if (this.#phase === 'watching')
         for (const folder of added) this.#watch(storage.path(users[i], folder), { username: users[i], folder });
     }
     for (let i = 0; i < folders.length; i++) {
       if (!foldersChanged[i] || generation !== this.#generation) continue;
-      await syncDirectory(storage, folders[i][0], folders[i][1], this.#isUser);
+      await syncIndexDirectory(storage, folders[i][0], folders[i][1], this.#isUser);
     }
   }
 

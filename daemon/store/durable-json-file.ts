@@ -49,7 +49,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     await this.#keepBackup();
     failpoint('store.rename');
     await rename(this.#temp, this.#file);
-    await syncDirectory(path.dirname(this.#file));
+    await fsyncDirectory(path.dirname(this.#file));
   }
 
   async #keepBackup(): Promise<void> {
@@ -66,7 +66,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
 }
 
 /** fsync a directory so a rename inside it is durable. */
-export async function syncDirectory(dir: string): Promise<void> {
+export async function fsyncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();

@@ -47,14 +47,14 @@ export function Shell() {
 
   // Files dropped outside the drop area must not make the window navigate to them.
   useEffect(() => {
-    const guard = (event: DragEvent) => {
+    const preventFileNavigation = (event: DragEvent) => {
       if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
     };
-    window.addEventListener('dragover', guard);
-    window.addEventListener('drop', guard);
+    window.addEventListener('dragover', preventFileNavigation);
+    window.addEventListener('drop', preventFileNavigation);
     return () => {
-      window.removeEventListener('dragover', guard);
-      window.removeEventListener('drop', guard);
+      window.removeEventListener('dragover', preventFileNavigation);
+      window.removeEventListener('drop', preventFileNavigation);
     };
   }, []);
 
