@@ -46,10 +46,17 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * Whether `password` is the one `stored` (from `hashPassword`) was made from. A stored value
+ * that is not such a hash, or whose parameters scrypt refuses (tampered, damaged), is false,
+ * never an error.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, N, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const match = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/]+=*)\$([A-Za-z0-9+/]+=*)$/.exec(stored);
+  if (!match) return false;
+  const [, N, r, p, salt, hash] = match;
   const expected = Buffer.from(hash, 'base64');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), { N: Number(N), r: Number(r), p: Number(p) });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const options = { N: Number(N), r: Number(r), p: Number(p) };
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), options).catch(() => null);
+  return key !== null && key.length === expected.length && timingSafeEqual(key, expected);
 }

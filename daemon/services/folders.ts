@@ -1,7 +1,7 @@
-import type { FileEntry, Folder } from '../../shared/types.js';
+import type { Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { fileEntryJson, requireUser, toFileEntry, toFolder } from './records.js';
+import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
 import { revokeFolderShares } from './shares.js';
 
@@ -12,22 +12,10 @@ export function listFolders(ctx: NimbusContext, username: string): Folder[] {
   return [...node.folders.keys()].sort().map((name) => toFolder(name, node.folders.get(name)!));
 }
 
-/** The files at the user's root (folder null) or in a folder, sorted by name, one page of them. */
-export function listFiles(
-  ctx: NimbusContext,
-  username: string,
-  folder: string | null,
-  offset = 0,
-  limit = Infinity,
-): { total: number; files: FileEntry[] } {
-  const files = filesOf(ctx, username, folder);
-  if (!files) return { total: 0, files: [] };
-  const names = ctx.index.sortedNames(files);
-  const page = names.slice(offset, offset + limit);
-  return { total: names.length, files: page.map((name) => toFileEntry(ctx, username, folder, name, files.get(name)!)) };
-}
-
-/** The same page as `listFiles`, as the JSON text of `{files: [...]}` (byte for byte), built from cached per-file JSON. */
+/**
+ * One page of the files at the user's root (folder null) or in a folder, sorted by name, as the
+ * JSON text of `{files: [...]}`, built from cached per-file JSON.
+ */
 export function listFilesJson(
   ctx: NimbusContext,
   username: string,
