@@ -1,79 +1,139 @@
-import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-
-const ROOT = new URL('../../', import.meta.url);
-const config = readFileSync(new URL('electron-builder.yml', ROOT), 'utf8');
-
 /**
- * The `key: value` pairs and `- item` lists under a top-level key of the YAML file.
- * (No YAML parser is installed; this reads the plain block style the file uses.)
+ * Packaging (issue 11): electron-builder.yml as electron-builder itself reads and checks it.
+ *
+ * `Packager.validateConfig()` is the first step of every `electron-builder` run (and so of
+ * `npm run dist`): it reads package.json and the configuration file, checks package.json's
+ * metadata, and validates the configuration against electron-builder's JSON schema
+ * (app-builder-lib's scheme.json). It only reads files: no Electron binary, no network —
+ * the download that cannot happen on this machine comes later, when the app is packed.
  */
-function block(name: string): { values: Record<string, string>; items: string[] } {
-  const lines = config.split('\n');
-  const start = lines.findIndex((line) => line === `${name}:` || line.startsWith(`${name}: `));
-  if (start === -1) throw new Error(`no top-level "${name}"`);
-  const values: Record<string, string> = {};
-  const items: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (/^\S/.test(line)) break; // the next top-level key
-    const content = line.replace(/\s+#.*$/, '').trim();
-    if (content === '' || content.startsWith('#')) continue;
-    const item = /^- (.+)$/.exec(content);
-    if (item) items.push(unquote(item[1]));
-    else {
-      const pair = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(content);
-      if (pair) values[pair[1]] = unquote(pair[2]);
-    }
-  }
-  return { values, items };
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { Packager, type Configuration, type FileSet } from 'electron-builder';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/child.js';
+
+const CONFIG = path.join(ROOT, 'electron-builder.yml');
+const yaml = readFileSync(CONFIG, 'utf8');
+
+/** The configuration as `electron-builder --config <config>` in `projectDir` would build with, or its error. */
+async function validate(config: string, projectDir = ROOT): Promise<Configuration> {
+  const packager = new Packager({ projectDir, config });
+  await packager.validateConfig();
+  return packager.config;
 }
 
-const unquote = (s: string) => s.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1');
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'nimbus-packaging-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function topLevel(name: string): string | undefined {
-  return new RegExp(`^${name}:\\s*(.+)$`, 'm').exec(config)?.[1].trim();
+/** A copy of electron-builder.yml with one line changed, written where validate() can read it. */
+function brokenCopy(from: string, to: string): string {
+  expect(yaml, `electron-builder.yml no longer contains "${from}"`).toContain(from);
+  const file = path.join(scratch, `${Math.random().toString(36).slice(2)}.yml`);
+  writeFileSync(file, yaml.replace(from, to));
+  return file;
 }
 
-describe('electron-builder.yml', () => {
+describe('npm run dist', () => {
+  it('builds, then runs electron-builder with electron-builder.yml (extra arguments such as --linux pass through)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.scripts.dist).toMatch(/^npm run build && electron-builder --config electron-builder\.yml\b/);
+    expect(pkg.devDependencies['electron-builder']).toBeDefined();
+  });
+});
+
+describe('electron-builder.yml, validated by electron-builder', () => {
+  let config: Configuration;
+  beforeAll(async () => {
+    config = await validate(CONFIG);
+  });
+
+  it('passes electron-builder’s own checks of package.json and of the configuration schema', () => {
+    expect(config.directories?.output).toBe('release');
+  });
+
   it('names the app', () => {
-    expect(topLevel('appId')).toBe('dev.nimbus.app');
-    expect(topLevel('productName')).toBe('Nimbus');
+    expect(config.appId).toBe('dev.nimbus.app');
+    expect(config.productName).toBe('Nimbus');
   });
 
   it('flips the fuses: no run-as-node, NODE_OPTIONS or --inspect; only the verified asar; encrypted cookies', () => {
-    expect(block('electronFuses').values).toMatchObject({
-      runAsNode: 'false',
-      enableNodeOptionsEnvironmentVariable: 'false',
-      enableNodeCliInspectArguments: 'false',
-      onlyLoadAppFromAsar: 'true',
-      enableEmbeddedAsarIntegrityValidation: 'true',
-      enableCookieEncryption: 'true',
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      enableCookieEncryption: true,
     });
   });
 
   it('builds AppImage and deb for Linux, dmg for macOS, nsis for Windows', () => {
-    expect(block('linux').items).toEqual(expect.arrayContaining(['AppImage', 'deb']));
-    expect(block('mac').items).toContain('dmg');
-    expect(block('win').items).toContain('nsis');
+    expect(config.linux?.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+    expect(config.mac?.target).toContain('dmg');
+    expect(config.win?.target).toContain('nsis');
   });
 
   it('bundles the built main process, daemon and renderer', () => {
-    expect(block('files').items).toEqual(expect.arrayContaining(['dist/**/*', 'renderer/dist/**/*', 'package.json']));
+    // electron-builder folds the list of patterns into one file set.
+    const filters = (config.files as FileSet[]).flatMap((set) => set.filter ?? []);
+    expect(filters).toEqual(expect.arrayContaining(['dist/**/*', 'renderer/dist/**/*', 'package.json']));
   });
 
   it('packs into an asar archive, keeping the keychain’s native module (@napi-rs/keyring) outside it', () => {
-    expect(topLevel('asar')).toBe('true');
-    expect(block('asarUnpack').items).toContain('**/node_modules/@napi-rs/keyring*/**/*.node');
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toContain('**/node_modules/@napi-rs/keyring*/**/*.node');
   });
 
   it('uses the icon in build/ for every platform', () => {
-    for (const platform of ['linux', 'mac', 'win']) expect(block(platform).values.icon, platform).toBe('build/icon.png');
+    for (const platform of ['linux', 'mac', 'win'] as const) expect(config[platform]?.icon, platform).toBe('build/icon.png');
+  });
+});
+
+describe('electron-builder’s checks catch a broken configuration', () => {
+  const invalid =
+    /^Invalid configuration object\. electron-builder \d+\.\d+\.\d+ has been initialized using a configuration object that does not match the API schema\./;
+
+  it.each([
+    ['an unknown top-level key', 'electronFuses:', 'electronFuse:', /configuration has an unknown property 'electronFuse'/],
+    ['a wrong type', 'asar: true', 'asar: maybe', /configuration\.asar should be one of these:\s+null \| boolean/],
+    ['a wrong type inside a block', 'runAsNode: false', 'runAsNode: nope', /configuration\.electronFuses\.runAsNode should be a boolean/],
+    // A misspelt key inside a block is caught too, though electron-builder's message names only the block.
+    ['an unknown key inside a block', 'oneClick: false', 'oneclick: false', /configuration\.nsis should be one of these/],
+  ])('%s', async (_what, from, to, message) => {
+    const error = await validate(brokenCopy(from, to)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(invalid);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('and a package.json electron-builder refuses (Electron among the production dependencies)', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    const project = mkdtempSync(path.join(scratch, 'project-'));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ ...pkg, dependencies: { ...pkg.dependencies, electron: pkg.devDependencies.electron } }),
+    );
+    await expect(validate(CONFIG, project)).rejects.toThrow(/Package "electron" is only allowed in "devDependencies"/);
   });
 });
 
 describe('build/icon.png', () => {
-  const png = readFileSync(new URL('build/icon.png', ROOT));
+  const png = readFileSync(path.join(ROOT, 'build', 'icon.png'));
 
   it('is a 1024×1024 RGBA PNG (electron-builder derives .icns and .ico from it)', () => {
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
