@@ -8,7 +8,17 @@ const layer = (forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'renderer/dist/**', 'node_modules/**', 'test-artifacts/**', 'bench/data/**', '.scratch/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'renderer/dist/**',
+      'node_modules/**',
+      'test-artifacts/**',
+      'bench/data/**',
+      '.scratch/**',
+      'test/fixtures/daneecloud-bot/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
