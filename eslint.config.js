@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules, plus the layer rule of DESIGN.md §1
+// Lint: typescript-eslint's recommended rules, plus the layer rule (docs/architecture.md#layers)
 // (shared ← daemon ← main; shared ← renderer; nothing imports main or renderer),
 // enforced the way VS Code does it: a wrong import fails the lint, not a review.
 import tseslint from 'typescript-eslint';

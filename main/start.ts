@@ -1,7 +1,8 @@
 /**
  * What `npm start` runs, in plain Node: the desktop app if Electron can start on this
- * machine, else the daemon with its web UI (DESIGN.md §6). No top-level electron import:
- * in plain Node the electron package is only a path to a binary, if that.
+ * machine, else the daemon with its web UI (docs/architecture.md#the-desktop-shell). No
+ * top-level electron import: in plain Node the electron package is only a path to a
+ * binary, if that.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -8,7 +8,7 @@ export interface WindowOptionsInput {
   icon?: NativeImage;
 }
 
-/** The locked-down preferences every Nimbus window uses (DESIGN.md §5). */
+/** The locked-down preferences every Nimbus window uses (docs/architecture.md#the-desktop-shell). */
 export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
     preload: preloadPath,

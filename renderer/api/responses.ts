@@ -4,7 +4,7 @@ interface Msg {
   msg: string;
 }
 
-/** What each JSON endpoint answers on success (DESIGN.md §2). */
+/** What each JSON endpoint of the table answers on success (docs/architecture.md#the-endpoint-table). */
 export interface ResponseMap {
   'user.get': User;
   'user.all': User[];

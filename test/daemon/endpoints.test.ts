@@ -1,6 +1,6 @@
 /**
  * Every endpoint of the shared table: its success case (exact status and record shape,
- * DESIGN.md §2) and each error status it declares. The table below is checked against
+ * shared/types.ts) and each error status it declares. The table below is checked against
  * shared/endpoints.ts, so an endpoint or status added there without a case here fails.
  */
 import net from 'node:net';

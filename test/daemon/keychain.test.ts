@@ -1,7 +1,7 @@
 /**
- * The admin key in a REAL Secret Service (gnome-keyring under dbus-run-session, FACTS.md),
- * and the 0600 file fallback when there is no D-Bus at all. Skips only when the tools are
- * missing and NIMBUS_REQUIRE_E2E is not 1.
+ * The admin key in a REAL Secret Service (gnome-keyring under dbus-run-session, as
+ * .ci/run installs it), and the 0600 file fallback when there is no D-Bus at all. Skips
+ * only when the tools are missing and NIMBUS_REQUIRE_E2E is not 1.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,6 +1,7 @@
 /**
- * DESIGN.md §5 over real HTTP: the Host allowlist, CORS, throttling of wrong keys,
- * security headers, secrets that never leave, and the key lifecycle.
+ * The daemon's security over real HTTP (docs/architecture.md#a-request): the Host
+ * allowlist, CORS, throttling of wrong keys, security headers, secrets that never leave,
+ * and the key lifecycle.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 /**
- * The store (DESIGN.md §3): state survives restarts, one daemon per data directory, a
- * corrupt db.json stops start-up untouched, and no acknowledged mutation is lost to SIGKILL.
+ * The store (docs/architecture.md#the-store): state survives restarts, one daemon per data
+ * directory, a corrupt db.json stops start-up untouched, and no acknowledged mutation is
+ * lost to SIGKILL.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';

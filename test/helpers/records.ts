@@ -1,4 +1,4 @@
-/** Shape checks for the API's records and error bodies (DESIGN.md §2). */
+/** Shape checks for the API's records (shared/types.ts) and error bodies (`{error, code}`, shared/errors.ts). */
 import { expect } from 'vitest';
 import { ERROR_STATUS } from '../../shared/errors.js';
 import type { ApiResponse } from './daemon.js';

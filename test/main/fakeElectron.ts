@@ -1,6 +1,7 @@
 /**
- * A stand-in for the `electron` module (its binary cannot run here, FACTS.md): just
- * enough of each API for main/ to run, recording what was done to it. Tests use it as
+ * A stand-in for the `electron` module (its binary is not installed here, and there is no
+ * display): just enough of each API for main/ to run, recording what was done to it.
+ * Tests use it as
  *   vi.mock('electron', () => import('./fakeElectron.js'))
  */
 import { EventEmitter } from 'node:events';
