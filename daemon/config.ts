@@ -25,7 +25,7 @@ export interface DaemonConfig {
   bodyIdleMs: number;
   /** A client must send a request's headers within this (NIMBUS_HEADERS_TIMEOUT_SECONDS, default 20). */
   headersTimeoutMs: number;
-  /** Unsent bytes an event-stream client may hold for 5 s (8 times that at most) before it is dropped (NIMBUS_EVENT_BUFFER_KB, default 1024). */
+  /** Unsent bytes an event-stream client may hold for 5 s (32 times that at most) before it is dropped (NIMBUS_EVENT_BUFFER_KB, default 1024). */
   eventBufferBytes: number;
   /**
    * Open connections at most; more are refused at once (NIMBUS_MAX_CONNECTIONS, default 2000: twice

@@ -9,8 +9,13 @@ const HEARTBEAT_MS = 25_000;
 export const DEFAULT_EVENT_BUFFER_BYTES = 1024 * 1024;
 /** How long a stream may stay over its buffer limit (a burst being sent) before it counts as not reading. */
 const STALL_MS = 5000;
-/** Over this many times the limit, a stream is dropped at once, burst or not: the bound on memory. */
-const HARD_LIMIT_FACTOR = 8;
+/**
+ * Over this many times the limit, a stream is dropped at once, burst or not: the bound on
+ * memory. Generous, because one burst is written in one go, before any of it can drain: a
+ * copy of a few thousand files queued 1.5 MB for a client that was reading, and a factor
+ * of 8 over a 64 KiB limit cut it off (CI, under load).
+ */
+const HARD_LIMIT_FACTOR = 32;
 
 export interface EventHubOptions {
   /** Streams opened with a revoked credential end at once. */
