@@ -19,6 +19,7 @@ import { describeMachine, freeBytes, rssOf } from './lib/machine.js';
 import { DAEMON_RUNTIME, ROOT, type NimbusProcess } from './lib/nimbus.js';
 import { detailList, fmt, machineSection, markdownTable, notMeasured, textTable, type Row } from './lib/report.js';
 import { filesPageRow, fullListingRow, userGetRow } from './scenarios/api.js';
+import { routerRow } from './scenarios/router.js';
 import { startupRows } from './scenarios/startup.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
@@ -35,6 +36,7 @@ const profileDir = env.BENCH_PROFILE === '1' ? path.join(ROOT, 'bench', 'data', 
 /** Scenarios after start-up, in run order; each gets the running daemon. */
 const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][] = [
   ['user', 'GET /api/user', userGetRow],
+  ['router', 'Routing: @koa/router vs the endpoint table', routerRow],
   ['files', 'GET /api/files/?limit=100', filesPageRow],
   ['listing', 'Full listing of the big folder', fullListingRow],
   ['role', 'Concurrent POST /api/user/role', groupCommitRow],

@@ -65,7 +65,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(() => events.close());
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
     const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
-    const app = createApp(n, events, () => (server.address() as AddressInfo | null)?.port ?? config.port);
+    const app = createApp(n, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, { routing: options.routing });
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
     server.headersTimeout = config.headersTimeoutMs;

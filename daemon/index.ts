@@ -1,7 +1,8 @@
 /** The daemon's public entry: what main/ and tests may import. */
+import type { Routing } from './http/app.js';
 import type { WatchFactory } from './storage/watcher.js';
 
-export type { WatchFactory };
+export type { Routing, WatchFactory };
 export interface DaemonOptions {
   host?: string;
   /** 0 picks a free port. Default 7878. */
@@ -16,6 +17,8 @@ export interface DaemonOptions {
   log?: (line: string) => void;
   /** Creates the storage directory watches (`fs.watch`, one per directory, by default); tests pass one that fails. */
   watchFactory?: WatchFactory;
+  /** How requests find their endpoint (the endpoint table's Map lookup by default); the bench passes @koa/router to compare. */
+  routing?: Routing;
 }
 
 export interface RunningDaemon {

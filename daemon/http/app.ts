@@ -1,6 +1,6 @@
 /**
  * The HTTP stack, outermost first: error handler → guard (security headers, Host check,
- * CORS) → dispatch (route lookup, key check, throttle, parameters, handler). Routes come from the
+ * CORS) → routing → dispatch (key check, throttle, parameters, handler). Routes come from the
  * shared endpoint table; the lookup is one Map get, not a regex walk per route.
  */
 import Koa, { type Context } from 'koa';
@@ -22,11 +22,47 @@ import { ConnectionTracker } from './connections.js';
 
 const SHARE_PATH = /^\/s\/([A-Za-z0-9_-]{16,128})$/;
 
-export function createApp(n: NimbusContext, events: EventHub, port: () => number): Koa {
+/** What routing hands a request to: the pipeline for a matched endpoint, or the answer when none matched. */
+export interface Dispatch {
+  /**
+   * Key check, throttle, parameters, index wait, handler, dialect and event for a request
+   * routed to `endpoint`; `shareToken` is the token of a share link (`share.download`).
+   */
+  serve(ctx: Context, endpoint: Endpoint, shareToken?: string): Promise<void>;
+  /** A request no route matched: 405 for a known path, the web UI for other GETs, else 404. */
+  unrouted(ctx: Context): Promise<void>;
+}
+
+/** Builds the middleware that finds each request's endpoint and hands it to the dispatch. */
+export type Routing = (dispatch: Dispatch) => Koa.Middleware;
+
+/**
+ * The daemon's routing: one Map get on "METHOD /path" from the endpoint table, share links
+ * by one regex. (@koa/router built from the same table was measured against it: `npm run
+ * bench`, row "Routing"; README, decisions.)
+ */
+export const tableRouting: Routing = (dispatch) => {
+  const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+  return (ctx) => {
+    const path = trimSlashes(ctx.path);
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    const endpoint = routes.get(`${method} ${path}`);
+    if (endpoint) return dispatch.serve(ctx, endpoint);
+    const share = method === 'GET' ? SHARE_PATH.exec(path) : null;
+    if (share) return dispatch.serve(ctx, ENDPOINT_BY_ID['share.download'], share[1]);
+    return dispatch.unrouted(ctx);
+  };
+};
+
+export interface AppOptions {
+  /** How requests find their endpoint; `tableRouting` unless a benchmark passes another. */
+  routing?: Routing;
+}
+
+export function createApp(n: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {
   const app = new Koa();
   const throttle = new FailureThrottle(n.log);
   const connections = new ConnectionTracker(n.revocations);
-  const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
   const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
   // The host of NIMBUS_PUBLIC_URL is the daemon's own too: share and verify links point there.
   const ownHosts = n.config.publicUrl ? [...n.config.allowedHosts, new URL(n.config.publicUrl).host] : n.config.allowedHosts;
@@ -49,19 +85,39 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     hostsPort = current;
     return hosts;
   };
-  app.use(errorHandler(n.log));
-  app.use(guard(currentHosts, n.config.corsOrigins));
-  app.use(async (ctx) => {
-    const path = trimSlashes(ctx.path);
-    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    let endpoint = routes.get(`${method} ${path}`);
-    const share = endpoint ? null : SHARE_PATH.exec(path);
-    if (share && method === 'GET') {
-      endpoint = ENDPOINT_BY_ID['share.download'];
-      ctx.state.shareToken = share[1];
-      guardShareToken(n, ctx, throttle, share[1]);
-    }
-    if (!endpoint) {
+  const dispatch: Dispatch = {
+    async serve(ctx, endpoint, shareToken) {
+      if (shareToken !== undefined) {
+        ctx.state.shareToken = shareToken;
+        guardShareToken(n, ctx, throttle, shareToken);
+      }
+      const caller = endpoint.scope === 'public' ? null : authorize(n, ctx, throttle, connections, endpoint);
+      const { params, page } = await readParams(ctx, endpoint);
+      if (readsIndex(endpoint) && n.index.state === 'scanning') {
+        // One user's answers need only that user's directory read; lists of all users need the whole scan.
+        const username = typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
+        if (username === null) await (firstScan ??= indexSettled(n.index, null));
+        else if (!n.index.isComplete(username)) await indexSettled(n.index, username);
+      }
+      // The caller's dialect shapes the body (daemon/http/dialect.ts); nimbus keeps it as it is.
+      const body = applyDialect(
+        n,
+        caller?.dialect ?? 'nimbus',
+        endpoint.id,
+        await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events }),
+      );
+      if (body !== undefined) {
+        ctx.status = endpoint.success;
+        ctx.body = body;
+      }
+      if (endpoint.method === 'POST') {
+        const event = serviceEvent(endpoint, params);
+        if (event) events.publish(event);
+      }
+    },
+    async unrouted(ctx) {
+      const path = trimSlashes(ctx.path);
+      const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
       if (knownPaths.has(path))
         throw new ApiError(
           'method_not_allowed',
@@ -71,31 +127,11 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
         );
       if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
       throw new ApiError('route_not_found', 'No such route');
-    }
-    const caller = endpoint.scope === 'public' ? null : authorize(n, ctx, throttle, connections, endpoint);
-    const { params, page } = await readParams(ctx, endpoint);
-    if (readsIndex(endpoint) && n.index.state === 'scanning') {
-      // One user's answers need only that user's directory read; lists of all users need the whole scan.
-      const username = typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
-      if (username === null) await (firstScan ??= indexSettled(n.index, null));
-      else if (!n.index.isComplete(username)) await indexSettled(n.index, username);
-    }
-    // The caller's dialect shapes the body (daemon/http/dialect.ts); nimbus keeps it as it is.
-    const body = applyDialect(
-      n,
-      caller?.dialect ?? 'nimbus',
-      endpoint.id,
-      await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events }),
-    );
-    if (body !== undefined) {
-      ctx.status = endpoint.success;
-      ctx.body = body;
-    }
-    if (endpoint.method === 'POST') {
-      const event = serviceEvent(endpoint, params);
-      if (event) events.publish(event);
-    }
-  });
+    },
+  };
+  app.use(errorHandler(n.log));
+  app.use(guard(currentHosts, n.config.corsOrigins));
+  app.use((options.routing ?? tableRouting)(dispatch));
   return app;
 }
 
