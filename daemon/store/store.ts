@@ -1,6 +1,6 @@
 import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { Low } from 'lowdb';
+import type { Adapter } from 'lowdb';
 import { DurableJSONFile } from './durable-json-file.js';
 import {
   emptyDb,
@@ -28,10 +28,15 @@ export const sharePathKey = (username: string, folder: string | null, file: stri
   `${username}\u0000${folder ?? ''}\u0000${file}`;
 
 /**
- * The metadata store: lowdb over a durable adapter, with Maps in memory for O(1)
- * lookups. Callers change the Maps synchronously, then `await commit()`: it resolves
- * once a write holding the change is on disk. Changes made while a write runs share the
- * next write (group commit), so a burst of N mutations costs two serialisations, not N.
+ * The metadata store: Maps in memory for O(1) lookups, written through a lowdb adapter
+ * (DurableJSONFile: temp file, fsync, rename, fsync of the directory). Callers change the
+ * Maps synchronously, then `await commit()`: it resolves once a write holding the change
+ * is on disk. Changes made while a write runs share the next write (group commit), so a
+ * burst of N mutations costs two serialisations, not N.
+ *
+ * The adapter is held alone, not inside lowdb's `Low`: the Maps are the model, and a flush
+ * writes a snapshot of them, so `Low.data` would only be a staging field between the two,
+ * and `Low.read()` cannot tell a missing file (first start) from an empty one.
  */
 export class Store {
   readonly users = new Map<string, StoredUser>();
@@ -41,7 +46,7 @@ export class Store {
   readonly keysByHash = new Map<string, StoredKey>();
   readonly verifications = new Map<string, StoredVerification>();
 
-  readonly #db: Low<DbData>;
+  readonly #adapter: Adapter<DbData>;
   readonly #file: string;
   #writing: Promise<void> | null = null;
   #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
@@ -50,7 +55,7 @@ export class Store {
 
   constructor(file: string) {
     this.#file = file;
-    this.#db = new Low<DbData>(new DurableJSONFile<DbData>(file), emptyDb());
+    this.#adapter = new DurableJSONFile<DbData>(file);
   }
 
   get backupFile(): string {
@@ -59,19 +64,19 @@ export class Store {
 
   /** Reads db.json, creating it on first start. A file that does not parse stops here, untouched. */
   async open(): Promise<void> {
-    let existed: boolean;
+    let stored: DbData | null;
     try {
-      const data = await this.#db.adapter.read();
-      existed = data !== null;
-      if (data !== null && !isDbData(data)) throw new Error('not a Nimbus store');
-      this.#db.data = data ?? emptyDb();
+      stored = await this.#adapter.read();
+      if (stored !== null && !isDbData(stored)) throw new Error('not a Nimbus store');
     } catch (err) {
       throw new CorruptStoreError(this.#file, this.backupFile, err);
     }
+    const existed = stored !== null;
+    const data = stored ?? emptyDb();
     // An older store is brought up to date and written back at once (a no-op for a current one).
-    const migrated = existed && migrateDb(this.#db.data);
-    this.#load(this.#db.data);
-    this.#durable = this.#db.data;
+    const migrated = existed && migrateDb(data);
+    this.#load(data);
+    this.#durable = data;
     if (!existed || migrated) await this.commit();
   }
 
@@ -121,8 +126,7 @@ export class Store {
       this.#waiting = [];
       const data = this.#snapshot();
       try {
-        this.#db.data = data;
-        await this.#db.write();
+        await this.#adapter.write(data);
         this.#durable = data;
         for (const waiter of batch) waiter.resolve();
       } catch (err) {
