@@ -125,7 +125,7 @@ export const HANDLERS: Record<EndpointId, Handler> = {
     };
   },
   'files.download': async ({ n, p, ctx }) => {
-    sendFile(ctx, await files.openDownload(n, s(p, 'username'), folderOf(p), s(p, 'file')), s(p, 'file'));
+    sendFile(ctx, await files.openDownload(n, s(p, 'username'), folderOf(p), s(p, 'file')), s(p, 'file'), n.config.bodyIdleMs);
   },
 
   'dash.get': ({ n, events }) => dash(n, events),
@@ -158,7 +158,7 @@ export const HANDLERS: Record<EndpointId, Handler> = {
     const share = n.store.sharesByToken.get(ctx.state.shareToken as string);
     try {
       if (!share) throw new ApiError('share_not_found', 'This link does not exist or was revoked');
-      sendFile(ctx, await n.storage.openFile(share.username, share.folder, share.file), share.file);
+      sendFile(ctx, await n.storage.openFile(share.username, share.folder, share.file), share.file, n.config.bodyIdleMs);
     } catch (err) {
       // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
       if (!(err instanceof ApiError) || err.status !== 404 || ctx.accepts('json', 'html') !== 'html') throw err;
