@@ -23,6 +23,8 @@ export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const quotaExceeded = (message = 'Storage quota exceeded') => new ApiError('quota_exceeded', message);
+/** An upload or rename onto a name a file already has (the UI words it from the code). */
+export const fileTaken = () => conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
 
 /** A path that would leave the user's directory: answered as a bad name, never followed. */
 export class PathOutsideRoot extends ApiError {

@@ -80,18 +80,21 @@ export interface DashInfo {
 
 export type MailDelivery = 'smtp' | 'outbox';
 
-/** Live change events streamed on GET /api/events (Server-Sent Events, `event: <type>`). */
-export type ChangeEventType =
-  | 'file.added'
-  | 'file.changed'
-  | 'file.removed'
-  | 'folder.added'
-  | 'folder.removed'
-  | 'user.changed'
-  | 'user.removed'
-  | 'role.changed'
-  | 'share.changed'
-  | 'index.state';
+/** Live change events streamed on GET /api/events (Server-Sent Events, `event: <type>`): the one list the daemon's OpenAPI document and the UI read. */
+export const CHANGE_EVENT_TYPES = [
+  'file.added',
+  'file.changed',
+  'file.removed',
+  'folder.added',
+  'folder.removed',
+  'user.changed',
+  'user.removed',
+  'role.changed',
+  'share.changed',
+  'index.state',
+] as const;
+
+export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 
 export interface ChangeEvent {
   type: ChangeEventType;

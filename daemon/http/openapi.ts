@@ -2,6 +2,7 @@
 import { ENDPOINTS, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
 import { ERROR_STATUS } from '../../shared/errors.js';
 import { FILE_NAME_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
+import { CHANGE_EVENT_TYPES } from '../../shared/types.js';
 
 const PARAM_SCHEMAS: Record<ParamKind, object> = {
   accountName: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
@@ -40,19 +41,6 @@ const STATUS_TEXT: Record<number, string> = {
   507: 'Quota exceeded or disk full',
 };
 
-const EVENT_TYPES = [
-  'file.added',
-  'file.changed',
-  'file.removed',
-  'folder.added',
-  'folder.removed',
-  'user.changed',
-  'user.removed',
-  'role.changed',
-  'share.changed',
-  'index.state',
-];
-
 function operation(endpoint: Endpoint): object {
   const parameters = Object.entries(endpoint.params).map(([name, spec]) => ({
     name,
@@ -82,7 +70,8 @@ function operation(endpoint: Endpoint): object {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           }
         : {
-            description: endpoint.raw === 'events' ? `Event stream; event types: ${EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK'),
+            description:
+              endpoint.raw === 'events' ? `Event stream; event types: ${CHANGE_EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK'),
           };
   }
   return {
@@ -112,7 +101,7 @@ export function openApiDocument(version: string): object {
       version,
       description:
         'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. ' +
-        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${EVENT_TYPES.join(', ')}. ` +
+        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${CHANGE_EVENT_TYPES.join(', ')}. ` +
         'Each key has a dialect (`dialect` on POST /api/keys/create; the admin key’s is the setting NIMBUS_ADMIN_DIALECT) that changes the response shapes: `nimbus` (default) answers the records documented by Nimbus; `daneecloud` answers DaneeCloud’s bodies for its clients and bot — users as `{username, email, usedStorage (MB), isVerified, files, folders, sharedFiles (names), role, createdAt}`, GET /api/files, /api/folders and /api/folders/files as `{files: [names]}` and `{folders: [names]}`, GET /api/dash as `{cpuUsage, ramUsage, uptime, version, developer, license}` display strings. Errors are `{error, code}` in both.',
     },
     servers: [{ url: '/' }],

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError, badRequest, conflict, quotaExceeded } from '../errors.js';
+import { badRequest, conflict, fileTaken, quotaExceeded } from '../errors.js';
 import { foldName } from '../storage/file-index.js';
 import type { OpenedFile } from '../storage/storage.js';
 import { maxBytesOf, requireUser, toFileEntry } from './records.js';
@@ -66,8 +66,7 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
   const user = requireUser(ctx, req.username);
   ctx.storage.requireFolder(req.username, req.folder);
   const existing = ctx.index.getFile(req.username, req.folder, req.file);
-  if (existing && !req.overwrite)
-    throw new ApiError('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+  if (existing && !req.overwrite) throw fileTaken();
   // Even with overwrite: on a case-insensitive disk it would replace the other file.
   if (!existing) assertNoCaseTwin(ctx, req.username, req.folder, req.file);
   const maxBytes = maxBytesOf(ctx, user);

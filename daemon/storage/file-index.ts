@@ -140,7 +140,6 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!node) {
       node = { root: new Map(), folders: new Map(), usedBytes: 0 };
       this.users.set(username, node);
-      this.caseFolds.added(this.users, username);
     }
     return node;
   }
@@ -216,7 +215,6 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   replaceUser(username: string, fresh: UserNode): void {
     const old = this.users.get(username);
     this.users.set(username, fresh);
-    if (!old) this.caseFolds.added(this.users, username);
     if (!this.#scanned.has(username)) {
       this.#scanned.add(username);
       this.emit('userScanned', username);
@@ -237,19 +235,13 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   removeUser(username: string): void {
-    if (this.users.delete(username)) {
-      this.caseFolds.removed(this.users, username);
-      this.#emit('user.removed', username, null, null);
-    }
+    if (this.users.delete(username)) this.#emit('user.removed', username, null, null);
   }
 
   renameUser(from: string, to: string): void {
     const node = this.users.get(from);
-    if (this.users.delete(from)) this.caseFolds.removed(this.users, from);
-    if (node) {
-      if (!this.users.has(to)) this.caseFolds.added(this.users, to);
-      this.users.set(to, node);
-    }
+    this.users.delete(from);
+    if (node) this.users.set(to, node);
   }
 
   setState(state: IndexState): void {

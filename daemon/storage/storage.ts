@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
+import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import { foldName, type FileIndex, type FileMeta } from './file-index.js';
 import { resolveUserPath } from './paths.js';
@@ -232,7 +232,7 @@ export class Storage {
     await this.#within(username, folder, { missing: folder === null ? 'user_not_found' : 'folder_not_found' }, async (dir) => {
       const existing = await lstatIn(dir, file);
       if (existing && !existing.isFile()) throw conflict('file_exists', 'A folder or link with that name already exists');
-      if (existing && !overwrite) throw conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+      if (existing && !overwrite) throw fileTaken();
     });
   }
 
@@ -384,11 +384,7 @@ export class Storage {
   async #within<T>(username: string, folder: string | null, opts: { missing: ErrorCode }, fn: (dir: OpenDir) => Promise<T>): Promise<T> {
     let dir: OpenDir;
     try {
-      dir = await withDir(this.storageDir, [], (root) => root.child(username));
-      if (folder !== null) {
-        const user = dir;
-        dir = await user.child(folder).finally(() => user.close());
-      }
+      dir = await OpenDir.open(this.storageDir, folder === null ? [username] : [username, folder]);
     } catch (err) {
       if (!isNoDir(err)) throw fromFsError(err) ?? err;
       throw notFound(
@@ -440,11 +436,11 @@ async function moveNoClobber(from: string, dir: OpenDir, name: string): Promise<
     await unlink(from);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+    if (code === 'EEXIST') throw fileTaken();
     if (code !== 'EXDEV' && code !== 'EPERM') throw err;
     // Another file system (or one without hard links): copy exclusively (O_EXCL never follows a link), then drop the temp.
     await copyFile(from, to, constants.COPYFILE_EXCL).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
+      if (e.code === 'EEXIST') throw fileTaken();
       throw e;
     });
     await unlink(from);

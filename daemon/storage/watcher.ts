@@ -5,7 +5,7 @@ import type { NimbusContext } from '../context.js';
 import { checkStorage } from './availability.js';
 import { markUnavailable, reconcileAll } from './reconcile.js';
 import { lstatBelow } from './safe-dir.js';
-import { trackTouches } from './safe-touched.js';
+import { trackTouches, type Touches } from './safe-touched.js';
 import { isAddressableName } from './scan.js';
 import { syncIndexDirectory } from './sync.js';
 
@@ -312,11 +312,21 @@ export class LiveStorage {
       return;
     }
     const { index, store, storage } = this.#n;
-    for (const r of batch) {
-      if (!store.users.has(r.username)) continue;
+    const removals = batch.filter((r) => store.users.has(r.username));
+    // One pass over the disk for the whole batch (each directory opened once), as for additions.
+    const touches = trackTouches(index);
+    const stats = await lstatBelow(
+      storage.storageDir,
+      removals.map((r) => storage.path(r.username, r.folder, r.file)),
+    )
+      .catch(() => removals.map(() => null))
+      .finally(() => touches.stop());
+    if (generation !== this.#generation) return;
+    for (const [i, r] of removals.entries()) {
+      // Gone with its user meanwhile, or changed by the API while it was read (its state is newer).
+      if (!store.users.has(r.username) || touchedRemoval(touches, r)) continue;
       // Removed, then put back (an editor's save, a move out and in): keep it.
-      const [stat] = await lstatBelow(storage.storageDir, [storage.path(r.username, r.folder, r.file)]).catch(() => [null]);
-      if (generation !== this.#generation) return;
+      const stat = stats[i];
       if (r.file !== null) {
         if (!stat?.isFile()) index.removeFile(r.username, r.folder, r.file);
       } else if (!stat?.isDirectory()) {
@@ -486,4 +496,11 @@ function readLimit(file: string): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** Whether the API changed what a removal names (a file, a folder, a user's directory) while the disk was read. */
+function touchedRemoval(touches: Touches, r: Removal): boolean {
+  if (r.file !== null) return touches.has(r.username, r.folder, r.file);
+  if (r.folder !== null) return touches.has(r.username, null, r.folder);
+  return touches.has(null, null, r.username);
 }

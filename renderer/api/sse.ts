@@ -1,4 +1,4 @@
-import type { ChangeEvent, ChangeEventType } from '../../shared/types';
+import { CHANGE_EVENT_TYPES, type ChangeEvent, type ChangeEventType } from '../../shared/types';
 
 export interface SseMessage {
   event: string;
@@ -45,18 +45,7 @@ export class SseParser {
   }
 }
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<ChangeEventType>([
-  'file.added',
-  'file.changed',
-  'file.removed',
-  'folder.added',
-  'folder.removed',
-  'user.changed',
-  'user.removed',
-  'role.changed',
-  'share.changed',
-  'index.state',
-]);
+const EVENT_TYPES: ReadonlySet<string> = new Set<ChangeEventType>(CHANGE_EVENT_TYPES);
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
