@@ -12,6 +12,13 @@ import { ROOT } from '../helpers/child.js';
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
 const minimum = semver.minVersion(pkg.engines.node)!;
 
+/**
+ * Dev dependencies only `npm run bench` loads, never the app, its build or its tests. chokidar 6
+ * is measured there against the watcher the daemon uses (issue 11); it asks for Node ≥ 22.22,
+ * which CI's Node 22 meets, and is not worth raising every user's minimum for.
+ */
+const BENCH_ONLY = new Set(['chokidar']);
+
 describe('the supported Node range', () => {
   it('is a valid range in package.json engines', () => {
     expect(semver.validRange(pkg.engines.node)).not.toBeNull();
@@ -47,7 +54,12 @@ describe('the supported Node range', () => {
         }
         const range = manifest.engines?.node;
         // Every Node we call supported must be one this package accepts too.
-        if (typeof range === 'string' && semver.validRange(range) && !semver.subset(pkg.engines.node, range))
+        if (
+          typeof range === 'string' &&
+          semver.validRange(range) &&
+          !semver.subset(pkg.engines.node, range) &&
+          !BENCH_ONLY.has(manifest.name ?? '')
+        )
           refused.push(`${manifest.name} (${range})`);
         try {
           visit(path.join(full, 'node_modules'));
