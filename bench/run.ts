@@ -25,6 +25,7 @@ import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
 import { uiRow } from './scenarios/ui.js';
 import { watcherRow } from './scenarios/watcher.js';
+import { watchersRow } from './scenarios/watchers.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -41,6 +42,9 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][]
   ['listing', 'Full listing of the big folder', fullListingRow],
   ['role', 'Concurrent POST /api/user/role', groupCommitRow],
   ['watcher', 'File copied into the storage dir', watcherRow],
+  ['watchers', 'Watching the storage folder: chokidar 6', watchersRow('chokidar')],
+  ['watchers', 'Watching the storage folder: @parcel/watcher', watchersRow('parcel')],
+  ['watchers', 'Watching the storage folder: fs.watch per directory', watchersRow('fs-watch')],
   ['download', 'Download of the big file', downloadRow],
   ['upload', 'Upload of the big file', uploadRow],
   ['ui', 'UI: open the big folder', uiRow],
