@@ -44,7 +44,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     await storage.cleanTemp();
     const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
     cleanups.push(() => mailer.close());
-    const n: NimbusContext = {
+    const nimbus: NimbusContext = {
       config,
       store,
       index,
@@ -60,12 +60,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       revocations: new Revocations(),
       log,
     };
-    watchForVanishedShares(n);
-    const events = new EventHub(index, { revocations: n.revocations, maxBufferedBytes: config.eventBufferBytes, log });
+    watchForVanishedShares(nimbus);
+    const events = new EventHub(index, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
     const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
-    const app = createApp(n, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, { routing: options.routing });
+    const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, { routing: options.routing });
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
     server.headersTimeout = config.headersTimeoutMs;
@@ -82,14 +82,14 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const urlHost =
       config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${urlHost}:${port}`;
-    n.baseUrl = config.publicUrl ?? url;
+    nimbus.baseUrl = config.publicUrl ?? url;
     await writeRunFile(config.dataDir, { pid: process.pid, url });
     cleanups.push(() => removeRunFile(config.dataDir));
 
     // The first scan runs after listening: the API answers (index `scanning`) while it reads.
-    const live = new LiveStorage(n, options.watchFactory);
+    const live = new LiveStorage(nimbus, options.watchFactory);
     cleanups.push(() => live.close());
-    n.rescan = async () => {
+    nimbus.rescan = async () => {
       if (!(await live.reconcile()))
         throw new ApiError('storage_unavailable', `The storage directory ${config.storageDir} is not available`);
     };
@@ -123,7 +123,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       port,
       dataDir: config.dataDir,
       storageDir: config.storageDir,
-      adminKey: () => n.admin.key,
+      adminKey: () => nimbus.admin.key,
       close,
     };
   } catch (err) {

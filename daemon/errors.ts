@@ -4,20 +4,42 @@
  */
 import { ERROR_STATUS, type ErrorCode } from '../shared/errors.js';
 
+/**
+ * A small page (daemon/http/pages.ts) to answer instead of `{error, code}`, for the public
+ * routes a person opens from a mail or a link: always, or only to a client that prefers HTML
+ * over JSON (a browser), so API clients keep the JSON error.
+ */
+export interface ErrorPage {
+  title: string;
+  message: string;
+  browsersOnly: boolean;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>;
+  /** Answered as this page rather than JSON (see ErrorPage). */
+  readonly page: ErrorPage | null;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, page: ErrorPage | null = null) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.headers = headers;
+    this.page = page;
   }
 }
+
+/** Rethrows a 404 ApiError to be answered as `page`; any other error unchanged. For `.catch()`. */
+export const explainedBy =
+  (page: ErrorPage) =>
+  (err: unknown): never => {
+    if (err instanceof ApiError && err.status === 404) throw new ApiError(err.code, err.message, err.headers, page);
+    throw err;
+  };
 
 export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter') => new ApiError(code, message);
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);

@@ -1,6 +1,9 @@
 /**
- * The one index of the HTTP API. The daemon's router, its parameter validation,
- * the OpenAPI document and the UI's client all read this table.
+ * The one index of the HTTP API. The daemon's router, its parameter validation, the
+ * handlers' types, the events it publishes, the OpenAPI document, the UI's client and the
+ * tests all read this table: at run time the rows, at compile time their literal types
+ * (`ParamsOf<Id>`, `ResponseOf<Id>`), so a parameter renamed here fails `npm run typecheck`
+ * wherever it is still used by its old name.
  */
 import {
   checkAccountName,
@@ -15,28 +18,15 @@ import {
   checkToken,
   type Checked,
 } from './validation.js';
-import type { Dialect } from './types.js';
+import type { ChangeEventType, Dialect, ResponseMap } from './types.js';
 
 function checkDialect(raw: string): Checked<Dialect> {
   if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
   return { ok: true, value: raw };
 }
 
-export type ParamKind =
-  | 'accountName'
-  | 'email'
-  | 'password'
-  | 'fileName'
-  | 'badge'
-  | 'maxStorage'
-  | 'scope'
-  | 'boolean'
-  | 'count'
-  | 'token'
-  | 'label'
-  | 'dialect';
-
-export const PARAM_CHECKS: Record<ParamKind, (raw: string) => Checked<unknown>> = {
+/** The check of each kind of parameter; what it returns is the parameter's type in `ParamsOf`. */
+export const PARAM_CHECKS = {
   accountName: checkAccountName,
   email: checkEmail,
   password: checkPassword,
@@ -49,28 +39,49 @@ export const PARAM_CHECKS: Record<ParamKind, (raw: string) => Checked<unknown>> 
   token: checkToken,
   label: checkAccountName,
   dialect: checkDialect,
-};
+} as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
-export interface ParamSpec {
-  kind: ParamKind;
-  required: boolean;
+export type ParamKind = keyof typeof PARAM_CHECKS;
+
+/** The checked value of a parameter of kind `K`: `number` for `maxStorage` and `count`, `boolean` for `boolean`… */
+export type ParamValue<K extends ParamKind> = Extract<ReturnType<(typeof PARAM_CHECKS)[K]>, { ok: true }>['value'];
+
+export interface ParamSpec<K extends ParamKind = ParamKind, R extends boolean = boolean> {
+  kind: K;
+  required: R;
   description: string;
+  /** Where the value is: the query string or body (default), or a `{name}` segment of the path. */
+  in?: 'query' | 'path';
 }
 
+/**
+ * Who may call an endpoint: `public` routes take no key; `read` routes take any key; `admin`
+ * routes an admin key. (A new audience is one more member here and one more case in
+ * `authorize`, daemon/http/app.ts.)
+ */
 export type Scope = 'public' | 'read' | 'admin';
+
+export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'dash' | 'keys' | 'meta' | 'public';
 
 interface EndpointBase {
   id: string;
   method: 'GET' | 'POST';
+  /** The path; `{name}` is a path parameter (declared in `params` with `in: 'path'`). */
   path: string;
-  group: 'user' | 'folders' | 'role' | 'files' | 'dash' | 'keys' | 'meta' | 'public';
+  group: EndpointGroup;
   summary: string;
-  /** Who may call it: public routes take no key; read routes take any key; admin routes an admin key. */
+  /** Who may call it (see `Scope`). */
   scope: Scope;
   params: Record<string, ParamSpec>;
   success: number;
   /** Error statuses the route can answer, besides 401/403/429 common to every keyed route. */
   errors: readonly number[];
+  /**
+   * The change events a successful call publishes on GET /api/events (the dispatcher builds
+   * each from the parameters and result: daemon/http/app.ts, `changeEvents`). Changes of files
+   * and folders are not listed: the file index announces those itself.
+   */
+  events: readonly ChangeEventType[];
   /** The response is not JSON: a byte stream, an event stream or a page. */
   raw?: 'bytes' | 'events' | 'html';
   /** Takes the raw request body as file content instead of parameters. */
@@ -79,11 +90,23 @@ interface EndpointBase {
   paged?: boolean;
 }
 
+/** Any row of the table. */
 export interface Endpoint extends EndpointBase {
   id: EndpointId;
 }
 
-const p = (kind: ParamKind, description: string, required = true): ParamSpec => ({ kind, required, description });
+function p<K extends ParamKind>(kind: K, description: string): ParamSpec<K, true>;
+function p<K extends ParamKind>(kind: K, description: string, required: false): ParamSpec<K, false>;
+function p(kind: ParamKind, description: string, required = true): ParamSpec {
+  return { kind, required, description };
+}
+/** A `{name}` segment of the path: always required. */
+const inPath = <K extends ParamKind>(kind: K, description: string): ParamSpec<K, true> => ({
+  kind,
+  required: true,
+  description,
+  in: 'path',
+});
 
 const username = p('accountName', 'The user’s name');
 const folder = p('fileName', 'Folder name');
@@ -102,6 +125,7 @@ const ENDPOINT_LIST = [
     params: { username },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'user.all',
@@ -113,6 +137,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [400],
+    events: [],
     paged: true,
   },
   {
@@ -125,6 +150,7 @@ const ENDPOINT_LIST = [
     params: { username, email: p('email', 'E-mail address'), password: p('password', 'Password, at least 8 characters') },
     success: 201,
     errors: [400, 409],
+    events: ['user.changed'],
   },
   {
     id: 'user.delete',
@@ -136,6 +162,7 @@ const ENDPOINT_LIST = [
     params: { username },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'user.edit',
@@ -152,6 +179,7 @@ const ENDPOINT_LIST = [
     },
     success: 201,
     errors: [400, 404, 409],
+    events: ['user.changed'],
   },
   {
     id: 'user.verify',
@@ -163,6 +191,7 @@ const ENDPOINT_LIST = [
     params: { username },
     success: 200,
     errors: [400, 404, 502],
+    events: ['user.changed'],
   },
   {
     id: 'user.role',
@@ -174,6 +203,7 @@ const ENDPOINT_LIST = [
     params: { username, name: roleName },
     success: 201,
     errors: [400, 404],
+    events: ['user.changed'],
   },
   {
     id: 'folders.list',
@@ -185,6 +215,7 @@ const ENDPOINT_LIST = [
     params: { username },
     success: 200,
     errors: [400, 404],
+    events: [],
     paged: true,
   },
   {
@@ -197,6 +228,7 @@ const ENDPOINT_LIST = [
     params: { username, folder },
     success: 200,
     errors: [400, 404],
+    events: [],
     paged: true,
   },
   {
@@ -209,6 +241,7 @@ const ENDPOINT_LIST = [
     params: { username, folder },
     success: 201,
     errors: [400, 404, 409],
+    events: [],
   },
   {
     id: 'folders.delete',
@@ -220,6 +253,7 @@ const ENDPOINT_LIST = [
     params: { username, folder },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'folders.files.rename',
@@ -231,6 +265,7 @@ const ENDPOINT_LIST = [
     params: { username, folder, file, newname: p('fileName', 'New file name') },
     success: 201,
     errors: [400, 404, 409],
+    events: [],
   },
   {
     id: 'folders.files.delete',
@@ -242,6 +277,7 @@ const ENDPOINT_LIST = [
     params: { username, folder, file },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'role.get',
@@ -253,6 +289,7 @@ const ENDPOINT_LIST = [
     params: { name: roleName },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'role.all',
@@ -264,6 +301,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [400],
+    events: [],
     paged: true,
   },
   {
@@ -280,6 +318,7 @@ const ENDPOINT_LIST = [
     },
     success: 201,
     errors: [400, 409],
+    events: ['role.changed'],
   },
   {
     id: 'role.delete',
@@ -291,6 +330,7 @@ const ENDPOINT_LIST = [
     params: { name: roleName },
     success: 200,
     errors: [400, 404, 409],
+    events: ['role.changed'],
   },
   {
     id: 'role.edit',
@@ -307,6 +347,7 @@ const ENDPOINT_LIST = [
     },
     success: 201,
     errors: [400, 404, 409],
+    events: ['role.changed'],
   },
   {
     id: 'files.list',
@@ -318,6 +359,7 @@ const ENDPOINT_LIST = [
     params: { username, folder: folderOpt },
     success: 200,
     errors: [400, 404],
+    events: [],
     paged: true,
   },
   {
@@ -330,6 +372,7 @@ const ENDPOINT_LIST = [
     params: { username, file, folder: folderOpt },
     success: 200,
     errors: [400, 404],
+    events: [],
   },
   {
     id: 'files.rename',
@@ -341,6 +384,7 @@ const ENDPOINT_LIST = [
     params: { username, file, newname: p('fileName', 'New file name'), folder: folderOpt },
     success: 201,
     errors: [400, 404, 409],
+    events: [],
   },
   {
     id: 'files.share',
@@ -352,6 +396,7 @@ const ENDPOINT_LIST = [
     params: { username, file, folder: folderOpt },
     success: 201,
     errors: [400, 404, 409],
+    events: ['share.changed'],
   },
   {
     id: 'files.noshare',
@@ -363,6 +408,7 @@ const ENDPOINT_LIST = [
     params: { username, file, folder: folderOpt },
     success: 201,
     errors: [400, 404],
+    events: ['share.changed'],
   },
   {
     id: 'files.upload',
@@ -374,6 +420,7 @@ const ENDPOINT_LIST = [
     params: { username, file, folder: folderOpt, overwrite: p('boolean', 'Replace an existing file', false) },
     success: 201,
     errors: [400, 404, 409, 507],
+    events: [],
     bodyIsContent: true,
   },
   {
@@ -386,6 +433,7 @@ const ENDPOINT_LIST = [
     params: { username, file, folder: folderOpt },
     success: 200,
     errors: [400, 404, 416],
+    events: [],
     raw: 'bytes',
   },
   {
@@ -398,6 +446,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [],
+    events: [],
   },
   {
     id: 'dash.rescan',
@@ -409,6 +458,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [503],
+    events: [],
   },
   {
     id: 'events',
@@ -420,6 +470,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [],
+    events: [],
     raw: 'events',
   },
   {
@@ -432,6 +483,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [],
+    events: [],
   },
   {
     id: 'keys.create',
@@ -451,6 +503,7 @@ const ENDPOINT_LIST = [
     },
     success: 201,
     errors: [400, 409],
+    events: [],
   },
   {
     id: 'keys.delete',
@@ -462,6 +515,7 @@ const ENDPOINT_LIST = [
     params: { label: p('label', 'The key’s name') },
     success: 200,
     errors: [400, 404, 409],
+    events: [],
   },
   {
     id: 'keys.rotate',
@@ -473,6 +527,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 201,
     errors: [409],
+    events: [],
   },
   {
     id: 'openapi',
@@ -484,6 +539,7 @@ const ENDPOINT_LIST = [
     params: {},
     success: 200,
     errors: [],
+    events: [],
   },
   {
     id: 'share.download',
@@ -492,9 +548,10 @@ const ENDPOINT_LIST = [
     group: 'public',
     summary: 'Public download of a shared file',
     scope: 'public',
-    params: {},
+    params: { token: inPath('token', 'The share token from the link') },
     success: 200,
     errors: [404, 416],
+    events: [],
     raw: 'bytes',
   },
   {
@@ -507,18 +564,49 @@ const ENDPOINT_LIST = [
     params: { token: p('token', 'The token from the e-mail') },
     success: 200,
     errors: [400, 404],
+    events: ['user.changed'],
     raw: 'html',
   },
 ] as const satisfies readonly EndpointBase[];
 
-export type EndpointId = (typeof ENDPOINT_LIST)[number]['id'];
+type Row = (typeof ENDPOINT_LIST)[number];
 
-export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST as unknown as readonly Endpoint[];
+export type EndpointId = Row['id'];
 
-export const ENDPOINT_BY_ID: Readonly<Record<EndpointId, Endpoint>> = Object.fromEntries(ENDPOINTS.map((e) => [e.id, e])) as Record<
-  EndpointId,
-  Endpoint
+/** The row of one endpoint, with its literal types. */
+export type EndpointOf<Id extends EndpointId> = Extract<Row, { id: Id }>;
+
+/** Endpoints that answer JSON (not bytes, an event stream or a page). */
+export type JsonEndpointId = Exclude<EndpointId, Extract<Row, { raw: string }>['id']>;
+
+type Specs<Id extends EndpointId> = EndpointOf<Id>['params'];
+type RequiredNames<P> = { [K in keyof P]: P[K] extends { required: true } ? K : never }[keyof P];
+type OptionalNames<P> = Exclude<keyof P, RequiredNames<P>>;
+type ValueOfSpec<S> = S extends { kind: infer K extends ParamKind } ? ParamValue<K> : never;
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The checked parameters of an endpoint, from its row: a required parameter is a required key,
+ * an optional one an optional key, each with the type its kind's check produces.
+ */
+export type ParamsOf<Id extends EndpointId> = Flatten<
+  { [K in RequiredNames<Specs<Id>>]: ValueOfSpec<Specs<Id>[K]> } & { [K in OptionalNames<Specs<Id>>]?: ValueOfSpec<Specs<Id>[K]> }
 >;
+
+/** What an endpoint answers on success (shared/types.ts, `ResponseMap`). */
+export type ResponseOf<Id extends EndpointId> = ResponseMap[Id];
+
+/** The events a successful call of `Id` publishes, as its row declares them. */
+export type EventsOf<Id extends EndpointId> = EndpointOf<Id>['events'][number];
+
+// Every row has a response type and every response type a row: either missing fails here.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const responsesMatchRows: Exactly<keyof ResponseMap, EndpointId> = true;
+void responsesMatchRows;
+
+export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST;
+
+export const ENDPOINT_BY_ID = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.id, e])) as { readonly [Id in EndpointId]: EndpointOf<Id> };
 
 /** Default and maximum page size of list endpoints. */
 export const PAGE_LIMIT_MAX = 100_000;

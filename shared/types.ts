@@ -107,3 +107,69 @@ export interface ErrorBody {
   error: string;
   code: string;
 }
+
+/** The `msg` every changing endpoint answers with. */
+export interface Msg {
+  msg: string;
+}
+
+/** The OpenAPI 3.1 document GET /api/openapi.json answers (daemon/http/openapi.ts). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, object>>;
+  [field: string]: unknown;
+}
+
+/**
+ * What each endpoint of the table (shared/endpoints.ts) answers on success, in the `nimbus`
+ * dialect, by endpoint id: `ResponseOf<Id>` there. The daemon's handlers must return it, the
+ * UI's client and the tests' helper read it. Raw rows (bytes, events, a page) send no JSON:
+ * their entry is what the handler hands back to the dispatcher (nothing, or for `verify` whose
+ * address it confirmed, which the row's event names).
+ */
+export interface ResponseMap {
+  'user.get': User;
+  'user.all': User[];
+  'user.create': Msg & { user: User };
+  'user.delete': Msg;
+  'user.edit': Msg & { user: User };
+  'user.verify': Msg & { delivery: MailDelivery };
+  'user.role': Msg & { user: User };
+  'folders.list': { folders: Folder[] };
+  'folders.files': { files: FileEntry[] };
+  'folders.create': Msg & { folder: Folder };
+  'folders.delete': Msg;
+  'folders.files.rename': Msg & { file: FileEntry };
+  'folders.files.delete': Msg;
+  'role.get': Role;
+  'role.all': Role[];
+  'role.create': Msg & { role: Role };
+  'role.delete': Msg;
+  'role.edit': Msg & { role: Role };
+  'files.list': { files: FileEntry[] };
+  'files.delete': Msg;
+  'files.rename': Msg & { file: FileEntry };
+  'files.share': Msg & { file: FileEntry };
+  'files.noshare': Msg & { file: FileEntry };
+  'files.upload': Msg & { file: FileEntry };
+  'files.download': void;
+  'dash.get': DashInfo;
+  'dash.rescan': Msg & { files: number };
+  events: void;
+  'keys.list': { keys: ApiKeyInfo[] };
+  'keys.create': Msg & ApiKeyInfo & { key: string };
+  'keys.delete': Msg;
+  'keys.rotate': Msg & { key: string };
+  openapi: OpenApiDocument;
+  'share.download': void;
+  /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */
+  verify: { username: string } | void;
+}
+
+declare const JSON_OF: unique symbol;
+/**
+ * JSON text already serialised from a `T` (a handler may answer a long list pre-serialised):
+ * a string, typed by what it encodes so that it still has to match the endpoint's response.
+ */
+export type JsonText<T> = string & { readonly [JSON_OF]: T };

@@ -8,17 +8,12 @@ import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import type { Routing } from '../../daemon/index.js';
 import { ENDPOINTS } from '../../shared/endpoints.js';
 
-/** What the table routing's share-link pattern accepts as a token. */
-const SHARE_TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
-
 export const koaRouterRouting: Routing = (dispatch) => {
   const router = new Router();
   for (const endpoint of ENDPOINTS) {
     const path = endpoint.path.replace(/\{(\w+)\}/g, ':$1'); // '/s/{token}' → '/s/:token'
-    const handle: RouterMiddleware =
-      endpoint.id === 'share.download'
-        ? (ctx) => (SHARE_TOKEN.test(ctx.params.token) ? dispatch.serve(ctx, endpoint, ctx.params.token) : dispatch.unrouted(ctx))
-        : (ctx) => dispatch.serve(ctx, endpoint);
+    // Path parameters (`:token`) are checked by the dispatch, as for the table routing.
+    const handle: RouterMiddleware = (ctx) => dispatch.serve(ctx, endpoint, ctx.params);
     if (endpoint.method === 'GET') router.get(path, handle);
     else router.post(path, handle);
   }

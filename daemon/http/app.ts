@@ -1,34 +1,34 @@
 /**
- * The HTTP stack, outermost first: error handler → guard (security headers, Host check,
- * CORS) → routing → dispatch (key check, throttle, parameters, handler). Routes come from the
- * shared endpoint table; the lookup is one Map get, not a regex walk per route.
+ * The HTTP stack, outermost first: error handler → checkHostAndCors (security headers, Host
+ * check, CORS) → routing → dispatch (key check, throttle, parameters, handler, the row's
+ * events). Routes come from the shared endpoint table; a static path is one Map get, not a
+ * regex walk per route. Throughout, `ctx` is Koa's context of the request and `nimbus` the
+ * daemon's (NimbusContext).
  */
 import Koa, { type Context } from 'koa';
-import { ENDPOINTS, ENDPOINT_BY_ID, type Endpoint } from '../../shared/endpoints.js';
-import type { ChangeEvent } from '../../shared/types.js';
+import { ENDPOINTS, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
+import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { identify, type Caller } from '../services/keys.js';
 import { errorHandler } from './error-handler.js';
 import type { FileIndex } from '../storage/file-index.js';
 import type { EventHub } from './events.js';
-import { HANDLERS } from './handlers.js';
+import { HANDLERS, type HandlerInput } from './handlers.js';
 import { applyDialect } from './dialect.js';
 import { readParams } from './params.js';
-import { allowedHosts, guard } from './security.js';
+import { allowedHosts, checkHostAndCors } from './security.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
 import { ConnectionTracker } from './connections.js';
 
-const SHARE_PATH = /^\/s\/([A-Za-z0-9_-]{16,128})$/;
-
 /** What routing hands a request to: the pipeline for a matched endpoint, or the answer when none matched. */
 export interface Dispatch {
   /**
-   * Key check, throttle, parameters, index wait, handler, dialect and event for a request
-   * routed to `endpoint`; `shareToken` is the token of a share link (`share.download`).
+   * Key check, throttle, parameters, index wait, handler, dialect and events for a request
+   * routed to `endpoint`; `pathParams` are the values of its path's `{name}` segments.
    */
-  serve(ctx: Context, endpoint: Endpoint, shareToken?: string): Promise<void>;
+  serve(ctx: Context, endpoint: Endpoint, pathParams?: Readonly<Record<string, string>>): Promise<void>;
   /** A request no route matched: 405 for a known path, the web UI for other GETs, else 404. */
   unrouted(ctx: Context): Promise<void>;
 }
@@ -36,20 +36,60 @@ export interface Dispatch {
 /** Builds the middleware that finds each request's endpoint and hands it to the dispatch. */
 export type Routing = (dispatch: Dispatch) => Koa.Middleware;
 
+/** A path of the table with `{name}` segments, as a matcher. */
+interface TemplatedRoute {
+  endpoint: Endpoint;
+  pattern: RegExp;
+  names: string[];
+}
+
+/** `/s/{token}` → /^\/s\/([^/]+)$/ with names ['token']: a `{name}` is one whole path segment. */
+function templatedRoute(endpoint: Endpoint): TemplatedRoute {
+  const names: string[] = [];
+  const source = endpoint.path
+    .split(/(\{\w+\})/)
+    .map((part, i) => {
+      if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      names.push(part.slice(1, -1));
+      return '([^/]+)';
+    })
+    .join('');
+  return { endpoint, pattern: new RegExp(`^${source}$`), names };
+}
+
+/** The `{name}` values of `path` for a templated route, percent-decoded; null when it does not match. */
+function matchTemplate(route: TemplatedRoute, path: string): Record<string, string> | null {
+  const match = route.pattern.exec(path);
+  if (!match) return null;
+  const values: Record<string, string> = {};
+  try {
+    route.names.forEach((name, i) => (values[name] = decodeURIComponent(match[i + 1])));
+  } catch {
+    return null; // a malformed escape names nothing
+  }
+  return values;
+}
+
+const isTemplated = (e: Endpoint) => e.path.includes('{');
+
 /**
- * The daemon's routing: one Map get on "METHOD /path" from the endpoint table, share links
- * by one regex. (@koa/router built from the same table was measured against it: `npm run
- * bench`, row "Routing"; README, decisions.)
+ * The daemon's routing, from the endpoint table: one Map get on "METHOD /path" for the
+ * static paths, then the few templated ones (`/s/{token}`) tried in turn. (@koa/router built
+ * from the same table was measured against it: `npm run bench`, row "Routing"; README, decisions.)
  */
 export const tableRouting: Routing = (dispatch) => {
-  const routes = new Map<string, Endpoint>(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+  const routes = new Map<string, Endpoint>(ENDPOINTS.filter((e) => !isTemplated(e)).map((e) => [`${e.method} ${e.path}`, e]));
+  const templated = ENDPOINTS.filter(isTemplated).map(templatedRoute);
   return (ctx) => {
     const path = trimSlashes(ctx.path);
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const endpoint = routes.get(`${method} ${path}`);
     if (endpoint) return dispatch.serve(ctx, endpoint);
-    const share = method === 'GET' ? SHARE_PATH.exec(path) : null;
-    if (share) return dispatch.serve(ctx, ENDPOINT_BY_ID['share.download'], share[1]);
+    for (const route of templated) {
+      if (route.endpoint.method !== method) continue;
+      const pathParams = matchTemplate(route, path);
+      if (pathParams) return dispatch.serve(ctx, route.endpoint, pathParams);
+    }
     return dispatch.unrouted(ctx);
   };
 };
@@ -59,13 +99,17 @@ export interface AppOptions {
   routing?: Routing;
 }
 
-export function createApp(n: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {
+export function createApp(nimbus: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {
   const app = new Koa();
-  const throttle = new FailureThrottle(n.log);
-  const connections = new ConnectionTracker(n.revocations);
-  const knownPaths = new Set(ENDPOINTS.map((e) => e.path));
+  const throttle = new FailureThrottle(nimbus.log);
+  const connections = new ConnectionTracker(nimbus.revocations);
+  const knownPaths = new Set(ENDPOINTS.filter((e) => !isTemplated(e)).map((e) => e.path));
+  // Paths under a templated route's fixed start (`/s/`) are the API's, never the web UI's.
+  const templatedPrefixes = ENDPOINTS.filter(isTemplated).map((e) => e.path.slice(0, e.path.indexOf('{')));
   // The host of NIMBUS_PUBLIC_URL is the daemon's own too: share and verify links point there.
-  const ownHosts = n.config.publicUrl ? [...n.config.allowedHosts, new URL(n.config.publicUrl).host] : n.config.allowedHosts;
+  const ownHosts = nimbus.config.publicUrl
+    ? [...nimbus.config.allowedHosts, new URL(nimbus.config.publicUrl).host]
+    : nimbus.config.allowedHosts;
   let hosts = allowedHosts(port(), ownHosts);
   let firstScan: Promise<void> | null = null;
   // Koa reports stream errors after the response started here (by default to stderr, past
@@ -73,7 +117,7 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
   app.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ECONNABORTED')
       return;
-    n.log(`Nimbus: response error: ${err.stack ?? err.message}`);
+    nimbus.log(`Nimbus: response error: ${err.stack ?? err.message}`);
   });
 
   // A listening server keeps its port: ask server.address() only until it is known (per request it cost ~3% of a GET).
@@ -85,36 +129,36 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
     hostsPort = current;
     return hosts;
   };
-  const dispatch: Dispatch = {
-    async serve(ctx, endpoint, shareToken) {
-      if (shareToken !== undefined) {
-        ctx.state.shareToken = shareToken;
-        guardShareToken(n, ctx, throttle, shareToken);
-      }
-      const caller = endpoint.scope === 'public' ? null : authorize(n, ctx, throttle, connections, endpoint);
-      const { params, page } = await readParams(ctx, endpoint);
-      if (readsIndex(endpoint) && n.index.state === 'scanning') {
-        // One user's answers need only that user's directory read; lists of all users need the whole scan.
-        const username = typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
-        if (username === null) await (firstScan ??= indexSettled(n.index, null));
-        else if (!n.index.isComplete(username)) await indexSettled(n.index, username);
-      }
+  /** One request of the endpoint `Id`: its checked parameters reach its handler as `ParamsOf<Id>`. */
+  const serveEndpoint = async <Id extends EndpointId>(
+    ctx: Context,
+    endpoint: Endpoint & { id: Id },
+    pathParams: Readonly<Record<string, string>> | undefined,
+  ): Promise<void> => {
+    const caller = endpoint.scope === 'public' ? null : authorize(nimbus, ctx, throttle, connections, endpoint);
+    const { params, page } = await readParams(ctx, endpoint, pathParams);
+    if (readsIndex(endpoint) && nimbus.index.state === 'scanning') {
+      // One user's answers need only that user's directory read; lists of all users need the whole scan.
+      const username = 'username' in params && typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
+      if (username === null) await (firstScan ??= indexSettled(nimbus.index, null));
+      else if (!nimbus.index.isComplete(username)) await indexSettled(nimbus.index, username);
+    }
+    const input: HandlerInput<Id> = { ctx, params, page, nimbus, caller, events, throttle };
+    const result = await HANDLERS[endpoint.id](input);
+    // Raw rows (bytes, events, a page) wrote their response themselves.
+    if (!endpoint.raw && result !== undefined) {
+      ctx.status = endpoint.success;
       // The caller's dialect shapes the body (daemon/http/dialect.ts); nimbus keeps it as it is.
-      const body = applyDialect(
-        n,
-        caller?.dialect ?? 'nimbus',
-        endpoint.id,
-        await HANDLERS[endpoint.id]({ ctx, p: params, page, n, events }),
-      );
-      if (body !== undefined) {
-        ctx.status = endpoint.success;
-        ctx.body = body;
-      }
-      if (endpoint.method === 'POST') {
-        const event = serviceEvent(endpoint, params);
-        if (event) events.publish(event);
-      }
-    },
+      const body = applyDialect(nimbus, caller?.dialect ?? 'nimbus', endpoint.id, result);
+      // A handler's string is JSON it serialised itself (a long listing, the OpenAPI document).
+      if (typeof body === 'string') ctx.type = 'application/json';
+      ctx.body = body;
+    }
+    // A HEAD changes nothing, so it announces nothing.
+    if (ctx.method !== 'HEAD') for (const type of endpoint.events) events.publish(changeEvent(type, params, result));
+  };
+  const dispatch: Dispatch = {
+    serve: (ctx, endpoint, pathParams) => serveEndpoint(ctx, endpoint, pathParams),
     async unrouted(ctx) {
       const path = trimSlashes(ctx.path);
       const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
@@ -125,12 +169,13 @@ export function createApp(n: NimbusContext, events: EventHub, port: () => number
             .map((e) => e.method)
             .join(' or ')}`,
         );
-      if (method === 'GET' && !path.startsWith('/api') && !path.startsWith('/s/') && (await serveUi(ctx, n.config.rendererDir))) return;
+      const apiPath = path.startsWith('/api') || templatedPrefixes.some((prefix) => path.startsWith(prefix));
+      if (method === 'GET' && !apiPath && (await serveUi(ctx, nimbus.config.rendererDir))) return;
       throw new ApiError('route_not_found', 'No such route');
     },
   };
-  app.use(errorHandler(n.log));
-  app.use(guard(currentHosts, n.config.corsOrigins));
+  app.use(errorHandler(nimbus.log));
+  app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins));
   app.use((options.routing ?? tableRouting)(dispatch));
   return app;
 }
@@ -186,12 +231,18 @@ function presentedKey(ctx: Context): string {
 }
 
 /** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
-function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, connections: ConnectionTracker, endpoint: Endpoint): Caller {
+function authorize(
+  nimbus: NimbusContext,
+  ctx: Context,
+  throttle: FailureThrottle,
+  connections: ConnectionTracker,
+  endpoint: Endpoint,
+): Caller {
   const key = presentedKey(ctx);
   // No key is no guess: it is answered 401 even while this client is blocked for wrong ones,
   // so a client that lost its key learns that, not "try again later".
   if (!key) throw new ApiError('unauthorized', 'Missing API key (send the API-Key header)');
-  const caller = identify(n, key);
+  const caller = identify(nimbus, key);
   if (!caller) {
     const client = ctx.socket.remoteAddress ?? 'unknown';
     const wait = throttle.retryAfter(client);
@@ -202,33 +253,28 @@ function authorize(n: NimbusContext, ctx: Context, throttle: FailureThrottle, co
   if (endpoint.scope === 'admin' && caller.scope !== 'admin') throw new ApiError('insufficient_scope', 'This key may only read');
   // So that revoking the key closes this connection and whatever it streams.
   connections.bind(ctx.req.socket, ctx.res, caller.credential);
-  ctx.state.caller = caller;
   return caller;
 }
 
-function guardShareToken(n: NimbusContext, ctx: Context, throttle: FailureThrottle, token: string): void {
-  if (n.store.sharesByToken.has(token)) return;
-  const client = ctx.socket.remoteAddress ?? 'unknown';
-  const wait = throttle.retryAfter(client);
-  if (wait > 0) throw new ApiError('too_many_requests', 'Too many unknown links; try again later', { 'Retry-After': String(wait) });
-  throttle.fail(client, 'share links');
-}
-
-/** The event a successful mutation that the file index does not see announces. */
-function serviceEvent(endpoint: Endpoint, params: Record<string, unknown>): ChangeEvent | null {
-  const username = (params.username as string | undefined) ?? null;
-  const folder = (params.folder as string | undefined) ?? null;
-  const file = (params.file as string | undefined) ?? null;
-  switch (endpoint.group) {
-    case 'user':
-      if (endpoint.id === 'user.delete') return null; // the index announces user.removed
-      return { type: 'user.changed', username: (params.newusername as string | undefined) ?? username, folder: null, file: null };
-    case 'role':
-      return { type: 'role.changed', username: null, folder: null, file: null };
-    case 'files':
-      if (endpoint.id === 'files.share' || endpoint.id === 'files.noshare') return { type: 'share.changed', username, folder, file };
-      return null;
+/**
+ * The event of `type` that a successful call announces (its row's `events`), naming what
+ * changed from the call's parameters and result: a user event names the user (by the name
+ * the result gives, so a rename names the new one), a role event nothing, a share event the file.
+ */
+function changeEvent(type: ChangeEventType, params: object, result: unknown): ChangeEvent {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const given = params as { username?: unknown; folder?: unknown; file?: unknown };
+  switch (type) {
+    case 'user.changed':
+    case 'user.removed': {
+      const answered = result as { user?: { username?: unknown }; username?: unknown } | undefined;
+      const username = text(answered?.user?.username) ?? text(answered?.username) ?? text(given.username);
+      return { type, username, folder: null, file: null };
+    }
+    case 'role.changed':
+    case 'index.state':
+      return { type, username: null, folder: null, file: null };
     default:
-      return null;
+      return { type, username: text(given.username), folder: text(given.folder), file: text(given.file) };
   }
 }

@@ -47,18 +47,18 @@ export interface DaneeCloudDash {
 }
 
 /** The body `dialect` gets for `endpoint`, given what its handler returned. */
-export function applyDialect(n: NimbusContext, dialect: Dialect, endpoint: EndpointId, body: unknown): unknown {
+export function applyDialect(nimbus: NimbusContext, dialect: Dialect, endpoint: EndpointId, body: unknown): unknown {
   if (dialect === 'nimbus' || body === undefined) return body;
   switch (endpoint) {
     case 'user.get':
-      return daneeCloudUsers(n, [body as User])[0];
+      return daneeCloudUsers(nimbus, [body as User])[0];
     case 'user.all':
-      return daneeCloudUsers(n, body as User[]);
+      return daneeCloudUsers(nimbus, body as User[]);
     case 'user.create':
     case 'user.edit':
     case 'user.role': {
       const { user, ...rest } = body as { user: User };
-      return { ...rest, user: daneeCloudUsers(n, [user])[0] };
+      return { ...rest, user: daneeCloudUsers(nimbus, [user])[0] };
     }
     case 'folders.list':
       return { folders: (body as { folders: Folder[] }).folders.map((f) => f.name) };
@@ -69,27 +69,27 @@ export function applyDialect(n: NimbusContext, dialect: Dialect, endpoint: Endpo
       return { files: parsed.files.map((f) => f.name) };
     }
     case 'dash.get':
-      return daneeCloudDash(n);
+      return daneeCloudDash(nimbus);
     default:
       return body;
   }
 }
 
-function daneeCloudUsers(n: NimbusContext, users: User[]): DaneeCloudUser[] {
+function daneeCloudUsers(nimbus: NimbusContext, users: User[]): DaneeCloudUser[] {
   const shared = new Map<string, string[]>();
-  for (const share of n.store.sharesByToken.values()) {
+  for (const share of nimbus.store.sharesByToken.values()) {
     let names = shared.get(share.username);
     if (!names) shared.set(share.username, (names = []));
     names.push(share.folder === null ? share.file : `${share.folder}/${share.file}`);
   }
   return users.map((u) => {
-    const node = n.index.user(u.username);
+    const node = nimbus.index.user(u.username);
     return {
       username: u.username,
       email: u.email,
       usedStorage: Math.round((u.usage.usedBytes / MIB) * 100) / 100,
       isVerified: u.emailVerified,
-      files: node ? [...n.index.sortedNames(node.root)] : [],
+      files: node ? [...nimbus.index.sortedNames(node.root)] : [],
       folders: node ? [...node.folders.keys()].sort() : [],
       sharedFiles: (shared.get(u.username) ?? []).sort(),
       role: u.role,
@@ -124,11 +124,11 @@ function cpuPercent(): number {
   return Number.isFinite(busy) ? Math.round(Math.max(0, Math.min(100, busy)) * 100) / 100 : 0;
 }
 
-function daneeCloudDash(n: NimbusContext): DaneeCloudDash {
+function daneeCloudDash(nimbus: NimbusContext): DaneeCloudDash {
   return {
     cpuUsage: `${cpuPercent()} %`,
     ramUsage: `${Math.round(process.memoryUsage().rss / MIB)} MB`,
-    uptime: longDuration(Math.floor((Date.now() - n.startedAt) / 1000) * 1000),
+    uptime: longDuration(Math.floor((Date.now() - nimbus.startedAt) / 1000) * 1000),
     version: `v${VERSION}`,
     developer: 'Nimbus',
     license: 'MIT',

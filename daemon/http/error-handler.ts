@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import { ApiError, fromFsError } from '../errors.js';
+import { sendPage } from './pages.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -15,7 +16,8 @@ const CODE_FOR_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * The one place errors become responses: `{error, code}` with the error's status. The
+ * The one place errors become responses: `{error, code}` with the error's status (or the
+ * small page an ApiError carries for a person: `ErrorPage`, daemon/errors.ts). The
  * message is shown only for 4xx and the API's own errors; anything unexpected is a 500
  * with `code: "internal"` and no message, and is logged (never with request headers).
  * Once shutdown has begun (the server stopped listening), every answer also closes its
@@ -35,6 +37,11 @@ export function errorHandler(log: (line: string) => void): Middleware {
       ctx.status = status;
       ctx.set(apiError?.headers ?? {});
       ctx.remove('Content-Disposition');
+      const page = apiError?.page;
+      if (page && (!page.browsersOnly || ctx.accepts('json', 'html') === 'html')) {
+        sendPage(ctx, status, page.title, page.message);
+        return;
+      }
       ctx.type = 'application/json';
       ctx.body = apiError ? { error: apiError.message, code: apiError.code } : { error: 'Internal error', code: 'internal' };
       if (status === 413 || status === 507) ctx.set('Connection', 'close');

@@ -64,10 +64,12 @@ export class EventHub {
     this.#write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   }
 
-  /** Turns the response into an event stream that lasts until the client leaves. */
-  attach(ctx: Context): void {
+  /**
+   * Turns the response into an event stream that lasts until the client leaves, or until
+   * `credential` (the caller's key hash) is revoked.
+   */
+  attach(ctx: Context, credential: string | null): void {
     const stream = new PassThrough();
-    const credential = (ctx.state.caller as { credential?: string } | undefined)?.credential ?? null;
     const subscriber: Subscriber = { stream, socket: ctx.req.socket, credential, overSince: 0 };
     this.#subscribers.add(subscriber);
     const drop = () => {

@@ -1,39 +1,49 @@
 /**
- * One handler per endpoint id of the shared table. Each reads checked parameters, calls a
- * service and returns the response body; the dispatcher sets the status from the table.
- * Handlers never build error responses: services throw, the error middleware answers.
+ * One handler per endpoint id of the shared table. Each reads its checked parameters
+ * (`ParamsOf<Id>`), calls a service and returns the response body (`ResponseOf<Id>`); the
+ * dispatcher sets the status and publishes the events the row declares. Handlers never
+ * build error responses: services throw, the error middleware answers.
  */
 import type { Context } from 'koa';
-import type { EndpointId } from '../../shared/endpoints.js';
-import type { DashInfo, Dialect, KeyScope } from '../../shared/types.js';
+import type { EndpointId, ParamsOf, ResponseOf } from '../../shared/endpoints.js';
+import type { DashInfo, JsonText } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, explainedBy } from '../errors.js';
 import * as files from '../services/files.js';
 import * as folders from '../services/folders.js';
 import * as keys from '../services/keys.js';
+import type { Caller } from '../services/keys.js';
 import * as roles from '../services/roles.js';
 import * as users from '../services/users.js';
-import { shareFile, unshareFile } from '../services/shares.js';
+import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
 import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
-import { page, PAGE_CSP, sendPage } from './pages.js';
-import type { Page, Params } from './params.js';
+import { page, PAGE_CSP } from './pages.js';
+import type { Page } from './params.js';
+import type { FailureThrottle } from './throttle.js';
 
-export interface HandlerInput {
+export interface HandlerInput<Id extends EndpointId> {
+  /** Koa's context of this request. */
   ctx: Context;
-  p: Params;
+  params: ParamsOf<Id>;
   page: Page;
-  n: NimbusContext;
+  nimbus: NimbusContext;
+  /** Who called, by their key; null on public rows. */
+  caller: Caller | null;
   events: EventHub;
+  /** Counts a client's failures (wrong keys, unknown share links) towards a 429. */
+  throttle: FailureThrottle;
 }
 
-export type Handler = (input: HandlerInput) => unknown;
+/** What a handler may answer: the endpoint's response, or the same already serialised. */
+export type HandlerResult<Id extends EndpointId> = ResponseOf<Id> | JsonText<ResponseOf<Id>>;
 
-const s = (p: Params, name: string) => p[name] as string;
-const folderOf = (p: Params) => (p.folder as string | undefined) ?? null;
+export type Handler<Id extends EndpointId> = (input: HandlerInput<Id>) => HandlerResult<Id> | Promise<HandlerResult<Id>>;
+
+const jsonText = <T>(value: T) => JSON.stringify(value) as JsonText<T>;
 
 /** Sends one page of a list with X-Total-Count. */
 function paged<T>(ctx: Context, items: T[], pg: Page): T[] {
@@ -41,174 +51,188 @@ function paged<T>(ctx: Context, items: T[], pg: Page): T[] {
   return pg.offset === 0 && pg.limit >= items.length ? items : items.slice(pg.offset, pg.offset + pg.limit);
 }
 
-let openApiCache: string | null = null;
+let openApiCache: JsonText<ResponseOf<'openapi'>> | null = null;
 
-export const HANDLERS: Record<EndpointId, Handler> = {
-  'user.get': ({ n, p }) => users.getUser(n, s(p, 'username')),
-  'user.all': ({ n, ctx, page: pg }) => paged(ctx, users.listUsers(n), pg),
-  'user.create': async ({ n, p }) => ({
+const DEAD_LINK_PAGE = {
+  title: 'Link not found',
+  message: 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.',
+  // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
+  browsersOnly: true,
+};
+const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
+
+export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
+  'user.get': ({ nimbus, params }) => users.getUser(nimbus, params.username),
+  'user.all': ({ nimbus, ctx, page: pg }) => paged(ctx, users.listUsers(nimbus), pg),
+  'user.create': async ({ nimbus, params }) => ({
     msg: 'User created',
-    user: await users.createUser(n, s(p, 'username'), s(p, 'email'), s(p, 'password')),
+    user: await users.createUser(nimbus, params.username, params.email, params.password),
   }),
-  'user.delete': async ({ n, p }) => {
-    await users.deleteUser(n, s(p, 'username'));
+  'user.delete': async ({ nimbus, params }) => {
+    await users.deleteUser(nimbus, params.username);
     return { msg: 'User deleted' };
   },
-  'user.edit': async ({ n, p }) => ({
+  'user.edit': async ({ nimbus, params }) => ({
     msg: 'User updated',
     // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
-    user: await users.editUser(n, s(p, 'username'), s(p, 'newusername'), s(p, 'newemail'), p.newpassword as string | undefined),
+    user: await users.editUser(nimbus, params.username, params.newusername, params.newemail, params.newpassword),
   }),
-  'user.verify': async ({ n, p }) => {
-    const { delivery } = await sendVerification(n, s(p, 'username'));
+  'user.verify': async ({ nimbus, params }) => {
+    const { delivery } = await sendVerification(nimbus, params.username);
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };
   },
-  'user.role': async ({ n, p }) => ({ msg: 'Role changed', user: await users.setUserRole(n, s(p, 'username'), s(p, 'name')) }),
-
-  'folders.list': ({ n, p, ctx, page: pg }) => ({ folders: paged(ctx, folders.listFolders(n, s(p, 'username')), pg) }),
-  'folders.files': ({ n, p, ctx, page: pg }) => listFiles(n, ctx, s(p, 'username'), s(p, 'folder'), pg),
-  'folders.create': async ({ n, p }) => ({
-    msg: 'Folder created',
-    folder: await folders.createFolder(n, s(p, 'username'), s(p, 'folder')),
+  'user.role': async ({ nimbus, params }) => ({
+    msg: 'Role changed',
+    user: await users.setUserRole(nimbus, params.username, params.name),
   }),
-  'folders.delete': async ({ n, p }) => {
-    await folders.deleteFolder(n, s(p, 'username'), s(p, 'folder'));
+
+  'folders.list': ({ nimbus, params, ctx, page: pg }) => ({ folders: paged(ctx, folders.listFolders(nimbus, params.username), pg) }),
+  'folders.files': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder, pg),
+  'folders.create': async ({ nimbus, params }) => ({
+    msg: 'Folder created',
+    folder: await folders.createFolder(nimbus, params.username, params.folder),
+  }),
+  'folders.delete': async ({ nimbus, params }) => {
+    await folders.deleteFolder(nimbus, params.username, params.folder);
     return { msg: 'Folder deleted' };
   },
-  'folders.files.rename': async ({ n, p }) => ({
+  'folders.files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',
-    file: await files.renameFile(n, s(p, 'username'), s(p, 'folder'), s(p, 'file'), s(p, 'newname')),
+    file: await files.renameFile(nimbus, params.username, params.folder, params.file, params.newname),
   }),
-  'folders.files.delete': async ({ n, p }) => {
-    await files.deleteFile(n, s(p, 'username'), s(p, 'folder'), s(p, 'file'));
+  'folders.files.delete': async ({ nimbus, params }) => {
+    await files.deleteFile(nimbus, params.username, params.folder, params.file);
     return { msg: 'File deleted' };
   },
 
-  'role.get': ({ n, p }) => roles.getRole(n, s(p, 'name')),
-  'role.all': ({ n, ctx, page: pg }) => paged(ctx, roles.listRoles(n), pg),
-  'role.create': async ({ n, p }) => ({
+  'role.get': ({ nimbus, params }) => roles.getRole(nimbus, params.name),
+  'role.all': ({ nimbus, ctx, page: pg }) => paged(ctx, roles.listRoles(nimbus), pg),
+  'role.create': async ({ nimbus, params }) => ({
     msg: 'Role created',
-    role: await roles.createRole(n, s(p, 'name'), p.maxStorage as number, s(p, 'badge')),
+    role: await roles.createRole(nimbus, params.name, params.maxStorage, params.badge),
   }),
-  'role.delete': async ({ n, p }) => {
-    await roles.deleteRole(n, s(p, 'name'));
+  'role.delete': async ({ nimbus, params }) => {
+    await roles.deleteRole(nimbus, params.name);
     return { msg: 'Role deleted' };
   },
-  'role.edit': async ({ n, p }) => ({
+  'role.edit': async ({ nimbus, params }) => ({
     msg: 'Role updated',
-    role: await roles.editRole(n, s(p, 'name'), s(p, 'newname'), p.maxStorage as number, s(p, 'badge')),
+    role: await roles.editRole(nimbus, params.name, params.newname, params.maxStorage, params.badge),
   }),
 
-  'files.list': ({ n, p, ctx, page: pg }) => listFiles(n, ctx, s(p, 'username'), folderOf(p), pg),
-  'files.delete': async ({ n, p }) => {
-    await files.deleteFile(n, s(p, 'username'), folderOf(p), s(p, 'file'));
+  'files.list': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder ?? null, pg),
+  'files.delete': async ({ nimbus, params }) => {
+    await files.deleteFile(nimbus, params.username, params.folder ?? null, params.file);
     return { msg: 'File deleted' };
   },
-  'files.rename': async ({ n, p }) => ({
+  'files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',
-    file: await files.renameFile(n, s(p, 'username'), folderOf(p), s(p, 'file'), s(p, 'newname')),
+    file: await files.renameFile(nimbus, params.username, params.folder ?? null, params.file, params.newname),
   }),
-  'files.share': async ({ n, p }) => ({ msg: 'File shared', file: await shareFile(n, s(p, 'username'), folderOf(p), s(p, 'file')) }),
-  'files.noshare': async ({ n, p }) => ({ msg: 'File unshared', file: await unshareFile(n, s(p, 'username'), folderOf(p), s(p, 'file')) }),
-  'files.upload': async ({ n, p, ctx }) => {
+  'files.share': async ({ nimbus, params }) => ({
+    msg: 'File shared',
+    file: await shareFile(nimbus, params.username, params.folder ?? null, params.file),
+  }),
+  'files.noshare': async ({ nimbus, params }) => ({
+    msg: 'File unshared',
+    file: await unshareFile(nimbus, params.username, params.folder ?? null, params.file),
+  }),
+  'files.upload': async ({ nimbus, params, ctx }) => {
     const length = ctx.get('Content-Length');
     return {
       msg: 'File uploaded',
-      file: await files.uploadFile(n, {
-        username: s(p, 'username'),
-        folder: folderOf(p),
-        file: s(p, 'file'),
-        overwrite: p.overwrite === true,
+      file: await files.uploadFile(nimbus, {
+        username: params.username,
+        folder: params.folder ?? null,
+        file: params.file,
+        overwrite: params.overwrite === true,
         declaredLength: /^\d+$/.test(length) ? Number(length) : null,
         body: ctx.req,
       }),
     };
   },
-  'files.download': async ({ n, p, ctx }) => {
-    sendFile(ctx, await files.openDownload(n, s(p, 'username'), folderOf(p), s(p, 'file')), s(p, 'file'), n.config.bodyIdleMs);
+  'files.download': async ({ nimbus, params, ctx }) => {
+    const opened = await files.openDownload(nimbus, params.username, params.folder ?? null, params.file);
+    sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs);
   },
 
-  'dash.get': ({ n, events }) => dash(n, events),
-  'dash.rescan': async ({ n }) => {
-    if (!n.rescan) throw new ApiError('storage_unavailable', 'The file index cannot rescan now');
-    await n.rescan();
-    if (n.index.state === 'unavailable')
-      throw new ApiError('storage_unavailable', `The storage directory ${n.config.storageDir} is not available`);
-    return { msg: 'Index reconciled with the disk', files: n.index.totals().files };
+  'dash.get': ({ nimbus, events }) => dash(nimbus, events),
+  'dash.rescan': async ({ nimbus }) => {
+    if (!nimbus.rescan) throw new ApiError('storage_unavailable', 'The file index cannot rescan now');
+    await nimbus.rescan();
+    if (nimbus.index.state === 'unavailable')
+      throw new ApiError('storage_unavailable', `The storage directory ${nimbus.config.storageDir} is not available`);
+    return { msg: 'Index reconciled with the disk', files: nimbus.index.totals().files };
   },
-  events: ({ ctx, events }) => events.attach(ctx),
+  events: ({ ctx, events, caller }) => events.attach(ctx, caller?.credential ?? null),
 
-  'keys.list': ({ n }) => ({ keys: keys.listKeys(n) }),
-  'keys.create': async ({ n, p }) => {
-    const created = await keys.createKey(n, s(p, 'label'), p.scope as KeyScope, (p.dialect as Dialect | undefined) ?? 'nimbus');
+  'keys.list': ({ nimbus }) => ({ keys: keys.listKeys(nimbus) }),
+  'keys.create': async ({ nimbus, params }) => {
+    const created = await keys.createKey(nimbus, params.label, params.scope, params.dialect ?? 'nimbus');
     return { msg: 'Key created; it is shown only this once', ...created };
   },
-  'keys.delete': async ({ n, p }) => {
-    await keys.deleteKey(n, s(p, 'label'));
+  'keys.delete': async ({ nimbus, params }) => {
+    await keys.deleteKey(nimbus, params.label);
     return { msg: 'Key deleted' };
   },
-  'keys.rotate': async ({ n }) => ({ msg: 'Admin key replaced; it is shown only this once', key: await keys.rotateAdminKey(n) }),
-  openapi: ({ ctx }) => {
-    openApiCache ??= JSON.stringify(openApiDocument(VERSION));
-    ctx.type = 'application/json';
-    ctx.body = openApiCache;
-  },
+  'keys.rotate': async ({ nimbus }) => ({ msg: 'Admin key replaced; it is shown only this once', key: await keys.rotateAdminKey(nimbus) }),
+  openapi: () => (openApiCache ??= jsonText(openApiDocument(VERSION))),
 
-  'share.download': async ({ n, ctx }) => {
-    const share = n.store.sharesByToken.get(ctx.state.shareToken as string);
-    try {
-      if (!share) throw new ApiError('share_not_found', 'This link does not exist or was revoked');
-      sendFile(ctx, await n.storage.openFile(share.username, share.folder, share.file), share.file, n.config.bodyIdleMs);
-    } catch (err) {
-      // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
-      if (!(err instanceof ApiError) || err.status !== 404 || ctx.accepts('json', 'html') !== 'html') throw err;
-      sendPage(ctx, 404, 'Link not found', 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.');
-    }
+  'share.download': async ({ nimbus, params, ctx, throttle }) => {
+    throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
+    const { opened, name } = await openSharedFile(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
+    sendFile(ctx, opened, name, nimbus.config.bodyIdleMs);
   },
-  verify: async ({ n, p, ctx, events }) => {
+  verify: async ({ nimbus, params, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.type = 'text/html';
     // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
     if (ctx.method === 'HEAD') {
-      ctx.status = isVerificationValid(n, s(p, 'token')) ? 200 : 404;
+      if (!isVerificationValid(nimbus, params.token))
+        throw explainedBy(USED_LINK_PAGE)(new ApiError('token_invalid', 'This link has expired or was already used'));
       ctx.body = '';
       return;
     }
-    try {
-      const username = await confirmVerification(n, s(p, 'token'));
-      // The dispatcher announces POSTs only; an open UI must see "Verified" without a reload.
-      events.publish({ type: 'user.changed', username, folder: null, file: null });
-      ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 404) throw err;
-      ctx.status = 404;
-      ctx.body = page('Link expired or already used', 'Ask for a new verification e-mail.');
-    }
+    const username = await confirmVerification(nimbus, params.token).catch(explainedBy(USED_LINK_PAGE));
+    ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);
+    // Whose address it was: the row's `user.changed` names them, so an open UI shows "Verified" without a reload.
+    return { username };
   },
 };
 
-function listFiles(n: NimbusContext, ctx: Context, username: string, folder: string | null, pg: Page) {
+/**
+ * Counts a share token that names no share towards the client's 429 (the same count as
+ * wrong keys), and refuses a client already blocked, before anything is looked up.
+ */
+function throttleUnknownLinks(ctx: Context, throttle: FailureThrottle, known: boolean): void {
+  if (known) return;
+  const client = ctx.socket.remoteAddress ?? 'unknown';
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) throw new ApiError('too_many_requests', 'Too many unknown links; try again later', { 'Retry-After': String(wait) });
+  throttle.fail(client, 'share links');
+}
+
+function listFiles(nimbus: NimbusContext, ctx: Context, username: string, folder: string | null, pg: Page) {
   // Pre-serialised: the same bytes as `{files: FileEntry[]}`, without re-serialising every entry per request.
-  const result = folders.listFilesJson(n, username, folder, pg.offset, pg.limit);
+  const result = folders.listFilesJson(nimbus, username, folder, pg.offset, pg.limit);
   ctx.set('X-Total-Count', String(result.total));
-  ctx.type = 'application/json';
   return result.json;
 }
 
-function dash(n: NimbusContext, events: EventHub): DashInfo {
-  const totals = n.index.totals();
+function dash(nimbus: NimbusContext, events: EventHub): DashInfo {
+  const totals = nimbus.index.totals();
   return {
     version: VERSION,
-    uptime: Math.round((Date.now() - n.startedAt) / 1000),
-    users: n.store.users.size,
-    roles: n.store.roles.size,
+    uptime: Math.round((Date.now() - nimbus.startedAt) / 1000),
+    users: nimbus.store.users.size,
+    roles: nimbus.store.roles.size,
     files: totals.files,
     folders: totals.folders,
-    shares: n.store.sharesByToken.size,
-    storage: { usedBytes: totals.usedBytes, dir: n.config.storageDir, available: n.index.state !== 'unavailable' },
-    index: { state: n.index.state, watcher: n.watcherMode },
-    orphans: [...n.orphans].sort(),
-    mail: { delivery: n.mailer.delivery },
+    shares: nimbus.store.sharesByToken.size,
+    storage: { usedBytes: totals.usedBytes, dir: nimbus.config.storageDir, available: nimbus.index.state !== 'unavailable' },
+    index: { state: nimbus.index.state, watcher: nimbus.watcherMode },
+    orphans: [...nimbus.orphans].sort(),
+    mail: { delivery: nimbus.mailer.delivery },
     eventStreams: events.size,
   };
 }

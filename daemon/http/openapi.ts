@@ -2,7 +2,7 @@
 import { ENDPOINTS, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
 import { ERROR_STATUS } from '../../shared/errors.js';
 import { FILE_NAME_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
-import { CHANGE_EVENT_TYPES } from '../../shared/types.js';
+import { CHANGE_EVENT_TYPES, type OpenApiDocument } from '../../shared/types.js';
 
 const PARAM_SCHEMAS: Record<ParamKind, object> = {
   accountName: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
@@ -44,7 +44,7 @@ const STATUS_TEXT: Record<number, string> = {
 function operation(endpoint: Endpoint): object {
   const parameters = Object.entries(endpoint.params).map(([name, spec]) => ({
     name,
-    in: 'query',
+    in: spec.in ?? 'query',
     required: spec.required,
     description: spec.description,
     schema: PARAM_SCHEMAS[spec.kind],
@@ -54,9 +54,6 @@ function operation(endpoint: Endpoint): object {
       { name: 'limit', in: 'query', required: false, description: 'Page size', schema: PARAM_SCHEMAS.count },
       { name: 'offset', in: 'query', required: false, description: 'Items to skip', schema: PARAM_SCHEMAS.count },
     );
-  }
-  if (endpoint.id === 'share.download') {
-    parameters.push({ name: 'token', in: 'path', required: true, description: 'Share token', schema: PARAM_SCHEMAS.token });
   }
   const statuses = new Set<number>([endpoint.success, ...endpoint.errors]);
   if (endpoint.scope !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
@@ -88,7 +85,7 @@ function operation(endpoint: Endpoint): object {
   };
 }
 
-export function openApiDocument(version: string): object {
+export function openApiDocument(version: string): OpenApiDocument {
   const paths: Record<string, Record<string, object>> = {};
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.path] ??= {};

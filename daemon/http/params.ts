@@ -3,11 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import coBody from 'co-body';
 import type { Context } from 'koa';
-import { PARAM_CHECKS, PAGE_LIMIT_MAX, type Endpoint } from '../../shared/endpoints.js';
+import { PARAM_CHECKS, PAGE_LIMIT_MAX, type Endpoint, type EndpointId, type ParamsOf } from '../../shared/endpoints.js';
 import { checkNonNegativeInt } from '../../shared/validation.js';
 import { ApiError, badRequest } from '../errors.js';
 
-export type Params = Record<string, unknown>;
 export interface Page {
   offset: number;
   limit: number;
@@ -22,9 +21,15 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /**
  * The endpoint's parameters from the query string and (for a POST) a JSON or urlencoded
  * body, each checked by the shared rules. A key given twice with two values is a 400;
- * so is anything missing, empty or malformed — before any disk access.
+ * so is anything missing, empty or malformed — before any disk access. Path parameters
+ * (`in: 'path'`) come from the router's match of the path (`pathParams`) only; one that
+ * fails its check names no route (404), as a path the table does not have.
  */
-export async function readParams(ctx: Context, endpoint: Endpoint): Promise<{ params: Params; page: Page }> {
+export async function readParams<Id extends EndpointId>(
+  ctx: Context,
+  endpoint: Endpoint & { id: Id },
+  pathParams: Readonly<Record<string, string>> = {},
+): Promise<{ params: ParamsOf<Id>; page: Page }> {
   const raw = new Map<string, string>();
   const query = [...new URLSearchParams(ctx.querystring)];
   // URLSearchParams turns bytes that are not UTF-8 into U+FFFD, so only a value holding one
@@ -34,8 +39,14 @@ export async function readParams(ctx: Context, endpoint: Endpoint): Promise<{ pa
   if (ctx.method === 'POST' && !endpoint.bodyIsContent && hasBody(ctx)) {
     collect(raw, Object.entries(await readBody(ctx)));
   }
-  const params: Params = {};
+  const params: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (spec.in === 'path') {
+      const checked = name in pathParams ? PARAM_CHECKS[spec.kind](pathParams[name]) : null;
+      if (!checked?.ok) throw new ApiError('route_not_found', 'No such route');
+      params[name] = checked.value;
+      continue;
+    }
     const value = raw.get(name);
     if (value === undefined || value === '') {
       if (spec.required) throw badRequest(`Missing parameter: ${name}`, 'missing_parameter');
@@ -46,7 +57,8 @@ export async function readParams(ctx: Context, endpoint: Endpoint): Promise<{ pa
     if (!checked.ok) throw badRequest(`Parameter ${name} ${checked.message}`);
     params[name] = checked.value;
   }
-  return { params, page: endpoint.paged ? readPage(raw) : { offset: 0, limit: Infinity } };
+  // Each value was checked by the rule of its kind in this very row: that is what ParamsOf<Id> describes.
+  return { params: params as ParamsOf<Id>, page: endpoint.paged ? readPage(raw) : { offset: 0, limit: Infinity } };
 }
 
 function readPage(raw: Map<string, string>): Page {

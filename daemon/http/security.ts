@@ -62,10 +62,11 @@ export function applyCors(ctx: Context, granted: Set<string>): boolean {
 }
 
 /**
- * The security wrappers as one synchronous step before routing: headers, Host allowlist,
- * CORS. One middleware instead of three saves two promise hops on every request.
+ * The security wrappers as one synchronous step before routing: the inert response headers,
+ * the Host allowlist (403), CORS (answering a preflight itself). One middleware instead of
+ * three saves two promise hops on every request.
  */
-export function guard(allowed: () => Set<string>, corsOrigins: string[]): Middleware {
+export function checkHostAndCors(allowed: () => Set<string>, corsOrigins: string[]): Middleware {
   const granted = new Set(corsOrigins);
   return (ctx, next) => {
     setSecurityHeaders(ctx.res);

@@ -20,30 +20,36 @@ export const fileLock = (username: string, folder: string | null, file: string) 
  * case (one file on a case-insensitive disk); `except` is the file being renamed to `name`,
  * which may change its own case. Call under the name's `fileLock`.
  */
-export function assertNoCaseTwin(ctx: NimbusContext, username: string, folder: string | null, name: string, except?: string): void {
-  const twin = ctx.index.caseTwin(username, folder, name, except);
+export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder: string | null, name: string, except?: string): void {
+  const twin = nimbus.index.caseTwin(username, folder, name, except);
   if (twin === undefined) return;
-  const kind = folder === null && ctx.index.user(username)?.folders.has(twin) ? 'folder' : 'file';
+  const kind = folder === null && nimbus.index.user(username)?.folders.has(twin) ? 'folder' : 'file';
   throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
 }
 
-export async function deleteFile(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<void> {
-  requireUser(ctx, username);
-  await ctx.locks.run(fileLock(username, folder, file), async () => {
-    await ctx.storage.deleteFile(username, folder, file);
-    if (revokeShare(ctx, username, folder, file)) await ctx.store.commit();
+export async function deleteFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<void> {
+  requireUser(nimbus, username);
+  await nimbus.locks.run(fileLock(username, folder, file), async () => {
+    await nimbus.storage.deleteFile(username, folder, file);
+    if (revokeShare(nimbus, username, folder, file)) await nimbus.store.commit();
   });
 }
 
 /** Renames a file; its share link follows it, as in DaneeCloud. */
-export function renameFile(ctx: NimbusContext, username: string, folder: string | null, file: string, newName: string): Promise<FileEntry> {
-  requireUser(ctx, username);
-  return ctx.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
-    if (ctx.index.getFile(username, folder, file)) assertNoCaseTwin(ctx, username, folder, newName, file);
-    await ctx.storage.renameFile(username, folder, file, newName);
-    moveShare(ctx, username, folder, file, newName);
-    await ctx.store.commit();
-    return toFileEntry(ctx, username, folder, newName, ctx.index.getFile(username, folder, newName)!);
+export function renameFile(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string | null,
+  file: string,
+  newName: string,
+): Promise<FileEntry> {
+  requireUser(nimbus, username);
+  return nimbus.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
+    if (nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, newName, file);
+    await nimbus.storage.renameFile(username, folder, file, newName);
+    moveShare(nimbus, username, folder, file, newName);
+    await nimbus.store.commit();
+    return toFileEntry(nimbus, username, folder, newName, nimbus.index.getFile(username, folder, newName)!);
   });
 }
 
@@ -62,14 +68,14 @@ export interface UploadRequest {
  * arrive (all of it up front when Content-Length says how much), so uploads running at
  * once can never pass the quota together; a byte counter stops a body that lies.
  */
-export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promise<FileEntry> {
-  const user = requireUser(ctx, req.username);
-  ctx.storage.requireFolder(req.username, req.folder);
-  const existing = ctx.index.getFile(req.username, req.folder, req.file);
+export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Promise<FileEntry> {
+  const user = requireUser(nimbus, req.username);
+  nimbus.storage.requireFolder(req.username, req.folder);
+  const existing = nimbus.index.getFile(req.username, req.folder, req.file);
   if (existing && !req.overwrite) throw fileTaken();
   // Even with overwrite: on a case-insensitive disk it would replace the other file.
-  if (!existing) assertNoCaseTwin(ctx, req.username, req.folder, req.file);
-  const maxBytes = maxBytesOf(ctx, user);
+  if (!existing) assertNoCaseTwin(nimbus, req.username, req.folder, req.file);
+  const maxBytes = maxBytesOf(nimbus, user);
   // Replacing a file frees its old bytes once the new one is in place.
   const freed = req.overwrite && existing ? existing.size : 0;
   let reserved = 0;
@@ -77,59 +83,59 @@ export async function uploadFile(ctx: NimbusContext, req: UploadRequest): Promis
     if (total <= reserved) return;
     const extra = total - reserved;
     if (maxBytes >= 0) {
-      const used = ctx.index.usedBytes(req.username) - freed + (ctx.reserved.get(req.username) ?? 0);
+      const used = nimbus.index.usedBytes(req.username) - freed + (nimbus.reserved.get(req.username) ?? 0);
       if (used + extra > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
     }
     reserved += extra;
-    ctx.reserved.set(req.username, (ctx.reserved.get(req.username) ?? 0) + extra);
+    nimbus.reserved.set(req.username, (nimbus.reserved.get(req.username) ?? 0) + extra);
   };
   // A delete of the user or folder while the body streams voids the ticket: the upload is then a 404.
-  const ticket = ctx.storage.beginUpload(req.username, req.folder);
+  const ticket = nimbus.storage.beginUpload(req.username, req.folder);
   // The same user, not one deleted and made again with this name meanwhile.
-  const isCurrent = () => ctx.store.users.get(req.username)?.createdAt === user.createdAt;
+  const isCurrent = () => nimbus.store.users.get(req.username)?.createdAt === user.createdAt;
   let meta;
   try {
     // Everything that would refuse the upload is checked before a byte of the body is read.
-    await ctx.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
-    if (maxBytes >= 0 && ctx.index.usedBytes(req.username) > maxBytes)
+    await nimbus.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
+    if (maxBytes >= 0 && nimbus.index.usedBytes(req.username) > maxBytes)
       throw quotaExceeded('The user is over their storage quota; delete files before uploading');
     if (req.declaredLength !== null) reserve(req.declaredLength);
-    const received = await ctx.storage.receive(req.body, (total) => {
+    const received = await nimbus.storage.receive(req.body, (total) => {
       if (req.declaredLength !== null && total > req.declaredLength)
         throw badRequest('The body is longer than its Content-Length', 'bad_request');
       reserve(total);
     });
     if (req.declaredLength !== null && received.size !== req.declaredLength) {
       // The client went away mid-body (Node ends the request at the socket's end).
-      await ctx.storage.discardTemp(received.tempPath);
+      await nimbus.storage.discardTemp(received.tempPath);
       throw badRequest('The body is shorter than its Content-Length', 'bad_request');
     }
     // placeUpload removes the temp file on every failure.
-    meta = await ctx.locks.run(fileLock(req.username, req.folder, req.file), async () => {
+    meta = await nimbus.locks.run(fileLock(req.username, req.folder, req.file), async () => {
       // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
-      if (!ctx.index.getFile(req.username, req.folder, req.file)) {
+      if (!nimbus.index.getFile(req.username, req.folder, req.file)) {
         try {
-          assertNoCaseTwin(ctx, req.username, req.folder, req.file);
+          assertNoCaseTwin(nimbus, req.username, req.folder, req.file);
         } catch (err) {
-          await ctx.storage.discardTemp(received.tempPath);
+          await nimbus.storage.discardTemp(received.tempPath);
           throw err;
         }
       }
-      return ctx.storage.placeUpload(received.tempPath, ticket, req.file, req.overwrite, isCurrent);
+      return nimbus.storage.placeUpload(received.tempPath, ticket, req.file, req.overwrite, isCurrent);
     });
   } finally {
-    ctx.storage.endUpload(ticket);
-    const left = (ctx.reserved.get(req.username) ?? 0) - reserved;
-    if (left > 0) ctx.reserved.set(req.username, left);
-    else ctx.reserved.delete(req.username);
+    nimbus.storage.endUpload(ticket);
+    const left = (nimbus.reserved.get(req.username) ?? 0) - reserved;
+    if (left > 0) nimbus.reserved.set(req.username, left);
+    else nimbus.reserved.delete(req.username);
   }
   // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
-  return toFileEntry(ctx, req.username, req.folder, req.file, meta);
+  return toFileEntry(nimbus, req.username, req.folder, req.file, meta);
 }
 
-export async function openDownload(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {
-  requireUser(ctx, username);
-  return ctx.storage.openFile(username, folder, file);
+export async function openDownload(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {
+  requireUser(nimbus, username);
+  return nimbus.storage.openFile(username, folder, file);
 }
 
 function usedMessage(used: number, max: number): string {

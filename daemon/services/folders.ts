@@ -1,13 +1,13 @@
-import type { Folder } from '../../shared/types.js';
+import type { FileEntry, Folder, JsonText } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
 import { revokeFolderShares } from './shares.js';
 
-export function listFolders(ctx: NimbusContext, username: string): Folder[] {
-  requireUser(ctx, username);
-  const node = ctx.index.user(username);
+export function listFolders(nimbus: NimbusContext, username: string): Folder[] {
+  requireUser(nimbus, username);
+  const node = nimbus.index.user(username);
   if (!node) return [];
   return [...node.folders.keys()].sort().map((name) => toFolder(name, node.folders.get(name)!));
 }
@@ -17,40 +17,42 @@ export function listFolders(ctx: NimbusContext, username: string): Folder[] {
  * JSON text of `{files: [...]}`, built from cached per-file JSON.
  */
 export function listFilesJson(
-  ctx: NimbusContext,
+  nimbus: NimbusContext,
   username: string,
   folder: string | null,
   offset = 0,
   limit = Infinity,
-): { total: number; json: string } {
-  const files = filesOf(ctx, username, folder);
-  if (!files) return { total: 0, json: '{"files":[]}' };
-  const names = ctx.index.sortedNames(files);
+): { total: number; json: JsonText<{ files: FileEntry[] }> } {
+  const files = filesOf(nimbus, username, folder);
+  if (!files) return { total: 0, json: '{"files":[]}' as JsonText<{ files: FileEntry[] }> };
+  const names = nimbus.index.sortedNames(files);
   const end = Math.min(names.length, offset + limit);
   let json = '{"files":[';
-  for (let i = offset; i < end; i++) json += (i > offset ? ',' : '') + fileEntryJson(ctx, username, folder, names[i], files.get(names[i])!);
-  return { total: names.length, json: `${json}]}` };
+  for (let i = offset; i < end; i++)
+    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, folder, names[i], files.get(names[i])!);
+  // Each entry is JSON.stringify of a FileEntry (fileEntryJson), so this is the text of {files: FileEntry[]}.
+  return { total: names.length, json: `${json}]}` as JsonText<{ files: FileEntry[] }> };
 }
 
-function filesOf(ctx: NimbusContext, username: string, folder: string | null) {
-  requireUser(ctx, username);
-  const files = ctx.index.files(username, folder);
+function filesOf(nimbus: NimbusContext, username: string, folder: string | null) {
+  requireUser(nimbus, username);
+  const files = nimbus.index.files(username, folder);
   if (!files && folder !== null) throw notFound('folder_not_found', 'Folder not found');
   return files;
 }
 
-export async function createFolder(ctx: NimbusContext, username: string, folder: string): Promise<Folder> {
-  requireUser(ctx, username);
+export async function createFolder(nimbus: NimbusContext, username: string, folder: string): Promise<Folder> {
+  requireUser(nimbus, username);
   // A folder is a name in the user's root like a file there: the same lock, the same case rule.
-  return ctx.locks.run(fileLock(username, null, folder), async () => {
-    if (!ctx.index.user(username)?.folders.has(folder)) assertNoCaseTwin(ctx, username, null, folder);
-    await ctx.storage.createFolder(username, folder);
-    return toFolder(folder, ctx.index.user(username)!.folders.get(folder)!);
+  return nimbus.locks.run(fileLock(username, null, folder), async () => {
+    if (!nimbus.index.user(username)?.folders.has(folder)) assertNoCaseTwin(nimbus, username, null, folder);
+    await nimbus.storage.createFolder(username, folder);
+    return toFolder(folder, nimbus.index.user(username)!.folders.get(folder)!);
   });
 }
 
-export async function deleteFolder(ctx: NimbusContext, username: string, folder: string): Promise<void> {
-  requireUser(ctx, username);
-  await ctx.storage.deleteFolder(username, folder);
-  if (revokeFolderShares(ctx, username, folder) > 0) await ctx.store.commit();
+export async function deleteFolder(nimbus: NimbusContext, username: string, folder: string): Promise<void> {
+  requireUser(nimbus, username);
+  await nimbus.storage.deleteFolder(username, folder);
+  if (revokeFolderShares(nimbus, username, folder) > 0) await nimbus.store.commit();
 }

@@ -34,25 +34,25 @@ function hashPresented(presented: string): string {
 }
 
 /** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */
-export function identify(ctx: NimbusContext, presented: string): Caller | null {
+export function identify(nimbus: NimbusContext, presented: string): Caller | null {
   const hash = hashPresented(presented);
-  if (sameHash(hash, ctx.admin.hash))
-    return { label: ADMIN_LABEL, scope: 'admin', credential: ctx.admin.hash, dialect: ctx.config.adminDialect };
-  const key = ctx.store.keysByHash.get(hash);
+  if (sameHash(hash, nimbus.admin.hash))
+    return { label: ADMIN_LABEL, scope: 'admin', credential: nimbus.admin.hash, dialect: nimbus.config.adminDialect };
+  const key = nimbus.store.keysByHash.get(hash);
   return key ? { label: key.label, scope: key.scope, credential: key.hash, dialect: key.dialect ?? 'nimbus' } : null;
 }
 
-export function listKeys(ctx: NimbusContext): ApiKeyInfo[] {
+export function listKeys(nimbus: NimbusContext): ApiKeyInfo[] {
   const admin: ApiKeyInfo = {
     label: ADMIN_LABEL,
     scope: 'admin',
-    createdAt: new Date(ctx.startedAt).toISOString(),
+    createdAt: new Date(nimbus.startedAt).toISOString(),
     builtIn: true,
-    dialect: ctx.config.adminDialect,
+    dialect: nimbus.config.adminDialect,
   };
   return [
     admin,
-    ...[...ctx.store.keysByHash.values()].map((k) => ({
+    ...[...nimbus.store.keysByHash.values()].map((k) => ({
       label: k.label,
       scope: k.scope,
       createdAt: k.createdAt,
@@ -64,42 +64,42 @@ export function listKeys(ctx: NimbusContext): ApiKeyInfo[] {
 
 /** Creates a key; the only time it is ever shown is in this return value. */
 export async function createKey(
-  ctx: NimbusContext,
+  nimbus: NimbusContext,
   label: string,
   scope: KeyScope,
   dialect: Dialect = 'nimbus',
 ): Promise<ApiKeyInfo & { key: string }> {
-  if (label === ADMIN_LABEL || [...ctx.store.keysByHash.values()].some((k) => k.label === label)) {
+  if (label === ADMIN_LABEL || [...nimbus.store.keysByHash.values()].some((k) => k.label === label)) {
     throw conflict('key_exists', 'A key with that label already exists');
   }
   const key = newSecret();
   const createdAt = new Date().toISOString();
-  ctx.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt, dialect });
-  await ctx.store.commit();
+  nimbus.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt, dialect });
+  await nimbus.store.commit();
   return { label, scope, createdAt, builtIn: false, dialect, key };
 }
 
-export async function deleteKey(ctx: NimbusContext, label: string): Promise<void> {
+export async function deleteKey(nimbus: NimbusContext, label: string): Promise<void> {
   if (label === ADMIN_LABEL) throw conflict('key_builtin', 'The admin key cannot be deleted; rotate it instead');
-  const entry = [...ctx.store.keysByHash.values()].find((k) => k.label === label);
+  const entry = [...nimbus.store.keysByHash.values()].find((k) => k.label === label);
   if (!entry) throw notFound('key_not_found', 'Key not found');
-  ctx.store.keysByHash.delete(entry.hash);
+  nimbus.store.keysByHash.delete(entry.hash);
   // The key is refused from here on; what it opened before (streams, connections) closes now.
-  ctx.revocations.revoke(entry.hash);
-  await ctx.store.commit();
+  nimbus.revocations.revoke(entry.hash);
+  await nimbus.store.commit();
 }
 
 /**
  * Replaces the admin key where it is kept; the old key stops working at once, and its
  * streams and connections close (the caller's own connection once this answer is sent).
  */
-export async function rotateAdminKey(ctx: NimbusContext): Promise<string> {
-  if (ctx.admin.source === 'env') throw conflict('conflict', 'The admin key is set by NIMBUS_API_KEY; change it there and restart');
+export async function rotateAdminKey(nimbus: NimbusContext): Promise<string> {
+  if (nimbus.admin.source === 'env') throw conflict('conflict', 'The admin key is set by NIMBUS_API_KEY; change it there and restart');
   const key = newSecret();
-  await saveAdminKey(ctx.config, ctx.admin.source, key);
-  const old = ctx.admin.hash;
-  ctx.admin.key = key;
-  ctx.admin.hash = hashSecret(key);
-  ctx.revocations.revoke(old);
+  await saveAdminKey(nimbus.config, nimbus.admin.source, key);
+  const old = nimbus.admin.hash;
+  nimbus.admin.key = key;
+  nimbus.admin.hash = hashSecret(key);
+  nimbus.revocations.revoke(old);
   return key;
 }

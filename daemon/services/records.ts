@@ -10,15 +10,15 @@ import type { StoredRole, StoredUser } from '../store/schema.js';
 const MIB = 1024 * 1024;
 
 /** The user's quota in bytes, -1 when unlimited. */
-export function maxBytesOf(ctx: NimbusContext, user: StoredUser): number {
-  const role = ctx.store.roles.get(user.role);
+export function maxBytesOf(nimbus: NimbusContext, user: StoredUser): number {
+  const role = nimbus.store.roles.get(user.role);
   if (!role || role.maxStorage < 0) return -1;
   return role.maxStorage * MIB;
 }
 
-export function toUser(ctx: NimbusContext, user: StoredUser): User {
-  const usedBytes = ctx.index.usedBytes(user.username);
-  const maxBytes = maxBytesOf(ctx, user);
+export function toUser(nimbus: NimbusContext, user: StoredUser): User {
+  const usedBytes = nimbus.index.usedBytes(user.username);
+  const maxBytes = maxBytesOf(nimbus, user);
   return {
     username: user.username,
     email: user.email,
@@ -36,8 +36,8 @@ export const toRole = (role: StoredRole): Role => ({
   builtIn: role.builtIn,
 });
 
-export function toFileEntry(ctx: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): FileEntry {
-  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, name));
+export function toFileEntry(nimbus: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): FileEntry {
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, name));
   return {
     name,
     folder,
@@ -45,7 +45,7 @@ export function toFileEntry(ctx: NimbusContext, username: string, folder: string
     modifiedAt: new Date(meta.mtimeMs).toISOString(),
     mimeType: mimeTypeOf(name),
     shared: share !== undefined,
-    shareUrl: share ? shareUrl(ctx, share.token) : null,
+    shareUrl: share ? shareUrl(nimbus, share.token) : null,
   };
 }
 
@@ -57,12 +57,12 @@ const entryJson = new WeakMap<FileMeta, { name: string; folder: string | null; s
  * and share link are unchanged: listings of thousands of files then cost a Map lookup per
  * file instead of a date, a MIME lookup and serialisation (bench/RESULTS.md).
  */
-export function fileEntryJson(ctx: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): string {
-  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, name));
-  const url = share ? shareUrl(ctx, share.token) : null;
+export function fileEntryJson(nimbus: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): string {
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, name));
+  const url = share ? shareUrl(nimbus, share.token) : null;
   const cached = entryJson.get(meta);
   if (cached && cached.name === name && cached.folder === folder && cached.shareUrl === url) return cached.json;
-  const json = JSON.stringify(toFileEntry(ctx, username, folder, name, meta));
+  const json = JSON.stringify(toFileEntry(nimbus, username, folder, name, meta));
   entryJson.set(meta, { name, folder, shareUrl: url, json });
   return json;
 }
@@ -73,18 +73,18 @@ export function toFolder(name: string, node: { files: Map<string, FileMeta>; mti
   return { name, fileCount: node.files.size, sizeBytes: node.sizeBytes, modifiedAt: new Date(latest).toISOString() };
 }
 
-export const shareUrl = (ctx: NimbusContext, token: string): string => `${ctx.baseUrl}/s/${token}`;
+export const shareUrl = (nimbus: NimbusContext, token: string): string => `${nimbus.baseUrl}/s/${token}`;
 
 export const mimeTypeOf = (name: string): string => mime.lookup(name) || 'application/octet-stream';
 
-export function requireUser(ctx: NimbusContext, username: string): StoredUser {
-  const user = ctx.store.users.get(username);
+export function requireUser(nimbus: NimbusContext, username: string): StoredUser {
+  const user = nimbus.store.users.get(username);
   if (!user) throw notFound('user_not_found', 'User not found');
   return user;
 }
 
-export function requireRole(ctx: NimbusContext, name: string): StoredRole {
-  const role = ctx.store.roles.get(name);
+export function requireRole(nimbus: NimbusContext, name: string): StoredRole {
+  const role = nimbus.store.roles.get(name);
   if (!role) throw notFound('role_not_found', 'Role not found');
   return role;
 }

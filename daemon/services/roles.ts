@@ -9,61 +9,61 @@ import { requireRole, toRole } from './records.js';
  * ones) is on the daemon itself: it is answered as an absolute URL on the daemon's base URL,
  * so DaneeCloud's clients, which expect an http(s) URL, can load it.
  */
-function publicRole(ctx: NimbusContext, role: StoredRole): Role {
+function publicRole(nimbus: NimbusContext, role: StoredRole): Role {
   const out = toRole(role);
-  return role.badge.startsWith('/') ? { ...out, badge: `${ctx.baseUrl}${role.badge}` } : out;
+  return role.badge.startsWith('/') ? { ...out, badge: `${nimbus.baseUrl}${role.badge}` } : out;
 }
 
 /**
  * The badge as stored: a URL of the daemon's own badges (a client sending back what it read)
  * goes back to a path, so it keeps working when the daemon's port or address changes.
  */
-function storedBadge(ctx: NimbusContext, badge: string): string {
-  const own = `${ctx.baseUrl}/badges/`;
-  return badge.startsWith(own) && /^[a-z]+\.svg$/.test(badge.slice(own.length)) ? badge.slice(ctx.baseUrl.length) : badge;
+function storedBadge(nimbus: NimbusContext, badge: string): string {
+  const own = `${nimbus.baseUrl}/badges/`;
+  return badge.startsWith(own) && /^[a-z]+\.svg$/.test(badge.slice(own.length)) ? badge.slice(nimbus.baseUrl.length) : badge;
 }
 
-export const getRole = (ctx: NimbusContext, name: string): Role => publicRole(ctx, requireRole(ctx, name));
+export const getRole = (nimbus: NimbusContext, name: string): Role => publicRole(nimbus, requireRole(nimbus, name));
 
-export const listRoles = (ctx: NimbusContext): Role[] => [...ctx.store.roles.values()].map((role) => publicRole(ctx, role));
+export const listRoles = (nimbus: NimbusContext): Role[] => [...nimbus.store.roles.values()].map((role) => publicRole(nimbus, role));
 
-export async function createRole(ctx: NimbusContext, name: string, maxStorage: number, badge: string): Promise<Role> {
-  if (ctx.store.roles.has(name)) throw conflict('role_exists', 'Role already exists');
-  const role: StoredRole = { name, maxStorage, badge: storedBadge(ctx, badge), builtIn: false };
-  ctx.store.roles.set(name, role);
-  await ctx.store.commit();
-  return publicRole(ctx, role);
+export async function createRole(nimbus: NimbusContext, name: string, maxStorage: number, badge: string): Promise<Role> {
+  if (nimbus.store.roles.has(name)) throw conflict('role_exists', 'Role already exists');
+  const role: StoredRole = { name, maxStorage, badge: storedBadge(nimbus, badge), builtIn: false };
+  nimbus.store.roles.set(name, role);
+  await nimbus.store.commit();
+  return publicRole(nimbus, role);
 }
 
-export async function deleteRole(ctx: NimbusContext, name: string): Promise<void> {
-  const role = requireRole(ctx, name);
+export async function deleteRole(nimbus: NimbusContext, name: string): Promise<void> {
+  const role = requireRole(nimbus, name);
   if (role.builtIn) throw conflict('role_builtin', 'Built-in roles cannot be deleted');
-  const holders = countHolders(ctx, name);
+  const holders = countHolders(nimbus, name);
   if (holders > 0) throw conflict('role_in_use', `Role is still assigned to ${holders} user${holders === 1 ? '' : 's'}`);
-  ctx.store.roles.delete(name);
-  await ctx.store.commit();
+  nimbus.store.roles.delete(name);
+  await nimbus.store.commit();
 }
 
 /** Renames a role (moving its users with it) and sets its quota and badge. */
-export async function editRole(ctx: NimbusContext, name: string, newName: string, maxStorage: number, badge: string): Promise<Role> {
-  const role = requireRole(ctx, name);
+export async function editRole(nimbus: NimbusContext, name: string, newName: string, maxStorage: number, badge: string): Promise<Role> {
+  const role = requireRole(nimbus, name);
   const renaming = newName !== name;
   if (renaming && role.builtIn) throw conflict('role_builtin', 'Built-in roles cannot be renamed');
-  if (renaming && ctx.store.roles.has(newName)) throw conflict('role_exists', 'A role with that name already exists');
-  const updated: StoredRole = { ...role, name: newName, maxStorage, badge: storedBadge(ctx, badge) };
-  ctx.store.roles.delete(name);
-  ctx.store.roles.set(newName, updated);
+  if (renaming && nimbus.store.roles.has(newName)) throw conflict('role_exists', 'A role with that name already exists');
+  const updated: StoredRole = { ...role, name: newName, maxStorage, badge: storedBadge(nimbus, badge) };
+  nimbus.store.roles.delete(name);
+  nimbus.store.roles.set(newName, updated);
   if (renaming) {
-    for (const [username, user] of ctx.store.users) {
-      if (user.role === name) ctx.store.users.set(username, { ...user, role: newName });
+    for (const [username, user] of nimbus.store.users) {
+      if (user.role === name) nimbus.store.users.set(username, { ...user, role: newName });
     }
   }
-  await ctx.store.commit();
-  return publicRole(ctx, updated);
+  await nimbus.store.commit();
+  return publicRole(nimbus, updated);
 }
 
-export function countHolders(ctx: NimbusContext, roleName: string): number {
+export function countHolders(nimbus: NimbusContext, roleName: string): number {
   let n = 0;
-  for (const user of ctx.store.users.values()) if (user.role === roleName) n++;
+  for (const user of nimbus.store.users.values()) if (user.role === roleName) n++;
   return n;
 }

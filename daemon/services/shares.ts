@@ -1,4 +1,5 @@
 import type { ChangeEvent, FileEntry } from '../../shared/types.js';
+import type { OpenedFile } from '../storage/storage.js';
 import type { NimbusContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { newSecret } from '../keys/secrets.js';
@@ -7,47 +8,54 @@ import type { StoredShare } from '../store/schema.js';
 import { requireUser, toFileEntry } from './records.js';
 
 /** Shares a file by a 256-bit token. */
-export async function shareFile(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
-  requireUser(ctx, username);
-  const meta = ctx.storage.requireFile(username, folder, file);
+export async function shareFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
+  requireUser(nimbus, username);
+  const meta = nimbus.storage.requireFile(username, folder, file);
   const key = sharePathKey(username, folder, file);
-  if (ctx.store.sharesByPath.has(key)) throw conflict('already_shared', 'File is already shared');
+  if (nimbus.store.sharesByPath.has(key)) throw conflict('already_shared', 'File is already shared');
   const share: StoredShare = { token: newSecret(), username, folder, file, createdAt: new Date().toISOString() };
-  ctx.store.putShare(share);
-  await ctx.store.commit();
-  return toFileEntry(ctx, username, folder, file, meta);
+  nimbus.store.putShare(share);
+  await nimbus.store.commit();
+  return toFileEntry(nimbus, username, folder, file, meta);
 }
 
-export async function unshareFile(ctx: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
-  requireUser(ctx, username);
-  const meta = ctx.storage.requireFile(username, folder, file);
-  if (!revokeShare(ctx, username, folder, file)) throw notFound('share_not_found', 'File is not shared');
-  await ctx.store.commit();
-  return toFileEntry(ctx, username, folder, file, meta);
+export async function unshareFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
+  requireUser(nimbus, username);
+  const meta = nimbus.storage.requireFile(username, folder, file);
+  if (!revokeShare(nimbus, username, folder, file)) throw notFound('share_not_found', 'File is not shared');
+  await nimbus.store.commit();
+  return toFileEntry(nimbus, username, folder, file, meta);
+}
+
+/** Opens the file a share link names, for its public download; 404 for a token that names no share. */
+export async function openSharedFile(nimbus: NimbusContext, token: string): Promise<{ opened: OpenedFile; name: string }> {
+  const share = nimbus.store.sharesByToken.get(token);
+  if (!share) throw notFound('share_not_found', 'This link does not exist or was revoked');
+  return { opened: await nimbus.storage.openFile(share.username, share.folder, share.file), name: share.file };
 }
 
 /** Removes a file's share from the store (the caller commits). */
-export function revokeShare(ctx: NimbusContext, username: string, folder: string | null, file: string): boolean {
-  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, file));
+export function revokeShare(nimbus: NimbusContext, username: string, folder: string | null, file: string): boolean {
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, file));
   if (!share) return false;
-  ctx.store.deleteShare(share);
+  nimbus.store.deleteShare(share);
   return true;
 }
 
 /** Removes the shares of every file in a folder (the caller commits). */
-export function revokeFolderShares(ctx: NimbusContext, username: string, folder: string): number {
+export function revokeFolderShares(nimbus: NimbusContext, username: string, folder: string): number {
   let n = 0;
-  for (const share of [...ctx.store.sharesByToken.values()]) {
-    if (share.username === username && share.folder === folder && revokeShare(ctx, username, folder, share.file)) n++;
+  for (const share of [...nimbus.store.sharesByToken.values()]) {
+    if (share.username === username && share.folder === folder && revokeShare(nimbus, username, folder, share.file)) n++;
   }
   return n;
 }
 
 /** Moves a share with its file (the caller commits). */
-export function moveShare(ctx: NimbusContext, username: string, folder: string | null, from: string, to: string): void {
-  const share = ctx.store.sharesByPath.get(sharePathKey(username, folder, from));
+export function moveShare(nimbus: NimbusContext, username: string, folder: string | null, from: string, to: string): void {
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, from));
   if (!share) return;
-  ctx.store.putShare({ ...share, file: to }, share);
+  nimbus.store.putShare({ ...share, file: to }, share);
 }
 
 /**
@@ -63,7 +71,7 @@ export const VANISHED_SHARE_GRACE_MS = 2000;
  * the share themselves, so this finds nothing to do for them. While the storage directory is
  * unavailable nothing is revoked.
  */
-export function watchForVanishedShares(ctx: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
+export function watchForVanishedShares(nimbus: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
   // One timer for all pending removals: `rm -r` of a large folder is one pass over the shares.
   const pending: { event: ChangeEvent; due: number }[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -78,10 +86,10 @@ export function watchForVanishedShares(ctx: NimbusContext, graceMs = VANISHED_SH
     let due = 0;
     while (due < pending.length && pending[due].due <= now) due++;
     const events = pending.splice(0, due).map((p) => p.event);
-    if (ctx.index.state !== 'unavailable') revokeAbsent(ctx, events);
+    if (nimbus.index.state !== 'unavailable') revokeAbsent(nimbus, events);
     schedule();
   };
-  ctx.index.on('change', (event) => {
+  nimbus.index.on('change', (event) => {
     if (event.username === null) return;
     if (event.type !== 'file.removed' && event.type !== 'folder.removed' && event.type !== 'user.removed') return;
     pending.push({ event, due: Date.now() + graceMs });
@@ -90,7 +98,7 @@ export function watchForVanishedShares(ctx: NimbusContext, graceMs = VANISHED_SH
 }
 
 /** Revokes the shares the removal events cover whose file is (still) not in the index. */
-function revokeAbsent(ctx: NimbusContext, events: ChangeEvent[]): void {
+function revokeAbsent(nimbus: NimbusContext, events: ChangeEvent[]): void {
   const users = new Set<string>();
   const folders = new Set<string>();
   const files = new Set<string>();
@@ -100,13 +108,13 @@ function revokeAbsent(ctx: NimbusContext, events: ChangeEvent[]): void {
     else files.add(sharePathKey(username!, folder, file!));
   }
   let revoked = 0;
-  for (const share of [...ctx.store.sharesByToken.values()]) {
+  for (const share of [...nimbus.store.sharesByToken.values()]) {
     const covered =
-      (users.has(share.username) && !ctx.store.users.has(share.username)) ||
+      (users.has(share.username) && !nimbus.store.users.has(share.username)) ||
       (share.folder !== null && folders.has(`${share.username}/${share.folder}`)) ||
       files.has(sharePathKey(share.username, share.folder, share.file));
-    if (!covered || ctx.index.getFile(share.username, share.folder, share.file)) continue;
-    if (revokeShare(ctx, share.username, share.folder, share.file)) revoked++;
+    if (!covered || nimbus.index.getFile(share.username, share.folder, share.file)) continue;
+    if (revokeShare(nimbus, share.username, share.folder, share.file)) revoked++;
   }
-  if (revoked > 0) ctx.store.commit().catch((err: Error) => ctx.log(`Nimbus: could not save revoked shares: ${err.message}`));
+  if (revoked > 0) nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save revoked shares: ${err.message}`));
 }

@@ -11,61 +11,67 @@ import { requireRole, requireUser, toUser } from './records.js';
 const userLock = (username: string) => `user:${foldName(username)}`;
 
 /** Refuses `username` when another user (not `self`, who may change the case of their own name) differs from it only in case. */
-function assertNoCaseTwin(ctx: NimbusContext, username: string, self?: string): void {
-  const twin = ctx.index.caseFolds.twin(ctx.store.users, username, self);
+function assertNoCaseTwin(nimbus: NimbusContext, username: string, self?: string): void {
+  const twin = nimbus.index.caseFolds.twin(nimbus.store.users, username, self);
   if (twin !== undefined) throw conflict('name_case_conflict', `A user named '${twin}' already exists; names may not differ only in case`);
 }
 
-export function getUser(ctx: NimbusContext, username: string): User {
-  return toUser(ctx, requireUser(ctx, username));
+export function getUser(nimbus: NimbusContext, username: string): User {
+  return toUser(nimbus, requireUser(nimbus, username));
 }
 
-export function listUsers(ctx: NimbusContext): User[] {
-  return [...ctx.store.users.values()].map((u) => toUser(ctx, u));
+export function listUsers(nimbus: NimbusContext): User[] {
+  return [...nimbus.store.users.values()].map((u) => toUser(nimbus, u));
 }
 
-export function createUser(ctx: NimbusContext, username: string, email: string, password: string): Promise<User> {
-  return ctx.locks.run(userLock(username), async () => {
-    if (ctx.store.users.has(username)) throw conflict('user_exists', 'User already exists');
-    assertNoCaseTwin(ctx, username);
+export function createUser(nimbus: NimbusContext, username: string, email: string, password: string): Promise<User> {
+  return nimbus.locks.run(userLock(username), async () => {
+    if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+    assertNoCaseTwin(nimbus, username);
     const passwordHash = await hashPassword(password);
-    await ctx.storage.ensureUserDir(username);
-    if (ctx.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+    await nimbus.storage.ensureUserDir(username);
+    if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
     const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
-    ctx.store.users.set(username, user);
-    ctx.index.caseFolds.added(ctx.store.users, username);
-    ctx.orphans.delete(username);
-    await ctx.store.commit();
+    nimbus.store.users.set(username, user);
+    nimbus.index.caseFolds.added(nimbus.store.users, username);
+    nimbus.orphans.delete(username);
+    await nimbus.store.commit();
     // A directory of that name that was already there (an orphan) now belongs to the user.
-    await ctx.storage.rescanUser(username);
-    return toUser(ctx, user);
+    await nimbus.storage.rescanUser(username);
+    return toUser(nimbus, user);
   });
 }
 
 /** Deletes the user's record, shares and verification tokens, then their files. */
-export function deleteUser(ctx: NimbusContext, username: string): Promise<void> {
-  return ctx.locks.run(userLock(username), async () => {
-    requireUser(ctx, username);
-    ctx.store.users.delete(username);
-    ctx.index.caseFolds.removed(ctx.store.users, username);
-    dropSharesOf(ctx, username);
-    for (const [hash, v] of ctx.store.verifications) if (v.username === username) ctx.store.verifications.delete(hash);
-    await ctx.store.commit();
-    await ctx.storage.deleteUser(username);
+export function deleteUser(nimbus: NimbusContext, username: string): Promise<void> {
+  return nimbus.locks.run(userLock(username), async () => {
+    requireUser(nimbus, username);
+    nimbus.store.users.delete(username);
+    nimbus.index.caseFolds.removed(nimbus.store.users, username);
+    dropSharesOf(nimbus, username);
+    for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
+    await nimbus.store.commit();
+    await nimbus.storage.deleteUser(username);
   });
 }
 
 /** Renames a user and sets their e-mail; the password changes only when a new one is given. */
-export function editUser(ctx: NimbusContext, username: string, newUsername: string, newEmail: string, newPassword?: string): Promise<User> {
-  return ctx.locks.run([userLock(username), userLock(newUsername)], async () => {
-    requireUser(ctx, username);
+export function editUser(
+  nimbus: NimbusContext,
+  username: string,
+  newUsername: string,
+  newEmail: string,
+  newPassword?: string,
+): Promise<User> {
+  return nimbus.locks.run([userLock(username), userLock(newUsername)], async () => {
+    requireUser(nimbus, username);
     const renaming = newUsername !== username;
-    if (renaming && ctx.store.users.has(newUsername)) throw conflict('user_exists', 'A user with that name already exists');
-    if (renaming) assertNoCaseTwin(ctx, newUsername, username);
+    if (renaming && nimbus.store.users.has(newUsername)) throw conflict('user_exists', 'A user with that name already exists');
+    if (renaming) assertNoCaseTwin(nimbus, newUsername, username);
     const newHash = newPassword === undefined ? null : await hashPassword(newPassword);
-    if (renaming) await ctx.storage.renameUser(username, newUsername);
+    if (renaming) await nimbus.storage.renameUser(username, newUsername);
     // Read the record again after the awaits: a role change may have landed meanwhile.
-    const user = requireUser(ctx, username);
+    const user = requireUser(nimbus, username);
     const emailChanged = newEmail !== user.email;
     const updated: StoredUser = {
       ...user,
@@ -74,40 +80,40 @@ export function editUser(ctx: NimbusContext, username: string, newUsername: stri
       emailVerified: emailChanged ? false : user.emailVerified,
       passwordHash: newHash ?? user.passwordHash,
     };
-    ctx.store.users.delete(username);
-    ctx.store.users.set(newUsername, updated);
+    nimbus.store.users.delete(username);
+    nimbus.store.users.set(newUsername, updated);
     if (renaming) {
-      ctx.index.caseFolds.removed(ctx.store.users, username);
-      ctx.index.caseFolds.added(ctx.store.users, newUsername);
+      nimbus.index.caseFolds.removed(nimbus.store.users, username);
+      nimbus.index.caseFolds.added(nimbus.store.users, newUsername);
     }
-    if (renaming) moveSharesOf(ctx, username, newUsername);
-    for (const [hash, v] of ctx.store.verifications) {
+    if (renaming) moveSharesOf(nimbus, username, newUsername);
+    for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
-      if (emailChanged) ctx.store.verifications.delete(hash);
-      else ctx.store.verifications.set(hash, { ...v, username: newUsername });
+      if (emailChanged) nimbus.store.verifications.delete(hash);
+      else nimbus.store.verifications.set(hash, { ...v, username: newUsername });
     }
-    await ctx.store.commit();
-    return toUser(ctx, updated);
+    await nimbus.store.commit();
+    return toUser(nimbus, updated);
   });
 }
 
-export async function setUserRole(ctx: NimbusContext, username: string, roleName: string): Promise<User> {
-  const user = requireUser(ctx, username);
-  requireRole(ctx, roleName);
+export async function setUserRole(nimbus: NimbusContext, username: string, roleName: string): Promise<User> {
+  const user = requireUser(nimbus, username);
+  requireRole(nimbus, roleName);
   const updated: StoredUser = { ...user, role: roleName };
-  ctx.store.users.set(username, updated);
-  await ctx.store.commit();
-  return toUser(ctx, updated);
+  nimbus.store.users.set(username, updated);
+  await nimbus.store.commit();
+  return toUser(nimbus, updated);
 }
 
-function dropSharesOf(ctx: NimbusContext, username: string): void {
-  for (const share of [...ctx.store.sharesByToken.values()]) {
-    if (share.username === username) ctx.store.deleteShare(share);
+function dropSharesOf(nimbus: NimbusContext, username: string): void {
+  for (const share of [...nimbus.store.sharesByToken.values()]) {
+    if (share.username === username) nimbus.store.deleteShare(share);
   }
 }
 
-function moveSharesOf(ctx: NimbusContext, from: string, to: string): void {
-  for (const share of [...ctx.store.sharesByToken.values()]) {
-    if (share.username === from) ctx.store.putShare({ ...share, username: to }, share);
+function moveSharesOf(nimbus: NimbusContext, from: string, to: string): void {
+  for (const share of [...nimbus.store.sharesByToken.values()]) {
+    if (share.username === from) nimbus.store.putShare({ ...share, username: to }, share);
   }
 }

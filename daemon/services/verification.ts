@@ -7,15 +7,15 @@ import { requireUser } from './records.js';
 const VALID_MS = 24 * 60 * 60 * 1000;
 
 /** Creates a verification token (only its hash is stored) and mails the link. */
-export async function sendVerification(ctx: NimbusContext, username: string): Promise<{ delivery: MailDelivery }> {
-  const user = requireUser(ctx, username);
+export async function sendVerification(nimbus: NimbusContext, username: string): Promise<{ delivery: MailDelivery }> {
+  const user = requireUser(nimbus, username);
   const token = newSecret();
-  for (const [hash, v] of ctx.store.verifications) if (v.username === username) ctx.store.verifications.delete(hash);
+  for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
   const hash = hashSecret(token);
-  ctx.store.verifications.set(hash, { hash, username, email: user.email, expiresAt: new Date(Date.now() + VALID_MS).toISOString() });
-  await ctx.store.commit();
-  const link = `${ctx.baseUrl}/verify?token=${token}`;
-  const sent = await ctx.mailer.send({
+  nimbus.store.verifications.set(hash, { hash, username, email: user.email, expiresAt: new Date(Date.now() + VALID_MS).toISOString() });
+  await nimbus.store.commit();
+  const link = `${nimbus.baseUrl}/verify?token=${token}`;
+  const sent = await nimbus.mailer.send({
     to: user.email,
     subject: 'Confirm your e-mail address for Nimbus',
     text: `Hello ${user.username},\n\nopen this link to confirm your e-mail address:\n\n${link}\n\nThe link is valid for 24 hours.\n`,
@@ -25,24 +25,24 @@ export async function sendVerification(ctx: NimbusContext, username: string): Pr
 }
 
 /** Whether a token would confirm an address now, without using it (for HEAD, which must change nothing). */
-export function isVerificationValid(ctx: NimbusContext, token: string): boolean {
-  const entry = ctx.store.verifications.get(hashSecret(token));
-  const user = entry ? ctx.store.users.get(entry.username) : undefined;
+export function isVerificationValid(nimbus: NimbusContext, token: string): boolean {
+  const entry = nimbus.store.verifications.get(hashSecret(token));
+  const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   return !!entry && !!user && Date.parse(entry.expiresAt) >= Date.now() && user.email === entry.email;
 }
 
 /** Marks the e-mail verified; a token works once, for 24 hours, for the address it was sent to. */
-export async function confirmVerification(ctx: NimbusContext, token: string): Promise<string> {
+export async function confirmVerification(nimbus: NimbusContext, token: string): Promise<string> {
   const hash = hashSecret(token);
-  const entry = ctx.store.verifications.get(hash);
-  const user = entry ? ctx.store.users.get(entry.username) : undefined;
+  const entry = nimbus.store.verifications.get(hash);
+  const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   if (!entry || !user || Date.parse(entry.expiresAt) < Date.now() || user.email !== entry.email) {
-    if (entry && Date.parse(entry.expiresAt) < Date.now()) ctx.store.verifications.delete(hash);
+    if (entry && Date.parse(entry.expiresAt) < Date.now()) nimbus.store.verifications.delete(hash);
     throw notFound('token_invalid', 'This link has expired or was already used');
   }
-  ctx.store.verifications.delete(hash);
-  ctx.store.users.set(user.username, { ...user, emailVerified: true });
-  await ctx.store.commit();
+  nimbus.store.verifications.delete(hash);
+  nimbus.store.users.set(user.username, { ...user, emailVerified: true });
+  await nimbus.store.commit();
   return user.username;
 }
 

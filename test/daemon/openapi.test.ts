@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
       const names = op.parameters.map((p: { name: string }) => p.name);
       for (const [name, spec] of Object.entries(endpoint.params)) {
         const param = op.parameters.find((p: { name: string }) => p.name === name);
-        expect(param, name).toMatchObject({ in: 'query', required: spec.required });
+        expect(param, name).toMatchObject({ in: spec.in ?? 'query', required: spec.required });
       }
       if (endpoint.paged) expect(names).toEqual(expect.arrayContaining(['limit', 'offset']));
       for (const status of [endpoint.success, ...endpoint.errors])
@@ -43,6 +43,18 @@ describe('the OpenAPI document', () => {
       } else expect(op.security).toEqual([]);
     },
   );
+
+  it('declares each {name} of a path as a path parameter, and no other', () => {
+    for (const endpoint of ENDPOINTS) {
+      const inPath = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declared = Object.entries(endpoint.params)
+        .filter(([, spec]) => spec.in === 'path')
+        .map(([name]) => name);
+      expect(declared, endpoint.id).toEqual(inPath);
+      const op = doc.paths[endpoint.path][endpoint.method.toLowerCase()];
+      expect(op.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name)).toEqual(inPath);
+    }
+  });
 
   it('lists nothing that is not in the table', () => {
     const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
