@@ -1,11 +1,15 @@
-/** `nimbus`: the command line. Runs the daemon headless and manages the admin key. */
+/** `nimbus`: the command line. Runs the daemon headless, manages the admin key, says where things are. */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parsePort, resolveConfig } from './config.js';
+import { parsePort, resolveConfig, type DaemonConfig } from './config.js';
+import type { RunningDaemon } from './index.js';
 import { loadAdminKey, saveAdminKey } from './keys/admin-key.js';
 import { newSecret } from './keys/secrets.js';
 import { startDaemon } from './daemon.js';
+import { LOG_FILE, LOG_LEVELS, logDirOf, parseLogLevel, type LogLevel } from './logging.js';
 import { readRunFile } from './run-file.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 
@@ -15,6 +19,7 @@ Usage:
   nimbus daemon [options]   Run the daemon headless (API and web UI)
   nimbus key show           Print the admin API key
   nimbus key rotate         Replace the admin API key and print the new one
+  nimbus paths [--json]     Print where the data, storage, logs and settings are
   nimbus --help | --version
 
 Options:
@@ -22,6 +27,7 @@ Options:
   --port <n>            Port; 0 picks a free one (NIMBUS_PORT; default 7878)
   --data-dir <dir>      Store, keys, outbox (NIMBUS_DATA_DIR; default per OS: ~/.local/share/nimbus)
   --storage-dir <dir>   User files (NIMBUS_STORAGE_DIR; default <data-dir>/storage)
+  --log-level <level>   ${LOG_LEVELS.join('|')} (NIMBUS_LOG_LEVEL; default info); the log is <data-dir>/logs/nimbus.log
 
 Environment:
   NIMBUS_API_KEY        Use this admin key instead of the OS keychain (automation)
@@ -48,6 +54,8 @@ export async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'storage-dir': { type: 'string' },
+      'log-level': { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -61,22 +69,32 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return values.help || command === 'help' ? 0 : 1;
   }
-  const input = { host: values.host, port: parsePort(values.port), dataDir: values['data-dir'], storageDir: values['storage-dir'] };
+  const input = {
+    host: values.host,
+    port: parsePort(values.port),
+    dataDir: values['data-dir'],
+    storageDir: values['storage-dir'],
+    logLevel: parseLogLevel(values['log-level'], '--log-level'),
+  };
   if (command === 'daemon') return runDaemon(input);
+  if (command === 'paths') return printPaths(input, values.json === true);
   if (command === 'key' && (sub === 'show' || sub === 'rotate')) return sub === 'show' ? showKey(input) : rotateKey(input);
   process.stderr.write(`nimbus: unknown command "${positionals.join(' ')}"\n\n${HELP}`);
   return 1;
 }
 
-type Input = { host?: string; port?: number; dataDir?: string; storageDir?: string };
+type Input = { host?: string; port?: number; dataDir?: string; storageDir?: string; logLevel?: LogLevel };
 
 async function runDaemon(input: Input): Promise<number> {
   // Handlers go in before the listening line is printed: a supervisor that signals as soon
   // as it reads the line would otherwise kill the process before it could shut down cleanly.
   let stopRequested = false;
   let wake: () => void = () => undefined;
+  let daemon: RunningDaemon | null = null;
   const stop = (signal: string) => {
-    process.stderr.write(`Nimbus: ${signal} received, shutting down…\n`);
+    const line = `Nimbus: ${signal} received, shutting down…`;
+    if (daemon) daemon.logger.info(line);
+    else process.stderr.write(`${line}\n`);
     stopRequested = true;
     wake();
   };
@@ -85,7 +103,7 @@ async function runDaemon(input: Input): Promise<number> {
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
   try {
-    const daemon = await startDaemon(input);
+    daemon = await startDaemon(input);
     process.stdout.write(`Nimbus daemon listening on ${daemon.url}\n`);
     if (!stopRequested) await new Promise<void>((resolve) => (wake = resolve));
     await daemon.close();
@@ -162,5 +180,82 @@ async function lockHolder(dataDir: string): Promise<number | null> {
     return pid;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+  }
+}
+
+/**
+ * `nimbus paths`: where this data directory keeps everything (the same --data-dir,
+ * --storage-dir and NIMBUS_* variables as the daemon), and where the desktop app keeps its
+ * settings. Creates nothing.
+ */
+async function printPaths(input: Input, json: boolean): Promise<number> {
+  const config = configFor(input);
+  const running = await readRunFile(config.dataDir);
+  const paths = pathsOf(config);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ ...paths, running }, null, 2)}\n`);
+    return 0;
+  }
+  const mark = (file: string) => (existsSync(file) ? '' : '  (not created yet)');
+  const rows: [string, string][] = [
+    ['Data directory', paths.dataDir + mark(paths.dataDir)],
+    ['Storage', paths.storageDir + mark(paths.storageDir)],
+    ['Logs', paths.logDir + mark(paths.logDir)],
+    ['Current log', paths.logFile + mark(paths.logFile)],
+    ['Store', paths.store + mark(paths.store)],
+    ['Run file', `${paths.runFile}${running ? `  (daemon pid ${running.pid} at ${running.url})` : '  (no daemon running)'}`],
+    ['Admin key file', `${paths.adminKeyFile}  (used when no keychain answers, or NIMBUS_KEYCHAIN=off)`],
+    ['Mail outbox', paths.outbox + mark(paths.outbox)],
+    ['Desktop settings', paths.desktopSettings + mark(paths.desktopSettings)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  for (const [label, value] of rows) process.stdout.write(`${label.padEnd(width)}${value}\n`);
+  process.stdout.write(
+    'Configuration: flags and NIMBUS_* variables (`nimbus --help`), no file; the desktop app also reads its settings.\n',
+  );
+  const desktop = await desktopDataDir(paths.desktopSettings);
+  if (desktop && path.resolve(desktop) !== config.dataDir)
+    process.stdout.write(`The desktop app's settings name another data directory: ${desktop} (pass --data-dir to see its paths).\n`);
+  return 0;
+}
+
+function pathsOf(config: DaemonConfig) {
+  const logDir = logDirOf(config.dataDir);
+  return {
+    dataDir: config.dataDir,
+    storageDir: config.storageDir,
+    logDir,
+    logFile: path.join(logDir, LOG_FILE),
+    store: path.join(config.dataDir, 'db.json'),
+    runFile: path.join(config.dataDir, 'daemon.json'),
+    lockFile: path.join(config.dataDir, 'nimbus.lock'),
+    adminKeyFile: path.join(config.dataDir, 'admin.key'),
+    outbox: path.join(config.dataDir, 'outbox'),
+    desktopSettings: desktopSettingsFile(),
+  };
+}
+
+/**
+ * The desktop app's settings.json: Electron's appData (XDG config on Linux, Application
+ * Support on macOS, %APPDATA% on Windows) + Nimbus/Desktop, as main/main.ts sets its userData.
+ */
+function desktopSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
+  const home = os.homedir();
+  const appData =
+    process.platform === 'darwin'
+      ? path.join(home, 'Library', 'Application Support')
+      : process.platform === 'win32'
+        ? (env.APPDATA ?? path.join(home, 'AppData', 'Roaming'))
+        : env.XDG_CONFIG_HOME || path.join(home, '.config');
+  return path.join(appData, 'Nimbus', 'Desktop', 'settings.json');
+}
+
+/** The data directory the desktop app's settings name, if any. */
+async function desktopDataDir(file: string): Promise<string | null> {
+  try {
+    const settings = JSON.parse(await readFile(file, 'utf8')) as { dataDir?: unknown };
+    return typeof settings.dataDir === 'string' && settings.dataDir !== '' ? settings.dataDir : null;
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Dialect } from '../shared/types.js';
+import { parseLogLevel, type LogLevel } from './logging.js';
 
 /** Everything the daemon is configured by, resolved from options, then NIMBUS_* variables, then defaults. */
 export interface DaemonConfig {
@@ -37,6 +38,8 @@ export interface DaemonConfig {
   rendererDir: string;
   /** The response shapes the admin key gets (NIMBUS_ADMIN_DIALECT: nimbus, the default, or daneecloud). */
   adminDialect: Dialect;
+  /** Lowest level written to the log file and stderr (--log-level, NIMBUS_LOG_LEVEL; default info). */
+  logLevel: LogLevel;
 }
 
 export interface ConfigInput {
@@ -45,6 +48,7 @@ export interface ConfigInput {
   dataDir?: string;
   storageDir?: string;
   apiKey?: string;
+  logLevel?: LogLevel;
 }
 
 export const DEFAULT_PORT = 7878;
@@ -79,6 +83,7 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 2000),
     rendererDir,
     adminDialect: parseDialect(env.NIMBUS_ADMIN_DIALECT),
+    logLevel: input.logLevel ?? parseLogLevel(env.NIMBUS_LOG_LEVEL, 'NIMBUS_LOG_LEVEL') ?? 'info',
   };
 }
 

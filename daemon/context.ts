@@ -1,5 +1,6 @@
 import type { DaemonConfig } from './config.js';
 import type { AdminKeySource } from './keys/admin-key.js';
+import type { Logger } from './logging.js';
 import type { Mailer } from './mail.js';
 import type { Revocations } from './services/revocations.js';
 import type { FileIndex } from './storage/file-index.js';
@@ -31,5 +32,8 @@ export interface NimbusContext {
   revocations: Revocations;
   /** Reconciles the index with the disk now (set once the index is built). */
   rescan?: () => Promise<void>;
+  /** This daemon's logger (daemon/logging.ts): the log file, echoed to stderr. */
+  logger: Logger;
+  /** A warning line for the log (`logger.warn`); tests passing `DaemonOptions.log` receive these too. */
   log: (line: string) => void;
 }

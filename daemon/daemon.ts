@@ -20,7 +20,8 @@ import { ApiError } from './errors.js';
 import { DataDirLock } from './store/lock.js';
 import { Store } from './store/store.js';
 import { KeyedMutex } from './util/mutex.js';
-import { PACKAGE_ROOT } from './version.js';
+import { PACKAGE_ROOT, VERSION } from './version.js';
+import { openDaemonLog } from './logging.js';
 import { removeRunFile, writeRunFile } from './run-file.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
@@ -28,13 +29,24 @@ const SHUTDOWN_GRACE_MS = 5000;
 /** Starts the daemon: lock, store, admin key, HTTP server, then the index scan in the background. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   await mkdir(config.storageDir, { recursive: true });
+  // One logger per daemon: <data-dir>/logs/nimbus.log, echoed to stderr unless the caller takes the lines.
+  const logs = openDaemonLog({ dataDir: config.dataDir, level: config.logLevel, terminal: options.log ? null : process.stderr });
+  const log = (line: string) => {
+    logs.logger.warn(line);
+    options.log?.(line);
+  };
   const lock = new DataDirLock(path.join(config.dataDir, 'nimbus.lock'));
-  lock.acquire();
-  const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
+  try {
+    lock.acquire();
+  } catch (err) {
+    logs.startFailed(err);
+    logs.close();
+    throw err;
+  }
+  const cleanups: (() => Promise<void> | void)[] = [() => logs.close(), () => lock.release()];
   try {
     const store = new Store(path.join(config.dataDir, 'db.json'));
     await store.open();
@@ -58,6 +70,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       orphans: new Set(),
       watcherMode: 'starting',
       revocations: new Revocations(),
+      logger: logs.logger,
       log,
     };
     watchForVanishedShares(nimbus);
@@ -65,7 +78,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(() => events.close());
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
     const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
-    const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, { routing: options.routing });
+    const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {
+      routing: options.routing,
+    });
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
     server.headersTimeout = config.headersTimeoutMs;
@@ -85,6 +100,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     nimbus.baseUrl = config.publicUrl ?? url;
     await writeRunFile(config.dataDir, { pid: process.pid, url });
     cleanups.push(() => removeRunFile(config.dataDir));
+    logs.logger.info({ url, dataDir: config.dataDir, storageDir: config.storageDir }, `Nimbus ${VERSION} started on ${url}`);
 
     // The first scan runs after listening: the API answers (index `scanning`) while it reads.
     const live = new LiveStorage(nimbus, options.watchFactory);
@@ -115,6 +131,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         clearTimeout(grace);
         await scanning;
         await store.close();
+        logs.logger.info('Nimbus stopped');
         for (const cleanup of cleanups.reverse()) await cleanup();
       })());
     return {
@@ -123,10 +140,13 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       port,
       dataDir: config.dataDir,
       storageDir: config.storageDir,
+      logDir: logs.dir,
+      logger: logs.logger,
       adminKey: () => nimbus.admin.key,
       close,
     };
   } catch (err) {
+    logs.startFailed(err);
     for (const cleanup of cleanups.reverse()) await cleanup();
     throw err;
   }

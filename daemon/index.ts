@@ -1,8 +1,9 @@
 /** The daemon's public entry: what main/ and tests may import. */
 import type { Routing } from './http/app.js';
+import type { Logger, LogLevel } from './logging.js';
 import type { WatchFactory } from './storage/watcher.js';
 
-export type { Routing, WatchFactory };
+export type { Logger, LogLevel, Routing, WatchFactory };
 export interface DaemonOptions {
   host?: string;
   /** 0 picks a free port. Default 7878. */
@@ -13,8 +14,13 @@ export interface DaemonOptions {
   apiKey?: string;
   /** Environment to read NIMBUS_* settings from; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Where log lines go; defaults to stderr. */
+  /**
+   * Receives each warning line (`NimbusContext.log`) as well as the log file; when given,
+   * nothing is echoed to stderr (tests pass it to read or silence the lines).
+   */
   log?: (line: string) => void;
+  /** trace, debug, info (default), warn, error, fatal or silent; as NIMBUS_LOG_LEVEL. */
+  logLevel?: LogLevel;
   /** Creates the storage directory watches (`fs.watch`, one per directory, by default); tests pass one that fails. */
   watchFactory?: WatchFactory;
   /** How requests find their endpoint (the endpoint table's Map lookup by default); the bench passes @koa/router to compare. */
@@ -28,6 +34,10 @@ export interface RunningDaemon {
   port: number;
   dataDir: string;
   storageDir: string;
+  /** The log folder, `<data-dir>/logs` (the current file is `nimbus.log` in it). */
+  logDir: string;
+  /** This daemon's logger: the desktop shell logs through it into the same file. Silent once closed. */
+  logger: Logger;
   /** The admin key (from NIMBUS_API_KEY, the keychain or the key file). */
   adminKey(): string;
   /** Stops accepting requests, lets in-flight writes finish, releases the lock. */

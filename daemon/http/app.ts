@@ -12,6 +12,7 @@ import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { identify, type Caller } from '../services/keys.js';
 import { errorHandler } from './error-handler.js';
+import { requestLog } from './request-log.js';
 import type { FileIndex } from '../storage/file-index.js';
 import type { EventHub } from './events.js';
 import { HANDLERS, type HandlerInput } from './handlers.js';
@@ -174,6 +175,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
       throw new ApiError('route_not_found', 'No such route');
     },
   };
+  app.use(requestLog(nimbus.logger)); // outermost: sees the status the error handler sets
   app.use(errorHandler(nimbus.log));
   app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins));
   app.use((options.routing ?? tableRouting)(dispatch));

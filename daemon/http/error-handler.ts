@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import { ApiError, fromFsError } from '../errors.js';
 import { sendPage } from './pages.js';
+import { redactUrl } from './request-log.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -31,7 +32,9 @@ export function errorHandler(log: (line: string) => void): Middleware {
     } catch (err) {
       const apiError = toApiError(err, ctx.req.destroyed);
       if (!apiError) {
-        log(`Nimbus: internal error on ${ctx.method} ${ctx.path}: ${(err as Error)?.stack ?? String(err)}`);
+        log(
+          `Nimbus: internal error on ${ctx.method} ${redactUrl(ctx.path)} (request ${ctx.state.requestId}): ${(err as Error)?.stack ?? String(err)}`,
+        );
       }
       const status = apiError?.status ?? 500;
       ctx.status = status;

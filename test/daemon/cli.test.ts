@@ -1,12 +1,12 @@
-/** `nimbus` as a user runs it: help, the daemon with its listening line and clean shutdown, key show and rotate. */
+/** `nimbus` as a user runs it: help, the daemon with its listening line, log and clean shutdown, key show and rotate, paths. */
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BIN, childEnv, ROOT, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
+import { BIN, childEnv, LISTENING, ROOT, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { startTestDaemon, TEST_KEY } from '../helpers/daemon.js';
 
 const dirs: string[] = [];
@@ -36,6 +36,9 @@ describe('nimbus --help', () => {
       '--data-dir',
       '--storage-dir',
       '--host',
+      '--log-level',
+      'NIMBUS_LOG_LEVEL',
+      'nimbus paths',
       'NIMBUS_API_KEY',
     ]) {
       expect(run.stdout()).toContain(command);
@@ -58,6 +61,14 @@ describe('nimbus --help', () => {
     const run = runCli(['daemon', '--port', 'eighty', '--data-dir', await tempDir()], fileKeyEnv());
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toMatch(/Invalid port: eighty/);
+  });
+
+  it('exits 1 naming the levels for an invalid --log-level, before starting anything', async () => {
+    const dataDir = path.join(await tempDir(), 'never');
+    const run = runCli(['daemon', '--log-level', 'loud', '--port', '0', '--data-dir', dataDir], fileKeyEnv());
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toBe('nimbus: Invalid --log-level: loud (one of trace, debug, info, warn, error, fatal, silent)\n');
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
 
@@ -117,6 +128,57 @@ describe('nimbus daemon', () => {
     expect((await res.json()).file.size).toBe(128 * 1024);
     expect(await daemon.exited).toBe(0);
     expect((await readFile(path.join(dataDir, 'storage', 'ana', 'late.bin'))).length).toBe(128 * 1024);
+  });
+
+  it('logs each request to <data-dir>/logs/nimbus.log and, not on a terminal, as JSON lines on stderr', async () => {
+    const dataDir = await tempDir();
+    const daemon = await spawnDaemon(dataDir, fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
+    running.push(daemon);
+    const res = await fetch(`${daemon.url}/api/user/create?username=ana&email=ana@example.com&password=hunter2-secret`, {
+      method: 'POST',
+      headers: { 'API-Key': TEST_KEY },
+    });
+    expect(res.status).toBe(201);
+    const id = res.headers.get('X-Request-Id');
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toBe(0);
+
+    const file = (await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8')).trim().split('\n');
+    const stderr = daemon.stderr().trim().split('\n');
+    for (const lines of [file, stderr]) {
+      const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(parsed.find((line) => line.reqId === id)).toMatchObject({
+        level: 'info',
+        method: 'POST',
+        url: '/api/user/create?username=ana&email=ana@example.com&password=[redacted]',
+        status: 201,
+        ms: expect.any(Number),
+      });
+      expect(parsed.map((line) => line.msg)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^Nimbus \S+ started on http/),
+          'Nimbus: SIGTERM received, shutting down…',
+          'Nimbus stopped',
+        ]),
+      );
+      expect(lines.join('\n')).not.toContain('hunter2-secret');
+      expect(lines.join('\n')).not.toContain(TEST_KEY);
+    }
+  });
+
+  it('writes only warnings and worse with --log-level warn (over NIMBUS_LOG_LEVEL)', async () => {
+    const dataDir = await tempDir();
+    const run = runCli(
+      ['daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+      fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_LOG_LEVEL: 'debug' }),
+    );
+    running.push(run);
+    const url = await vi.waitFor(() => LISTENING.exec(run.stdout())![1], { timeout: 20_000, interval: 50 });
+    expect((await fetch(`${url}/api/dash`, { headers: { 'API-Key': TEST_KEY } })).status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8')).toBe('');
+    expect(run.stderr()).toBe('');
   });
 
   it('shuts down cleanly on SIGINT too', async () => {
@@ -285,5 +347,61 @@ describe('nimbus key', () => {
     const run = runCli(['key', 'rotate', '--data-dir', await tempDir()], fileKeyEnv({ NIMBUS_API_KEY: TEST_KEY }));
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toMatch(/NIMBUS_API_KEY/);
+  });
+});
+
+describe('nimbus paths', () => {
+  const expected = (dataDir: string) => ({
+    dataDir,
+    storageDir: path.join(dataDir, 'storage'),
+    logDir: path.join(dataDir, 'logs'),
+    logFile: path.join(dataDir, 'logs', 'nimbus.log'),
+    store: path.join(dataDir, 'db.json'),
+    runFile: path.join(dataDir, 'daemon.json'),
+    lockFile: path.join(dataDir, 'nimbus.lock'),
+    adminKeyFile: path.join(dataDir, 'admin.key'),
+    outbox: path.join(dataDir, 'outbox'),
+  });
+
+  it('prints where the data, storage, logs, store and settings are, creating nothing', async () => {
+    const home = await tempDir();
+    const dataDir = path.join(home, 'data');
+    const run = runCli(['paths', '--data-dir', dataDir], fileKeyEnv({ HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') }));
+    expect(await run.exited).toBe(0);
+    const out = run.stdout();
+    expect(out).toMatch(new RegExp(`^Data directory +${dataDir}  \\(not created yet\\)$`, 'm'));
+    expect(out).toMatch(new RegExp(`^Storage +${path.join(dataDir, 'storage')}`, 'm'));
+    expect(out).toMatch(new RegExp(`^Logs +${path.join(dataDir, 'logs')}`, 'm'));
+    expect(out).toMatch(new RegExp(`^Current log +${path.join(dataDir, 'logs', 'nimbus.log')}`, 'm'));
+    expect(out).toMatch(new RegExp(`^Store +${path.join(dataDir, 'db.json')}`, 'm'));
+    expect(out).toMatch(/^Run file .*\(no daemon running\)$/m);
+    expect(out).toMatch(new RegExp(`^Desktop settings +${path.join(home, 'config', 'Nimbus', 'Desktop', 'settings.json')}`, 'm'));
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('--json gives the same paths for tools, honouring NIMBUS_DATA_DIR and --storage-dir, and names a running daemon', async () => {
+    const dataDir = await tempDir();
+    const storage = path.join(await tempDir(), 'files');
+    const t = await startTestDaemon({ dataDir, storageDir: storage });
+    try {
+      const run = runCli(['paths', '--json', '--storage-dir', storage], fileKeyEnv({ NIMBUS_DATA_DIR: dataDir }));
+      expect(await run.exited).toBe(0);
+      const paths = JSON.parse(run.stdout());
+      expect(paths).toMatchObject({ ...expected(dataDir), storageDir: storage, running: { pid: process.pid, url: t.url } });
+      expect(paths.desktopSettings).toMatch(/Nimbus[\\/]Desktop[\\/]settings\.json$/);
+      expect(existsSync(paths.logFile)).toBe(true);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('says when the desktop app’s settings name another data directory', async () => {
+    const home = await tempDir();
+    const config = path.join(home, 'config');
+    await mkdir(path.join(config, 'Nimbus', 'Desktop'), { recursive: true });
+    await writeFile(path.join(config, 'Nimbus', 'Desktop', 'settings.json'), JSON.stringify({ dataDir: '/srv/elsewhere' }));
+    const run = runCli(['paths', '--data-dir', path.join(home, 'data')], fileKeyEnv({ HOME: home, XDG_CONFIG_HOME: config }));
+    expect(await run.exited).toBe(0);
+    expect(run.stdout()).toContain("The desktop app's settings name another data directory: /srv/elsewhere");
   });
 });

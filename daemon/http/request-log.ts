@@ -1,0 +1,94 @@
+/**
+ * One log line per request (README, "Logs"): id, method, URL, status, time and size, written
+ * when the response ends (so a download or an event stream is logged with its full
+ * duration). The id is also sent back as `X-Request-Id`.
+ *
+ * Never logged: headers (the key travels in `API-Key` or `Authorization`), bodies (passwords
+ * in a form or JSON), the value of any query parameter whose name looks secret (DaneeCloud's
+ * clients send `password` and `newpassword` in the query; `/verify` takes `token`), and the
+ * token of a share link `/s/<token>`.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+
+/** Query parameter names whose values are never written: password, newpassword, token, key, apikey, api-key… */
+const SECRET_PARAM = /pass|token|key|secret|auth|session|credential|cookie/i;
+const REDACTED = '[redacted]';
+/** A path segment after `/s/` is a share token. */
+const SHARE_TOKEN = /(^|\/)s\/[^/]*/g;
+/** URLs longer than this are cut in the log (a 4 KiB hostile path tells nothing more than its start). */
+const MAX_URL = 2048;
+
+/** The URL as it may be logged: share tokens and the values of secret-looking query parameters replaced. */
+export function redactUrl(raw: string): string {
+  const q = raw.indexOf('?');
+  const pathPart = (q < 0 ? raw : raw.slice(0, q)).replace(SHARE_TOKEN, `$1s/${REDACTED}`);
+  let url = pathPart;
+  if (q >= 0) {
+    const pairs = raw
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq < 0) return pair;
+        const name = pair.slice(0, eq);
+        return SECRET_PARAM.test(decodeName(name)) ? `${name}=${REDACTED}` : pair;
+      });
+    url += `?${pairs.join('&')}`;
+  }
+  return url.length > MAX_URL ? `${url.slice(0, MAX_URL)}…` : url;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * Request ids: a random prefix per daemon and a counter (`3f9c01a2-1b`), unique across
+ * restarts and cheaper than a UUID per request. Not taken from the client: a proxy's id
+ * could carry anything into the log.
+ */
+function idSource(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let next = 0;
+  return () => `${prefix}-${(++next).toString(36)}`;
+}
+
+/** Logs each request once its response has ended; mount it outside the error handler so it sees the final status. */
+export function requestLog(logger: Logger): Middleware {
+  const nextId = idSource();
+  return async (ctx, next) => {
+    const started = performance.now();
+    const id = nextId();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    const { req, res } = ctx;
+    const ip = req.socket.remoteAddress;
+    res.once('close', () => {
+      const status = res.statusCode;
+      if (!logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) return;
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const url = redactUrl(req.url ?? '');
+      const length = Number(res.getHeader('Content-Length'));
+      const line = {
+        reqId: id,
+        method: req.method,
+        url,
+        status,
+        ms,
+        ...(Number.isFinite(length) && { bytes: length }),
+        ip,
+        ...(!res.writableFinished && { aborted: true }),
+      };
+      const msg = `${req.method} ${url} ${status} ${ms}ms${res.writableFinished ? '' : ' (aborted)'}`;
+      if (status >= 500) logger.error(line, msg);
+      else logger.info(line, msg);
+    });
+    await next();
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The daemon's log (README, "Logs"): pino, one logger per running daemon, writing JSON lines
+ * to `<data-dir>/logs/nimbus.log` (rotated by size: nimbus.1.log … nimbus.5.log are the older
+ * ones) and echoing to stderr (pretty on a terminal, JSON lines otherwise).
+ *
+ * The file is written synchronously by this module, not through pino-roll or a transport:
+ * transports run in a worker thread per logger (tests start hundreds of daemons in one
+ * process), and pino-roll's import alone costs ~130 ms (date-fns) and gives the current file a
+ * new name at every roll. A synchronous append costs a few µs a line, loses nothing when the
+ * process dies, and closing is one close(2).
+ */
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import pino, { type Logger } from 'pino';
+import type PinoPretty from 'pino-pretty';
+
+export type { Logger };
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The current file's name; older ones are `nimbus.1.log` (newest) to `nimbus.<LOG_KEEP>.log`. */
+export const LOG_FILE = 'nimbus.log';
+/** A file is rotated once it passes this size… */
+export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+/** …and this many older files are kept: at most (1 + 5) × 10 MiB = 60 MiB of logs. */
+export const LOG_KEEP = 5;
+
+/** `<data-dir>/logs`: what `nimbus paths` prints and the tray's "Open log folder" opens. */
+export function logDirOf(dataDir: string): string {
+  return path.join(dataDir, 'logs');
+}
+
+/** Parses a level name; throws a message naming `source` (the flag or variable) and the choices. */
+export function parseLogLevel(raw: string | undefined, source: string): LogLevel | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const level = raw.toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+  throw new Error(`Invalid ${source}: ${raw} (one of ${LOG_LEVELS.join(', ')})`);
+}
+
+/**
+ * Never written, whatever a future log call passes: request headers, and any field named like
+ * a secret. (Request lines carry only a redacted URL: daemon/http/request-log.ts.)
+ */
+const REDACT = [
+  'headers',
+  'password',
+  'newpassword',
+  'token',
+  'key',
+  'apiKey',
+  'authorization',
+  'cookie',
+  '*.headers',
+  '*.password',
+  '*.newpassword',
+  '*.token',
+  '*.key',
+  '*.apiKey',
+  '*.authorization',
+  '*.cookie',
+];
+
+/** Request fields that a pretty terminal line already shows in its message. */
+const PRETTY_IGNORE = 'pid,hostname,method,url,status,ms,bytes,ip';
+
+export interface DaemonLogOptions {
+  dataDir: string;
+  level: LogLevel;
+  /** Where lines are echoed (stderr), or null for the file only. Pretty when it is a terminal. */
+  terminal: (NodeJS.WritableStream & { isTTY?: boolean }) | null;
+  /** For tests: rotate at this size instead of 10 MiB. */
+  rotateBytes?: number;
+}
+
+export interface DaemonLog {
+  logger: Logger;
+  /** The log folder, `<data-dir>/logs`. */
+  dir: string;
+  /** The file being written, `<data-dir>/logs/nimbus.log`. */
+  file: string;
+  /** Writes why the daemon did not start to the file only (the caller tells the terminal itself). */
+  startFailed(err: unknown): void;
+  /** Closes the file; later lines are dropped. Idempotent. */
+  close(): void;
+}
+
+/** Opens (creating, 0700/0600) the log folder and file of a data directory, and a logger on them. */
+export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
+  const dir = logDirOf(options.dataDir);
+  const file = new RotatingFile(path.join(dir, LOG_FILE), options.rotateBytes ?? LOG_ROTATE_BYTES, LOG_KEEP);
+  const terminal = options.terminal;
+  // Loaded only for a terminal (~40 ms): services, pipes and tests get JSON lines.
+  const pretty = terminal?.isTTY
+    ? (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty).prettyFactory({
+        colorize: true,
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: PRETTY_IGNORE,
+      })
+    : null;
+  let closed = false;
+  const sink = {
+    write(line: string) {
+      if (closed) return;
+      file.write(line);
+      if (terminal) terminal.write(pretty ? pretty(line) : line);
+    },
+  };
+  const settings: pino.LoggerOptions = {
+    level: options.level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
+  const logger = pino(settings, sink);
+  return {
+    logger,
+    dir,
+    file: file.path,
+    startFailed(err) {
+      if (closed) return;
+      pino(settings, { write: (line: string) => file.write(line) }).error(
+        `Nimbus could not start: ${(err as Error)?.message ?? String(err)}`,
+      );
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      file.close();
+    },
+  };
+}
+
+/**
+ * A file appended to synchronously, renamed to `<name>.1.log` (and older ones shifted up, the
+ * oldest dropped) when it passes `maxBytes`. A failure to write or rotate is said once on
+ * stderr and never stops the daemon.
+ */
+class RotatingFile {
+  #fd: number | null = null;
+  #size = 0;
+  #failed = false;
+  #noRotate = false;
+
+  constructor(
+    readonly path: string,
+    private readonly maxBytes: number,
+    private readonly keep: number,
+  ) {
+    const dir = this.path.slice(0, this.path.length - LOG_FILE.length - 1);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700); // also when it was there already: it is the owner's business
+      this.#open();
+    } catch (err) {
+      this.#fail('open', err);
+    }
+  }
+
+  #open(): void {
+    this.#fd = openSync(this.path, 'a', 0o600);
+    this.#size = fstatSync(this.#fd).size;
+  }
+
+  write(line: string): void {
+    if (this.#fd === null) return;
+    try {
+      this.#size += writeSync(this.#fd, line);
+      if (this.#size >= this.maxBytes) this.#rotate();
+    } catch (err) {
+      this.#fail('write', err);
+    }
+  }
+
+  #rotate(): void {
+    if (this.#noRotate) return;
+    closeSync(this.#fd!);
+    this.#fd = null;
+    const older = (n: number) => this.path.replace(/\.log$/, `.${n}.log`);
+    try {
+      rmSync(older(this.keep), { force: true });
+      for (let n = this.keep - 1; n >= 1; n--) if (existsSync(older(n))) renameSync(older(n), older(n + 1));
+      renameSync(this.path, older(1));
+    } catch (err) {
+      // Keep writing to the one file rather than lose lines; say so once.
+      this.#noRotate = true;
+      process.stderr.write(`Nimbus: could not rotate the log file ${this.path} (${(err as Error).message}); it keeps growing.\n`);
+    }
+    this.#open();
+  }
+
+  #fail(what: string, err: unknown): void {
+    if (this.#fd !== null) {
+      try {
+        closeSync(this.#fd);
+      } catch {
+        // already unusable
+      }
+      this.#fd = null;
+    }
+    if (this.#failed) return;
+    this.#failed = true;
+    process.stderr.write(`Nimbus: could not ${what} the log file ${this.path} (${(err as Error).message}); logging to it stops.\n`);
+  }
+
+  close(): void {
+    if (this.#fd === null) return;
+    closeSync(this.#fd);
+    this.#fd = null;
+  }
+}
