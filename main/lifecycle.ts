@@ -1,4 +1,5 @@
 import type { App } from 'electron';
+import { shellLog } from './log.js';
 
 type AppEvents = Pick<App, 'on' | 'quit' | 'requestSingleInstanceLock'>;
 
@@ -30,12 +31,12 @@ export function setupQuit(app: AppEvents, closeDaemon: () => Promise<void>, time
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        console.error(`Nimbus: the daemon did not stop within ${timeoutMs / 1000} s; quitting anyway.`);
+        shellLog.error(`Nimbus: the daemon did not stop within ${timeoutMs / 1000} s; quitting anyway.`);
         resolve();
       }, timeoutMs);
     });
     Promise.race([closeDaemon(), timeout])
-      .catch((err: unknown) => console.error(`Nimbus: error while stopping the daemon: ${(err as Error).message}`))
+      .catch((err: unknown) => shellLog.error(`Nimbus: error while stopping the daemon: ${(err as Error).message}`))
       .finally(() => {
         clearTimeout(timer);
         daemonClosed = true;

@@ -10,6 +10,7 @@ import { createShellActions } from './actions.js';
 import { startDaemonWithFallback } from './daemonHost.js';
 import { registerIpcHandlers } from './ipc.js';
 import { setupQuit, setupSingleInstance } from './lifecycle.js';
+import { shellLog, useLogger } from './log.js';
 import { setupAppMenu } from './menu.js';
 import { setupSessionSecurity } from './security.js';
 import { loadSettings } from './settings.js';
@@ -22,15 +23,27 @@ let mainWindow: MainWindow | null = null;
 // Held for the app's lifetime: a collected Tray disappears from the panel.
 let tray: Electron.Tray | null = null;
 
+/** Starts the daemon from the settings; from then on the shell logs into the daemon's log file. */
 async function setupDaemon(): Promise<RunningDaemon> {
-  const { port, dataDir, storageDir } = loadSettings(app.getPath('userData'));
+  // Said before the log file is open (its data directory comes from these settings): written to it once it is.
+  const early: string[] = [];
+  const { port, dataDir, storageDir } = loadSettings(app.getPath('userData'), (line) => early.push(line));
   const options = {
     host: '127.0.0.1',
     ...(port !== undefined && { port }),
     ...(dataDir && { dataDir }),
     ...(storageDir && { storageDir }),
   };
-  return startDaemonWithFallback(startDaemon, options, (line) => console.log(line));
+  let daemon: RunningDaemon;
+  try {
+    daemon = await startDaemonWithFallback(startDaemon, options, (line) => early.push(line));
+  } catch (err) {
+    for (const line of early) shellLog.warn(line);
+    throw err;
+  }
+  useLogger(daemon.logger);
+  for (const line of early) shellLog.warn(line);
+  return daemon;
 }
 
 function setupMainProcess(daemon: RunningDaemon): void {
@@ -54,7 +67,7 @@ function setupMainProcess(daemon: RunningDaemon): void {
   // Windows leaves a dead icon in the notification area until hovered unless it is removed.
   app.on('quit', () => tray?.destroy());
   setupAppMenu(actions);
-  setupQuit(app, () => daemon.close());
+  setupQuit(app, () => daemon.close().finally(() => useLogger(null)));
   app.on('activate', () => mainWindow?.show());
   mainWindow.show();
 }
@@ -82,6 +95,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  shellLog.error(`Nimbus: ${(err as Error)?.stack ?? String(err)}`);
   app.exit(1);
 });

@@ -3,6 +3,7 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 /** The custom commands of the application menu; the standard ones are Electron roles. */
 export interface AppMenuActions {
   openStorageFolder(): void;
+  openLogFolder(): void;
   openInBrowser(): void;
   copyApiKey(): void;
   quit(): void;
@@ -39,6 +40,7 @@ export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenu
     label: 'File',
     submenu: [
       { id: 'open-storage', label: 'Open Storage Folder', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openStorageFolder() },
+      { id: 'open-logs', label: 'Open Log Folder', click: () => actions.openLogFolder() },
       { id: 'open-browser', label: 'Open in Browser', click: () => actions.openInBrowser() },
       { id: 'copy-key', label: 'Copy API Key', click: () => actions.copyApiKey() },
       { type: 'separator' },

@@ -5,6 +5,7 @@ import { TRAY_ICON_PNG, TRAY_TEMPLATE_2X_PNG, TRAY_TEMPLATE_PNG } from './icons.
 export interface TrayActions {
   openWindow(): void;
   openStorageFolder(): void;
+  openLogFolder(): void;
   copyApiKey(): void;
   quit(): void;
 }
@@ -13,6 +14,7 @@ export function buildTrayMenuTemplate(actions: TrayActions): MenuItemConstructor
   return [
     { id: 'open', label: 'Open Nimbus', click: () => actions.openWindow() },
     { id: 'storage', label: 'Open storage folder', click: () => actions.openStorageFolder() },
+    { id: 'logs', label: 'Open log folder', click: () => actions.openLogFolder() },
     { id: 'copy-key', label: 'Copy API key', click: () => actions.copyApiKey() },
     { type: 'separator' },
     { id: 'quit', label: 'Quit', click: () => actions.quit() },

@@ -1,5 +1,6 @@
 import { BrowserWindow, nativeImage, nativeTheme, screen } from 'electron';
 import { APP_ICON_PNG } from './icons.js';
+import { shellLog } from './log.js';
 import { guardWebContents } from './navigation.js';
 import { buildWindowOptions } from './windowOptions.js';
 import { loadWindowState, trackWindowState } from './windowState.js';
@@ -53,7 +54,7 @@ export class MainWindow {
     win.on('closed', () => {
       if (this.#window === win) this.#window = null;
     });
-    win.loadURL(daemonUrl).catch((err: unknown) => console.error(`Nimbus: could not load ${daemonUrl}: ${(err as Error).message}`));
+    win.loadURL(daemonUrl).catch((err: unknown) => shellLog.error(`Nimbus: could not load ${daemonUrl}: ${(err as Error).message}`));
     return win;
   }
 }

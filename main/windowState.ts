@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BrowserWindow, Rectangle } from 'electron';
 import { isRecord, readJsonFile, writeJsonFile } from './jsonFile.js';
+import { shellLog } from './log.js';
 
 /** The window's last normal (un-maximised) bounds and whether it was maximised. */
 export interface WindowState {
@@ -92,7 +93,7 @@ export function trackWindowState(
     try {
       saveWindowState(file, captureWindowState(win));
     } catch (err) {
-      console.warn(`Could not save the window position: ${(err as Error).message}`);
+      shellLog.warn(`Nimbus: could not save the window position: ${(err as Error).message}`);
     }
   };
   const saveSoon = () => {

@@ -73,6 +73,25 @@ describe('main.ts', () => {
     expect(electron.clipboard.writeText).toHaveBeenCalledWith(TEST_KEY);
   });
 
+  it('logs into <data-dir>/logs/nimbus.log: the daemon’s start, its requests, and the shell’s own lines', async () => {
+    const logDir = join(dataDir, 'logs');
+    electron.shell.openPath.mockResolvedValueOnce('no file manager');
+    electron.Tray.instances[0].contextMenu!.click('Open log folder');
+    expect(electron.shell.openPath).toHaveBeenCalledWith(logDir);
+    await fetch(`${daemonUrl()}/api/dash`, { headers: { 'API-Key': TEST_KEY } });
+    await vi.waitFor(async () => {
+      const lines = (await readFile(join(logDir, 'nimbus.log'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toContainEqual(expect.objectContaining({ level: 'info', msg: expect.stringMatching(/^Nimbus \S+ started on http/) }));
+      expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', url: '/api/dash', status: 200 }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ src: 'desktop', level: 'error', msg: `Nimbus: could not open ${logDir}: no file manager` }),
+      );
+    });
+  });
+
   it('keeps the daemon running when the window is closed, and reopens from the tray', async () => {
     firstWindow().close();
     electron.app.emit('window-all-closed');

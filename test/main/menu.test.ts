@@ -7,7 +7,7 @@ const electron = await import('./fakeElectron.js');
 const { buildAppMenuTemplate, setupAppMenu } = await import('../../main/menu.js');
 
 function actions() {
-  return { openStorageFolder: vi.fn(), openInBrowser: vi.fn(), copyApiKey: vi.fn(), quit: vi.fn() };
+  return { openStorageFolder: vi.fn(), openLogFolder: vi.fn(), openInBrowser: vi.fn(), copyApiKey: vi.fn(), quit: vi.fn() };
 }
 
 function roles(items: MenuItemConstructorOptions[]): string[] {
@@ -54,6 +54,15 @@ describe.each(['linux', 'win32', 'darwin'] as const)('application menu on %s', (
     expect(item?.accelerator).toBe('CmdOrCtrl+Shift+O');
     (item?.click as () => void)();
     expect(acts.openStorageFolder).toHaveBeenCalledOnce();
+  });
+
+  it('opens the log folder from File', () => {
+    const acts = actions();
+    const item = menu(buildAppMenuTemplate(platform, acts), 'File').find((i) => i.id === 'open-logs');
+    expect(item?.label).toBe('Open Log Folder');
+    (item?.click as () => void)();
+    expect(acts.openLogFolder).toHaveBeenCalledOnce();
+    expect(acts.openStorageFolder).not.toHaveBeenCalled();
   });
 
   it('closes the window with the platform’s shortcut (the close role)', () => {

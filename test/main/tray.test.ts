@@ -6,10 +6,15 @@ const electron = await import('./fakeElectron.js');
 const { buildTrayMenuTemplate, setupTray } = await import('../../main/tray.js');
 const { createShellActions } = await import('../../main/actions.js');
 
-const daemon = { url: 'http://127.0.0.1:7878', storageDir: '/home/ana/.local/share/nimbus/storage', adminKey: () => 'secret-admin-key' };
+const daemon = {
+  url: 'http://127.0.0.1:7878',
+  storageDir: '/home/ana/.local/share/nimbus/storage',
+  logDir: '/home/ana/.local/share/nimbus/logs',
+  adminKey: () => 'secret-admin-key',
+};
 
 function trayActions() {
-  return { openWindow: vi.fn(), openStorageFolder: vi.fn(), copyApiKey: vi.fn(), quit: vi.fn() };
+  return { openWindow: vi.fn(), openStorageFolder: vi.fn(), openLogFolder: vi.fn(), copyApiKey: vi.fn(), quit: vi.fn() };
 }
 
 beforeEach(() => {
@@ -18,11 +23,11 @@ beforeEach(() => {
 });
 
 describe('tray menu', () => {
-  it('offers Open Nimbus, Open storage folder, Copy API key and Quit, in that order', () => {
+  it('offers Open Nimbus, Open storage folder, Open log folder, Copy API key and Quit, in that order', () => {
     const labels = buildTrayMenuTemplate(trayActions())
       .filter((item) => item.type !== 'separator')
       .map((item) => item.label);
-    expect(labels).toEqual(['Open Nimbus', 'Open storage folder', 'Copy API key', 'Quit']);
+    expect(labels).toEqual(['Open Nimbus', 'Open storage folder', 'Open log folder', 'Copy API key', 'Quit']);
   });
 
   it('separates Quit from the other items', () => {
@@ -34,6 +39,7 @@ describe('tray menu', () => {
   it.each([
     ['Open Nimbus', 'openWindow'],
     ['Open storage folder', 'openStorageFolder'],
+    ['Open log folder', 'openLogFolder'],
     ['Copy API key', 'copyApiKey'],
     ['Quit', 'quit'],
   ] as const)('"%s" runs %s and nothing else', (label, action) => {
@@ -82,6 +88,19 @@ describe('shell actions behind the tray and menu', () => {
   it('Open storage folder opens the daemon’s storage directory', () => {
     createShellActions(daemon, vi.fn()).openStorageFolder();
     expect(electron.shell.openPath).toHaveBeenCalledWith(daemon.storageDir);
+  });
+
+  it('Open log folder opens the daemon’s log folder', () => {
+    createShellActions(daemon, vi.fn()).openLogFolder();
+    expect(electron.shell.openPath).toHaveBeenCalledWith(daemon.logDir);
+  });
+
+  it('says in the log when the file manager cannot open a folder', async () => {
+    electron.shell.openPath.mockResolvedValueOnce('No application is registered');
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    createShellActions(daemon, vi.fn()).openLogFolder();
+    await vi.waitFor(() => expect(error).toHaveBeenCalledWith(`Nimbus: could not open ${daemon.logDir}: No application is registered`));
+    error.mockRestore();
   });
 
   it('Open Nimbus shows the window', () => {
