@@ -15,6 +15,7 @@ export default defineConfig({
             'test/e2e/**/*.test.ts',
             'test/adversarial/**/*.test.ts',
             'test/shared/**/*.test.ts',
+            'test/types/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -593,6 +593,10 @@ export type ParamsOf<Id extends EndpointId> = Flatten<
   { [K in RequiredNames<Specs<Id>>]: ValueOfSpec<Specs<Id>[K]> } & { [K in OptionalNames<Specs<Id>>]?: ValueOfSpec<Specs<Id>[K]> }
 >;
 
+/** What a client sends to `Id`: its parameters, plus `limit` and `offset` on a paged list. */
+export type CallParams<Id extends EndpointId> = ParamsOf<Id> &
+  (EndpointOf<Id> extends { paged: true } ? { limit?: number; offset?: number } : unknown);
+
 /** What an endpoint answers on success (shared/types.ts, `ResponseMap`). */
 export type ResponseOf<Id extends EndpointId> = ResponseMap[Id];
 
@@ -607,6 +611,23 @@ void responsesMatchRows;
 export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST;
 
 export const ENDPOINT_BY_ID = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.id, e])) as { readonly [Id in EndpointId]: EndpointOf<Id> };
+
+/**
+ * The path and query string a client requests for `endpoint` with `params`: each path
+ * parameter percent-encoded into its `{name}` segment, the others (strings of their values)
+ * in the query string; null and undefined values are left out.
+ */
+export function requestTarget(endpoint: Endpoint, params: Readonly<Record<string, unknown>>): string {
+  const query = new URLSearchParams();
+  let path = endpoint.path;
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (endpoint.params[name]?.in === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    else query.set(name, String(value));
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
 
 /** Default and maximum page size of list endpoints. */
 export const PAGE_LIMIT_MAX = 100_000;

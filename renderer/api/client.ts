@@ -3,10 +3,17 @@
  * blob), uploads (XMLHttpRequest, for upload progress) and the event stream (fetch,
  * because EventSource cannot send the API-Key header).
  */
-import { ENDPOINT_BY_ID } from '../../shared/endpoints';
-import type { ErrorBody } from '../../shared/types';
-import { userMessage } from './errorText';
-import type { JsonEndpointId, ResponseMap } from './responses';
+import {
+  ENDPOINT_BY_ID,
+  requestTarget,
+  type CallParams,
+  type EndpointId,
+  type JsonEndpointId,
+  type ParamsOf,
+  type ResponseOf,
+} from '../../shared/endpoints.js';
+import type { ErrorBody } from '../../shared/types.js';
+import { userMessage } from './errorText.js';
 
 export interface Connection {
   /** e.g. http://127.0.0.1:7878 — no trailing slash. */
@@ -14,7 +21,14 @@ export interface Connection {
   apiKey: string;
 }
 
-export type Params = Record<string, string | number | boolean | null | undefined>;
+/**
+ * The arguments of a call to `Id`: its parameters (which may be left out when none is
+ * required), then an AbortSignal.
+ */
+export type CallArgs<Id extends EndpointId> =
+  Record<string, never> extends ParamsOf<Id>
+    ? [params?: CallParams<Id>, signal?: AbortSignal]
+    : [params: CallParams<Id>, signal?: AbortSignal];
 
 /** A failed call: the daemon's `error` message and `code`, or status 0 when it could not be reached. */
 export class ApiError extends Error {
@@ -65,14 +79,9 @@ export class NimbusClient {
     this.#onUnauthorized = onUnauthorized;
   }
 
-  url(path: string, params: Params = {}): string {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) {
-      if (value === undefined || value === null) continue;
-      query.set(key, String(value));
-    }
-    const qs = query.toString();
-    return `${this.connection.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  /** The URL of a call to `id` with `params` (as strings, in the query string or the path). */
+  url<Id extends EndpointId>(id: Id, params: CallParams<Id>): string {
+    return `${this.connection.baseUrl}${requestTarget(ENDPOINT_BY_ID[id], params)}`;
   }
 
   #headers(): Record<string, string> {
@@ -95,24 +104,24 @@ export class NimbusClient {
     return response;
   }
 
-  /** Calls a JSON endpoint of the shared endpoint table with its parameters in the query string. */
-  async call<K extends JsonEndpointId>(id: K, params: Params = {}, signal?: AbortSignal): Promise<ResponseMap[K]> {
-    const endpoint = ENDPOINT_BY_ID[id];
-    const response = await this.#fetch(this.url(endpoint.path, params), { method: endpoint.method, signal });
-    return (await response.json()) as ResponseMap[K];
+  /**
+   * Calls a JSON endpoint of the shared endpoint table by its id, with the parameters its row
+   * declares (`ParamsOf<Id>`, in the query string), and answers what it answers (`ResponseOf<Id>`).
+   */
+  async call<Id extends JsonEndpointId>(id: Id, ...[params, signal]: CallArgs<Id>): Promise<ResponseOf<Id>> {
+    const response = await this.#fetch(this.url(id, params ?? ({} as CallParams<Id>)), { method: ENDPOINT_BY_ID[id].method, signal });
+    return (await response.json()) as ResponseOf<Id>;
   }
 
   /** A file's bytes, fetched with the key (a plain link could not send the header). */
-  async download(params: { username: string; file: string; folder?: string | null }): Promise<Blob> {
-    const endpoint = ENDPOINT_BY_ID['files.download'];
-    const response = await this.#fetch(this.url(endpoint.path, params), { method: 'GET' });
+  async download(params: ParamsOf<'files.download'>): Promise<Blob> {
+    const response = await this.#fetch(this.url('files.download', params), { method: 'GET' });
     return response.blob();
   }
 
   /** Opens the Server-Sent Events stream; the caller reads and parses the body. */
   async events(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    const endpoint = ENDPOINT_BY_ID.events;
-    const response = await this.#fetch(this.url(endpoint.path), {
+    const response = await this.#fetch(this.url('events', {}), {
       method: 'GET',
       signal,
       headers: { Accept: 'text/event-stream' },
@@ -127,13 +136,13 @@ export class NimbusClient {
    * only it reports upload progress.
    */
   upload(
-    params: { username: string; file: string; folder?: string | null; overwrite?: boolean },
+    params: ParamsOf<'files.upload'>,
     body: Blob,
     onProgress: (loaded: number, total: number) => void,
     signal: AbortSignal,
-  ): Promise<ResponseMap['files.upload']> {
+  ): Promise<ResponseOf<'files.upload'>> {
     const endpoint = ENDPOINT_BY_ID['files.upload'];
-    const url = this.url(endpoint.path, { ...params, overwrite: params.overwrite ? 'true' : undefined });
+    const url = this.url('files.upload', { ...params, overwrite: params.overwrite || undefined });
     return new Promise((resolve, reject) => {
       if (signal.aborted) {
         reject(new DOMException('Upload cancelled', 'AbortError'));
@@ -151,7 +160,7 @@ export class NimbusClient {
         if (xhr.status >= 200 && xhr.status < 300) {
           onProgress(body.size, body.size);
           try {
-            resolve(JSON.parse(xhr.responseText) as ResponseMap['files.upload']);
+            resolve(JSON.parse(xhr.responseText) as ResponseOf<'files.upload'>);
           } catch {
             reject(new ApiError(xhr.status, 'bad_response', 'The daemon sent an unreadable answer'));
           }

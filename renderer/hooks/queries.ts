@@ -26,7 +26,8 @@ export function useFolders(username: string | null) {
   const client = useClient();
   return useQuery({
     queryKey: queryKeys.folders(username ?? ''),
-    queryFn: async ({ signal }) => (await client.call('folders.list', { username }, signal)).folders,
+    // Enabled only once there is a user.
+    queryFn: async ({ signal }) => (await client.call('folders.list', { username: username! }, signal)).folders,
     enabled: username !== null,
   });
 }
@@ -36,10 +37,11 @@ export function useFiles(username: string | null, folder: string | null) {
   const client = useClient();
   return useQuery({
     queryKey: queryKeys.files(username ?? '', folder),
+    // Enabled only once there is a user.
     queryFn: async ({ signal }) =>
       folder === null
-        ? (await client.call('files.list', { username }, signal)).files
-        : (await client.call('folders.files', { username, folder }, signal)).files,
+        ? (await client.call('files.list', { username: username! }, signal)).files
+        : (await client.call('folders.files', { username: username!, folder }, signal)).files,
     enabled: username !== null,
   });
 }

@@ -31,7 +31,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
     return new UploadQueue(
       (target, body, onProgress, signal) =>
         client.upload(
-          { username: target.username, folder: target.folder, file: target.name, overwrite: target.overwrite },
+          { username: target.username, folder: target.folder ?? undefined, file: target.name, overwrite: target.overwrite },
           body,
           onProgress,
           signal,

@@ -9,9 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointId } from '../../shared/endpoints.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody, expectFileEntry, expectFolder, expectRole, expectUser } from '../helpers/records.js';
+import { api, apiLoose } from '../helpers/api.js';
 import { createUser, nodeRequest, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 
 const BADGE = 'https://example.com/badge.png';
+
+/** The token of a share link (`<base>/s/<token>`). */
+const tokenOf = (shareUrl: string | null) => new URL(shareUrl ?? 'http://missing/').pathname.split('/')[2];
 
 interface Fx {
   t: TestDaemon;
@@ -42,11 +46,11 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'returns the user record',
       200,
-      async (fx) => fx.t.api('GET', '/api/user', { username: await fx.user() }),
+      async (fx) => api(fx.t, 'user.get', { username: await fx.user() }),
       (res) => expectUser(res.body),
     ),
-    err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/user')),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/user', { username: 'nobody' })),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'user.get')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'user.get', { username: 'nobody' })),
   ],
   'user.all': [
     ok(
@@ -54,7 +58,7 @@ const CASES: Record<EndpointId, Case[]> = {
       200,
       async (fx) => {
         await fx.user();
-        return fx.t.api('GET', '/api/user/all');
+        return api(fx.t, 'user.all');
       },
       (res) => {
         expect(Array.isArray(res.body)).toBe(true);
@@ -62,13 +66,13 @@ const CASES: Record<EndpointId, Case[]> = {
         res.body.forEach(expectUser);
       },
     ),
-    err(400, 'non-numeric limit', 'invalid_parameter', (fx) => fx.t.api('GET', '/api/user/all', { limit: 'ten' })),
+    err(400, 'non-numeric limit', 'invalid_parameter', (fx) => apiLoose(fx.t, 'user.all', { limit: 'ten' })),
   ],
   'user.create': [
     ok(
       'creates a user with role "user"',
       201,
-      (fx) => fx.t.api('POST', '/api/user/create', { username: fx.unique('new'), email: 'n@example.com', password: 'password123' }),
+      (fx) => api(fx.t, 'user.create', { username: fx.unique('new'), email: 'n@example.com', password: 'password123' }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
         expectUser(res.body.user);
@@ -81,24 +85,24 @@ const CASES: Record<EndpointId, Case[]> = {
       },
     ),
     err(400, 'no password', 'missing_parameter', (fx) =>
-      fx.t.api('POST', '/api/user/create', { username: fx.unique('np'), email: 'n@example.com' }),
+      apiLoose(fx.t, 'user.create', { username: fx.unique('np'), email: 'n@example.com' }),
     ),
     err(400, 'short password', 'invalid_parameter', (fx) =>
-      fx.t.api('POST', '/api/user/create', { username: fx.unique('sp'), email: 'n@example.com', password: 'short' }),
+      api(fx.t, 'user.create', { username: fx.unique('sp'), email: 'n@example.com', password: 'short' }),
     ),
     err(409, 'existing username', 'user_exists', async (fx) =>
-      fx.t.api('POST', '/api/user/create', { username: await fx.user(), email: 'n@example.com', password: 'password123' }),
+      api(fx.t, 'user.create', { username: await fx.user(), email: 'n@example.com', password: 'password123' }),
     ),
   ],
   'user.delete': [
     ok(
       'deletes the user',
       200,
-      async (fx) => fx.t.api('POST', '/api/user/delete', { username: await fx.user() }),
+      async (fx) => api(fx.t, 'user.delete', { username: await fx.user() }),
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
-    err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('POST', '/api/user/delete')),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/delete', { username: 'nobody' })),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'user.delete')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'user.delete', { username: 'nobody' })),
   ],
   'user.edit': [
     ok(
@@ -106,7 +110,7 @@ const CASES: Record<EndpointId, Case[]> = {
       201,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('POST', '/api/user/edit', {
+        return api(fx.t, 'user.edit', {
           username,
           newusername: `${username}-2`,
           newemail: 'x@example.org',
@@ -123,12 +127,11 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'keeps the password when newpassword is left out',
       201,
-      async (fx) =>
-        fx.t.api('POST', '/api/user/edit', { username: await fx.user(), newusername: fx.unique('x'), newemail: 'x@example.org' }),
+      async (fx) => api(fx.t, 'user.edit', { username: await fx.user(), newusername: fx.unique('x'), newemail: 'x@example.org' }),
       (res) => expectUser(res.body.user),
     ),
     err(400, 'a new password that is too short', 'invalid_parameter', async (fx) =>
-      fx.t.api('POST', '/api/user/edit', {
+      api(fx.t, 'user.edit', {
         username: await fx.user(),
         newusername: fx.unique('y'),
         newemail: 'y@example.org',
@@ -136,10 +139,10 @@ const CASES: Record<EndpointId, Case[]> = {
       }),
     ),
     err(404, 'unknown user', 'user_not_found', (fx) =>
-      fx.t.api('POST', '/api/user/edit', { username: 'nobody', newusername: 'x', newemail: 'x@example.org', newpassword: 'password456' }),
+      api(fx.t, 'user.edit', { username: 'nobody', newusername: 'x', newemail: 'x@example.org', newpassword: 'password456' }),
     ),
     err(409, 'new name taken', 'user_exists', async (fx) =>
-      fx.t.api('POST', '/api/user/edit', {
+      api(fx.t, 'user.edit', {
         username: await fx.user(),
         newusername: await fx.user(),
         newemail: 'x@example.org',
@@ -151,24 +154,24 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'writes the mail to the outbox',
       200,
-      async (fx) => fx.t.api('POST', '/api/user/verify', { username: await fx.user() }),
+      async (fx) => api(fx.t, 'user.verify', { username: await fx.user() }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['delivery', 'msg']);
         expect(res.body.delivery).toBe('outbox');
       },
     ),
-    err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('POST', '/api/user/verify')),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/verify', { username: 'nobody' })),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'user.verify')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'user.verify', { username: 'nobody' })),
     err(502, 'the SMTP server is down', 'mail_failed', async (fx) => {
       await createUser(fx.smtpDown, 'mia');
-      return fx.smtpDown.api('POST', '/api/user/verify', { username: 'mia' });
+      return api(fx.smtpDown, 'user.verify', { username: 'mia' });
     }),
   ],
   'user.role': [
     ok(
       'gives the user the role',
       201,
-      async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'admin' }),
+      async (fx) => api(fx.t, 'user.role', { username: await fx.user(), name: 'admin' }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
         expectUser(res.body.user);
@@ -176,11 +179,9 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.body.user.usage.maxBytes).toBe(256 * 1048576);
       },
     ),
-    err(400, 'no role name', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/user/role', { username: await fx.user() })),
-    err(404, 'unknown role', 'role_not_found', async (fx) =>
-      fx.t.api('POST', '/api/user/role', { username: await fx.user(), name: 'ghost' }),
-    ),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/user/role', { username: 'nobody', name: 'admin' })),
+    err(400, 'no role name', 'missing_parameter', async (fx) => apiLoose(fx.t, 'user.role', { username: await fx.user() })),
+    err(404, 'unknown role', 'role_not_found', async (fx) => api(fx.t, 'user.role', { username: await fx.user(), name: 'ghost' })),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'user.role', { username: 'nobody', name: 'admin' })),
   ],
   'folders.list': [
     ok(
@@ -190,7 +191,7 @@ const CASES: Record<EndpointId, Case[]> = {
         const username = await fx.user();
         await fx.folder(username);
         await fx.folder(username);
-        return fx.t.api('GET', '/api/folders', { username });
+        return api(fx.t, 'folders.list', { username });
       },
       (res) => {
         expect(Object.keys(res.body)).toEqual(['folders']);
@@ -199,8 +200,8 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.headers.get('X-Total-Count')).toBe('2');
       },
     ),
-    err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/folders')),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/folders', { username: 'nobody' })),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'folders.list')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'folders.list', { username: 'nobody' })),
   ],
   'folders.files': [
     ok(
@@ -210,7 +211,7 @@ const CASES: Record<EndpointId, Case[]> = {
         const username = await fx.user();
         const folder = await fx.folder(username);
         await fx.file(username, folder, 'abc');
-        return fx.t.api('GET', '/api/folders/files', { username, folder });
+        return api(fx.t, 'folders.files', { username, folder });
       },
       (res) => {
         expect(Object.keys(res.body)).toEqual(['files']);
@@ -220,28 +221,26 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.headers.get('X-Total-Count')).toBe('1');
       },
     ),
-    err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('GET', '/api/folders/files', { username: await fx.user() })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
-      fx.t.api('GET', '/api/folders/files', { username: await fx.user(), folder: 'nope' }),
-    ),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/folders/files', { username: 'nobody', folder: 'x' })),
+    err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.files', { username: await fx.user() })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) => api(fx.t, 'folders.files', { username: await fx.user(), folder: 'nope' })),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'folders.files', { username: 'nobody', folder: 'x' })),
   ],
   'folders.create': [
     ok(
       'creates the folder',
       201,
-      async (fx) => fx.t.api('POST', '/api/folders/create', { username: await fx.user(), folder: 'Photos 2024' }),
+      async (fx) => api(fx.t, 'folders.create', { username: await fx.user(), folder: 'Photos 2024' }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
         expectFolder(res.body.folder);
         expect(res.body.folder).toMatchObject({ name: 'Photos 2024', fileCount: 0, sizeBytes: 0 });
       },
     ),
-    err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/create', { username: await fx.user() })),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('POST', '/api/folders/create', { username: 'nobody', folder: 'x' })),
+    err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.create', { username: await fx.user() })),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'folders.create', { username: 'nobody', folder: 'x' })),
     err(409, 'existing folder', 'folder_exists', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/folders/create', { username, folder: await fx.folder(username) });
+      return api(fx.t, 'folders.create', { username, folder: await fx.folder(username) });
     }),
   ],
   'folders.delete': [
@@ -252,13 +251,13 @@ const CASES: Record<EndpointId, Case[]> = {
         const username = await fx.user();
         const folder = await fx.folder(username);
         await fx.file(username, folder);
-        return fx.t.api('POST', '/api/folders/delete', { username, folder });
+        return api(fx.t, 'folders.delete', { username, folder });
       },
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
-    err(400, 'no folder', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/folders/delete', { username: await fx.user() })),
+    err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.delete', { username: await fx.user() })),
     err(404, 'unknown folder', 'folder_not_found', async (fx) =>
-      fx.t.api('POST', '/api/folders/delete', { username: await fx.user(), folder: 'nope' }),
+      api(fx.t, 'folders.delete', { username: await fx.user(), folder: 'nope' }),
     ),
   ],
   'folders.files.rename': [
@@ -269,7 +268,7 @@ const CASES: Record<EndpointId, Case[]> = {
         const username = await fx.user();
         const folder = await fx.folder(username);
         const file = await fx.file(username, folder);
-        return fx.t.api('POST', '/api/folders/files/rename', { username, folder, file, newname: 'renamed.txt' });
+        return api(fx.t, 'folders.files.rename', { username, folder, file, newname: 'renamed.txt' });
       },
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
@@ -279,11 +278,11 @@ const CASES: Record<EndpointId, Case[]> = {
       },
     ),
     err(400, 'no newname', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'f', file: 'a' }),
+      apiLoose(fx.t, 'folders.files.rename', { username: await fx.user(), folder: 'f', file: 'a' }),
     ),
     err(404, 'unknown file', 'file_not_found', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/folders/files/rename', {
+      return api(fx.t, 'folders.files.rename', {
         username,
         folder: await fx.folder(username),
         file: 'nope.txt',
@@ -291,14 +290,14 @@ const CASES: Record<EndpointId, Case[]> = {
       });
     }),
     err(404, 'unknown folder', 'folder_not_found', async (fx) =>
-      fx.t.api('POST', '/api/folders/files/rename', { username: await fx.user(), folder: 'nope', file: 'a.txt', newname: 'b.txt' }),
+      api(fx.t, 'folders.files.rename', { username: await fx.user(), folder: 'nope', file: 'a.txt', newname: 'b.txt' }),
     ),
     err(409, 'new name taken', 'file_exists', async (fx) => {
       const username = await fx.user();
       const folder = await fx.folder(username);
       const a = await fx.file(username, folder);
       const b = await fx.file(username, folder);
-      return fx.t.api('POST', '/api/folders/files/rename', { username, folder, file: a, newname: b });
+      return api(fx.t, 'folders.files.rename', { username, folder, file: a, newname: b });
     }),
   ],
   'folders.files.delete': [
@@ -308,36 +307,36 @@ const CASES: Record<EndpointId, Case[]> = {
       async (fx) => {
         const username = await fx.user();
         const folder = await fx.folder(username);
-        return fx.t.api('POST', '/api/folders/files/delete', { username, folder, file: await fx.file(username, folder) });
+        return api(fx.t, 'folders.files.delete', { username, folder, file: await fx.file(username, folder) });
       },
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
     err(400, 'no file', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/folders/files/delete', { username: await fx.user(), folder: 'f' }),
+      apiLoose(fx.t, 'folders.files.delete', { username: await fx.user(), folder: 'f' }),
     ),
     err(404, 'unknown file', 'file_not_found', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/folders/files/delete', { username, folder: await fx.folder(username), file: 'nope.txt' });
+      return api(fx.t, 'folders.files.delete', { username, folder: await fx.folder(username), file: 'nope.txt' });
     }),
   ],
   'role.get': [
     ok(
       'returns the built-in role',
       200,
-      (fx) => fx.t.api('GET', '/api/role', { name: 'user' }),
+      (fx) => api(fx.t, 'role.get', { name: 'user' }),
       (res) => {
         expectRole(res.body);
         expect(res.body).toMatchObject({ name: 'user', maxStorage: 128, builtIn: true });
       },
     ),
-    err(400, 'no name', 'missing_parameter', (fx) => fx.t.api('GET', '/api/role')),
-    err(404, 'unknown role', 'role_not_found', (fx) => fx.t.api('GET', '/api/role', { name: 'ghost' })),
+    err(400, 'no name', 'missing_parameter', (fx) => apiLoose(fx.t, 'role.get')),
+    err(404, 'unknown role', 'role_not_found', (fx) => api(fx.t, 'role.get', { name: 'ghost' })),
   ],
   'role.all': [
     ok(
       'lists roles with X-Total-Count',
       200,
-      (fx) => fx.t.api('GET', '/api/role/all'),
+      (fx) => api(fx.t, 'role.all'),
       (res) => {
         expect(Array.isArray(res.body)).toBe(true);
         res.body.forEach(expectRole);
@@ -345,38 +344,36 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(Number(res.headers.get('X-Total-Count'))).toBe(res.body.length);
       },
     ),
-    err(400, 'negative offset', 'invalid_parameter', (fx) => fx.t.api('GET', '/api/role/all', { offset: '-1' })),
+    err(400, 'negative offset', 'invalid_parameter', (fx) => apiLoose(fx.t, 'role.all', { offset: '-1' })),
   ],
   'role.create': [
     ok(
       'creates a role',
       201,
-      (fx) => fx.t.api('POST', '/api/role/create', { name: fx.unique('gold'), maxStorage: '1024', badge: BADGE }),
+      (fx) => api(fx.t, 'role.create', { name: fx.unique('gold'), maxStorage: 1024, badge: BADGE }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
         expectRole(res.body.role);
         expect(res.body.role).toMatchObject({ maxStorage: 1024, badge: BADGE, builtIn: false });
       },
     ),
-    err(400, 'no badge', 'missing_parameter', (fx) => fx.t.api('POST', '/api/role/create', { name: fx.unique('r'), maxStorage: '1' })),
-    err(409, 'existing role', 'role_exists', (fx) =>
-      fx.t.api('POST', '/api/role/create', { name: 'admin', maxStorage: '1', badge: BADGE }),
-    ),
+    err(400, 'no badge', 'missing_parameter', (fx) => apiLoose(fx.t, 'role.create', { name: fx.unique('r'), maxStorage: '1' })),
+    err(409, 'existing role', 'role_exists', (fx) => api(fx.t, 'role.create', { name: 'admin', maxStorage: 1, badge: BADGE })),
   ],
   'role.delete': [
     ok(
       'deletes an unused role',
       200,
-      async (fx) => fx.t.api('POST', '/api/role/delete', { name: await fx.role() }),
+      async (fx) => api(fx.t, 'role.delete', { name: await fx.role() }),
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
-    err(400, 'no name', 'missing_parameter', (fx) => fx.t.api('POST', '/api/role/delete')),
-    err(404, 'unknown role', 'role_not_found', (fx) => fx.t.api('POST', '/api/role/delete', { name: 'ghost' })),
-    err(409, 'a built-in role', 'role_builtin', (fx) => fx.t.api('POST', '/api/role/delete', { name: 'user' })),
+    err(400, 'no name', 'missing_parameter', (fx) => apiLoose(fx.t, 'role.delete')),
+    err(404, 'unknown role', 'role_not_found', (fx) => api(fx.t, 'role.delete', { name: 'ghost' })),
+    err(409, 'a built-in role', 'role_builtin', (fx) => api(fx.t, 'role.delete', { name: 'user' })),
     err(409, 'a role still assigned', 'role_in_use', async (fx) => {
       const name = await fx.role();
-      await fx.t.api('POST', '/api/user/role', { username: await fx.user(), name });
-      return fx.t.api('POST', '/api/role/delete', { name });
+      await api(fx.t, 'user.role', { username: await fx.user(), name });
+      return api(fx.t, 'role.delete', { name });
     }),
   ],
   'role.edit': [
@@ -385,7 +382,7 @@ const CASES: Record<EndpointId, Case[]> = {
       201,
       async (fx) => {
         const name = await fx.role();
-        return fx.t.api('POST', '/api/role/edit', { name, newname: `${name}-x`, maxStorage: '-1', badge: 'http://example.com/b.svg' });
+        return api(fx.t, 'role.edit', { name, newname: `${name}-x`, maxStorage: -1, badge: 'http://example.com/b.svg' });
       },
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['msg', 'role']);
@@ -401,22 +398,22 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'changes a built-in role’s quota (keeping its name)',
       201,
-      (fx) => fx.t.api('POST', '/api/role/edit', { name: 'admin', newname: 'admin', maxStorage: '256', badge: BADGE }),
+      (fx) => api(fx.t, 'role.edit', { name: 'admin', newname: 'admin', maxStorage: 256, badge: BADGE }),
       (res) => {
         expect(res.body.role).toMatchObject({ name: 'admin', maxStorage: 256, builtIn: true });
       },
     ),
     err(400, 'no maxStorage', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'x', badge: BADGE }),
+      apiLoose(fx.t, 'role.edit', { name: await fx.role(), newname: 'x', badge: BADGE }),
     ),
     err(404, 'unknown role', 'role_not_found', (fx) =>
-      fx.t.api('POST', '/api/role/edit', { name: 'ghost', newname: 'ghost2', maxStorage: '1', badge: BADGE }),
+      api(fx.t, 'role.edit', { name: 'ghost', newname: 'ghost2', maxStorage: 1, badge: BADGE }),
     ),
     err(409, 'renaming a built-in role', 'role_builtin', (fx) =>
-      fx.t.api('POST', '/api/role/edit', { name: 'user', newname: 'member', maxStorage: '1', badge: BADGE }),
+      api(fx.t, 'role.edit', { name: 'user', newname: 'member', maxStorage: 1, badge: BADGE }),
     ),
     err(409, 'new name taken', 'role_exists', async (fx) =>
-      fx.t.api('POST', '/api/role/edit', { name: await fx.role(), newname: 'admin', maxStorage: '1', badge: BADGE }),
+      api(fx.t, 'role.edit', { name: await fx.role(), newname: 'admin', maxStorage: 1, badge: BADGE }),
     ),
   ],
   'files.list': [
@@ -437,11 +434,9 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.headers.get('X-Total-Count')).toBe('1');
       },
     ),
-    err(400, 'no username', 'missing_parameter', (fx) => fx.t.api('GET', '/api/files')),
-    err(404, 'unknown user', 'user_not_found', (fx) => fx.t.api('GET', '/api/files', { username: 'nobody' })),
-    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
-      fx.t.api('GET', '/api/files', { username: await fx.user(), folder: 'nope' }),
-    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'files.list')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'files.list', { username: 'nobody' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) => api(fx.t, 'files.list', { username: await fx.user(), folder: 'nope' })),
   ],
   'files.delete': [
     ok(
@@ -449,14 +444,12 @@ const CASES: Record<EndpointId, Case[]> = {
       200,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('POST', '/api/files/delete', { username, file: await fx.file(username) });
+        return api(fx.t, 'files.delete', { username, file: await fx.file(username) });
       },
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
-    err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/delete', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) =>
-      fx.t.api('POST', '/api/files/delete', { username: await fx.user(), file: 'nope.txt' }),
-    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.delete', { username: await fx.user() })),
+    err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.delete', { username: await fx.user(), file: 'nope.txt' })),
   ],
   'files.rename': [
     ok(
@@ -464,7 +457,7 @@ const CASES: Record<EndpointId, Case[]> = {
       201,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('POST', '/api/files/rename', { username, file: await fx.file(username), newname: 'new name.md' });
+        return api(fx.t, 'files.rename', { username, file: await fx.file(username), newname: 'new name.md' });
       },
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
@@ -472,15 +465,13 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.body.file).toMatchObject({ name: 'new name.md', folder: null, mimeType: 'text/markdown' });
       },
     ),
-    err(400, 'no newname', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'a.txt' }),
-    ),
+    err(400, 'no newname', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.rename', { username: await fx.user(), file: 'a.txt' })),
     err(404, 'unknown file', 'file_not_found', async (fx) =>
-      fx.t.api('POST', '/api/files/rename', { username: await fx.user(), file: 'nope.txt', newname: 'b.txt' }),
+      api(fx.t, 'files.rename', { username: await fx.user(), file: 'nope.txt', newname: 'b.txt' }),
     ),
     err(409, 'new name taken', 'file_exists', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/files/rename', { username, file: await fx.file(username), newname: await fx.file(username) });
+      return api(fx.t, 'files.rename', { username, file: await fx.file(username), newname: await fx.file(username) });
     }),
   ],
   'files.share': [
@@ -489,7 +480,7 @@ const CASES: Record<EndpointId, Case[]> = {
       201,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('POST', '/api/files/share', { username, file: await fx.file(username) });
+        return api(fx.t, 'files.share', { username, file: await fx.file(username) });
       },
       (res, fx) => {
         expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
@@ -501,15 +492,13 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
       },
     ),
-    err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/share', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) =>
-      fx.t.api('POST', '/api/files/share', { username: await fx.user(), file: 'nope.txt' }),
-    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.share', { username: await fx.user() })),
+    err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.share', { username: await fx.user(), file: 'nope.txt' })),
     err(409, 'already shared', 'already_shared', async (fx) => {
       const username = await fx.user();
       const file = await fx.file(username);
-      await fx.t.api('POST', '/api/files/share', { username, file });
-      return fx.t.api('POST', '/api/files/share', { username, file });
+      await api(fx.t, 'files.share', { username, file });
+      return api(fx.t, 'files.share', { username, file });
     }),
   ],
   'files.noshare': [
@@ -519,8 +508,8 @@ const CASES: Record<EndpointId, Case[]> = {
       async (fx) => {
         const username = await fx.user();
         const file = await fx.file(username);
-        await fx.t.api('POST', '/api/files/share', { username, file });
-        return fx.t.api('POST', '/api/files/noshare', { username, file });
+        await api(fx.t, 'files.share', { username, file });
+        return api(fx.t, 'files.noshare', { username, file });
       },
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
@@ -528,20 +517,18 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.body.file).toMatchObject({ shared: false, shareUrl: null });
       },
     ),
-    err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('POST', '/api/files/noshare', { username: await fx.user() })),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.noshare', { username: await fx.user() })),
     err(404, 'a file that is not shared', 'share_not_found', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/files/noshare', { username, file: await fx.file(username) });
+      return api(fx.t, 'files.noshare', { username, file: await fx.file(username) });
     }),
-    err(404, 'unknown file', 'file_not_found', async (fx) =>
-      fx.t.api('POST', '/api/files/noshare', { username: await fx.user(), file: 'nope.txt' }),
-    ),
+    err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.noshare', { username: await fx.user(), file: 'nope.txt' })),
   ],
   'files.upload': [
     ok(
       'stores the body as the file',
       201,
-      async (fx) => fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'up.bin' }, { body: 'payload' }),
+      async (fx) => api(fx.t, 'files.upload', { username: await fx.user(), file: 'up.bin' }, { body: 'payload' }),
       (res) => {
         expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
         expectFileEntry(res.body.file);
@@ -553,27 +540,25 @@ const CASES: Record<EndpointId, Case[]> = {
       201,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('POST', '/api/files/upload', { username, file: 'in.txt', folder: await fx.folder(username) }, { body: 'x' });
+        return api(fx.t, 'files.upload', { username, file: 'in.txt', folder: await fx.folder(username) }, { body: 'x' });
       },
       (res) => expect(res.body.file.folder).toEqual(expect.any(String)),
     ),
     err(400, 'no file name', 'missing_parameter', async (fx) =>
-      fx.t.api('POST', '/api/files/upload', { username: await fx.user() }, { body: 'x' }),
+      apiLoose(fx.t, 'files.upload', { username: await fx.user() }, { body: 'x' }),
     ),
-    err(404, 'unknown user', 'user_not_found', (fx) =>
-      fx.t.api('POST', '/api/files/upload', { username: 'nobody', file: 'a' }, { body: 'x' }),
-    ),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'files.upload', { username: 'nobody', file: 'a' }, { body: 'x' })),
     err(404, 'unknown folder', 'folder_not_found', async (fx) =>
-      fx.t.api('POST', '/api/files/upload', { username: await fx.user(), file: 'a', folder: 'nope' }, { body: 'x' }),
+      api(fx.t, 'files.upload', { username: await fx.user(), file: 'a', folder: 'nope' }, { body: 'x' }),
     ),
     err(409, 'existing file without overwrite', 'file_exists', async (fx) => {
       const username = await fx.user();
-      return fx.t.api('POST', '/api/files/upload', { username, file: await fx.file(username) }, { body: 'x' });
+      return api(fx.t, 'files.upload', { username, file: await fx.file(username) }, { body: 'x' });
     }),
     err(507, 'over the quota', 'quota_exceeded', async (fx) => {
       const username = await fx.user();
-      await fx.t.api('POST', '/api/user/role', { username, name: await fx.role(0) });
-      return fx.t.api('POST', '/api/files/upload', { username, file: 'big' }, { body: 'x' });
+      await api(fx.t, 'user.role', { username, name: await fx.role(0) });
+      return api(fx.t, 'files.upload', { username, file: 'big' }, { body: 'x' });
     }),
   ],
   'files.download': [
@@ -582,7 +567,7 @@ const CASES: Record<EndpointId, Case[]> = {
       200,
       async (fx) => {
         const username = await fx.user();
-        return fx.t.api('GET', '/api/files/download', { username, file: await fx.file(username, undefined, 'hello world') });
+        return api(fx.t, 'files.download', { username, file: await fx.file(username, undefined, 'hello world') });
       },
       (res) => {
         expect(res.text).toBe('hello world');
@@ -590,15 +575,13 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.headers.get('Content-Type')).toMatch(/^text\/plain/);
       },
     ),
-    err(400, 'no file', 'missing_parameter', async (fx) => fx.t.api('GET', '/api/files/download', { username: await fx.user() })),
-    err(404, 'unknown file', 'file_not_found', async (fx) =>
-      fx.t.api('GET', '/api/files/download', { username: await fx.user(), file: 'nope' }),
-    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.download', { username: await fx.user() })),
+    err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.download', { username: await fx.user(), file: 'nope' })),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
-      return fx.t.api(
-        'GET',
-        '/api/files/download',
+      return api(
+        fx.t,
+        'files.download',
         { username, file: await fx.file(username, undefined, 'abc') },
         { headers: { Range: 'bytes=10-' } },
       );
@@ -608,7 +591,7 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'reports version, uptime, totals',
       200,
-      (fx) => fx.t.api('GET', '/api/dash'),
+      (fx) => api(fx.t, 'dash.get'),
       (res) => {
         expect(res.body).toMatchObject({
           version: expect.any(String),
@@ -623,12 +606,12 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'reconciles the index with the disk',
       200,
-      (fx) => fx.t.api('POST', '/api/dash/rescan'),
+      (fx) => api(fx.t, 'dash.rescan'),
       (res) => expect(res.body).toMatchObject({ msg: expect.any(String), files: expect.any(Number) }),
     ),
     err(503, 'the storage directory is gone', 'storage_unavailable', async (fx) => {
       await rm(fx.noStorage.storageDir, { recursive: true, force: true });
-      return fx.noStorage.api('POST', '/api/dash/rescan');
+      return api(fx.noStorage, 'dash.rescan');
     }),
   ],
   events: [
@@ -654,7 +637,7 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'lists labels and scopes only',
       200,
-      (fx) => fx.t.api('GET', '/api/keys'),
+      (fx) => api(fx.t, 'keys.list'),
       (res) => {
         expect(Object.keys(res.body)).toEqual(['keys']);
         for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'dialect', 'label', 'scope']);
@@ -666,7 +649,7 @@ const CASES: Record<EndpointId, Case[]> = {
     ok(
       'shows the new key once',
       201,
-      (fx) => fx.t.api('POST', '/api/keys/create', { label: fx.unique('ci'), scope: 'read' }),
+      (fx) => api(fx.t, 'keys.create', { label: fx.unique('ci'), scope: 'read' }),
       (res) => {
         expect(res.body).toMatchObject({
           msg: expect.any(String),
@@ -677,16 +660,14 @@ const CASES: Record<EndpointId, Case[]> = {
         });
       },
     ),
-    err(400, 'an unknown scope', 'invalid_parameter', (fx) =>
-      fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'root' }),
-    ),
+    err(400, 'an unknown scope', 'invalid_parameter', (fx) => apiLoose(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'root' })),
     err(400, 'an unknown dialect', 'invalid_parameter', (fx) =>
-      fx.t.api('POST', '/api/keys/create', { label: fx.unique('k'), scope: 'read', dialect: 'danee' }),
+      apiLoose(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'read', dialect: 'danee' }),
     ),
     err(409, 'an existing label', 'key_exists', async (fx) => {
       const label = fx.unique('dup');
-      await fx.t.api('POST', '/api/keys/create', { label, scope: 'read' });
-      return fx.t.api('POST', '/api/keys/create', { label, scope: 'admin' });
+      await api(fx.t, 'keys.create', { label, scope: 'read' });
+      return api(fx.t, 'keys.create', { label, scope: 'admin' });
     }),
   ],
   'keys.delete': [
@@ -695,33 +676,33 @@ const CASES: Record<EndpointId, Case[]> = {
       200,
       async (fx) => {
         const label = fx.unique('gone');
-        await fx.t.api('POST', '/api/keys/create', { label, scope: 'read' });
-        return fx.t.api('POST', '/api/keys/delete', { label });
+        await api(fx.t, 'keys.create', { label, scope: 'read' });
+        return api(fx.t, 'keys.delete', { label });
       },
       (res) => expect(Object.keys(res.body)).toEqual(['msg']),
     ),
-    err(400, 'no label', 'missing_parameter', (fx) => fx.t.api('POST', '/api/keys/delete')),
-    err(404, 'an unknown label', 'key_not_found', (fx) => fx.t.api('POST', '/api/keys/delete', { label: 'ghost' })),
-    err(409, 'the built-in admin key', 'key_builtin', (fx) => fx.t.api('POST', '/api/keys/delete', { label: 'admin' })),
+    err(400, 'no label', 'missing_parameter', (fx) => apiLoose(fx.t, 'keys.delete')),
+    err(404, 'an unknown label', 'key_not_found', (fx) => api(fx.t, 'keys.delete', { label: 'ghost' })),
+    err(409, 'the built-in admin key', 'key_builtin', (fx) => api(fx.t, 'keys.delete', { label: 'admin' })),
   ],
   'keys.rotate': [
     ok(
       'replaces the admin key',
       201,
       async (fx) => {
-        const res = await fx.noStorage.api('POST', '/api/keys/rotate');
+        const res = await api(fx.noStorage, 'keys.rotate');
         if (res.status === 201) fx.noStorage.key = res.body.key;
         return res;
       },
       (res) => expect(res.body).toEqual({ msg: expect.any(String), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
     ),
-    err(409, 'a key set by NIMBUS_API_KEY', undefined, (fx) => fx.t.api('POST', '/api/keys/rotate')),
+    err(409, 'a key set by NIMBUS_API_KEY', undefined, (fx) => api(fx.t, 'keys.rotate')),
   ],
   openapi: [
     ok(
       'describes the API',
       200,
-      (fx) => fx.t.api('GET', '/api/openapi.json'),
+      (fx) => api(fx.t, 'openapi'),
       (res) => expect(res.body.openapi).toBe('3.1.0'),
     ),
   ],
@@ -732,22 +713,20 @@ const CASES: Record<EndpointId, Case[]> = {
       async (fx) => {
         const username = await fx.user();
         const file = await fx.file(username, undefined, 'shared bytes');
-        const shared = await fx.t.api('POST', '/api/files/share', { username, file });
-        return fx.t.raw('GET', new URL(shared.body.file.shareUrl).pathname, { key: null });
+        const shared = await api(fx.t, 'files.share', { username, file });
+        return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null });
       },
       (res) => {
         expect(res.text).toBe('shared bytes');
         expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
       },
     ),
-    err(404, 'an unknown token', 'share_not_found', (fx) =>
-      fx.t.raw('GET', '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { key: null }),
-    ),
+    err(404, 'an unknown token', 'share_not_found', (fx) => api(fx.t, 'share.download', { token: 'A'.repeat(43) }, { key: null })),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
       const file = await fx.file(username, undefined, 'abc');
-      const shared = await fx.t.api('POST', '/api/files/share', { username, file });
-      return fx.t.raw('GET', new URL(shared.body.file.shareUrl).pathname, { key: null, headers: { Range: 'bytes=5-9' } });
+      const shared = await api(fx.t, 'files.share', { username, file });
+      return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null, headers: { Range: 'bytes=5-9' } });
     }),
   ],
   verify: [
@@ -756,7 +735,7 @@ const CASES: Record<EndpointId, Case[]> = {
       200,
       async (fx) => {
         const username = await fx.user();
-        await fx.t.api('POST', '/api/user/verify', { username });
+        await api(fx.t, 'user.verify', { username });
         const mail = (await readOutbox(fx.t.dataDir)).find((m) => m.includes(`Hello ${username},`))!;
         const link = verifyLink(mail)!;
         return fx.t.raw('GET', `${link.pathname}${link.search}`, { key: null });
@@ -804,13 +783,13 @@ describe('every endpoint of the shared table', () => {
       },
       async folder(username: string) {
         const folder = fx.unique('d');
-        const res = await t.api('POST', '/api/folders/create', { username, folder });
+        const res = await api(t, 'folders.create', { username, folder });
         expect(res.status).toBe(201);
         return folder;
       },
       async role(maxStorage = 10) {
         const name = fx.unique('r');
-        const res = await t.api('POST', '/api/role/create', { name, maxStorage: String(maxStorage), badge: BADGE });
+        const res = await api(t, 'role.create', { name, maxStorage, badge: BADGE });
         expect(res.status).toBe(201);
         return name;
       },
@@ -876,17 +855,17 @@ describe('every endpoint of the shared table', () => {
   });
 
   it.each(['Bearer', 'bearer', 'BEARER'])('accepts the key as Authorization: %s <key>', async (scheme) => {
-    const res = await fx.t.api('GET', '/api/user/all', {}, { key: null, headers: { Authorization: `${scheme} ${fx.t.key}` } });
+    const res = await api(fx.t, 'user.all', {}, { key: null, headers: { Authorization: `${scheme} ${fx.t.key}` } });
     expect(res.status).toBe(200);
   });
 
   it('refuses other Authorization schemes', async () => {
-    const res = await fx.t.api('GET', '/api/user/all', {}, { key: null, headers: { Authorization: `Basic ${fx.t.key}` } });
+    const res = await api(fx.t, 'user.all', {}, { key: null, headers: { Authorization: `Basic ${fx.t.key}` } });
     expectErrorBody(res, 401, 'unauthorized');
   });
 
   it('answers 403 to a read key on every admin endpoint and lets it read', async () => {
-    const created = await fx.t.api('POST', '/api/keys/create', { label: fx.unique('reader'), scope: 'read' });
+    const created = await api(fx.t, 'keys.create', { label: fx.unique('reader'), scope: 'read' });
     const readKey = created.body.key as string;
     for (const e of ENDPOINTS.filter((x) => x.scope === 'admin')) {
       expectErrorBody(await fx.t.raw(e.method, e.path, { key: readKey }), 403, 'insufficient_scope');
@@ -910,9 +889,9 @@ describe('every endpoint of the shared table', () => {
 
   it('pages list endpoints with limit and offset and keeps X-Total-Count the full count', async () => {
     for (let i = 0; i < 3; i++) await fx.role();
-    const all = await fx.t.api('GET', '/api/role/all');
+    const all = await api(fx.t, 'role.all');
     const total = all.body.length;
-    const page = await fx.t.api('GET', '/api/role/all', { limit: '2', offset: '1' });
+    const page = await api(fx.t, 'role.all', { limit: 2, offset: 1 });
     expect(page.status).toBe(200);
     expect(page.body).toEqual(all.body.slice(1, 3));
     expect(page.headers.get('X-Total-Count')).toBe(String(total));
@@ -920,11 +899,11 @@ describe('every endpoint of the shared table', () => {
     const username = await fx.user();
     const names = [];
     for (let i = 0; i < 3; i++) names.push(await fx.file(username));
-    const files = await fx.t.api('GET', '/api/files', { username, limit: '1', offset: '2' });
+    const files = await api(fx.t, 'files.list', { username, limit: 1, offset: 2 });
     expect(files.body.files.map((f: { name: string }) => f.name)).toEqual([names.sort()[2]]);
     expect(files.headers.get('X-Total-Count')).toBe('3');
-    const past = await fx.t.api('GET', '/api/user/all', { offset: '100000' });
+    const past = await api(fx.t, 'user.all', { offset: 100000 });
     expect(past.body).toEqual([]);
-    expectErrorBody(await fx.t.api('GET', '/api/user/all', { limit: '0' }), 400);
+    expectErrorBody(await apiLoose(fx.t, 'user.all', { limit: '0' }), 400);
   });
 });

@@ -1,0 +1,47 @@
+/**
+ * Calls the daemon by endpoint id, typed by the shared table: the parameters are the row's
+ * (`CallParams<Id>`) and a success's body is the endpoint's response (`ResponseOf<Id>`). A
+ * parameter renamed in the table fails the typecheck of every test that still sends the old name.
+ */
+import { ENDPOINT_BY_ID, requestTarget, type CallParams, type EndpointId, type ParamsOf, type ResponseOf } from '../../shared/endpoints.js';
+import type { ErrorBody } from '../../shared/types.js';
+import type { ApiResponse, TestDaemon } from './daemon.js';
+
+type Init = RequestInit & { key?: string | null };
+
+/** A response whose body, on success, is the endpoint's response. */
+export interface Answer<Id extends EndpointId> extends Omit<ApiResponse, 'body'> {
+  body: ResponseOf<Id>;
+}
+
+/** A response read as a failure: `{error, code}`. */
+export interface Failure extends Omit<ApiResponse, 'body'> {
+  body: ErrorBody;
+}
+
+/** The parameters of `Id` by their names, each as any string or left out: what a test of bad input sends. */
+export type LooseParams<Id extends EndpointId> = { [K in keyof CallParams<Id>]?: string };
+
+function send(t: TestDaemon, id: EndpointId, params: Readonly<Record<string, unknown>>, init: Init): Promise<ApiResponse> {
+  const endpoint = ENDPOINT_BY_ID[id];
+  return t.raw(endpoint.method, requestTarget(endpoint, params), init);
+}
+
+/** The arguments after the id: the parameters (which may be left out when none is required), then fetch's init. */
+export type ApiArgs<Id extends EndpointId> =
+  Record<string, never> extends ParamsOf<Id> ? [params?: CallParams<Id>, init?: Init] : [params: CallParams<Id>, init?: Init];
+
+/** Calls `id` with its parameters (given as their checked types; sent as strings). */
+export function api<Id extends EndpointId>(t: TestDaemon, id: Id, ...[params, init]: ApiArgs<Id>): Promise<Answer<Id>> {
+  return send(t, id, params ?? {}, init ?? {}) as Promise<Answer<Id>>;
+}
+
+/**
+ * Calls `id` with parameters that may be missing or malformed (a test of the 400s), still by
+ * the names the row declares; the body is read as an error.
+ */
+export function apiLoose<Id extends EndpointId>(t: TestDaemon, id: Id, params: LooseParams<Id> = {}, init: Init = {}): Promise<Failure> {
+  return send(t, id, params, init) as Promise<Failure>;
+}
+
+export type { ParamsOf, ResponseOf };
