@@ -25,16 +25,16 @@ export function redactUrl(raw: string): string {
   const q = raw.indexOf('?');
   const pathPart = (q < 0 ? raw : raw.slice(0, q)).replace(SHARE_TOKEN, `$1s/${REDACTED}`);
   let url = pathPart;
-  if (q >= 0) {
-    const pairs = raw
-      .slice(q + 1)
-      .split('&')
-      .map((pair) => {
-        const eq = pair.indexOf('=');
-        if (eq < 0) return pair;
-        const name = pair.slice(0, eq);
-        return SECRET_PARAM.test(decodeName(name)) ? `${name}=${REDACTED}` : pair;
-      });
+  const query = q < 0 ? '' : raw.slice(q + 1);
+  // Most queries name no secret and escape nothing in their names: kept as they are.
+  if (q >= 0 && !SECRET_PARAM.test(query) && !query.includes('%')) url += `?${query}`;
+  else if (q >= 0) {
+    const pairs = query.split('&').map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      return SECRET_PARAM.test(decodeName(name)) ? `${name}=${REDACTED}` : pair;
+    });
     url += `?${pairs.join('&')}`;
   }
   return url.length > MAX_URL ? `${url.slice(0, MAX_URL)}…` : url;
