@@ -600,9 +600,6 @@ export type CallParams<Id extends EndpointId> = ParamsOf<Id> &
 /** What an endpoint answers on success (shared/types.ts, `ResponseMap`). */
 export type ResponseOf<Id extends EndpointId> = ResponseMap[Id];
 
-/** The events a successful call of `Id` publishes, as its row declares them. */
-export type EventsOf<Id extends EndpointId> = EndpointOf<Id>['events'][number];
-
 // Every row has a response type and every response type a row: either missing fails here.
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const responsesMatchRows: Exactly<keyof ResponseMap, EndpointId> = true;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERROR_STATUS } from '../../shared/errors.js';
+import { ApiError } from '../errors.js';
+import { errorBody } from './error-handler.js';
 
 /** A request whose body is still arriving. */
 interface Pending {
@@ -88,10 +89,11 @@ function timeOut({ req, res, socket }: Pending, idleMs: number): void {
   // Answered here, outside Koa: the handler is still waiting for the body, and Koa leaves a
   // response alone once it has been sent. Destroying the request ends that wait (its reader
   // fails, and an upload removes its temp file); Node would not: once answered, a request
-  // is no longer aborted when its connection closes.
-  const body = JSON.stringify({ error: `No request body received for ${idleMs / 1000} s`, code: 'request_timeout' });
+  // is no longer aborted when its connection closes. The body is the error handler's.
+  const error = new ApiError('request_timeout', `No request body received for ${idleMs / 1000} s`);
+  const body = JSON.stringify(errorBody(error));
   res.shouldKeepAlive = false;
-  res.writeHead(ERROR_STATUS.request_timeout, {
+  res.writeHead(error.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',

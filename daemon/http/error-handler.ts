@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
+import type { ErrorBody } from '../../shared/types.js';
 import { ApiError, fromFsError } from '../errors.js';
 import { sendPage } from './pages.js';
 import { redactUrl } from './request-log.js';
@@ -46,13 +47,18 @@ export function errorHandler(log: (line: string) => void): Middleware {
         return;
       }
       ctx.type = 'application/json';
-      ctx.body = apiError ? { error: apiError.message, code: apiError.code } : { error: 'Internal error', code: 'internal' };
+      ctx.body = errorBody(apiError);
       if (status === 413 || status === 507) ctx.set('Connection', 'close');
     } finally {
       const server = (ctx.req.socket as { server?: { listening?: boolean } }).server;
       if (server?.listening === false && !ctx.headerSent) ctx.set('Connection', 'close');
     }
   };
+}
+
+/** The body of an error response: the ApiError's message and code, or a bare `internal` for anything else. */
+export function errorBody(error: ApiError | null): ErrorBody {
+  return error ? { error: error.message, code: error.code } : { error: 'Internal error', code: 'internal' };
 }
 
 function toApiError(err: unknown, clientGone: boolean): ApiError | null {
