@@ -1,7 +1,30 @@
 import { readdir } from 'node:fs/promises';
-import type { NimbusContext } from '../context.js';
 import { adoptStorageDir } from './availability.js';
+import type { FileIndex } from './file-index.js';
+import type { Storage } from './storage.js';
 import { rescanUserTree } from './sync.js';
+
+/** A share as the reconcile sees it: which file it points at. */
+export interface ShareRef {
+  username: string;
+  folder: string | null;
+  file: string;
+}
+
+/** What a reconcile reads and changes: the index, the users and shares, the orphan list, the log. */
+export interface ReconcileTarget {
+  config: { storageDir: string };
+  store: {
+    users: ReadonlyMap<string, unknown>;
+    sharesByToken: ReadonlyMap<string, ShareRef>;
+    deleteShare(share: ShareRef): void;
+    commit(): Promise<void>;
+  };
+  index: FileIndex;
+  storage: Storage;
+  orphans: Set<string>;
+  log(line: string): void;
+}
 
 /**
  * Makes the index equal to the disk: every user's directory is read afresh and the
@@ -10,7 +33,7 @@ import { rescanUserTree } from './sync.js';
  * unmounted disk) changes nothing: the index turns `unavailable` and every record stays.
  * Returns whether the storage directory was available.
  */
-export async function reconcileAll(n: NimbusContext): Promise<boolean> {
+export async function reconcileAll(n: ReconcileTarget): Promise<boolean> {
   const firstScan = !n.index.everReady;
   const status = await adoptStorageDir(n.config.storageDir, n.store.users.size > 0);
   if (!status.ok) {
@@ -41,7 +64,7 @@ export async function reconcileAll(n: NimbusContext): Promise<boolean> {
 }
 
 /** Says once that the storage directory is unavailable, and freezes the index as it is. */
-export function markUnavailable(n: NimbusContext, reason: string): void {
+export function markUnavailable(n: Pick<ReconcileTarget, 'config' | 'index' | 'log'>, reason: string): void {
   if (n.index.state !== 'unavailable') {
     n.log(
       `Nimbus: the storage directory ${n.config.storageDir} is not available: ${reason}. Keeping every file record and share until it is back; nothing is deleted.`,
@@ -51,7 +74,7 @@ export function markUnavailable(n: NimbusContext, reason: string): void {
 }
 
 /** Shares whose file is not on disk (deleted while the daemon was down) are revoked. */
-function revokeVanishedShares(n: NimbusContext): void {
+function revokeVanishedShares(n: ReconcileTarget): void {
   let revoked = 0;
   for (const share of [...n.store.sharesByToken.values()]) {
     if (n.index.getFile(share.username, share.folder, share.file)) continue;

@@ -5,7 +5,6 @@
  * them stopped every file operation of the daemon.
  */
 import { execFileSync } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +12,7 @@ import type { WatchFactory } from '../../daemon/index.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 /** The watcher stays silent, so the index keeps the file: the request reaches the disk. */
-const silentWatch: WatchFactory = () => {
-  const watcher = new EventEmitter() as EventEmitter & { close(): void };
-  watcher.close = () => undefined;
-  return watcher;
-};
+const silentWatch: WatchFactory = async () => ({ unsubscribe: async () => undefined });
 
 let t: TestDaemon;
 beforeAll(async () => {

@@ -6,7 +6,6 @@
  * directory byte for byte after each round.
  */
 import { mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchFactory } from '../../daemon/storage/watcher.js';
@@ -77,11 +76,7 @@ async function start(options: Parameters<typeof startTestDaemon>[0] = {}): Promi
  * drop the user's files from the index, and most requests would end at a 404 before
  * touching the disk. With the index left alone every request reaches the disk mid-swap.
  */
-const silentWatch: WatchFactory = () => {
-  const watcher = new EventEmitter() as EventEmitter & { close(): void };
-  watcher.close = () => undefined;
-  return watcher;
-};
+const silentWatch: WatchFactory = async () => ({ unsubscribe: async () => undefined });
 
 beforeAll(() => start());
 afterAll(() => t.close());

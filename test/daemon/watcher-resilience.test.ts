@@ -1,10 +1,10 @@
 /** The watcher failing, the daemon stopped, the storage directory gone: the index recovers, nothing is lost. */
-import { EventEmitter } from 'node:events';
-import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { subscribe } from '@parcel/watcher';
 import type { WatchFactory } from '../../daemon/index.js';
+import type { WatchEvent } from '../../daemon/storage/watcher.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 const WAIT = { timeout: 10_000, interval: 25 };
@@ -64,19 +64,19 @@ describe('while the daemon is stopped', () => {
 
 describe('when the watcher fails', () => {
   it('logs one line naming the inotify limit, falls back to polling and keeps the index', async () => {
-    const watchers: FSWatcher[] = [];
-    const d = await start((dir, listener) => {
-      const w = watch(dir, listener);
-      watchers.push(w);
-      return w;
+    // The real subscription, whose callback the test calls as @parcel/watcher does when it
+    // cannot watch a new directory (its message carries strerror, no code).
+    const listeners: ((err: Error | null, events: WatchEvent[]) => void)[] = [];
+    const d = await start((root, listener) => {
+      listeners.push(listener);
+      return subscribe(root, listener);
     });
     await createUser(d, 'bo');
     await writeFile(path.join(d.storageDir, 'bo', 'a.txt'), 'a');
     await waitLive(d);
     await vi.waitFor(async () => expect(await names(d, 'bo')).toEqual(['a.txt']), WAIT);
-    const limit = Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
-    // Every watcher that is still open reports it (a closed one has no listeners left).
-    for (const w of watchers) if (w.listenerCount('error') > 0) w.emit('error', limit);
+    const limit = new Error("inotify_add_watch on '/storage/bo/new' failed: No space left on device");
+    for (const listener of listeners) listener(limit, []);
     await vi.waitFor(async () => expect((await dash(d)).index.watcher).toBe('polling'), WAIT);
     const lines = d.logs.filter((l) => l.includes('max_user_watches'));
     expect(lines).toHaveLength(1);
@@ -92,8 +92,8 @@ describe('when the watcher fails', () => {
   });
 
   it('survives a watcher that cannot even be created', async () => {
-    const d = await start(() => {
-      throw Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+    const d = await start(async () => {
+      throw new Error('Unable to initialize inotify: Too many open files');
     });
     await createUser(d, 'cy');
     await waitLive(d, 'polling');
@@ -106,11 +106,7 @@ describe('when the watcher fails', () => {
 describe('POST /api/dash/rescan', () => {
   it('repairs drift the watcher missed', async () => {
     // A watcher that hears nothing: the index drifts from the disk until a rescan.
-    const d = await start(() => {
-      const deaf = new EventEmitter() as unknown as FSWatcher;
-      Object.assign(deaf, { close: () => undefined });
-      return deaf;
-    });
+    const d = await start(async () => ({ unsubscribe: async () => undefined }));
     await createUser(d, 'di');
     await waitLive(d);
     await writeFile(path.join(d.storageDir, 'di', 'missed.txt'), 'missed');

@@ -1,0 +1,121 @@
+import type { Stats } from 'node:fs';
+import type { FileIndex } from '../file-index.js';
+import { lstatBelow } from '../safe-dir.js';
+import { trackTouches, type Touches } from '../safe-touched.js';
+import { isAddressableName } from '../scan.js';
+import type { Look } from './settle.js';
+import type { DirAt, Location } from './subscription.js';
+
+/** What applying changes to the index needs: the index, who the users are, the orphan list. */
+export interface IndexTarget {
+  index: FileIndex;
+  store: { users: ReadonlyMap<string, unknown> };
+  orphans: Set<string>;
+}
+
+/** Something seen gone: a file (file set), a folder (folder set) or a user's whole directory. */
+export interface Removal {
+  username: string;
+  folder: string | null;
+  file: string | null;
+}
+
+/** What the watcher does after a change was applied: list a directory that appeared, or check a removal. */
+export type FollowUp = { list: DirAt } | { remove: Removal | null } | null;
+
+/**
+ * Puts a settled change into the index: what the disk holds now (stat null: nothing).
+ * Additions are applied at once; removals are only returned, to be confirmed against the
+ * disk and the storage marker first. A directory is listed whatever its event said:
+ * @parcel/watcher reports a directory removed and made again within one batch as an
+ * update. Symlinks, names the API cannot address and directories below a folder are not
+ * indexed; a user's directory or a folder replaced by a link reads as gone.
+ */
+export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): FollowUp {
+  const { index, store } = t;
+  const { username, folder, name } = at;
+  if (username === null) return applyTopLevel(t, name, stat);
+  if (!store.users.has(username) || !isAddressableName(name)) return null;
+  if (folder === null && stat?.isDirectory()) {
+    index.addFolder(username, name, stat.mtimeMs);
+    return { list: { username, folder: name } };
+  }
+  if (stat?.isFile()) {
+    index.setFile(username, folder, name, { size: stat.size, mtimeMs: stat.mtimeMs });
+    return null;
+  }
+  // A folder gone (or replaced by something that is not one).
+  if (folder === null && index.user(username)?.folders.has(name)) return { remove: { username, folder: name, file: null } };
+  // Gone, or now a symlink or a directory below a folder: not a file the API serves.
+  if (index.files(username, folder)?.has(name)) return { remove: { username, folder, file: name } };
+  return null;
+}
+
+function applyTopLevel(t: IndexTarget, name: string, stat: Stats | null): FollowUp {
+  const isUser = t.store.users.has(name);
+  if (stat?.isDirectory()) {
+    if (!isUser) {
+      t.orphans.add(name);
+      return null;
+    }
+    t.index.ensureUser(name);
+    return { list: { username: name, folder: null } };
+  }
+  if (stat === null) t.orphans.delete(name);
+  // A user's directory gone or replaced (by a link, a file); null still checks that the storage directory is there.
+  if (isUser) return { remove: { username: name, folder: null, file: null } };
+  return stat === null ? { remove: null } : null;
+}
+
+/** The names the index holds for a directory (read again with what is on disk when it reappears). */
+export function knownNames(index: FileIndex, dir: DirAt): string[] {
+  if (dir.username === null) return [];
+  const node = index.user(dir.username);
+  if (dir.folder === null) return [...(node?.root.keys() ?? []), ...(node?.folders.keys() ?? [])];
+  return [...(node?.folders.get(dir.folder)?.files.keys() ?? [])];
+}
+
+/**
+ * lstat of each path without following links below `root`, each directory opened once;
+ * a name the index changed meanwhile (the API deleting a folder, say) reads as undefined:
+ * a stat taken before that change is stale, and applied after it would undo the change.
+ */
+export async function lookFresh<T>(
+  root: string,
+  index: FileIndex,
+  batch: [path: string, at: T][],
+  touched: (touches: Touches, at: T) => boolean,
+): Promise<Look[]> {
+  const touches = trackTouches(index);
+  const stats = await lstatBelow(
+    root,
+    batch.map(([p]) => p),
+  )
+    .catch(() => batch.map(() => null))
+    .finally(() => touches.stop());
+  return stats.map((stat, i) => (touched(touches, batch[i][1]) ? undefined : stat));
+}
+
+export const touchedLocation = (touches: Touches, at: Location): boolean => touches.has(at.username, at.folder, at.name);
+
+/** Whether the API changed what a removal names (a file, a folder, a user's directory) while the disk was read. */
+export function touchedRemoval(touches: Touches, r: Removal): boolean {
+  if (r.file !== null) return touches.has(r.username, r.folder, r.file);
+  if (r.folder !== null) return touches.has(r.username, null, r.folder);
+  return touches.has(null, null, r.username);
+}
+
+/** Applies the removals the disk confirms; one put back (an editor's save) or changed by the API meanwhile stays. */
+export function applyRemovals(t: IndexTarget, removals: Removal[], looks: Look[]): void {
+  const { index, store } = t;
+  removals.forEach((r, i) => {
+    const stat = looks[i];
+    if (stat === undefined || !store.users.has(r.username)) return;
+    if (r.file !== null) {
+      if (!stat?.isFile()) index.removeFile(r.username, r.folder, r.file);
+    } else if (!stat?.isDirectory()) {
+      if (r.folder !== null) index.removeFolder(r.username, r.folder);
+      else index.replaceUser(r.username, { root: new Map(), folders: new Map(), usedBytes: 0 });
+    }
+  });
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+
+/** How often directories are polled once the OS watch limit is reached. */
+export const FALLBACK_POLL_MS = 2000;
+/** The longest time between two reconciles while polling. */
+export const FALLBACK_RECONCILE_MS = 60_000;
+/** How often a storage directory that went away is looked for. */
+export const RECOVERY_CHECK_MS = 2000;
+
+/** Calls `fn` every `ms` (not keeping the process alive); returns the stop. */
+export function every(ms: number, fn: () => void): () => void {
+  const timer = setInterval(fn, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** How often to reconcile while polling: the configured interval, at most FALLBACK_RECONCILE_MS. */
+export function fallbackReconcileMs(reconcileIntervalMs: number): number {
+  return Math.min(FALLBACK_RECONCILE_MS, reconcileIntervalMs || FALLBACK_RECONCILE_MS);
+}
+
+/** The one line said when the watch fails: which limit, its value, how to raise it. */
+export function limitMessage(code: string, pollMs: number = FALLBACK_POLL_MS, readLimit = readProcLimit): string {
+  const fallback = `Falling back to polling the storage directory every ${pollMs / 1000} s (changes show up more slowly).`;
+  if (code === 'ENOSPC') {
+    const limit = readLimit('/proc/sys/fs/inotify/max_user_watches');
+    return `Nimbus: cannot watch the storage directory: the inotify watch limit is reached (ENOSPC, fs.inotify.max_user_watches = ${limit}). ${fallback} Raise it with "sudo sysctl fs.inotify.max_user_watches=524288" (and add that line to /etc/sysctl.conf), then restart Nimbus.`;
+  }
+  const instances = readLimit('/proc/sys/fs/inotify/max_user_instances');
+  return `Nimbus: cannot watch the storage directory: too many open files (${code}; see "ulimit -n", fs.inotify.max_user_instances = ${instances}). ${fallback} Raise the limit (ulimit -n 65536, or LimitNOFILE= in a systemd unit), then restart Nimbus.`;
+}
+
+function readProcLimit(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+}

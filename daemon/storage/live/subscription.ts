@@ -1,0 +1,67 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { subscribe } from '@parcel/watcher';
+
+/** One change below the storage directory, as @parcel/watcher reports it. */
+export interface WatchEvent {
+  type: 'create' | 'update' | 'delete';
+  path: string;
+}
+
+export interface WatchSubscription {
+  unsubscribe(): Promise<void>;
+}
+
+/**
+ * Follows everything below `root` (one subscription; on Linux one inotify watch per
+ * directory, made by the library) and calls `onEvents` with each batch, or with an error
+ * (the watch limit reached while following a new directory). Tests pass a stand-in.
+ */
+export type WatchFactory = (root: string, onEvents: (err: Error | null, events: WatchEvent[]) => void) => Promise<WatchSubscription>;
+
+/** @parcel/watcher, the native watcher VS Code uses (chosen by measurement: bench/NOTES.md). */
+export const nativeWatch: WatchFactory = (root, onEvents) => subscribe(root, onEvents);
+
+/** Where a name is in the storage tree: top level (username null), a user's root (folder null) or a folder. */
+export interface Location {
+  username: string | null;
+  folder: string | null;
+  name: string;
+}
+
+/** A directory the index follows: the storage root, a user's root or a folder. */
+export type DirAt = Pick<Location, 'username' | 'folder'>;
+
+/**
+ * The location of a changed path below `root`, or null for the root itself, a path
+ * outside it and anything below a folder (the API does not serve it).
+ */
+export function locate(root: string, p: string): Location | null {
+  const rel = path.relative(root, p);
+  if (rel === '' || path.isAbsolute(rel) || rel.split(path.sep).includes('..')) return null;
+  const parts = rel.split(path.sep);
+  if (parts.length === 1) return { username: null, folder: null, name: parts[0] };
+  if (parts.length === 2) return { username: parts[0], folder: null, name: parts[1] };
+  if (parts.length === 3) return { username: parts[0], folder: parts[1], name: parts[2] };
+  return null;
+}
+
+/**
+ * The names in a directory that just appeared. @parcel/watcher reports a new directory
+ * but not what was written into it before its watch began (cp -r, or a file written right
+ * after mkdir: missed 7 times in 13), so the watcher lists it itself.
+ */
+export async function namesIn(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}
+
+/** Which OS limit an error from the watcher means (no code from @parcel/watcher: its message carries strerror). */
+export function limitCode(err: unknown): 'ENOSPC' | 'EMFILE' | 'ENFILE' | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOSPC' || code === 'EMFILE' || code === 'ENFILE') return code;
+  const message = String((err as Error | null)?.message ?? '');
+  if (/No space left on device|ENOSPC/.test(message)) return 'ENOSPC';
+  if (/Too many open files in system|ENFILE/.test(message)) return 'ENFILE';
+  if (/Too many open files|EMFILE/.test(message)) return 'EMFILE';
+  return null;
+}

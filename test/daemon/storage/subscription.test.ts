@@ -1,0 +1,56 @@
+/** The @parcel/watcher side of the watcher: where a path is, what is in a new directory, which limit an error means. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { limitCode, locate, namesIn, nativeWatch, type WatchEvent } from '../../../daemon/storage/live/subscription.js';
+
+const root = '/srv/storage';
+
+describe('locate', () => {
+  it('names the top level, a user root and a folder', () => {
+    expect(locate(root, '/srv/storage/ana')).toEqual({ username: null, folder: null, name: 'ana' });
+    expect(locate(root, '/srv/storage/ana/a.txt')).toEqual({ username: 'ana', folder: null, name: 'a.txt' });
+    expect(locate(root, '/srv/storage/ana/Photos/b.jpg')).toEqual({ username: 'ana', folder: 'Photos', name: 'b.jpg' });
+  });
+
+  it('leaves out the root itself, paths outside it and anything below a folder', () => {
+    expect(locate(root, root)).toBeNull();
+    expect(locate(root, '/srv/storage-other/ana')).toBeNull();
+    expect(locate(root, '/srv/ana')).toBeNull();
+    expect(locate(root, '/srv/storage/ana/Photos/deeper/c.jpg')).toBeNull();
+  });
+});
+
+describe('limitCode', () => {
+  it('reads the code, or strerror in the message of @parcel/watcher', () => {
+    expect(limitCode(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe('ENOSPC');
+    expect(limitCode(new Error("inotify_add_watch on '/a' failed: No space left on device"))).toBe('ENOSPC');
+    expect(limitCode(new Error('Unable to initialize inotify: Too many open files'))).toBe('EMFILE');
+    expect(limitCode(new Error('Too many open files in system'))).toBe('ENFILE');
+    expect(limitCode(new Error('something else'))).toBeNull();
+    expect(limitCode(null)).toBeNull();
+  });
+});
+
+describe('a real subscription', () => {
+  let dir = '';
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('reports a file in a folder, and namesIn lists a new directory', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-sub-'));
+    await mkdir(path.join(dir, 'ana', 'f'), { recursive: true });
+    const events: WatchEvent[] = [];
+    const sub = await nativeWatch(dir, (err, batch) => {
+      if (!err) events.push(...batch);
+    });
+    try {
+      await writeFile(path.join(dir, 'ana', 'f', 'x.txt'), 'x');
+      await expect.poll(() => events.map((e) => e.path), { timeout: 5000 }).toContain(path.join(dir, 'ana', 'f', 'x.txt'));
+      expect(await namesIn(path.join(dir, 'ana', 'f'))).toEqual(['x.txt']);
+      expect(await namesIn(path.join(dir, 'missing'))).toEqual([]);
+    } finally {
+      await sub.unsubscribe();
+    }
+  });
+});
