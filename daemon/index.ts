@@ -21,7 +21,7 @@ export interface DaemonOptions {
   log?: (line: string) => void;
   /** trace, debug, info (default), warn, error, fatal or silent; as NIMBUS_LOG_LEVEL. */
   logLevel?: LogLevel;
-  /** Creates the storage directory watches (`fs.watch`, one per directory, by default); tests pass one that fails. */
+  /** Subscribes to the storage directory (@parcel/watcher by default); tests pass one that fails or stays silent. */
   watchFactory?: WatchFactory;
   /** How requests find their endpoint (the endpoint table's Map lookup by default); the bench passes @koa/router to compare. */
   routing?: Routing;
