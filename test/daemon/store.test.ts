@@ -112,8 +112,11 @@ describe('a corrupt db.json', () => {
     await writeFile(file, content);
     await expect(startDaemon({ ...quiet, dataDir })).rejects.toThrow(/store .*db\.json is unreadable.*left untouched/s);
     expect(await readFile(file, 'utf8')).toBe(content);
-    // Start-up failed cleanly: the lock is free and nothing else was written.
-    expect((await readdir(dataDir)).filter((n) => n !== 'storage').sort()).toEqual(['db.json']);
+    // Start-up failed cleanly: the lock is free and nothing else was written but the log saying why.
+    expect((await readdir(dataDir)).filter((n) => n !== 'storage').sort()).toEqual(['db.json', 'logs']);
+    expect(await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8')).toMatch(
+      /"level":"error".*Nimbus could not start: .*db\.json is unreadable/,
+    );
     await rm(dataDir, { recursive: true, force: true });
   });
 });
