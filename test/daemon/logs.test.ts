@@ -3,7 +3,7 @@
  * with id, status and time, rotated by size, at the configured level; and never a key, a
  * password or a token, wherever the client put it.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -132,9 +132,16 @@ describe('the log file', () => {
     expect(new Set(requests.map((line) => line.reqId)).size).toBe(requests.length);
   });
 
-  it('is private to its owner: the folder 0700, the file 0600', async () => {
+  it('is private to its owner (the folder 0700, the file 0600), and closed when the daemon stops', async () => {
     t = await startTestDaemon();
+    const file = path.join(t.dataDir, 'logs', 'nimbus.log');
+    const openOnLog = async () =>
+      (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter(
+        (target) => target === file,
+      ).length;
+    if (process.platform === 'linux') expect(await openOnLog()).toBe(1);
     await t.stop();
+    if (process.platform === 'linux') expect(await openOnLog()).toBe(0);
     expect((await stat(path.join(t.dataDir, 'logs'))).mode & 0o777).toBe(0o700);
     expect((await stat(path.join(t.dataDir, 'logs', 'nimbus.log'))).mode & 0o777).toBe(0o600);
   });
