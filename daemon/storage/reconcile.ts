@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { adoptStorageDir } from './availability.js';
 import type { FileIndex } from './file-index.js';
 import type { Storage } from './storage.js';
-import { rescanUserTree } from './sync.js';
+import { rescanUserTree } from './index-sync.js';
 
 /** A share as the reconcile sees it: which file it points at. */
 export interface ShareRef {

@@ -1,8 +1,9 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFileName } from '../../shared/validation.js';
-import type { FileMeta, FolderNode, UserNode } from './file-index.js';
-import { isNoDir, OpenDir } from './safe-dir.js';
+import type { FileMeta, FolderNode, UserNode } from './index-tree.js';
+import { isNoDir, readdirOrNull } from './fs-helpers.js';
+import { OpenDir } from './safe-dir.js';
 
 /** Whether a name found on disk is one the API can address (valid and already NFC). */
 export function isAddressableName(name: string): boolean {
@@ -23,7 +24,7 @@ export async function scanUserDir(storageDir: string, username: string): Promise
   if (!dir) return node;
   try {
     const rootFiles: string[] = [];
-    for (const entry of await readdirOrEmpty(dir.at())) {
+    for (const entry of (await readdirOrNull(dir.at())) ?? []) {
       if (!isAddressableName(entry.name)) continue;
       if (entry.isFile()) rootFiles.push(entry.name);
       else if (entry.isDirectory()) {
@@ -31,7 +32,7 @@ export async function scanUserDir(storageDir: string, username: string): Promise
         if (!sub) continue;
         try {
           const folder: FolderNode = { files: new Map(), mtimeMs: (await sub.stat()).mtimeMs, sizeBytes: 0 };
-          const names = (await readdirOrEmpty(sub.at())).filter((e) => e.isFile() && isAddressableName(e.name)).map((e) => e.name);
+          const names = ((await readdirOrNull(sub.at())) ?? []).filter((e) => e.isFile() && isAddressableName(e.name)).map((e) => e.name);
           await statInto(sub.at(), names, folder.files);
           for (const meta of folder.files.values()) folder.sizeBytes += meta.size;
           node.folders.set(entry.name, folder);
@@ -55,16 +56,6 @@ export async function openOrNull(opener: () => Promise<OpenDir>): Promise<OpenDi
     return await opener();
   } catch (err) {
     if (isNoDir(err)) return null;
-    throw err;
-  }
-}
-
-async function readdirOrEmpty(dir: string) {
-  try {
-    return await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw err;
   }
 }

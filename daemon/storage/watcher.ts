@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
-import { checkStorage } from './availability.js';
-import { applyChange, applyRemovals, knownNames, lookFresh, touchedLocation, touchedRemoval, type Removal } from './live/apply-changes.js';
-import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, RECOVERY_CHECK_MS } from './live/fallback.js';
+import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
+import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
 import { Settler } from './live/settle.js';
@@ -71,12 +70,7 @@ export class LiveStorage {
       storageDir: root,
       unavailable: (reason) => this.#onUnavailable(reason),
       onError: (err) => this.#onError(err),
-      confirm: async (batch, current) => {
-        const removals = batch.filter((r) => t.store.users.has(r.username));
-        const entries = removals.map((r): [string, Removal] => [t.storage.path(r.username, r.folder, r.file), r]);
-        const looks = await lookFresh(root, t.index, entries, touchedRemoval);
-        if (current()) applyRemovals(t, removals, looks);
-      },
+      confirm: (batch, current) => confirmRemovals(t, batch, current),
     });
     this.#poller = new DirPoller(t, { unavailable: (reason) => this.#onUnavailable(reason), onError: (err) => this.#onError(err) });
   }
@@ -200,15 +194,11 @@ export class LiveStorage {
     void this.#stop();
     this.#phase = 'unavailable';
     this.#t.watcherMode = 'reconcile-only';
-    const stop = every(RECOVERY_CHECK_MS, () => {
-      void checkStorage(this.#t.config.storageDir).then((status) => {
-        if (!status.ok || this.#closed || this.#phase !== 'unavailable' || this.#stopTimer !== stop) return;
-        stop();
-        this.#stopTimer = null;
-        void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
-      });
+    this.#stopTimer = waitForStorage(this.#t.config.storageDir, () => {
+      this.#stopTimer = null;
+      if (this.#closed || this.#phase !== 'unavailable') return;
+      void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
     });
-    this.#stopTimer = stop;
   }
 
   /** Ends the subscription, the poller and the timers, and drops whatever waits; resolves once unsubscribed. */

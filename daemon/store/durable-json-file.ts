@@ -2,6 +2,7 @@ import { link, open, rename, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { failpoint } from '../util/failpoints.js';
+import { fsyncDirectory } from './fsync.js';
 
 /**
  * A lowdb adapter whose write survives a crash and a power cut: write a temp file,
@@ -62,15 +63,5 @@ export class DurableJSONFile<T> implements Adapter<T> {
       throw err;
     }
     await rename(staged, this.#backup);
-  }
-}
-
-/** fsync a directory so a rename inside it is durable. */
-export async function fsyncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

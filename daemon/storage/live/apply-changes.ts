@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import type { FileIndex } from '../file-index.js';
-import { lstatBelow } from '../safe-dir.js';
+import type { Storage } from '../storage.js';
+import { lstatBelow } from '../safe-ops.js';
 import { trackTouches, type Touches } from '../safe-touched.js';
 import { isAddressableName } from '../scan.js';
 import type { Look } from './settle.js';
@@ -118,4 +119,12 @@ export function applyRemovals(t: IndexTarget, removals: Removal[], looks: Look[]
       else index.replaceUser(r.username, { root: new Map(), folders: new Map(), usedBytes: 0 });
     }
   });
+}
+
+/** Reads a batch of removals from the disk (no link followed) and applies what it confirms, unless `current()` turned false meanwhile. */
+export async function confirmRemovals(t: IndexTarget & { storage: Storage }, batch: Removal[], current: () => boolean): Promise<void> {
+  const removals = batch.filter((r) => t.store.users.has(r.username));
+  const entries = removals.map((r): [string, Removal] => [t.storage.path(r.username, r.folder, r.file), r]);
+  const looks = await lookFresh(t.storage.storageDir, t.index, entries, touchedRemoval);
+  if (current()) applyRemovals(t, removals, looks);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkStorage } from '../availability.js';
 
 /** How often directories are polled once the OS watch limit is reached. */
 export const FALLBACK_POLL_MS = 2000;
@@ -12,6 +13,23 @@ export function every(ms: number, fn: () => void): () => void {
   const timer = setInterval(fn, ms);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Looks every RECOVERY_CHECK_MS for a storage directory that went away (its marker back); calls `back` once. Returns the stop. */
+export function waitForStorage(storageDir: string, back: () => void): () => void {
+  let waiting = true;
+  const stopTimer = every(RECOVERY_CHECK_MS, () => {
+    void checkStorage(storageDir).then((status) => {
+      if (!status.ok || !waiting) return;
+      stop();
+      back();
+    });
+  });
+  const stop = () => {
+    waiting = false;
+    stopTimer();
+  };
+  return stop;
 }
 
 /** How often to reconcile while polling: the configured interval, at most FALLBACK_RECONCILE_MS. */

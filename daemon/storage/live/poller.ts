@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { checkStorage } from '../availability.js';
 import type { FileIndex } from '../file-index.js';
 import type { Storage } from '../storage.js';
-import { syncIndexDirectory } from '../sync.js';
+import { syncIndexDirectory } from '../index-sync.js';
 
 /** Directory mtimes this close to the polling's start are read again (timestamp granularity; coarser file systems rely on the reconcile). */
 const MTIME_SLACK_MS = 50;

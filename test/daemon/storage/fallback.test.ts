@@ -1,6 +1,10 @@
-/** What is said when the OS watch limit is hit, and how often the fallback reconciles. */
+/** What is said when the OS watch limit is hit, how often the fallback reconciles, waiting for the storage directory to come back. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fallbackReconcileMs, limitMessage } from '../../../daemon/storage/live/fallback.js';
+import { STORAGE_MARKER } from '../../../daemon/storage/availability.js';
+import { fallbackReconcileMs, limitMessage, waitForStorage } from '../../../daemon/storage/live/fallback.js';
 
 describe('limitMessage', () => {
   it('names the inotify watch limit, its value and the sysctl that raises it', () => {
@@ -24,4 +28,23 @@ describe('fallbackReconcileMs', () => {
     expect(fallbackReconcileMs(600_000)).toBe(60_000);
     expect(fallbackReconcileMs(0)).toBe(60_000);
   });
+});
+
+describe('waitForStorage', () => {
+  it('calls back once the storage directory has its marker again, then stops', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-wait-'));
+    let calls = 0;
+    const stop = waitForStorage(dir, () => calls++);
+    try {
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(calls).toBe(0);
+      await writeFile(path.join(dir, STORAGE_MARKER), '');
+      await expect.poll(() => calls, { timeout: 5000 }).toBe(1);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(calls).toBe(1);
+    } finally {
+      stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
 });

@@ -1,6 +1,7 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { ChangeEvent } from '../../shared/types.js';
-import type { FileMeta } from './file-index.js';
+import type { FileMeta } from './index-tree.js';
+import { readdirOrNull } from './fs-helpers.js';
 import { isAddressableName, openOrNull, scanUserDir, statInto } from './scan.js';
 import { OpenDir } from './safe-dir.js';
 import type { Storage } from './storage.js';
@@ -62,12 +63,7 @@ async function syncIndexFromOpenDir(
   dir: OpenDir | null,
 ): Promise<string[]> {
   const { index } = storage;
-  const entries = dir
-    ? await readdir(dir.at(), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-        throw err;
-      })
-    : null;
+  const entries = dir ? await readdirOrNull(dir.at()) : null;
   if (!isUser(username)) return [];
   if (entries === null || dir === null) {
     if (folder !== null) index.removeFolder(username, folder);

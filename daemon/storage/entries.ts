@@ -1,0 +1,92 @@
+/** Folders and files inside a user's directory: made, deleted, renamed, always through directories opened without following links. */
+import { link, lstat, rename, unlink } from 'node:fs/promises';
+import { conflict, fromFsError, notFound } from '../errors.js';
+import { foldName } from './case-folds.js';
+import { ignoreMissing } from './fs-helpers.js';
+import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
+
+export async function createFolder(s: StorageParts, username: string, folder: string): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder);
+  if (s.index.user(username)?.folders.has(folder)) throw conflict('folder_exists', 'Folder already exists');
+  await s.live.run([userKey(username)], false, () =>
+    within(s.storageDir, username, null, 'user_not_found', async (dir) => {
+      await withMkdirErrors(mkdirIn(dir, folder));
+      const stat = await lstat(dir.at(folder));
+      s.index.addFolder(username, folder, stat.mtimeMs);
+    }),
+  );
+}
+
+export async function deleteFolder(s: StorageParts, username: string, folder: string): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder);
+  s.requireFolder(username, folder);
+  await s.live.run([userKey(username)], false, () =>
+    s.live.run([folderKey(username, folder)], true, () =>
+      within(s.storageDir, username, null, 'folder_not_found', async (dir) => {
+        if (!(await lstatIn(dir, folder))?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
+        s.tickets.voidAll(username, folder);
+        await removeTree(dir, folder);
+        s.index.removeFolder(username, folder);
+      }),
+    ),
+  );
+}
+
+export async function deleteFile(s: StorageParts, username: string, folder: string | null, file: string): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder, file);
+  s.requireFile(username, folder, file);
+  await s.live.run(keysOf(username, folder), false, () =>
+    within(s.storageDir, username, folder, 'file_not_found', async (dir) => {
+      const stat = await lstatIn(dir, file);
+      if (stat && !stat.isFile()) throw notFound('file_not_found', 'File not found');
+      await unlink(dir.at(file)).catch(ignoreMissing);
+      s.index.removeFile(username, folder, file);
+    }),
+  );
+}
+
+/** Renames without ever replacing another file (link + unlink fails atomically on EEXIST). */
+export async function renameFile(s: StorageParts, username: string, folder: string | null, file: string, newName: string): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder, file);
+  s.path(username, folder, newName);
+  const meta = s.requireFile(username, folder, file);
+  if (file === newName) return;
+  if (s.index.getFile(username, folder, newName)) throw conflict('file_exists', 'A file with that name already exists');
+  await s.live.run(keysOf(username, folder), false, () =>
+    within(s.storageDir, username, folder, 'file_not_found', async (dir) => {
+      const stat = await lstatIn(dir, file);
+      if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
+      if (foldName(file) === foldName(newName)) {
+        // A case-only rename: on a case-insensitive disk link() would find "itself".
+        const there = await lstatIn(dir, newName);
+        if (there && there.ino !== stat.ino) throw conflict('file_exists', 'A file with that name already exists');
+        await rename(dir.at(file), dir.at(newName));
+      } else {
+        try {
+          await link(dir.at(file), dir.at(newName));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists');
+          throw fromFsError(err) ?? err;
+        }
+        await unlink(dir.at(file));
+      }
+      s.index.removeFile(username, folder, file);
+      s.index.setFile(username, folder, newName, meta);
+    }),
+  );
+}
+
+/** Maps a mkdir failure to the API's errors: an existing name is `folder_exists`. */
+async function withMkdirErrors<T>(op: Promise<T>): Promise<T> {
+  try {
+    return await op;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict('folder_exists', 'Folder already exists');
+    throw fromFsError(err) ?? err;
+  }
+}

@@ -1,0 +1,33 @@
+/** The shape of the file index's tree (users → folders → files), and how two file maps differ. */
+
+/** What the index knows of one file. */
+export interface FileMeta {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FolderNode {
+  files: Map<string, FileMeta>;
+  mtimeMs: number;
+  sizeBytes: number;
+}
+
+export interface UserNode {
+  root: Map<string, FileMeta>;
+  folders: Map<string, FolderNode>;
+  usedBytes: number;
+}
+
+/** Calls `emit` for each file added, changed (size or mtime) or removed between two maps. */
+export function diffFiles(
+  before: Map<string, FileMeta>,
+  after: Map<string, FileMeta>,
+  emit: (type: 'file.added' | 'file.changed' | 'file.removed', name: string) => void,
+): void {
+  for (const [name, meta] of after) {
+    const old = before.get(name);
+    if (!old) emit('file.added', name);
+    else if (old.size !== meta.size || old.mtimeMs !== meta.mtimeMs) emit('file.changed', name);
+  }
+  for (const name of before.keys()) if (!after.has(name)) emit('file.removed', name);
+}

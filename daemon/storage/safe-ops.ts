@@ -1,0 +1,112 @@
+/**
+ * Operations inside directories opened without following links (safe-dir.ts): lstat,
+ * mkdir and removal of a name in an open directory, and lstat of many paths below the
+ * storage directory, none of them following a link at any level.
+ */
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { ignoreMissing, isNoDir } from './fs-helpers.js';
+import { OpenDir, VIA_PROC, withDir } from './safe-dir.js';
+
+/** lstat of `name` in `dir`; null when nothing is there. */
+export async function lstatIn(dir: OpenDir, name: string): Promise<Stats | null> {
+  try {
+    return await lstat(dir.at(name));
+  } catch (err) {
+    if (isNoDir(err)) return null;
+    throw err;
+  }
+}
+
+/** Creates the directory `name` in `dir` (not its parents: a missing parent stays missing). */
+export function mkdirIn(dir: OpenDir, name: string): Promise<void> {
+  return mkdir(dir.at(name)).then(() => undefined);
+}
+
+/**
+ * Removes `name` in `dir` and everything below it. A symlink (or file) is removed itself,
+ * never what it points to; each directory is opened without following links before its
+ * entries are removed through it, so one swapped for a link mid-way is never descended.
+ */
+export async function removeTree(dir: OpenDir, name: string): Promise<void> {
+  if (!VIA_PROC) {
+    await dir.recheck();
+    await rm(dir.at(name), { recursive: true, force: true });
+    return;
+  }
+  let child: OpenDir;
+  try {
+    child = await dir.child(name);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code !== 'ENOTDIR') throw err;
+    await unlink(dir.at(name)).catch(ignoreMissing);
+    return;
+  }
+  try {
+    // A program may add entries while they are removed: read again, a few times.
+    for (let attempt = 0; ; attempt++) {
+      for (const entry of await readdir(child.at(), { withFileTypes: true })) {
+        if (entry.isDirectory()) await removeTree(child, entry.name);
+        else
+          await unlink(child.at(entry.name)).catch((err: NodeJS.ErrnoException) =>
+            err.code === 'EISDIR' || err.code === 'EPERM' ? removeTree(child, entry.name) : ignoreMissing(err),
+          );
+      }
+      try {
+        await rmdir(dir.at(name));
+        return;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return; // moved away or swapped for a link: nothing of ours to remove there
+        if (code !== 'ENOTEMPTY' || attempt >= 3) throw err;
+      }
+    }
+  } finally {
+    await child.close();
+  }
+}
+
+const LSTAT_DIRS_AT_ONCE = 32;
+const LSTAT_NAMES_AT_ONCE = 256;
+
+/**
+ * lstat of each path, with no link followed at any level below `root`: a path whose
+ * directory is a link (or gone) reads as nothing there (null). Each directory is opened
+ * once for all its names, a few directories at a time. Paths outside `root` are plain lstat.
+ */
+export async function lstatBelow(root: string, paths: string[]): Promise<(Stats | null)[]> {
+  const out: (Stats | null)[] = new Array<Stats | null>(paths.length).fill(null);
+  const byDir = new Map<string, number[]>();
+  for (let i = 0; i < paths.length; i++) {
+    const dir = path.dirname(paths[i]);
+    const list = byDir.get(dir);
+    if (list) list.push(i);
+    else byDir.set(dir, [i]);
+  }
+  const dirs = [...byDir];
+  for (let i = 0; i < dirs.length; i += LSTAT_DIRS_AT_ONCE) {
+    await Promise.all(
+      dirs.slice(i, i + LSTAT_DIRS_AT_ONCE).map(async ([dir, indexes]) => {
+        const rel = path.relative(root, dir);
+        if (rel.split(path.sep).includes('..') || path.isAbsolute(rel)) {
+          for (const j of indexes) out[j] = await lstat(paths[j]).catch(() => null);
+          return;
+        }
+        await withDir(root, rel === '' ? [] : rel.split(path.sep), async (open) => {
+          // As fast as plain lstat calls were: a batch at a time, not one after another.
+          for (let k = 0; k < indexes.length; k += LSTAT_NAMES_AT_ONCE) {
+            const chunk = indexes.slice(k, k + LSTAT_NAMES_AT_ONCE);
+            const stats = await Promise.all(chunk.map((j) => lstatIn(open, path.basename(paths[j])).catch(() => null)));
+            chunk.forEach((j, n) => (out[j] = stats[n]));
+          }
+        }).catch((err: unknown) => {
+          if (!isNoDir(err)) throw err;
+        });
+      }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,165 @@
+/** Uploads: checked before the body is read, streamed into a temp file, then moved into place. */
+import { constants, createWriteStream } from 'node:fs';
+import { copyFile, link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
+import type { FileMeta } from './index-tree.js';
+import type { OpenDir } from './safe-dir.js';
+import { lstatIn } from './safe-ops.js';
+import { keysOf, within, type StorageParts } from './storage-parts.js';
+import type { UploadTicket } from './upload-tickets.js';
+
+/**
+ * Checks, before a byte of the body is read, that an upload could land: the folder is a
+ * real directory and the name is free (or a file, with `overwrite`).
+ */
+export async function checkUploadTarget(
+  s: StorageParts,
+  username: string,
+  folder: string | null,
+  file: string,
+  overwrite: boolean,
+): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder, file);
+  s.requireFolder(username, folder);
+  await within(s.storageDir, username, folder, folder === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
+    const existing = await lstatIn(dir, file);
+    if (existing && !existing.isFile()) throw conflict('file_exists', 'A folder or link with that name already exists');
+    if (existing && !overwrite) throw fileTaken();
+  });
+}
+
+/**
+ * Streams `source` into a temp file under tmpDir, calling `onBytes` with the running
+ * total (it throws to stop the upload), then fsyncs it. Returns the temp path.
+ */
+export async function receive(
+  s: StorageParts,
+  source: Readable,
+  onBytes: (total: number) => void,
+): Promise<{ tempPath: string; size: number }> {
+  s.assertWritable();
+  await mkdir(s.tmpDir, { recursive: true });
+  const tempPath = path.join(s.tmpDir, `upload-${randomBytes(12).toString('hex')}`);
+  let total = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      total += chunk.length;
+      try {
+        onBytes(total);
+        done(null, chunk);
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+  });
+  const out = createWriteStream(tempPath, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
+  // The request is piped, not pipelined: a refused upload must not destroy the request's
+  // socket, or the client would never read the 507. Node drains the rest after the response.
+  const finished = pipeline(counter, out);
+  const onSourceGone = () => {
+    if (!source.readableEnded) counter.destroy(new Error('The client went away before the upload finished'));
+  };
+  source.on('close', onSourceGone);
+  source.on('error', onSourceGone);
+  source.pipe(counter);
+  // The client may have gone while we were getting ready: its events have fired already.
+  if (source.destroyed) onSourceGone();
+  try {
+    await finished.finally(() => {
+      source.unpipe(counter);
+      source.off('close', onSourceGone);
+      source.off('error', onSourceGone);
+    });
+    const handle = await open(tempPath, 'r');
+    await handle.sync().finally(() => handle.close());
+  } catch (err) {
+    // The write stream may still be opening its file: wait until it is closed, or the
+    // unlink could run first and the file appear after it.
+    out.destroy();
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+    await unlink(tempPath).catch(() => undefined);
+    if (err instanceof ApiError) throw err;
+    throw fromFsError(err) ?? err;
+  }
+  return { tempPath, size: total };
+}
+
+/**
+ * Moves a received temp file into place; without `overwrite`, an existing file is a 409.
+ * Under the user's (and folder's) shared lock: a voided ticket or `isCurrent()` false
+ * (the user was deleted, perhaps made again) is a 404. A missing user directory or
+ * folder is never made again here (a reconcile puts back a user's directory). The temp
+ * file is removed on every failure.
+ */
+export async function placeUpload(
+  s: StorageParts,
+  tempPath: string,
+  ticket: UploadTicket,
+  file: string,
+  overwrite: boolean,
+  isCurrent: () => boolean,
+): Promise<FileMeta> {
+  const { username, folder } = ticket;
+  try {
+    s.assertWritable();
+    s.path(username, folder, file);
+    return await s.live.run(keysOf(username, folder), false, async () => {
+      if (ticket.void || !isCurrent()) {
+        throw folder === null
+          ? notFound('user_not_found', 'The user was deleted during the upload')
+          : notFound('folder_not_found', 'The folder was deleted during the upload');
+      }
+      return within(s.storageDir, username, folder, folder === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
+        const existing = await lstatIn(dir, file);
+        if (existing && !existing.isFile()) throw conflict('file_exists', 'A folder or link with that name already exists');
+        if (overwrite) await moveReplacing(tempPath, dir, file);
+        else await moveNoClobber(tempPath, dir, file);
+        await dir.fsync();
+        await dir.recheck();
+        const stat = await lstat(dir.at(file));
+        const meta = { size: stat.size, mtimeMs: stat.mtimeMs };
+        s.index.setFile(username, folder, file, meta);
+        return meta;
+      });
+    });
+  } catch (err) {
+    await unlink(tempPath).catch(() => undefined);
+    if (err instanceof ApiError) throw err;
+    throw fromFsError(err) ?? err;
+  }
+}
+
+async function moveNoClobber(from: string, dir: OpenDir, name: string): Promise<void> {
+  const to = dir.at(name);
+  try {
+    await link(from, to);
+    await unlink(from);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw fileTaken();
+    if (code !== 'EXDEV' && code !== 'EPERM') throw err;
+    // Another file system (or one without hard links): copy exclusively (O_EXCL never follows a link), then drop the temp.
+    await copyFile(from, to, constants.COPYFILE_EXCL).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'EEXIST') throw fileTaken();
+      throw e;
+    });
+    await unlink(from);
+  }
+}
+
+async function moveReplacing(from: string, dir: OpenDir, name: string): Promise<void> {
+  try {
+    await rename(from, dir.at(name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    const staged = dir.at(`.nimbus-${randomBytes(6).toString('hex')}`);
+    await copyFile(from, staged, constants.COPYFILE_EXCL);
+    await rename(staged, dir.at(name));
+    await unlink(from);
+  }
+}
