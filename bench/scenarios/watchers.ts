@@ -23,7 +23,7 @@ const WATCHERS = [
 ] as const;
 type WatcherKey = (typeof WATCHERS)[number][0];
 /** Which of them the running daemon uses, to estimate the daemon's RSS with each of the others. */
-const DAEMON_WATCHER: WatcherKey = 'fs-watch';
+const DAEMON_WATCHER: WatcherKey = 'parcel';
 const LATENCY_SAMPLES = 40;
 const MKDIR_SAMPLES = 10;
 const WAIT_MS = 2000;
