@@ -115,7 +115,10 @@ export class LiveStorage {
     try {
       await subscribing;
     } catch (err) {
-      if (this.#session === session) this.#onError(err);
+      if (this.#session !== session) return;
+      this.#onError(err);
+      // No watch at all, for another reason than a limit (said above): poll instead.
+      this.#fallBack(null);
       return;
     }
     if (this.#session !== session) return;
@@ -171,12 +174,12 @@ export class LiveStorage {
     );
   }
 
-  /** The watch cannot be kept: say so once, then poll directories and reconcile more often. */
-  #fallBack(code: string): void {
-    if (this.#phase === 'fallback' || this.#phase === 'unavailable') return;
+  /** The watch cannot be kept (at an OS limit: `code`): say so once, then poll directories and reconcile more often. */
+  #fallBack(code: string | null): void {
+    if (this.#phase === 'fallback' || this.#phase === 'unavailable' || this.#closed) return;
     void this.#stop();
     this.#phase = 'fallback';
-    this.#t.log(limitMessage(code, FALLBACK_POLL_MS));
+    if (code) this.#t.log(limitMessage(code, FALLBACK_POLL_MS));
     this.#t.watcherMode = 'polling';
     this.#poller.start(FALLBACK_POLL_MS, Date.now());
     this.#stopTimer = every(fallbackReconcileMs(this.#t.config.reconcileIntervalMs), () => void this.reconcile().catch(() => undefined));

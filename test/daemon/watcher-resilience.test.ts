@@ -103,6 +103,19 @@ describe('when the watcher fails', () => {
   });
 });
 
+describe('when the subscription fails for another reason', () => {
+  it('logs the error once and polls instead', async () => {
+    const d = await start(async () => {
+      throw new Error('the native watcher is broken');
+    });
+    await createUser(d, 'gu');
+    await waitLive(d, 'polling');
+    expect(d.logs.filter((l) => l.includes('the native watcher is broken'))).toHaveLength(1);
+    await writeFile(path.join(d.storageDir, 'gu', 'g.txt'), 'g');
+    await vi.waitFor(async () => expect(await names(d, 'gu')).toEqual(['g.txt']), WAIT);
+  });
+});
+
 describe('POST /api/dash/rescan', () => {
   it('repairs drift the watcher missed', async () => {
     // A watcher that hears nothing: the index drifts from the disk until a rescan.
