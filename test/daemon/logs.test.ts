@@ -3,6 +3,7 @@
  * with id, status and time, rotated by size, at the configured level; and never a key, a
  * password or a token, wherever the client put it.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -208,7 +209,11 @@ describe('rotation', () => {
   it('moves a full file to nimbus.1.log, shifts older ones, keeps five, all 0600', async () => {
     const dataDir = await tempDir();
     const log = openDaemonLog({ dataDir, level: 'info', terminal: null, rotateBytes: 1000 });
-    for (let i = 0; i < 200; i++) log.logger.info({ i }, `line ${i} ${'x'.repeat(40)}`);
+    // Lines are written in batches (every 50 ms); a file is rotated after the batch that fills it.
+    for (let i = 0; i < 200; i++) {
+      log.logger.info({ i }, `line ${i} ${'x'.repeat(40)}`);
+      if (i % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 70));
+    }
     log.close();
     log.logger.info('after close: dropped');
     const names = (await readdir(log.dir)).sort();
@@ -230,9 +235,19 @@ describe('rotation', () => {
     for (const name of names) {
       const info = await stat(path.join(log.dir, name));
       expect(info.mode & 0o777, name).toBe(0o600);
-      expect(info.size, name).toBeLessThan(1100);
+      expect(info.size, name).toBeLessThan(1000 + 20 * 150); // the limit, plus at most one batch
     }
     expect(await readFile(path.join(log.dir, 'nimbus.log'), 'utf8')).not.toContain('dropped');
+  });
+
+  it('writes the lines still waiting when the process exits without closing the log', async () => {
+    const dataDir = await tempDir();
+    const script = `const { openDaemonLog } = await import(${JSON.stringify(path.resolve('daemon/logging.ts'))});
+      openDaemonLog({ dataDir: process.argv[1], level: 'info', terminal: null }).logger.warn('last words');
+      process.exit(3);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dataDir], { encoding: 'utf8' });
+    expect(child.status, child.stderr).toBe(3);
+    expect(await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8')).toContain('"msg":"last words"');
   });
 
   it('appends to the current file across restarts', async () => {
