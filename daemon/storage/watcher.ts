@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
-import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, waitForStorage } from './live/fallback.js';
+import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
 import { Settler } from './live/settle.js';
@@ -16,18 +16,10 @@ import {
   type WatchFactory,
   type WatchSubscription,
 } from './live/subscription.js';
-import { markUnavailable, reconcileAll, type ReconcileTarget } from './reconcile.js';
+import type { LiveTarget, WatcherMode } from './live/target.js';
+import { markUnavailable, reconcileAll } from './reconcile.js';
 
-export type { WatchEvent, WatchFactory, WatchSubscription };
-
-/** How the storage directory is followed, as /api/dash reports it ('inotify': the native watch is on). */
-export type WatcherMode = 'inotify' | 'polling' | 'reconcile-only' | 'starting';
-
-/** What the live storage reads and changes: the reconcile's target, plus the mode it reports. */
-export interface LiveTarget extends ReconcileTarget {
-  config: { storageDir: string; reconcileIntervalMs: number };
-  watcherMode: WatcherMode;
-}
+export type { LiveTarget, WatcherMode, WatchEvent, WatchFactory, WatchSubscription };
 
 /** While the subscription starts, directories are polled so a file copied in still shows at once. */
 const BRIDGE_POLL_MS = 200;
@@ -49,7 +41,7 @@ export class LiveStorage {
   readonly #settler: Settler<Location>;
   readonly #removals: MarkerGuard<Removal>;
   readonly #poller: DirPoller;
-  readonly #loggedErrors = new Set<string>();
+  readonly #logError: (err: unknown) => void;
   #phase: Phase = 'idle';
   /** Identifies the current subscription: events of an older one are dropped. */
   #session: object | null = null;
@@ -61,6 +53,7 @@ export class LiveStorage {
   constructor(t: LiveTarget, watch: WatchFactory = nativeWatch) {
     this.#t = t;
     this.#subscribe = watch;
+    this.#logError = logOncePerCode(t.config.storageDir, t.log);
     const root = t.config.storageDir;
     this.#settler = new Settler<Location>({
       look: (batch) => lookFresh(root, t.index, batch, touchedLocation),
@@ -164,14 +157,8 @@ export class LiveStorage {
   #onError(err: unknown): void {
     if (this.#closed) return;
     const limit = limitCode(err);
-    if (limit) return this.#fallBack(limit);
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    if (code === 'ENOENT' || code === 'ENOTDIR') return; // gone between listing and reading; its parent reports it
-    if (this.#loggedErrors.has(code)) return;
-    this.#loggedErrors.add(code);
-    this.#t.log(
-      `Nimbus: watching ${this.#t.config.storageDir} failed (${code}): ${(err as Error).message ?? String(err)}; the periodic reconcile will repair the index.`,
-    );
+    if (limit) this.#fallBack(limit);
+    else this.#logError(err);
   }
 
   /** The watch cannot be kept (at an OS limit: `code`): say so once, then poll directories and reconcile more often. */

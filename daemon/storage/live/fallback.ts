@@ -55,3 +55,16 @@ function readProcLimit(file: string): string {
     return 'unknown';
   }
 }
+
+/** Logs a watcher error once per errno code; ENOENT and ENOTDIR (a name gone between two reads) never: the parent directory reports it. */
+export function logOncePerCode(storageDir: string, log: (line: string) => void): (err: unknown) => void {
+  const logged = new Set<string>();
+  return (err) => {
+    const code = (err as NodeJS.ErrnoException | null)?.code ?? 'error';
+    if (code === 'ENOENT' || code === 'ENOTDIR' || logged.has(code)) return;
+    logged.add(code);
+    log(
+      `Nimbus: watching ${storageDir} failed (${code}): ${(err as Error | null)?.message ?? String(err)}; the periodic reconcile will repair the index.`,
+    );
+  };
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_MARKER } from '../../../daemon/storage/availability.js';
-import { fallbackReconcileMs, limitMessage, waitForStorage } from '../../../daemon/storage/live/fallback.js';
+import { fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from '../../../daemon/storage/live/fallback.js';
 
 describe('limitMessage', () => {
   it('names the inotify watch limit, its value and the sysctl that raises it', () => {
@@ -47,4 +47,18 @@ describe('waitForStorage', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 15_000);
+});
+
+describe('logOncePerCode', () => {
+  it('logs each errno code once, and never a name gone meanwhile', () => {
+    const lines: string[] = [];
+    const logError = logOncePerCode('/srv/storage', (line) => lines.push(line));
+    logError(Object.assign(new Error('denied'), { code: 'EACCES' }));
+    logError(Object.assign(new Error('denied again'), { code: 'EACCES' }));
+    logError(Object.assign(new Error('gone'), { code: 'ENOENT' }));
+    logError(new Error('no code'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('watching /srv/storage failed (EACCES): denied');
+    expect(lines[1]).toContain('(error): no code');
+  });
 });
