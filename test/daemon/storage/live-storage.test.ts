@@ -1,0 +1,110 @@
+/** The coordinator, driven through a stand-in subscription over a real storage directory. */
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORAGE_MARKER } from '../../../daemon/storage/availability.js';
+import { FileIndex } from '../../../daemon/storage/file-index.js';
+import type { ShareRef } from '../../../daemon/storage/reconcile.js';
+import { Storage } from '../../../daemon/storage/storage.js';
+import { LiveStorage, type LiveTarget, type WatchEvent, type WatchFactory } from '../../../daemon/storage/watcher.js';
+
+let root = '';
+let storageDir = '';
+let live: LiveStorage | null = null;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'nimbus-live-'));
+  storageDir = path.join(root, 'storage');
+  await mkdir(path.join(storageDir, 'ana'), { recursive: true });
+  await writeFile(path.join(storageDir, STORAGE_MARKER), '');
+});
+afterEach(async () => {
+  await live?.close();
+  live = null;
+  await rm(root, { recursive: true, force: true });
+});
+
+function target(): LiveTarget {
+  const index = new FileIndex();
+  return {
+    config: { storageDir, reconcileIntervalMs: 0 },
+    store: {
+      users: new Map([['ana', {}]]),
+      sharesByToken: new Map<string, ShareRef>(),
+      deleteShare: () => undefined,
+      commit: async () => undefined,
+    },
+    index,
+    storage: new Storage(storageDir, path.join(root, 'tmp'), index),
+    orphans: new Set(),
+    watcherMode: 'starting',
+    log: () => undefined,
+  };
+}
+
+/** A subscription the test speaks for. */
+function standIn() {
+  let emit: (err: Error | null, events: WatchEvent[]) => void = () => undefined;
+  let unsubscribed = 0;
+  const factory: WatchFactory = async (_root, onEvents) => {
+    emit = onEvents;
+    return { unsubscribe: async () => void unsubscribed++ };
+  };
+  return { factory, emit: (...e: WatchEvent[]) => emit(null, e), fail: (err: Error) => emit(err, []), unsubscribed: () => unsubscribed };
+}
+
+describe('LiveStorage', () => {
+  it('scans, subscribes, then applies settled events (a file, a folder made and filled at once)', async () => {
+    const t = target();
+    const sub = standIn();
+    live = new LiveStorage(t, sub.factory);
+    expect(await live.reconcile()).toBe(true);
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    await writeFile(path.join(storageDir, 'ana', 'a.txt'), 'abc');
+    sub.emit({ type: 'create', path: path.join(storageDir, 'ana', 'a.txt') });
+    await expect.poll(() => t.index.getFile('ana', null, 'a.txt')?.size, { timeout: 3000 }).toBe(3);
+    // Only the folder is reported: its file is found by listing it.
+    await mkdir(path.join(storageDir, 'ana', 'F'));
+    await writeFile(path.join(storageDir, 'ana', 'F', 'b.txt'), 'b');
+    sub.emit({ type: 'create', path: path.join(storageDir, 'ana', 'F') });
+    await expect.poll(() => t.index.getFile('ana', 'F', 'b.txt')?.size, { timeout: 3000 }).toBe(1);
+  });
+
+  it('removes a file only once the disk confirms it, and not at all when the marker is gone', async () => {
+    const t = target();
+    await writeFile(path.join(storageDir, 'ana', 'a.txt'), 'a');
+    await writeFile(path.join(storageDir, 'ana', 'b.txt'), 'b');
+    const sub = standIn();
+    live = new LiveStorage(t, sub.factory);
+    await live.reconcile();
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    await unlink(path.join(storageDir, 'ana', 'a.txt'));
+    sub.emit({ type: 'delete', path: path.join(storageDir, 'ana', 'a.txt') });
+    await expect.poll(() => t.index.getFile('ana', null, 'a.txt'), { timeout: 3000 }).toBeUndefined();
+    // An unmounted disk: the marker is gone with the files; nothing is taken for deleted.
+    await unlink(path.join(storageDir, STORAGE_MARKER));
+    await unlink(path.join(storageDir, 'ana', 'b.txt'));
+    sub.emit({ type: 'delete', path: path.join(storageDir, 'ana', 'b.txt') });
+    await expect.poll(() => t.watcherMode, { timeout: 3000 }).toBe('reconcile-only');
+    expect(t.index.getFile('ana', null, 'b.txt')).toBeDefined();
+    expect(t.index.state).toBe('unavailable');
+    expect(sub.unsubscribed()).toBe(1);
+  });
+
+  it('falls back to polling when the subscription reports the watch limit', async () => {
+    const t = target();
+    const lines: string[] = [];
+    t.log = (line) => lines.push(line);
+    const sub = standIn();
+    live = new LiveStorage(t, sub.factory);
+    await live.reconcile();
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    sub.fail(new Error("inotify_add_watch on '/x' failed: No space left on device"));
+    expect(t.watcherMode).toBe('polling');
+    expect(lines.filter((l) => l.includes('max_user_watches'))).toHaveLength(1);
+    await expect.poll(() => sub.unsubscribed()).toBe(1);
+    // Followed by polling now.
+    await writeFile(path.join(storageDir, 'ana', 'later.txt'), 'x');
+    await expect.poll(() => t.index.getFile('ana', null, 'later.txt')?.size, { timeout: 6000 }).toBe(1);
+  });
+});
