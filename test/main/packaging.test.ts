@@ -7,15 +7,42 @@
  * (app-builder-lib's scheme.json). It only reads files: no Electron binary, no network —
  * the download that cannot happen on this machine comes later, when the app is packed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { Packager, type Configuration, type FileSet } from 'electron-builder';
+import { minimatch } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/child.js';
 
 const CONFIG = path.join(ROOT, 'electron-builder.yml');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+/**
+ * The `.node` files (as `node_modules/...` paths) of the named packages and everything they
+ * depend on, optional platform packages included, as installed here.
+ */
+function nativeModules(names: string[]): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visitPackage = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const dir = path.join(ROOT, 'node_modules', name);
+    let manifest: { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    try {
+      manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as typeof manifest;
+    } catch {
+      return; // an optional dependency for another platform is not installed
+    }
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+      if (file.endsWith('.node')) found.push(path.posix.join('node_modules', name, file.split(path.sep).join('/')));
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) visitPackage(dep);
+  };
+  names.forEach(visitPackage);
+  return found;
+}
 const yaml = readFileSync(CONFIG, 'utf8');
 
 /** The configuration as `electron-builder --config <config>` in `projectDir` would build with, or its error. */
@@ -88,9 +115,19 @@ describe('electron-builder.yml, validated by electron-builder', () => {
     expect(filters).toEqual(expect.arrayContaining(['dist/**/*', 'renderer/dist/**/*', 'package.json']));
   });
 
-  it('packs into an asar archive, keeping the keychain’s native module (@napi-rs/keyring) outside it', () => {
+  it('packs into an asar archive, keeping every native module of a runtime dependency outside it', () => {
     expect(config.asar).toBe(true);
-    expect(config.asarUnpack).toContain('**/node_modules/@napi-rs/keyring*/**/*.node');
+    // A .node file cannot be loaded from inside the archive: the keychain (@napi-rs/keyring) and
+    // the storage watcher (@parcel/watcher) would fail only in the packaged app. Their platform
+    // binaries come as optional dependencies of the package, so look at every installed package.
+    const unpack = [config.asarUnpack ?? []].flat();
+    const natives = nativeModules(Object.keys(pkg.dependencies));
+    expect(natives.length).toBeGreaterThan(0);
+    for (const file of natives)
+      expect(
+        unpack.some((glob) => minimatch(file, glob, { dot: true })),
+        file,
+      ).toBe(true);
   });
 
   it('uses the icon in build/ for every platform', () => {
