@@ -14,6 +14,7 @@ export default defineConfig({
             'test/main/**/*.test.ts',
             'test/e2e/**/*.test.ts',
             'test/adversarial/**/*.test.ts',
+            'test/accounts/**/*.test.ts',
             'test/shared/**/*.test.ts',
             'test/types/**/*.test.ts',
           ],
