@@ -20,6 +20,22 @@ import {
 } from './validation.js';
 import type { ChangeEventType, Dialect, ResponseMap } from './types.js';
 
+/**
+ * A password as typed to sign in or to confirm the current one: any 1–1024 characters (a
+ * wrong one is 401, never a hint about the rules). A new password a user chooses is checked
+ * by the daemon's password policy (400 `weak_password`, daemon/accounts/password-policy.ts).
+ */
+function checkSecret(raw: string): Checked<string> {
+  if (raw.length < 1 || raw.length > 1024) return { ok: false, message: 'must be 1–1024 characters' };
+  return { ok: true, value: raw };
+}
+
+/** A session's public id (16 random bytes, hex); anything else short and URL-safe is simply not found. */
+function checkSessionId(raw: string): Checked<string> {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(raw)) return { ok: false, message: 'is not a session id' };
+  return { ok: true, value: raw };
+}
+
 function checkDialect(raw: string): Checked<Dialect> {
   if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
   return { ok: true, value: raw };
@@ -39,6 +55,8 @@ export const PARAM_CHECKS = {
   token: checkToken,
   label: checkAccountName,
   dialect: checkDialect,
+  secret: checkSecret,
+  sessionId: checkSessionId,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
 export type ParamKind = keyof typeof PARAM_CHECKS;
@@ -55,13 +73,17 @@ export interface ParamSpec<K extends ParamKind = ParamKind, R extends boolean = 
 }
 
 /**
- * Who may call an endpoint: `public` routes take no key; `read` routes take any key; `admin`
- * routes an admin key. (A new audience is one more member here and one more case in
- * `authorize`, daemon/http/app.ts.)
+ * Who may call an endpoint (docs/accounts.md, "Audiences"); authorization reads it in one place
+ * (`authorize`, daemon/http/app.ts):
+ * - `public`: no credential (share links, the verification page, sign-in, registration, reset);
+ * - `signedIn`: any caller (a key or a session); the service answers for the caller;
+ * - `self`: the row names a user (`username`): an admin may name anyone, another caller only
+ *   themselves (another name answers 404 `user_not_found`, as a user that does not exist);
+ * - `admin`: admins only (403 `admin_only` for anyone else).
  */
-export type Scope = 'public' | 'read' | 'admin';
+export type Audience = 'public' | 'signedIn' | 'self' | 'admin';
 
-export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'dash' | 'keys' | 'meta' | 'public';
+export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'dash' | 'keys' | 'auth' | 'meta' | 'public';
 
 interface EndpointBase {
   id: string;
@@ -70,11 +92,17 @@ interface EndpointBase {
   path: string;
   group: EndpointGroup;
   summary: string;
-  /** Who may call it (see `Scope`). */
-  scope: Scope;
+  /** Who may call it (see `Audience`). */
+  audience: Audience;
+  /**
+   * Refused (403 `insufficient_scope`) to a caller that may only read, although it is a GET
+   * (every POST is refused to such a caller anyway: `refusesReadOnly()` below). Only
+   * `keys.list`, which a `read` key could not call before accounts either.
+   */
+  refusesReadOnly?: boolean;
   params: Record<string, ParamSpec>;
   success: number;
-  /** Error statuses the route can answer, besides 401/403/429 common to every keyed route. */
+  /** Error statuses the route can answer, besides 401/403/429 common to every row that is not `public`. */
   errors: readonly number[];
   /**
    * The change events a successful call publishes on GET /api/events (the dispatcher builds
@@ -121,7 +149,7 @@ const ENDPOINT_LIST = [
     path: '/api/user',
     group: 'user',
     summary: 'Get one user',
-    scope: 'read',
+    audience: 'self',
     params: { username },
     success: 200,
     errors: [400, 404],
@@ -133,7 +161,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/all',
     group: 'user',
     summary: 'List all users',
-    scope: 'read',
+    audience: 'admin',
     params: {},
     success: 200,
     errors: [400],
@@ -146,7 +174,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/create',
     group: 'user',
     summary: 'Create a user',
-    scope: 'admin',
+    audience: 'admin',
     params: { username, email: p('email', 'E-mail address'), password: p('password', 'Password, at least 8 characters') },
     success: 201,
     errors: [400, 409],
@@ -158,7 +186,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/delete',
     group: 'user',
     summary: 'Delete a user with their files and shares',
-    scope: 'admin',
+    audience: 'admin',
     params: { username },
     success: 200,
     errors: [400, 404],
@@ -170,7 +198,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/edit',
     group: 'user',
     summary: 'Change a user’s name, e-mail and password',
-    scope: 'admin',
+    audience: 'self',
     params: {
       username,
       newusername: p('accountName', 'New name'),
@@ -187,7 +215,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/verify',
     group: 'user',
     summary: 'Send a verification e-mail',
-    scope: 'admin',
+    audience: 'self',
     params: { username },
     success: 200,
     errors: [400, 404, 502],
@@ -199,7 +227,7 @@ const ENDPOINT_LIST = [
     path: '/api/user/role',
     group: 'user',
     summary: 'Give a user a role',
-    scope: 'admin',
+    audience: 'admin',
     params: { username, name: roleName },
     success: 201,
     errors: [400, 404],
@@ -211,7 +239,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders',
     group: 'folders',
     summary: 'List a user’s folders',
-    scope: 'read',
+    audience: 'self',
     params: { username },
     success: 200,
     errors: [400, 404],
@@ -224,7 +252,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders/files',
     group: 'folders',
     summary: 'List the files in a folder',
-    scope: 'read',
+    audience: 'self',
     params: { username, folder },
     success: 200,
     errors: [400, 404],
@@ -237,7 +265,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders/create',
     group: 'folders',
     summary: 'Create a folder',
-    scope: 'admin',
+    audience: 'self',
     params: { username, folder },
     success: 201,
     errors: [400, 404, 409],
@@ -249,7 +277,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders/delete',
     group: 'folders',
     summary: 'Delete a folder and its files',
-    scope: 'admin',
+    audience: 'self',
     params: { username, folder },
     success: 200,
     errors: [400, 404],
@@ -261,7 +289,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders/files/rename',
     group: 'folders',
     summary: 'Rename a file in a folder',
-    scope: 'admin',
+    audience: 'self',
     params: { username, folder, file, newname: p('fileName', 'New file name') },
     success: 201,
     errors: [400, 404, 409],
@@ -273,7 +301,7 @@ const ENDPOINT_LIST = [
     path: '/api/folders/files/delete',
     group: 'folders',
     summary: 'Delete a file in a folder',
-    scope: 'admin',
+    audience: 'self',
     params: { username, folder, file },
     success: 200,
     errors: [400, 404],
@@ -285,7 +313,7 @@ const ENDPOINT_LIST = [
     path: '/api/role',
     group: 'role',
     summary: 'Get one role',
-    scope: 'read',
+    audience: 'signedIn',
     params: { name: roleName },
     success: 200,
     errors: [400, 404],
@@ -297,7 +325,7 @@ const ENDPOINT_LIST = [
     path: '/api/role/all',
     group: 'role',
     summary: 'List all roles',
-    scope: 'read',
+    audience: 'admin',
     params: {},
     success: 200,
     errors: [400],
@@ -310,7 +338,7 @@ const ENDPOINT_LIST = [
     path: '/api/role/create',
     group: 'role',
     summary: 'Create a role',
-    scope: 'admin',
+    audience: 'admin',
     params: {
       name: roleName,
       maxStorage: p('maxStorage', 'Quota in MB (MiB); -1 for unlimited'),
@@ -326,7 +354,7 @@ const ENDPOINT_LIST = [
     path: '/api/role/delete',
     group: 'role',
     summary: 'Delete a role no user has',
-    scope: 'admin',
+    audience: 'admin',
     params: { name: roleName },
     success: 200,
     errors: [400, 404, 409],
@@ -338,7 +366,7 @@ const ENDPOINT_LIST = [
     path: '/api/role/edit',
     group: 'role',
     summary: 'Change a role’s name, quota and badge',
-    scope: 'admin',
+    audience: 'admin',
     params: {
       name: roleName,
       newname: p('accountName', 'New role name'),
@@ -355,7 +383,7 @@ const ENDPOINT_LIST = [
     path: '/api/files',
     group: 'files',
     summary: 'List the files at a user’s root (or in `folder`)',
-    scope: 'read',
+    audience: 'self',
     params: { username, folder: folderOpt },
     success: 200,
     errors: [400, 404],
@@ -368,7 +396,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/delete',
     group: 'files',
     summary: 'Delete a file',
-    scope: 'admin',
+    audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 200,
     errors: [400, 404],
@@ -380,7 +408,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/rename',
     group: 'files',
     summary: 'Rename a file (its share follows)',
-    scope: 'admin',
+    audience: 'self',
     params: { username, file, newname: p('fileName', 'New file name'), folder: folderOpt },
     success: 201,
     errors: [400, 404, 409],
@@ -392,7 +420,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/share',
     group: 'files',
     summary: 'Share a file by an unguessable link',
-    scope: 'admin',
+    audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 201,
     errors: [400, 404, 409],
@@ -404,7 +432,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/noshare',
     group: 'files',
     summary: 'Revoke a file’s share link',
-    scope: 'admin',
+    audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 201,
     errors: [400, 404],
@@ -416,7 +444,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/upload',
     group: 'files',
     summary: 'Upload a file: the raw request body is its content',
-    scope: 'admin',
+    audience: 'self',
     params: { username, file, folder: folderOpt, overwrite: p('boolean', 'Replace an existing file', false) },
     success: 201,
     errors: [400, 404, 409, 507],
@@ -429,7 +457,7 @@ const ENDPOINT_LIST = [
     path: '/api/files/download',
     group: 'files',
     summary: 'Download a file (Range supported)',
-    scope: 'read',
+    audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 200,
     errors: [400, 404, 416],
@@ -442,7 +470,7 @@ const ENDPOINT_LIST = [
     path: '/api/dash',
     group: 'dash',
     summary: 'Daemon status and totals',
-    scope: 'read',
+    audience: 'admin',
     params: {},
     success: 200,
     errors: [],
@@ -454,7 +482,7 @@ const ENDPOINT_LIST = [
     path: '/api/dash/rescan',
     group: 'dash',
     summary: 'Reconcile the file index with the disk now',
-    scope: 'admin',
+    audience: 'admin',
     params: {},
     success: 200,
     errors: [503],
@@ -466,7 +494,7 @@ const ENDPOINT_LIST = [
     path: '/api/events',
     group: 'dash',
     summary: 'Live change events (Server-Sent Events)',
-    scope: 'read',
+    audience: 'signedIn',
     params: {},
     success: 200,
     errors: [],
@@ -478,8 +506,9 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/keys',
     group: 'keys',
-    summary: 'List API keys (labels and scopes, never the keys)',
-    scope: 'admin',
+    summary: 'List API keys (labels, scopes and owners, never the keys); a non-admin sees only their own',
+    audience: 'signedIn',
+    refusesReadOnly: true,
     params: {},
     success: 200,
     errors: [],
@@ -490,11 +519,14 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/keys/create',
     group: 'keys',
-    summary: 'Create an API key; the key is shown once',
-    scope: 'admin',
+    summary: 'Create an API key (a user makes a personal key acting as them); the key is shown once',
+    audience: 'signedIn',
     params: {
       label: p('label', 'A name for the key'),
-      scope: p('scope', '"admin" or "read"'),
+      scope: p(
+        'scope',
+        'A machine key (made by an admin key or machine key, acting as no user): "admin" or "read". A personal key (made by a signed-in user or their key, acting as that user): "write" or "read"',
+      ),
       dialect: p(
         'dialect',
         'The response shapes the key gets: "nimbus" (default) or "daneecloud" (DaneeCloud’s bodies, for its bot and clients)',
@@ -510,8 +542,8 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/keys/delete',
     group: 'keys',
-    summary: 'Delete an API key',
-    scope: 'admin',
+    summary: 'Delete an API key (a non-admin only their own)',
+    audience: 'signedIn',
     params: { label: p('label', 'The key’s name') },
     success: 200,
     errors: [400, 404, 409],
@@ -523,10 +555,131 @@ const ENDPOINT_LIST = [
     path: '/api/keys/rotate',
     group: 'keys',
     summary: 'Replace the admin key; the new key is shown once',
-    scope: 'admin',
+    audience: 'admin',
     params: {},
     success: 201,
     errors: [409],
+    events: [],
+  },
+  {
+    id: 'auth.login',
+    method: 'POST',
+    path: '/api/auth/login',
+    group: 'auth',
+    summary: 'Sign in: answers the user and sets the session cookie `nimbus_session`',
+    audience: 'public',
+    params: { username, password: p('secret', 'The password (in the body only)') },
+    success: 200,
+    errors: [400, 401, 403, 429],
+    events: [],
+  },
+  {
+    id: 'auth.logout',
+    method: 'POST',
+    path: '/api/auth/logout',
+    group: 'auth',
+    summary: 'Sign out: ends this session on the server and clears the cookie',
+    audience: 'signedIn',
+    params: {},
+    success: 200,
+    errors: [],
+    events: [],
+  },
+  {
+    id: 'auth.me',
+    method: 'GET',
+    path: '/api/auth/me',
+    group: 'auth',
+    summary: 'Who is calling: the user (null for the admin key and machine keys) and whether they are an admin',
+    audience: 'signedIn',
+    params: {},
+    success: 200,
+    errors: [],
+    events: [],
+  },
+  {
+    id: 'auth.password',
+    method: 'POST',
+    path: '/api/auth/password',
+    group: 'auth',
+    summary: 'Change one’s own password (the current one is asked); every other session is ended',
+    audience: 'signedIn',
+    params: {
+      password: p('secret', 'The current password (in the body only)'),
+      newpassword: p('secret', 'The new password (in the body only): at least 8 characters, not the username, not a common password'),
+    },
+    success: 200,
+    errors: [400],
+    events: [],
+  },
+  {
+    id: 'auth.reset',
+    method: 'POST',
+    path: '/api/auth/reset',
+    group: 'auth',
+    summary: 'Ask for a password reset link by e-mail; answers the same whether or not the account exists',
+    audience: 'public',
+    params: {
+      username: p('accountName', 'The user’s name (or give `email`)', false),
+      email: p('email', 'The user’s e-mail address (or give `username`)', false),
+    },
+    success: 200,
+    errors: [400, 403],
+    events: [],
+  },
+  {
+    id: 'auth.reset.confirm',
+    method: 'POST',
+    path: '/api/auth/reset/confirm',
+    group: 'auth',
+    summary: 'Set a new password with the token of a reset link; every session of the user is ended',
+    audience: 'public',
+    params: {
+      token: p('token', 'The token from the reset link'),
+      newpassword: p('secret', 'The new password (in the body only): at least 8 characters, not the username, not a common password'),
+    },
+    success: 200,
+    errors: [400, 403],
+    events: [],
+  },
+  {
+    id: 'auth.register',
+    method: 'POST',
+    path: '/api/auth/register',
+    group: 'auth',
+    summary: 'Create one’s own account (role `user`) and sign in; only with NIMBUS_REGISTRATION=open',
+    audience: 'public',
+    params: {
+      username,
+      email: p('email', 'E-mail address'),
+      password: p('secret', 'Password (in the body only): at least 8 characters, not the username, not a common password'),
+    },
+    success: 201,
+    errors: [400, 403, 409],
+    events: ['user.changed'],
+  },
+  {
+    id: 'auth.sessions',
+    method: 'GET',
+    path: '/api/auth/sessions',
+    group: 'auth',
+    summary: 'The caller’s own sessions (device, address, last use)',
+    audience: 'signedIn',
+    params: {},
+    success: 200,
+    errors: [],
+    events: [],
+  },
+  {
+    id: 'auth.sessions.delete',
+    method: 'POST',
+    path: '/api/auth/sessions/delete',
+    group: 'auth',
+    summary: 'End one of the caller’s own sessions',
+    audience: 'signedIn',
+    params: { id: p('sessionId', 'The session’s id (from `auth.sessions`)') },
+    success: 200,
+    errors: [400, 404],
     events: [],
   },
   {
@@ -535,7 +688,7 @@ const ENDPOINT_LIST = [
     path: '/api/openapi.json',
     group: 'meta',
     summary: 'This API’s OpenAPI 3.1 description',
-    scope: 'read',
+    audience: 'signedIn',
     params: {},
     success: 200,
     errors: [],
@@ -547,7 +700,7 @@ const ENDPOINT_LIST = [
     path: '/s/{token}',
     group: 'public',
     summary: 'Public download of a shared file',
-    scope: 'public',
+    audience: 'public',
     params: { token: inPath('token', 'The share token from the link') },
     success: 200,
     errors: [404, 416],
@@ -560,7 +713,7 @@ const ENDPOINT_LIST = [
     path: '/verify',
     group: 'public',
     summary: 'Confirm an e-mail address from the link in a verification mail',
-    scope: 'public',
+    audience: 'public',
     params: { token: p('token', 'The token from the e-mail') },
     success: 200,
     errors: [400, 404],
@@ -606,6 +759,15 @@ const responsesMatchRows: Exactly<keyof ResponseMap, EndpointId> = true;
 void responsesMatchRows;
 
 export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST;
+
+/**
+ * Whether a caller that may only read (a `read` key) is refused this row with 403
+ * `insufficient_scope`: every POST (they change things; on a `public` POST only when a key is
+ * sent), and the GETs flagged `refusesReadOnly`.
+ */
+export function refusesReadOnly(endpoint: Endpoint): boolean {
+  return endpoint.method === 'POST' || endpoint.refusesReadOnly === true;
+}
 
 export const ENDPOINT_BY_ID = Object.fromEntries(ENDPOINT_LIST.map((e) => [e.id, e])) as { readonly [Id in EndpointId]: EndpointOf<Id> };
 

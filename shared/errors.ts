@@ -1,13 +1,28 @@
 /** Error codes of the HTTP API and the status each one maps to. */
 export const ERROR_STATUS = {
   bad_request: 400,
+  /** A password a user chose breaks a rule (length, the username, a common password). */
+  weak_password: 400,
+  /** A password-reset token that is unknown, used or expired. */
+  invalid_token: 400,
+  /** A password in the query string of an /api/auth/* request (it would end up in logs and history). */
+  password_in_query: 400,
   missing_parameter: 400,
   invalid_parameter: 400,
   duplicate_parameter: 400,
   unauthorized: 401,
+  /** A wrong password or an unknown user at sign-in: one answer for both. */
+  invalid_credentials: 401,
   forbidden: 403,
   forbidden_host: 403,
   insufficient_scope: 403,
+  /** A row for admins only, called by someone else. */
+  admin_only: 403,
+  registration_closed: 403,
+  /** NIMBUS_REQUIRE_VERIFIED=1: an unverified user may not upload or share. */
+  email_not_verified: 403,
+  /** A cookie-authenticated change (or a sign-in) from another site's page. */
+  cross_site_request: 403,
   not_found: 404,
   user_not_found: 404,
   role_not_found: 404,
@@ -15,6 +30,7 @@ export const ERROR_STATUS = {
   file_not_found: 404,
   key_not_found: 404,
   share_not_found: 404,
+  session_not_found: 404,
   route_not_found: 404,
   token_invalid: 404,
   method_not_allowed: 405,
@@ -34,6 +50,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   range_not_satisfiable: 416,
   too_many_requests: 429,
+  /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */
+  too_many_attempts: 429,
   internal: 500,
   mail_failed: 502,
   storage_unavailable: 503,

@@ -42,7 +42,11 @@ export interface FileEntry {
   shareUrl: string | null;
 }
 
-export type KeyScope = 'admin' | 'read';
+/**
+ * `admin` and `read`: machine keys (made by an admin, acting as no user). `write` and `read`:
+ * personal keys (made by a signed-in user, acting as that user). docs/accounts.md.
+ */
+export type KeyScope = 'admin' | 'read' | 'write';
 
 /**
  * The response shapes a key gets: `nimbus` (the records above) or `daneecloud` (the bodies
@@ -58,6 +62,29 @@ export interface ApiKeyInfo {
   builtIn: boolean;
   /** The response shapes this key gets; the admin key's is NIMBUS_ADMIN_DIALECT. */
   dialect: Dialect;
+  /** The user a personal key acts as; null for the admin key and machine keys. */
+  username: string | null;
+}
+
+/** Who is calling (`auth.login`, `auth.me`): their user record, and whether they are an admin. */
+export interface Me {
+  /** null for the admin key and machine keys, which act as no user. */
+  user: User | null;
+  admin: boolean;
+}
+
+/** One sign-in of the caller (`auth.sessions`). Never carries the cookie or its hash. */
+export interface SessionInfo {
+  /** The public id (hex) that names it in `auth.sessions.delete`. */
+  id: string;
+  /** From the User-Agent at sign-in (shortened), e.g. "Firefox on Linux". */
+  device: string;
+  /** The client's address at sign-in. */
+  address: string;
+  createdAt: string;
+  lastUsedAt: string;
+  /** The session of this very request. */
+  current: boolean;
 }
 
 export type IndexState = 'scanning' | 'ready' | 'unavailable';
@@ -161,6 +188,15 @@ export interface ResponseMap {
   'keys.create': Msg & ApiKeyInfo & { key: string };
   'keys.delete': Msg;
   'keys.rotate': Msg & { key: string };
+  'auth.login': { user: User; admin: boolean };
+  'auth.logout': Msg;
+  'auth.me': Me;
+  'auth.password': Msg;
+  'auth.reset': Msg;
+  'auth.reset.confirm': Msg;
+  'auth.register': Msg & { user: User };
+  'auth.sessions': { sessions: SessionInfo[] };
+  'auth.sessions.delete': Msg;
   openapi: OpenApiDocument;
   'share.download': void;
   /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */

@@ -89,8 +89,9 @@ export function checkMaxStorage(raw: string): Checked<number> {
   return ok(Number(raw.trim()));
 }
 
-export function checkScope(raw: string): Checked<'admin' | 'read'> {
-  if (raw !== 'admin' && raw !== 'read') return fail('must be "admin" or "read"');
+/** A key's scope: "admin" or "read" for a machine key, "write" or "read" for a personal key (the daemon checks which applies). */
+export function checkScope(raw: string): Checked<'admin' | 'read' | 'write'> {
+  if (raw !== 'admin' && raw !== 'read' && raw !== 'write') return fail('must be "admin", "read" or "write"');
   return ok(raw);
 }
 

@@ -6,7 +6,7 @@
  * daemon's (NimbusContext).
  */
 import Koa, { type Context } from 'koa';
-import { ENDPOINTS, type Endpoint, type EndpointId, type Scope } from '../../shared/endpoints.js';
+import { ENDPOINTS, refusesReadOnly, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -136,7 +136,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     endpoint: Endpoint & { id: Id },
     pathParams: Readonly<Record<string, string>> | undefined,
   ): Promise<void> => {
-    const caller = endpoint.scope === 'public' ? null : authorize(nimbus, ctx, throttle, connections, endpoint);
+    const caller = endpoint.audience === 'public' ? null : authorize(nimbus, ctx, throttle, connections, endpoint);
     const { params, page } = await readParams(ctx, endpoint, pathParams);
     if (readsIndex(endpoint) && nimbus.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
@@ -232,16 +232,6 @@ function presentedKey(ctx: Context): string {
   return match ? match[1] : '';
 }
 
-/**
- * Which keyed callers the rows of each scope admit (a `public` row asks for no key, so it is
- * never authorized). A new audience is one more scope in shared/endpoints.ts and one more line here.
- */
-const ADMITS: Record<Scope, (caller: Caller) => boolean> = {
-  public: () => true,
-  read: () => true,
-  admin: (caller) => caller.scope === 'admin',
-};
-
 /** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
 function authorize(
   nimbus: NimbusContext,
@@ -262,7 +252,7 @@ function authorize(
     throttle.fail(client, 'API keys');
     throw new ApiError('unauthorized', 'Wrong API key');
   }
-  if (!ADMITS[endpoint.scope](caller)) throw new ApiError('insufficient_scope', 'This key may only read');
+  if (refusesReadOnly(endpoint) && caller.scope === 'read') throw new ApiError('insufficient_scope', 'This key may only read');
   // So that revoking the key closes this connection and whatever it streams.
   connections.bind(ctx.req.socket, ctx.res, caller.credential);
   return caller;

@@ -61,6 +61,10 @@ const DEAD_LINK_PAGE = {
 };
 const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
 
+function notYet(): never {
+  throw new ApiError('route_not_found', 'Not implemented yet');
+}
+
 export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   'user.get': ({ nimbus, params }) => users.getUser(nimbus, params.username),
   'user.all': ({ nimbus, ctx, page: pg }) => paged(ctx, users.listUsers(nimbus), pg),
@@ -176,6 +180,16 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     return { msg: 'Key deleted' };
   },
   'keys.rotate': async ({ nimbus }) => ({ msg: 'Admin key replaced; it is shown only this once', key: await keys.rotateAdminKey(nimbus) }),
+  // Issue 12: the auth API (docs/accounts.md); being built.
+  'auth.login': notYet,
+  'auth.logout': notYet,
+  'auth.me': notYet,
+  'auth.password': notYet,
+  'auth.reset': notYet,
+  'auth.reset.confirm': notYet,
+  'auth.register': notYet,
+  'auth.sessions': notYet,
+  'auth.sessions.delete': notYet,
   openapi: () => (openApiCache ??= jsonText(openApiDocument(VERSION))),
 
   'share.download': async ({ nimbus, params, ctx, throttle }) => {

@@ -12,10 +12,12 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   fileName: { type: 'string', minLength: 1, description: FILE_NAME_RULE },
   badge: { type: 'string', format: 'uri', description: 'http(s) URL' },
   maxStorage: { type: 'string', pattern: '^(-1|[0-9]+)$', description: 'MB (MiB); -1 for unlimited' },
-  scope: { type: 'string', enum: ['admin', 'read'] },
+  scope: { type: 'string', enum: ['admin', 'read', 'write'] },
   boolean: { type: 'string', enum: ['true', 'false'] },
   count: { type: 'string', pattern: '^[0-9]+$' },
   token: { type: 'string' },
+  secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Sent in the request body only' },
+  sessionId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
   dialect: {
     type: 'string',
     enum: ['nimbus', 'daneecloud'],
@@ -29,8 +31,8 @@ const STATUS_TEXT: Record<number, string> = {
   201: 'Created',
   206: 'Partial content',
   400: 'Bad or missing parameter',
-  401: 'Missing or wrong API key',
-  403: 'Key lacks the scope, or foreign Host header',
+  401: 'Missing or wrong API key or session, or wrong password',
+  403: 'Not allowed to this caller (read-only key, admins only), cross-site request, or foreign Host header',
   404: 'Not found',
   409: 'Conflict',
   413: 'Body over a limit',
@@ -56,7 +58,7 @@ function operation(endpoint: Endpoint): object {
     );
   }
   const statuses = new Set<number>([endpoint.success, ...endpoint.errors]);
-  if (endpoint.scope !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
+  if (endpoint.audience !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   if (endpoint.raw === 'bytes') statuses.add(206);
   const responses: Record<string, object> = {};
   for (const status of [...statuses].sort()) {
@@ -75,8 +77,8 @@ function operation(endpoint: Endpoint): object {
     operationId: endpoint.id,
     summary: endpoint.summary,
     tags: [endpoint.group],
-    security: endpoint.scope === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }],
-    'x-scope': endpoint.scope,
+    security: endpoint.audience === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+    'x-audience': endpoint.audience,
     parameters,
     ...(endpoint.bodyIsContent
       ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
@@ -106,6 +108,12 @@ export function openApiDocument(version: string): OpenApiDocument {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'API-Key' },
         bearer: { type: 'http', scheme: 'bearer' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'nimbus_session',
+          description: 'Set by POST /api/auth/login (HttpOnly, SameSite=Strict); a POST with it must come from the daemon’s own origin',
+        },
       },
       schemas: {
         Error: {

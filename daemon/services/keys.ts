@@ -49,6 +49,7 @@ export function listKeys(nimbus: NimbusContext): ApiKeyInfo[] {
     createdAt: new Date(nimbus.startedAt).toISOString(),
     builtIn: true,
     dialect: nimbus.config.adminDialect,
+    username: null,
   };
   return [
     admin,
@@ -58,6 +59,7 @@ export function listKeys(nimbus: NimbusContext): ApiKeyInfo[] {
       createdAt: k.createdAt,
       builtIn: false,
       dialect: k.dialect ?? 'nimbus',
+      username: null,
     })),
   ];
 }
@@ -76,7 +78,7 @@ export async function createKey(
   const createdAt = new Date().toISOString();
   nimbus.store.keysByHash.set(hashSecret(key), { label, scope, hash: hashSecret(key), createdAt, dialect });
   await nimbus.store.commit();
-  return { label, scope, createdAt, builtIn: false, dialect, key };
+  return { label, scope, createdAt, builtIn: false, dialect, username: null, key };
 }
 
 export async function deleteKey(nimbus: NimbusContext, label: string): Promise<void> {

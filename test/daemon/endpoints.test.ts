@@ -6,10 +6,10 @@
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, type EndpointId } from '../../shared/endpoints.js';
-import { readOutbox, verifyLink } from '../helpers/mail.js';
+import { ENDPOINTS, refusesReadOnly, type EndpointId } from '../../shared/endpoints.js';
+import { decodeQuotedPrintable, readOutbox, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody, expectFileEntry, expectFolder, expectRole, expectUser } from '../helpers/records.js';
-import { api, apiLoose } from '../helpers/api.js';
+import { api, apiLoose, sessionCookie } from '../helpers/api.js';
 import { createUser, nodeRequest, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 
 const BADGE = 'https://example.com/badge.png';
@@ -23,6 +23,10 @@ interface Fx {
   smtpDown: TestDaemon;
   /** A daemon whose storage directory has vanished. */
   noStorage: TestDaemon;
+  /** A daemon with NIMBUS_REGISTRATION=open. */
+  open: TestDaemon;
+  /** A new user of `t` (password "password123"), signed in: the headers a browser of theirs sends. */
+  session(): Promise<{ username: string; headers: Record<string, string> }>;
   user(): Promise<string>;
   file(username: string, folder?: string, content?: string): Promise<string>;
   folder(username: string): Promise<string>;
@@ -36,6 +40,15 @@ interface Case {
   code?: string;
   run(fx: Fx): Promise<ApiResponse>;
   check?(res: ApiResponse, fx: Fx): void | Promise<void>;
+}
+
+const PASSWORD = 'password123';
+
+/** The token of the last password-reset mail in a daemon's outbox. */
+async function resetToken(t: TestDaemon): Promise<string | null> {
+  const mails = await readOutbox(t.dataDir);
+  const match = /\/reset\?token=([A-Za-z0-9_-]+)/.exec(decodeQuotedPrintable(mails.at(-1) ?? ''));
+  return match ? match[1] : null;
 }
 
 const ok = (what: string, status: number, run: Case['run'], check?: Case['check']): Case => ({ status, what, run, check });
@@ -640,8 +653,9 @@ const CASES: Record<EndpointId, Case[]> = {
       (fx) => api(fx.t, 'keys.list'),
       (res) => {
         expect(Object.keys(res.body)).toEqual(['keys']);
-        for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'dialect', 'label', 'scope']);
-        expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true, dialect: 'nimbus' });
+        for (const k of res.body.keys)
+          expect(Object.keys(k).sort()).toEqual(['builtIn', 'createdAt', 'dialect', 'label', 'scope', 'username']);
+        expect(res.body.keys[0]).toMatchObject({ label: 'admin', scope: 'admin', builtIn: true, dialect: 'nimbus', username: null });
       },
     ),
   ],
@@ -697,6 +711,207 @@ const CASES: Record<EndpointId, Case[]> = {
       (res) => expect(res.body).toEqual({ msg: expect.any(String), key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) }),
     ),
     err(409, 'a key set by NIMBUS_API_KEY', undefined, (fx) => api(fx.t, 'keys.rotate')),
+  ],
+  'auth.login': [
+    ok(
+      'signs in and sets an HttpOnly, SameSite=Strict session cookie',
+      200,
+      async (fx) => api(fx.t, 'auth.login', { username: await fx.user(), password: PASSWORD }, { key: null }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['admin', 'user']);
+        expectUser(res.body.user);
+        expect(res.body.admin).toBe(false);
+        const cookie = res.headers.get('Set-Cookie') ?? '';
+        expect(cookie).toMatch(/^nimbus_session=[A-Za-z0-9_-]{43}; /);
+        expect(cookie).toContain('HttpOnly');
+        expect(cookie).toContain('SameSite=Strict');
+        expect(cookie).toContain('Path=/');
+        expect(cookie).toContain('Max-Age=2592000');
+        expect(cookie).not.toContain('Secure');
+      },
+    ),
+    err(400, 'no password', 'missing_parameter', async (fx) => apiLoose(fx.t, 'auth.login', { username: await fx.user() }, { key: null })),
+    err(401, 'a wrong password', 'invalid_credentials', async (fx) =>
+      api(fx.t, 'auth.login', { username: await fx.user(), password: 'not-the-password' }, { key: null }),
+    ),
+    err(403, 'a foreign Origin', 'cross_site_request', async (fx) =>
+      api(
+        fx.t,
+        'auth.login',
+        { username: await fx.user(), password: PASSWORD },
+        { key: null, headers: { Origin: 'https://evil.example' } },
+      ),
+    ),
+    err(429, 'a sixth try after five failures for the username', 'too_many_attempts', async (fx) => {
+      const username = await fx.user();
+      for (let i = 0; i < 5; i++) await api(fx.t, 'auth.login', { username, password: `wrong-${i}-password` }, { key: null });
+      const res = await api(fx.t, 'auth.login', { username, password: PASSWORD }, { key: null });
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+      return res;
+    }),
+  ],
+  'auth.logout': [
+    ok(
+      'ends the session and clears the cookie',
+      200,
+      async (fx) => {
+        const { headers } = await fx.session();
+        const res = await api(fx.t, 'auth.logout', {}, { key: null, headers });
+        expect((await api(fx.t, 'auth.me', {}, { key: null, headers })).status).toBe(401);
+        return res;
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['msg']);
+        expect(res.headers.get('Set-Cookie')).toMatch(/^nimbus_session=; .*Max-Age=0/);
+      },
+    ),
+  ],
+  'auth.me': [
+    ok(
+      'answers the signed-in user',
+      200,
+      async (fx) => {
+        const { username, headers } = await fx.session();
+        const res = await api(fx.t, 'auth.me', {}, { key: null, headers });
+        expect(res.body.user?.username).toBe(username);
+        return res;
+      },
+      (res) => {
+        expectUser(res.body.user);
+        expect(res.body.admin).toBe(false);
+      },
+    ),
+    ok(
+      'answers no user for the admin key',
+      200,
+      (fx) => api(fx.t, 'auth.me'),
+      (res) => expect(res.body).toEqual({ user: null, admin: true }),
+    ),
+  ],
+  'auth.password': [
+    ok(
+      'changes the password',
+      200,
+      async (fx) => {
+        const { username, headers } = await fx.session();
+        const res = await api(fx.t, 'auth.password', { password: PASSWORD, newpassword: 'a fresh passphrase' }, { key: null, headers });
+        expect((await api(fx.t, 'auth.login', { username, password: 'a fresh passphrase' }, { key: null })).status).toBe(200);
+        return res;
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'a common new password', 'weak_password', async (fx) => {
+      const { headers } = await fx.session();
+      return api(fx.t, 'auth.password', { password: PASSWORD, newpassword: 'password1' }, { key: null, headers });
+    }),
+    err(401, 'a wrong current password', 'invalid_credentials', async (fx) => {
+      const { headers } = await fx.session();
+      return api(fx.t, 'auth.password', { password: 'not-the-password', newpassword: 'a fresh passphrase' }, { key: null, headers });
+    }),
+  ],
+  'auth.reset': [
+    ok(
+      'answers 200 for an unknown user too',
+      200,
+      (fx) => api(fx.t, 'auth.reset', { username: 'nobody-at-all' }, { key: null }),
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'neither username nor email', 'missing_parameter', (fx) => apiLoose(fx.t, 'auth.reset', {}, { key: null })),
+    err(403, 'a foreign Origin', 'cross_site_request', (fx) =>
+      api(fx.t, 'auth.reset', { username: 'anyone' }, { key: null, headers: { Origin: 'https://evil.example' } }),
+    ),
+  ],
+  'auth.reset.confirm': [
+    ok(
+      'sets the password from the mailed token',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        expect((await api(fx.t, 'auth.reset', { username }, { key: null })).status).toBe(200);
+        const token = await resetToken(fx.t);
+        expect(token).not.toBeNull();
+        const res = await api(fx.t, 'auth.reset.confirm', { token: token!, newpassword: 'reset passphrase' }, { key: null });
+        expect((await api(fx.t, 'auth.login', { username, password: 'reset passphrase' }, { key: null })).status).toBe(200);
+        return res;
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'an unknown token', 'invalid_token', (fx) =>
+      api(
+        fx.t,
+        'auth.reset.confirm',
+        { token: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', newpassword: 'reset passphrase' },
+        { key: null },
+      ),
+    ),
+    err(403, 'a foreign Origin', 'cross_site_request', (fx) =>
+      api(
+        fx.t,
+        'auth.reset.confirm',
+        { token: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', newpassword: 'reset passphrase' },
+        { key: null, headers: { Origin: 'https://evil.example' } },
+      ),
+    ),
+  ],
+  'auth.register': [
+    ok(
+      'creates the account with role "user" and signs in',
+      201,
+      (fx) =>
+        api(fx.open, 'auth.register', { username: fx.unique('reg'), email: 'r@example.com', password: 'my own passphrase' }, { key: null }),
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'user']);
+        expectUser(res.body.user);
+        expect(res.body.user).toMatchObject({ role: 'user', emailVerified: false, email: 'r@example.com' });
+        expect(sessionCookie(res)).not.toBeNull();
+      },
+    ),
+    err(400, 'a password that is the username', 'weak_password', (fx) => {
+      const username = fx.unique('samename');
+      return api(fx.open, 'auth.register', { username, email: 'r@example.com', password: username.toUpperCase() }, { key: null });
+    }),
+    err(403, 'registration closed (the default)', 'registration_closed', (fx) =>
+      api(fx.t, 'auth.register', { username: fx.unique('reg'), email: 'r@example.com', password: 'my own passphrase' }, { key: null }),
+    ),
+    err(409, 'an existing username', 'user_exists', async (fx) => {
+      const username = fx.unique('twice');
+      await api(fx.open, 'auth.register', { username, email: 'r@example.com', password: 'my own passphrase' }, { key: null });
+      return api(fx.open, 'auth.register', { username, email: 'r@example.com', password: 'my own passphrase' }, { key: null });
+    }),
+  ],
+  'auth.sessions': [
+    ok(
+      'lists the caller’s own sessions',
+      200,
+      async (fx) => {
+        const { headers } = await fx.session();
+        return api(fx.t, 'auth.sessions', {}, { key: null, headers });
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['sessions']);
+        expect(res.body.sessions).toHaveLength(1);
+        expect(Object.keys(res.body.sessions[0]).sort()).toEqual(['address', 'createdAt', 'current', 'device', 'id', 'lastUsedAt']);
+        expect(res.body.sessions[0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), current: true });
+      },
+    ),
+  ],
+  'auth.sessions.delete': [
+    ok(
+      'ends one of the caller’s sessions',
+      200,
+      async (fx) => {
+        const { headers } = await fx.session();
+        const [session] = (await api(fx.t, 'auth.sessions', {}, { key: null, headers })).body.sessions;
+        return api(fx.t, 'auth.sessions.delete', { id: session.id }, { key: null, headers });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'no id', 'missing_parameter', async (fx) =>
+      apiLoose(fx.t, 'auth.sessions.delete', {}, { key: null, headers: (await fx.session()).headers }),
+    ),
+    err(404, 'an id that is not the caller’s', 'session_not_found', async (fx) =>
+      api(fx.t, 'auth.sessions.delete', { id: '0123456789abcdef0123456789abcdef' }, { key: null, headers: (await fx.session()).headers }),
+    ),
   ],
   openapi: [
     ok(
@@ -761,15 +976,25 @@ describe('every endpoint of the shared table', () => {
   const fx = {} as Fx;
   let n = 0;
   beforeAll(async () => {
-    const [t, smtpDown, noStorage] = await Promise.all([
+    const [t, smtpDown, noStorage, open] = await Promise.all([
       startTestDaemon(),
       freePort().then((port) => startTestDaemon({ env: { NIMBUS_SMTP_URL: `smtp://127.0.0.1:${port}` } })),
       startTestDaemon({ apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } }),
+      startTestDaemon({ env: { NIMBUS_REGISTRATION: 'open' } }),
     ]);
     Object.assign(fx, {
       t,
       smtpDown,
       noStorage,
+      open,
+      async session() {
+        const username = await fx.user();
+        const res = await api(t, 'auth.login', { username, password: PASSWORD }, { key: null });
+        const cookie = sessionCookie(res);
+        if (res.status !== 200 || !cookie) throw new Error(`signing in ${username}: ${res.status} ${res.text}`);
+        // A browser's same-origin POST carries the page's Origin.
+        return { username, headers: { Cookie: cookie, Origin: t.url } };
+      },
       unique: (prefix: string) => `${prefix}${++n}`,
       async user() {
         const username = fx.unique('u');
@@ -796,7 +1021,7 @@ describe('every endpoint of the shared table', () => {
     } satisfies Fx);
   });
   afterAll(async () => {
-    await Promise.all([fx.t?.close(), fx.smtpDown?.close(), fx.noStorage?.close()]);
+    await Promise.all([fx.t?.close(), fx.smtpDown?.close(), fx.noStorage?.close(), fx.open?.close()]);
   });
 
   it('has a case for every endpoint’s success status and every error status it declares', () => {
@@ -831,7 +1056,7 @@ describe('every endpoint of the shared table', () => {
     expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
   });
 
-  const keyed = ENDPOINTS.filter((e) => e.scope !== 'public');
+  const keyed = ENDPOINTS.filter((e) => e.audience !== 'public');
 
   it.each(keyed.map((e) => [e.method, e.path.replace('{token}', 'x')]))('answers 401 to %s %s without a key', async (method, path) => {
     expectErrorBody(await fx.t.raw(method, path, { key: null }), 401, 'unauthorized');
@@ -867,10 +1092,12 @@ describe('every endpoint of the shared table', () => {
   it('answers 403 to a read key on every admin endpoint and lets it read', async () => {
     const created = await api(fx.t, 'keys.create', { label: fx.unique('reader'), scope: 'read' });
     const readKey = created.body.key as string;
-    for (const e of ENDPOINTS.filter((x) => x.scope === 'admin')) {
+    for (const e of ENDPOINTS.filter((x) => x.audience !== 'public' && refusesReadOnly(x))) {
       expectErrorBody(await fx.t.raw(e.method, e.path, { key: readKey }), 403, 'insufficient_scope');
     }
-    for (const e of ENDPOINTS.filter((x) => x.scope === 'read' && x.method === 'GET' && Object.keys(x.params).length === 0 && !x.raw)) {
+    for (const e of ENDPOINTS.filter(
+      (x) => x.audience !== 'public' && !refusesReadOnly(x) && x.method === 'GET' && Object.keys(x.params).length === 0 && !x.raw,
+    )) {
       expect((await fx.t.raw(e.method, e.path, { key: readKey })).status, e.id).toBe(200);
     }
   });

@@ -37,7 +37,7 @@ describe('the OpenAPI document', () => {
       if (endpoint.paged) expect(names).toEqual(expect.arrayContaining(['limit', 'offset']));
       for (const status of [endpoint.success, ...endpoint.errors])
         expect(op.responses[String(status)], `${endpoint.id} ${status}`).toBeDefined();
-      if (endpoint.scope !== 'public') {
+      if (endpoint.audience !== 'public') {
         expect(op.responses['401']).toBeDefined();
         expect(op.security.length).toBeGreaterThan(0);
       } else expect(op.security).toEqual([]);

@@ -24,7 +24,21 @@ export type LooseParams<Id extends EndpointId> = { [K in keyof CallParams<Id>]?:
 
 function send(t: TestDaemon, id: EndpointId, params: Readonly<Record<string, unknown>>, init: Init): Promise<ApiResponse> {
   const endpoint = ENDPOINT_BY_ID[id];
+  // The auth API takes passwords in the body only (a password in its query string is a 400):
+  // its POSTs send their parameters as JSON.
+  if (endpoint.method === 'POST' && endpoint.group === 'auth') {
+    const headers = new Headers(init.headers);
+    headers.set('Content-Type', 'application/json');
+    const body = JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null)));
+    return t.raw(endpoint.method, endpoint.path, { ...init, headers, body });
+  }
   return t.raw(endpoint.method, requestTarget(endpoint, params), init);
+}
+
+/** The `nimbus_session=<value>` pair of a response's Set-Cookie, to send back as `Cookie`; null when none was set. */
+export function sessionCookie(res: Pick<ApiResponse, 'headers'>): string | null {
+  const match = /(?:^|,\s*)nimbus_session=([^;,]*)/.exec(res.headers.get('Set-Cookie') ?? '');
+  return match && match[1] ? `nimbus_session=${match[1]}` : null;
 }
 
 /** The arguments after the id: the parameters (which may be left out when none is required), then fetch's init. */

@@ -24,7 +24,7 @@ describe('the table gives each endpoint its parameter and response types', () =>
     // Values are what the checks produce: a number for maxStorage, a boolean for a flag.
     expectTypeOf<ParamsOf<'role.create'>>().toEqualTypeOf<{ name: string; maxStorage: number; badge: string }>();
     expectTypeOf<ParamsOf<'files.upload'>['overwrite']>().toEqualTypeOf<boolean | undefined>();
-    expectTypeOf<ParamsOf<'keys.create'>['scope']>().toEqualTypeOf<'admin' | 'read'>();
+    expectTypeOf<ParamsOf<'keys.create'>['scope']>().toEqualTypeOf<'admin' | 'read' | 'write'>();
     // A path parameter is a parameter like any other.
     expectTypeOf<ParamsOf<'share.download'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<ParamsOf<'dash.get'>>().toEqualTypeOf<{}>(); // eslint-disable-line @typescript-eslint/no-empty-object-type
