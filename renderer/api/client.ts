@@ -1,11 +1,14 @@
 /**
  * The only module that talks to the daemon: JSON calls (fetch), downloads (fetch as a
  * blob), uploads (XMLHttpRequest, for upload progress) and the event stream (fetch,
- * because EventSource cannot send the API-Key header).
+ * because EventSource cannot send the API-Key header). With a key, every request carries
+ * it; in a signed-in session (no key) the browser sends the HttpOnly session cookie itself,
+ * as every request here is same-origin.
  */
 import {
   ENDPOINT_BY_ID,
   requestTarget,
+  type Endpoint,
   type CallParams,
   type EndpointId,
   type JsonEndpointId,
@@ -18,7 +21,8 @@ import { userMessage } from './errorText.js';
 export interface Connection {
   /** e.g. http://127.0.0.1:7878 — no trailing slash. */
   baseUrl: string;
-  apiKey: string;
+  /** null in a session: the cookie authenticates, and the page never holds a key. */
+  apiKey: string | null;
 }
 
 /**
@@ -34,11 +38,14 @@ export type CallArgs<Id extends EndpointId> =
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** Seconds until trying again may work (a 429's Retry-After), when the daemon said. */
+  readonly retryAfter: number | null;
+  constructor(status: number, code: string, message: string, retryAfter: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -50,7 +57,7 @@ export function isAbort(error: unknown): boolean {
 
 /** The message to show a person for any thrown value (API wording reworded: see errorText.ts). */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return userMessage(error.code, error.message);
+  if (error instanceof ApiError) return userMessage(error.code, error.message, error.retryAfter);
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong';
 }
@@ -59,15 +66,30 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return typeof value === 'object' && value !== null && typeof (value as ErrorBody).error === 'string';
 }
 
-function errorFromBody(status: number, statusText: string, text: string): ApiError {
+function errorFromBody(status: number, statusText: string, text: string, wait: number | null = null): ApiError {
   try {
     const body: unknown = JSON.parse(text);
-    if (isErrorBody(body)) return new ApiError(status, body.code ?? 'error', body.error);
+    if (isErrorBody(body)) return new ApiError(status, body.code ?? 'error', body.error, wait);
   } catch {
     // not JSON: fall through to the status line
   }
   if (status === 500) return new ApiError(status, 'internal', 'The daemon hit an internal error');
   return new ApiError(status, 'http_' + status, `${status} ${statusText || 'Request failed'}`.trim());
+}
+
+/**
+ * Whether a failed call means the key or session no longer works (back to sign-in). A wrong
+ * password is also a 401 (`invalid_credentials`, from sign-in or a password change): that one
+ * is the person's typo, not the end of their session.
+ */
+export function endsCredential(error: ApiError): boolean {
+  return error.status === 401 && error.code !== 'invalid_credentials';
+}
+
+/** Seconds to wait from a 429's Retry-After, or null when it has none. */
+function retryAfter(response: Response): number | null {
+  const value = Number(response.headers.get('Retry-After') ?? '');
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : null;
 }
 
 export class NimbusClient {
@@ -85,7 +107,7 @@ export class NimbusClient {
   }
 
   #headers(): Record<string, string> {
-    return { 'API-Key': this.connection.apiKey };
+    return this.connection.apiKey === null ? {} : { 'API-Key': this.connection.apiKey };
   }
 
   async #fetch(input: string, init: RequestInit): Promise<Response> {
@@ -97,8 +119,8 @@ export class NimbusClient {
       throw new ApiError(0, 'unreachable', UNREACHABLE);
     }
     if (!response.ok) {
-      const error = errorFromBody(response.status, response.statusText, await response.text().catch(() => ''));
-      if (response.status === 401) this.#onUnauthorized();
+      const error = errorFromBody(response.status, response.statusText, await response.text().catch(() => ''), retryAfter(response));
+      if (endsCredential(error)) this.#onUnauthorized();
       throw error;
     }
     return response;
@@ -109,7 +131,26 @@ export class NimbusClient {
    * declares (`ParamsOf<Id>`, in the query string), and answers what it answers (`ResponseOf<Id>`).
    */
   async call<Id extends JsonEndpointId>(id: Id, ...[params, signal]: CallArgs<Id>): Promise<ResponseOf<Id>> {
-    const response = await this.#fetch(this.url(id, params ?? ({} as CallParams<Id>)), { method: ENDPOINT_BY_ID[id].method, signal });
+    const endpoint: Endpoint = ENDPOINT_BY_ID[id];
+    const all: Readonly<Record<string, unknown>> = params ?? {};
+    if (endpoint.method === 'GET') {
+      const response = await this.#fetch(this.url(id, params ?? ({} as CallParams<Id>)), { method: 'GET', signal });
+      return (await response.json()) as ResponseOf<Id>;
+    }
+    // A POST sends its parameters as a JSON body (path parameters stay in the path): passwords
+    // and tokens never appear in a URL, and /api/auth/* accepts them only there.
+    const inPath = Object.fromEntries(Object.entries(all).filter(([name]) => endpoint.params[name]?.in === 'path'));
+    const body = Object.fromEntries(
+      Object.entries(all)
+        .filter(([name, value]) => endpoint.params[name]?.in !== 'path' && value !== undefined && value !== null)
+        .map(([name, value]) => [name, String(value)]),
+    );
+    const response = await this.#fetch(`${this.connection.baseUrl}${requestTarget(endpoint, inPath)}`, {
+      method: 'POST',
+      signal,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as ResponseOf<Id>;
   }
 
@@ -152,7 +193,7 @@ export class NimbusClient {
       const onAbort = (): void => xhr.abort();
       signal.addEventListener('abort', onAbort, { once: true });
       xhr.open(endpoint.method, url);
-      xhr.setRequestHeader('API-Key', this.connection.apiKey);
+      if (this.connection.apiKey !== null) xhr.setRequestHeader('API-Key', this.connection.apiKey);
       xhr.setRequestHeader('Content-Type', 'application/octet-stream');
       xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : body.size);
       xhr.onload = () => {
@@ -166,8 +207,9 @@ export class NimbusClient {
           }
           return;
         }
-        if (xhr.status === 401) this.#onUnauthorized();
-        reject(errorFromBody(xhr.status, xhr.statusText, xhr.responseText));
+        const error = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);
+        if (endsCredential(error)) this.#onUnauthorized();
+        reject(error);
       };
       xhr.onerror = () => {
         signal.removeEventListener('abort', onAbort);

@@ -15,7 +15,21 @@ const BY_CODE: Readonly<Record<string, string>> = {
   insufficient_scope: 'This API key may only read. Sign in with an admin key to make changes.',
   too_many_requests: 'Too many attempts. Wait a moment and try again.',
   payload_too_large: 'The request is too large.',
+  invalid_credentials: 'The username or password is wrong.',
+  registration_closed: 'This Nimbus does not take new accounts. Ask its administrator for one.',
+  email_not_verified: 'Verify your e-mail address first: Settings sends the mail.',
+  admin_only: 'Only an administrator can do that.',
+  invalid_token: 'This link is no longer valid: it was used already, or it is more than an hour old. Ask for a new one.',
+  cross_site_request: 'The request did not come from this Nimbus page. Reload the page and try again.',
+  session_not_found: 'That session has already ended.',
 };
+
+/** "5 minutes", "1 minute", "40 seconds": how long to wait, rounded up to what a person counts. */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
 
 /** The words for each parameter of the endpoint table, as a person knows them. */
 const FIELD: Readonly<Record<string, string>> = {
@@ -38,8 +52,12 @@ const FIELD: Readonly<Record<string, string>> = {
 
 const field = (parameter: string) => FIELD[parameter] ?? 'value';
 
-/** The message for an error code and the daemon's message. */
-export function userMessage(code: string, message: string): string {
+/** The message for an error code and the daemon's message (and a 429's Retry-After, in seconds). */
+export function userMessage(code: string, message: string, retryAfter: number | null = null): string {
+  if (code === 'too_many_attempts') {
+    const wait = retryAfter ? ` Try again in ${waitText(retryAfter)}.` : ' Wait a while and try again.';
+    return `Too many failed sign-ins.${wait}`;
+  }
   const known = BY_CODE[code];
   if (known) return known;
   if (code === 'missing_parameter' || code === 'invalid_parameter' || code === 'duplicate_parameter') {

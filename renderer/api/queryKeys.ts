@@ -4,6 +4,11 @@ import type { ChangeEvent } from '../../shared/types';
 /** Every query key the UI uses; prefixes invalidate whole groups. */
 export const queryKeys = {
   users: ['users'] as const,
+  /** One user's record: under `users`, so whatever makes the list stale makes it stale too. */
+  user: (username: string) => ['users', username] as const,
+  /** The caller's own sessions and keys (Settings). */
+  sessions: ['sessions'] as const,
+  keys: ['keys'] as const,
   roles: ['roles'] as const,
   dash: ['dash'] as const,
   folders: (username: string) => ['folders', username] as const,

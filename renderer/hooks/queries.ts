@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
 
@@ -12,13 +12,64 @@ export function useRoles() {
   return useQuery({ queryKey: queryKeys.roles, queryFn: ({ signal }) => client.call('role.all', {}, signal) });
 }
 
-/** The daemon's status; asked for often while the daemon seems gone, so its return shows soon. */
-export function useDash(doubtful = false) {
+/**
+ * The daemon's status; asked for often while the daemon seems gone, so its return shows soon.
+ * Admins only (`dash.get`): for anyone else `enabled` is false and nothing is asked.
+ */
+export function useDash(doubtful = false, enabled = true) {
   const client = useClient();
   return useQuery({
     queryKey: queryKeys.dash,
     queryFn: ({ signal }) => client.call('dash.get', {}, signal),
     refetchInterval: doubtful ? 3_000 : 30_000,
+    enabled,
+  });
+}
+
+/** One user's record (the signed-in user's own, for their header and Settings). */
+export function useUser(username: string) {
+  const client = useClient();
+  return useQuery({ queryKey: queryKeys.user(username), queryFn: ({ signal }) => client.call('user.get', { username }, signal) });
+}
+
+/** The caller's own sessions (`auth.sessions`). */
+export function useSessions() {
+  const client = useClient();
+  return useQuery({
+    queryKey: queryKeys.sessions,
+    queryFn: async ({ signal }) => (await client.call('auth.sessions', {}, signal)).sessions,
+  });
+}
+
+/** The API keys the caller may see: a user's own personal keys; for an admin, every key. */
+export function useKeys() {
+  const client = useClient();
+  return useQuery({ queryKey: queryKeys.keys, queryFn: async ({ signal }) => (await client.call('keys.list', {}, signal)).keys });
+}
+
+/**
+ * Every file of a user: the root's and each folder's listing, under the same keys as the
+ * browser's (so live events and the browser's own changes refresh them). `files` is complete
+ * once `pending` is false.
+ */
+export function useEveryFile(username: string) {
+  const client = useClient();
+  const folders = useFolders(username);
+  const places = [null, ...(folders.data ?? []).map((folder) => folder.name)];
+  return useQueries({
+    queries: places.map((folder) => ({
+      queryKey: queryKeys.files(username, folder),
+      queryFn: async ({ signal }: { signal: AbortSignal }) =>
+        folder === null
+          ? (await client.call('files.list', { username }, signal)).files
+          : (await client.call('folders.files', { username, folder }, signal)).files,
+      enabled: folders.isSuccess,
+    })),
+    combine: (results) => ({
+      files: results.flatMap((result) => result.data ?? []),
+      pending: folders.isPending || results.some((result) => result.isPending),
+      error: folders.error ?? results.find((result) => result.error)?.error ?? null,
+    }),
   });
 }
 

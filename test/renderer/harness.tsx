@@ -45,6 +45,8 @@ export function renderWithSession(ui: ReactNode, session: Partial<SessionApi> = 
   const value: SessionApi = {
     client: new NimbusClient({ baseUrl: BASE, apiKey: KEY }),
     mode: 'browser',
+    auth: 'key',
+    me: { user: null, admin: true },
     bridge: null,
     signOut: () => {},
     ...session,

@@ -4,29 +4,54 @@ import { ApiError, NimbusClient, errorMessage, type Connection } from '../../api
 import { getBridge } from '../../api/bridge';
 import { forgetKey, initialBrowserKey, storeKey } from '../../api/connection';
 import { useToast } from '../Toasts/toastContext';
-import { SignIn } from '../SignIn/SignIn';
-import { SessionContext, type SessionApi } from './sessionContext';
+import { ResetPage, RESET_PATH } from '../ResetPage/ResetPage';
+import { SignIn, type SignedIn, type SignInForm } from '../SignIn/SignIn';
+import { SessionContext, type Me, type SessionApi } from './sessionContext';
 
 type State =
   | { phase: 'starting' }
-  | { phase: 'signed-out'; message: string | null }
-  | { phase: 'ready'; connection: Connection; mode: 'desktop' | 'browser' };
+  | { phase: 'signed-out'; message: string | null; form: SignInForm }
+  | { phase: 'reset'; token: string }
+  | { phase: 'ready'; connection: Connection; mode: 'desktop' | 'browser'; auth: 'key' | 'session'; me: Me };
 
 const REJECTED = 'The daemon did not accept this API key.';
-const EXPIRED = 'The daemon no longer accepts this API key. Sign in again.';
+const EXPIRED_KEY = 'The daemon no longer accepts this API key. Sign in again.';
+const EXPIRED_SESSION = 'Your session has ended. Sign in again.';
+export const PASSWORD_RESET_DONE = 'Your password is changed. Sign in with the new one.';
+/** The Electron app acts as the machine's admin through the keychain key, as before accounts. */
+const DESKTOP_ME: Me = { user: null, admin: true };
 
-/** Checks a key against the daemon serving this page; resolves to an error message or null. */
-export async function checkKey(baseUrl: string, apiKey: string): Promise<string | null> {
+/** Checks a key against the daemon serving this page: who it signs in as, or an error message. */
+export async function checkKey(baseUrl: string, apiKey: string): Promise<Me | string> {
   try {
-    await new NimbusClient({ baseUrl, apiKey }).call('dash.get');
-    return null;
+    return await new NimbusClient({ baseUrl, apiKey }).call('auth.me');
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return REJECTED;
     return errorMessage(error);
   }
 }
 
-/** Finds the daemon and its key, shows the sign-in form when needed, and provides the client. */
+/** Whether this page's cookie is a live session: who it is, null when signed out, or an error message. */
+async function checkCookie(baseUrl: string): Promise<Me | null | string> {
+  try {
+    return await new NimbusClient({ baseUrl, apiKey: null }).call('auth.me');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    return errorMessage(error);
+  }
+}
+
+/** The token of a password-reset link (`/reset?token=…`), or null on any other page. */
+function resetToken(location: Location): string | null {
+  if (location.pathname !== RESET_PATH) return null;
+  return new URLSearchParams(location.search).get('token') ?? '';
+}
+
+/**
+ * Finds the daemon and the caller: the Electron bridge's key, a key from the URL fragment or
+ * this tab, or the session cookie (`auth.me` decides). Shows the sign-in and reset pages when
+ * needed, and provides the client.
+ */
 export function Session({ children }: { children: ReactNode }) {
   const toast = useToast();
   const bridge = getBridge();
@@ -36,11 +61,11 @@ export function Session({ children }: { children: ReactNode }) {
 
   const { clear: clearToasts } = toast;
   const signOut = useCallback(
-    (message: string | null = null) => {
+    (message: string | null, form: SignInForm) => {
       forgetKey(window.sessionStorage);
       // Messages about the session that ended must not linger over the sign-in form.
       clearToasts();
-      setState({ phase: 'signed-out', message });
+      setState({ phase: 'signed-out', message, form });
     },
     [clearToasts],
   );
@@ -51,30 +76,46 @@ export function Session({ children }: { children: ReactNode }) {
     if (bridge) {
       bridge
         .getConnection()
-        .then((connection) => setState({ phase: 'ready', connection, mode: 'desktop' }))
-        .catch((error: unknown) => setState({ phase: 'signed-out', message: `Nimbus could not find its daemon: ${errorMessage(error)}` }));
+        .then((connection) => setState({ phase: 'ready', connection, mode: 'desktop', auth: 'key', me: DESKTOP_ME }))
+        .catch((error: unknown) =>
+          setState({ phase: 'signed-out', form: 'key', message: `Nimbus could not find its daemon: ${errorMessage(error)}` }),
+        );
+      return;
+    }
+    const token = resetToken(window.location);
+    if (token !== null) {
+      setState({ phase: 'reset', token });
       return;
     }
     const { key } = initialBrowserKey(window);
-    if (!key) {
-      setState({ phase: 'signed-out', message: null });
+    if (key) {
+      void checkKey(origin, key).then((me) => {
+        if (typeof me === 'string') {
+          forgetKey(window.sessionStorage);
+          setState({ phase: 'signed-out', form: 'key', message: me });
+        } else {
+          storeKey(window.sessionStorage, key);
+          setState({ phase: 'ready', connection: { baseUrl: origin, apiKey: key }, mode: 'browser', auth: 'key', me });
+        }
+      });
       return;
     }
-    void checkKey(origin, key).then((problem) => {
-      if (problem) {
-        forgetKey(window.sessionStorage);
-        setState({ phase: 'signed-out', message: problem });
-      } else {
-        storeKey(window.sessionStorage, key);
-        setState({ phase: 'ready', connection: { baseUrl: origin, apiKey: key }, mode: 'browser' });
-      }
+    void checkCookie(origin).then((me) => {
+      if (me === null || typeof me === 'string') setState({ phase: 'signed-out', form: 'password', message: me });
+      else setState({ phase: 'ready', connection: { baseUrl: origin, apiKey: null }, mode: 'browser', auth: 'session', me });
     });
   }, [bridge, origin]);
 
   const onSignedIn = useCallback(
-    (key: string) => {
-      storeKey(window.sessionStorage, key);
-      setState({ phase: 'ready', connection: { baseUrl: origin, apiKey: key }, mode: 'browser' });
+    (result: SignedIn) => {
+      if (result.auth === 'key') storeKey(window.sessionStorage, result.key);
+      setState({
+        phase: 'ready',
+        connection: { baseUrl: origin, apiKey: result.auth === 'key' ? result.key : null },
+        mode: 'browser',
+        auth: result.auth,
+        me: result.me,
+      });
     },
     [origin],
   );
@@ -86,11 +127,40 @@ export function Session({ children }: { children: ReactNode }) {
       </div>
     );
   }
+  if (state.phase === 'reset') {
+    return (
+      <ResetPage
+        client={new NimbusClient({ baseUrl: origin, apiKey: null })}
+        token={state.token}
+        onDone={(changed) => {
+          window.history.replaceState(null, '', '/');
+          setState({ phase: 'signed-out', form: 'password', message: changed ? PASSWORD_RESET_DONE : null });
+        }}
+      />
+    );
+  }
   if (state.phase === 'signed-out') {
-    return <SignIn message={state.message} verify={(key) => checkKey(origin, key)} onSignedIn={onSignedIn} />;
+    return (
+      <SignIn
+        key={`${state.form}:${state.message ?? ''}`}
+        client={new NimbusClient({ baseUrl: origin, apiKey: null })}
+        initialForm={state.form}
+        message={state.message}
+        verifyKey={(key) => checkKey(origin, key)}
+        onSignedIn={onSignedIn}
+      />
+    );
   }
   return (
-    <ReadySession key={state.connection.apiKey} connection={state.connection} mode={state.mode} signOut={signOut} toastError={toast.error}>
+    <ReadySession
+      key={state.connection.apiKey ?? `session:${state.me.user?.username ?? ''}`}
+      connection={state.connection}
+      mode={state.mode}
+      auth={state.auth}
+      me={state.me}
+      signOut={signOut}
+      toastError={toast.error}
+    >
       {children}
     </ReadySession>
   );
@@ -99,16 +169,30 @@ export function Session({ children }: { children: ReactNode }) {
 function ReadySession(props: {
   connection: Connection;
   mode: 'desktop' | 'browser';
-  signOut: (message?: string | null) => void;
+  auth: 'key' | 'session';
+  me: Me;
+  signOut: (message: string | null, form: SignInForm) => void;
   toastError: (title: string, detail?: string) => void;
   children: ReactNode;
 }) {
-  const { connection, mode, signOut, toastError } = props;
+  const { connection, mode, auth, me, signOut, toastError } = props;
   const bridge = getBridge();
+  const form: SignInForm = auth === 'key' ? 'key' : 'password';
   const onUnauthorized = useCallback(() => {
-    if (mode === 'browser') signOut(EXPIRED);
-  }, [mode, signOut]);
+    if (mode === 'browser') signOut(auth === 'key' ? EXPIRED_KEY : EXPIRED_SESSION, form);
+  }, [mode, auth, form, signOut]);
   const client = useMemo(() => new NimbusClient(connection, onUnauthorized), [connection, onUnauthorized]);
+  const endSession = useCallback(() => {
+    if (auth === 'key') {
+      signOut(null, form);
+      return;
+    }
+    // The server deletes the session and clears the cookie; the form shows whatever it answers.
+    void new NimbusClient(connection)
+      .call('auth.logout')
+      .catch(() => undefined)
+      .then(() => signOut(null, form));
+  }, [auth, connection, form, signOut]);
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -126,7 +210,10 @@ function ReadySession(props: {
       }),
   );
   useEffect(() => () => queryClient.clear(), [queryClient]);
-  const session = useMemo<SessionApi>(() => ({ client, mode, bridge, signOut: () => signOut(null) }), [client, mode, bridge, signOut]);
+  const session = useMemo<SessionApi>(
+    () => ({ client, mode, auth, me, bridge, signOut: endSession }),
+    [client, mode, auth, me, bridge, endSession],
+  );
   return (
     <SessionContext.Provider value={session}>
       <QueryClientProvider client={queryClient}>{props.children}</QueryClientProvider>

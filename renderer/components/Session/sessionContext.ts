@@ -1,11 +1,18 @@
 import { createContext, useContext } from 'react';
 import type { NimbusBridge } from '../../../shared/ipc';
+import type { Me } from '../../../shared/types';
 import type { NimbusClient } from '../../api/client';
+
+export type { Me };
 
 export interface SessionApi {
   client: NimbusClient;
   /** 'desktop' inside Electron (the bridge supplies the key), 'browser' otherwise. */
   mode: 'desktop' | 'browser';
+  /** 'key': an API key in every request; 'session': the signed-in user's cookie. */
+  auth: 'key' | 'session';
+  /** Who is signed in (`auth.me`): `user` is null for the admin key and machine keys. */
+  me: Me;
   bridge: NimbusBridge | null;
   signOut(): void;
 }

@@ -1,73 +1,99 @@
-import { useId, useState, type FormEvent } from 'react';
-import { KeyRound, LoaderCircle } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import type { NimbusClient } from '../../api/client';
+import type { Me } from '../Session/sessionContext';
+import { ForgotForm } from './ForgotForm';
+import { KeyForm } from './KeyForm';
+import { PasswordForm } from './PasswordForm';
+import { RegisterForm } from './RegisterForm';
 import './SignIn.css';
 
+/** The form the sign-in page opens on: a person's password, or (for admins) an API key. */
+export type SignInForm = 'password' | 'key';
+type Form = SignInForm | 'forgot' | 'register';
+
+/** How a person got in: with a key (kept for the tab) or a session (the cookie the daemon set). */
+export type SignedIn = { auth: 'key'; key: string; me: Me } | { auth: 'session'; me: Me };
+
 interface SignInProps {
-  /** Why the form is shown (a rejected or expired key), if not a first visit. */
+  /** A client without a key, for the public sign-in calls. */
+  client: NimbusClient;
+  initialForm: SignInForm;
+  /** Why the page is shown (a session ended, a key refused, a password changed), if not a first visit. */
   message: string | null;
-  /** Resolves to an error message, or null when the key works. */
-  verify: (key: string) => Promise<string | null>;
-  onSignedIn: (key: string) => void;
+  /** Who a key signs in as, or an error message. */
+  verifyKey: (key: string) => Promise<Me | string>;
+  onSignedIn: (result: SignedIn) => void;
 }
 
-/** Browser-mode sign-in: the admin key, kept for this tab only. */
-export function SignIn({ message, verify, onSignedIn }: SignInProps) {
-  const [key, setKey] = useState('');
-  const [problem, setProblem] = useState<string | null>(message);
-  const [busy, setBusy] = useState(false);
-  const fieldId = useId();
-  const problemId = useId();
+const TITLES: Record<Form, string> = {
+  password: 'Sign in to Nimbus',
+  key: 'Sign in with an API key',
+  forgot: 'Reset your password',
+  register: 'Create an account',
+};
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const candidate = key.trim();
-    if (!candidate) {
-      setProblem('Enter the API key.');
-      return;
-    }
-    setBusy(true);
-    const result = await verify(candidate);
-    setBusy(false);
-    if (result) setProblem(result);
-    else onSignedIn(candidate);
+/** Browser mode's front door: username and password, with the password reset, registration and an admin's API key behind links. */
+export function SignIn({ client, initialForm, message, verifyKey, onSignedIn }: SignInProps) {
+  const [form, setForm] = useState<Form>(initialForm);
+  // Learned from the daemon's answer: once it says registration is closed, the link goes.
+  const [registrationClosed, setRegistrationClosed] = useState(false);
+  const [notice, setNotice] = useState<string | null>(message);
+  const go = (next: Form, note: string | null = null) => {
+    setNotice(note);
+    setForm(next);
+  };
+
+  let body: ReactNode;
+  if (form === 'key') {
+    body = <KeyForm message={notice} verify={verifyKey} onSignedIn={(key, me) => onSignedIn({ auth: 'key', key, me })} />;
+  } else if (form === 'forgot') {
+    body = <ForgotForm client={client} />;
+  } else if (form === 'register') {
+    body = (
+      <RegisterForm
+        client={client}
+        onRegistered={(me) => onSignedIn({ auth: 'session', me })}
+        onClosed={(why) => {
+          setRegistrationClosed(true);
+          go('password', why);
+        }}
+      />
+    );
+  } else {
+    body = (
+      <PasswordForm
+        client={client}
+        message={notice}
+        onSignedIn={(me) => onSignedIn({ auth: 'session', me })}
+        onForgot={() => go('forgot')}
+      />
+    );
   }
 
   return (
     <main className="signin">
-      <form className="signin__card" onSubmit={submit} aria-labelledby="signin-title" noValidate>
+      <div className="signin__card">
         <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
-        <h1 id="signin-title">Sign in to Nimbus</h1>
-        <p className="signin__lead">
-          Paste the daemon&rsquo;s API key. Run <code>nimbus key show</code> on this machine to see it. The key is kept only for this tab.
-        </p>
-        <label htmlFor={fieldId} className="field__label">
-          API key
-        </label>
-        <div className="signin__row">
-          <KeyRound size={16} aria-hidden="true" className="signin__key-icon" />
-          <input
-            id={fieldId}
-            className="input signin__input"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            autoFocus
-            value={key}
-            onChange={(event) => setKey(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? problemId : undefined}
-          />
-        </div>
-        {problem ? (
-          <p id={problemId} className="field__error" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        <button type="submit" className="button button--primary signin__submit" disabled={busy}>
-          {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-          Sign in
-        </button>
-      </form>
+        <h1 id="signin-title">{TITLES[form]}</h1>
+        {body}
+        <nav className="signin__links" aria-label="Other ways in">
+          {form !== 'password' ? (
+            <button type="button" className="link-button" onClick={() => go('password')}>
+              {form === 'key' ? 'Sign in with a password' : 'Back to sign in'}
+            </button>
+          ) : null}
+          {form === 'password' && !registrationClosed ? (
+            <button type="button" className="link-button" onClick={() => go('register')}>
+              Create an account
+            </button>
+          ) : null}
+          {form !== 'key' ? (
+            <button type="button" className="link-button link-button--small" onClick={() => go('key')}>
+              Use an API key
+            </button>
+          ) : null}
+        </nav>
+      </div>
     </main>
   );
 }

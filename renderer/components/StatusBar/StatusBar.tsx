@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { DashInfo } from '../../../shared/types';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { useDash } from '../../hooks/queries';
+import { useSession } from '../Session/sessionContext';
 import './StatusBar.css';
 
 type Tone = 'ok' | 'busy' | 'bad';
@@ -25,14 +26,22 @@ const LIVE_TEXT: Record<LiveState, string> = {
   unsupported: 'refreshes on focus',
 };
 
+/** For a caller who may not read the daemon's status (`dash.get` is for admins): the event stream says whether it is there. */
+export function streamState(live: LiveState): { text: string; tone: Tone } {
+  if (live === 'offline') return { text: 'Daemon unreachable', tone: 'bad' };
+  if (live === 'connecting') return { text: 'Connecting…', tone: 'busy' };
+  return { text: 'Connected', tone: 'ok' };
+}
+
 export function StatusBar({ summary, live }: { summary: string; live: LiveState }) {
+  const { admin } = useSession().me;
   // A dropped event stream is the first sign the daemon went away: ask it at once, then often.
-  const dash = useDash(live === 'offline');
+  const dash = useDash(live === 'offline', admin);
   const { refetch } = dash;
   useEffect(() => {
-    if (live === 'offline') void refetch();
-  }, [live, refetch]);
-  const state = daemonState(dash.data, dash.isError);
+    if (live === 'offline' && admin) void refetch();
+  }, [live, refetch, admin]);
+  const state = admin ? daemonState(dash.data, dash.isError) : streamState(live);
   return (
     <footer className="statusbar">
       <span className="statusbar__summary" aria-live="polite">

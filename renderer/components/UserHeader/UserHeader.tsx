@@ -9,10 +9,11 @@ import './UserHeader.css';
 interface UserHeaderProps {
   user: User;
   roles: readonly Role[];
-  onChangeRole: (role: string) => void;
   onVerify: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** An admin's controls; without them (a person's own storage) the role is shown, not chosen. */
+  onChangeRole?: (role: string) => void;
+  onEdit?: () => void;
+  onDelete?: () => void;
 }
 
 /** Who the open storage belongs to, with what can be done to the account. */
@@ -52,16 +53,24 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
       </div>
       <div className="user-header__role">
         <RoleBadge role={user.role} src={badge} size={18} />
-        <label htmlFor={roleId} className="visually-hidden">
-          Role
-        </label>
-        <select id={roleId} className="select" value={user.role} onChange={(event) => onChangeRole(event.target.value)}>
-          {roleNames.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
+        {onChangeRole ? (
+          <>
+            <label htmlFor={roleId} className="visually-hidden">
+              Role
+            </label>
+            <select id={roleId} className="select" value={user.role} onChange={(event) => onChangeRole(event.target.value)}>
+              {roleNames.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <span className="tag" title="Your role">
+            {user.role}
+          </span>
+        )}
       </div>
       <div className="user-header__actions">
         {!user.emailVerified ? (
@@ -70,12 +79,16 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
             <span className="button__label">Send verification e-mail</span>
           </button>
         ) : null}
-        <button type="button" className="icon-button" aria-label="Edit user" title="Edit user" onClick={onEdit}>
-          <Pencil size={16} aria-hidden="true" />
-        </button>
-        <button type="button" className="icon-button icon-button--danger" aria-label="Delete user" title="Delete user" onClick={onDelete}>
-          <Trash2 size={16} aria-hidden="true" />
-        </button>
+        {onEdit ? (
+          <button type="button" className="icon-button" aria-label="Edit user" title="Edit user" onClick={onEdit}>
+            <Pencil size={16} aria-hidden="true" />
+          </button>
+        ) : null}
+        {onDelete ? (
+          <button type="button" className="icon-button icon-button--danger" aria-label="Delete user" title="Delete user" onClick={onDelete}>
+            <Trash2 size={16} aria-hidden="true" />
+          </button>
+        ) : null}
       </div>
     </header>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Role, User } from '../../../shared/types';
 import { queryKeys } from '../../api/queryKeys';
 import { useApiAction } from '../../hooks/useApiAction';
+import { useSendVerification } from '../../hooks/useSendVerification';
 import { plural } from '../../lib/format';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { useClient } from '../Session/sessionContext';
@@ -22,6 +23,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
   const client = useClient();
   const toast = useToast();
   const run = useApiAction();
+  const sendVerification = useSendVerification();
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const username = user.username;
 
@@ -32,26 +34,13 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
     if (done) toast.success(`${username} now has the role “${name}”`);
   }
 
-  async function verify() {
-    const result = await run(`Could not send the verification e-mail`, () => client.call('user.verify', { username }), [queryKeys.users]);
-    if (!result) return;
-    if (result.delivery === 'smtp') toast.show({ kind: 'success', title: `Verification e-mail sent to ${user.email}`, detail: result.msg });
-    else
-      toast.show({
-        kind: 'info',
-        title: 'Verification e-mail written to outbox',
-        detail: `No mail server is set up, so the message for ${user.email} was saved in the daemon’s outbox folder.`,
-        sticky: true,
-      });
-  }
-
   return (
     <>
       <UserHeader
         user={user}
         roles={roles}
         onChangeRole={(name) => void changeRole(name)}
-        onVerify={() => void verify()}
+        onVerify={() => void sendVerification(user)}
         onEdit={() => setDialog('edit')}
         onDelete={() => setDialog('delete')}
       />

@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { LoaderCircle } from 'lucide-react';
+import { errorMessage, type NimbusClient } from '../../api/client';
+import type { Me } from '../Session/sessionContext';
+import { TextField } from '../TextField/TextField';
+import { FormProblem } from './FormProblem';
+
+interface PasswordFormProps {
+  client: NimbusClient;
+  message: string | null;
+  onSignedIn: (me: Me) => void;
+  onForgot: () => void;
+}
+
+/** Username and password: `auth.login`, whose answer sets the session cookie. */
+export function PasswordForm({ client, message, onSignedIn, onForgot }: PasswordFormProps) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(message);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      setProblem('Enter your username and password.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const me = await client.call('auth.login', { username: username.trim(), password });
+      onSignedIn(me);
+    } catch (error) {
+      setProblem(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
+      <TextField label="Username" value={username} onChange={setUsername} autoComplete="username" autoFocus spellCheck={false} />
+      <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password">
+        <button type="button" className="link-button signin__forgot" onClick={onForgot}>
+          Forgot password?
+        </button>
+      </TextField>
+      <FormProblem problem={problem} />
+      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
+        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
+        Sign in
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { LoaderCircle } from 'lucide-react';
+import { checkAccountName, checkEmail } from '../../../shared/validation';
+import { ApiError, errorMessage, type NimbusClient } from '../../api/client';
+import type { Me } from '../Session/sessionContext';
+import { TextField } from '../TextField/TextField';
+import { FormProblem } from './FormProblem';
+import { PASSWORD_RULE, passwordProblem } from './passwordRules';
+
+interface RegisterFormProps {
+  client: NimbusClient;
+  /** Registered and signed in (the daemon set the session cookie). */
+  onRegistered: (me: Me) => void;
+  /** The daemon takes no new accounts: why, in words. */
+  onClosed: (why: string) => void;
+}
+
+/** `auth.register`: a new account with role `user`, signed in at once, its address sent a verification mail. */
+export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormProps) {
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [tried, setTried] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const nameCheck = checkAccountName(username.trim());
+  const emailCheck = checkEmail(email.trim());
+  const errors = {
+    username: tried && !nameCheck.ok ? `The username ${nameCheck.message}` : null,
+    email: tried && !emailCheck.ok ? `The e-mail address ${emailCheck.message}` : null,
+    password: tried ? passwordProblem(password, username.trim()) : null,
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (!nameCheck.ok || !emailCheck.ok || passwordProblem(password, username.trim())) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const created = await client.call('auth.register', { username: nameCheck.value, email: emailCheck.value, password });
+      onRegistered({ user: created.user, admin: false });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'registration_closed') {
+        onClosed(errorMessage(error));
+        return;
+      }
+      setProblem(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
+      <TextField
+        label="Username"
+        value={username}
+        onChange={setUsername}
+        autoComplete="username"
+        autoFocus
+        spellCheck={false}
+        error={errors.username}
+      />
+      <TextField label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
+      <TextField
+        label="Password"
+        type="password"
+        value={password}
+        onChange={setPassword}
+        autoComplete="new-password"
+        hint={PASSWORD_RULE}
+        error={errors.password}
+      />
+      <FormProblem problem={problem} />
+      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
+        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
+        Create account
+      </button>
+    </form>
+  );
+}
