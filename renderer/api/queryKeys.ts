@@ -10,6 +10,7 @@ export const queryKeys = {
   sessions: ['sessions'] as const,
   keys: ['keys'] as const,
   roles: ['roles'] as const,
+  role: (name: string) => ['roles', name] as const,
   dash: ['dash'] as const,
   folders: (username: string) => ['folders', username] as const,
   allFiles: (username: string) => ['files', username] as const,

@@ -7,7 +7,10 @@ import { useLiveEvents } from '../../hooks/useLiveEvents';
 import { useClient, useSession } from '../Session/sessionContext';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
+import { type AccountPlace } from '../AccountNav/AccountNav';
 import { RolesPage } from '../RolesPage/RolesPage';
+import { Settings } from '../Settings/Settings';
+import { SharedByMe } from '../SharedByMe/SharedByMe';
 import { Sidebar } from '../Sidebar/Sidebar';
 import { StatusBar } from '../StatusBar/StatusBar';
 import { useToast } from '../Toasts/toastContext';
@@ -17,9 +20,17 @@ import { UserSection } from '../UserSection/UserSection';
 import './Shell.css';
 
 /** `focusList`: the view was reached by moving between folders, so the file list takes the keyboard focus. */
-type View = { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean } | { kind: 'roles' };
+type View =
+  | { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean }
+  | { kind: 'roles' }
+  | { kind: 'shared' }
+  | { kind: 'settings' };
 
-/** The window: sidebar on the left, the open user's storage or the Roles page on the right. */
+/**
+ * The admin's window: sidebar on the left, the open user's storage or the Roles page on the
+ * right. An admin signed in as a user also has their own places (My files, Shared by me,
+ * Settings) on top.
+ */
 export function Shell() {
   const session = useSession();
   const client = useClient();
@@ -28,7 +39,8 @@ export function Shell() {
   const live = useLiveEvents();
   const users = useUsers();
   const roles = useRoles();
-  const [view, setView] = useState<View>({ kind: 'user', username: null, folder: null });
+  const self = session.me.user;
+  const [view, setView] = useState<View>({ kind: 'user', username: self?.username ?? null, folder: null });
   const [creating, setCreating] = useState(false);
 
   const selected = view.kind === 'user' ? view.username : null;
@@ -64,12 +76,25 @@ export function Shell() {
   // Stable, so the memoised Sidebar is not re-rendered when only the open folder changes.
   const openUser = useCallback((username: string) => setView({ kind: 'user', username, folder: null }), []);
   const openRoles = useCallback(() => setView({ kind: 'roles' }), []);
+  const selfName = self?.username ?? null;
+  const place: AccountPlace | null =
+    view.kind === 'shared' || view.kind === 'settings' ? view.kind : view.kind === 'user' && view.username === selfName ? 'files' : null;
+  const openPlace = useCallback(
+    (next: AccountPlace) => setView(next === 'files' ? { kind: 'user', username: selfName, folder: null } : { kind: next }),
+    [selfName],
+  );
+  const account = useMemo(() => (selfName === null ? undefined : { current: place, onOpen: openPlace }), [selfName, place, openPlace]);
+  const selfRecord = selfName !== null ? userByName.get(selfName) : undefined;
   const startCreating = useCallback(() => setCreating(true), []);
 
   let main;
   if (view.kind === 'roles') {
     main = <RolesPage live={live} />;
-  } else if (user) {
+  } else if (view.kind === 'settings' && selfRecord) {
+    main = <Settings user={selfRecord} live={live} />;
+  } else if (view.kind === 'shared' && selfName !== null) {
+    main = <SharedByMe username={selfName} live={live} onOpenFolder={(folder) => setView({ kind: 'user', username: selfName, folder })} />;
+  } else if (user && view.kind === 'user') {
     main = (
       <div className="shell__user">
         <UserSection
@@ -126,6 +151,7 @@ export function Shell() {
         onSelectRoles={openRoles}
         onNewUser={startCreating}
         onSignOut={session.mode === 'browser' ? session.signOut : undefined}
+        account={account}
       />
       <main className="shell__main">{main}</main>
       <UploadPanel />

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { LogOut, Plus, ShieldCheck } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
+import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
 import { UserList } from './UserList';
 import './Sidebar.css';
 
@@ -15,6 +16,8 @@ interface SidebarProps {
   onNewUser: () => void;
   /** Present in browser mode only. */
   onSignOut?: () => void;
+  /** An admin signed in as a user: their own places, on top. */
+  account?: { current: AccountPlace | null; onOpen: (place: AccountPlace) => void };
 }
 
 /** Users and settings. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
@@ -26,6 +29,14 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
         <span>Nimbus</span>
       </div>
       <nav className="sidebar__nav" aria-label="Users and settings">
+        {props.account ? (
+          <>
+            <div className="sidebar__section">
+              <h2 className="sidebar__heading">You</h2>
+            </div>
+            <AccountNav current={props.account.current} onOpen={props.account.onOpen} />
+          </>
+        ) : null}
         <div className="sidebar__section">
           <h2 className="sidebar__heading" id="sidebar-users">
             Users

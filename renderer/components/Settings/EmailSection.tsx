@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { BadgeCheck, Mail, MailWarning } from 'lucide-react';
+import type { User } from '../../../shared/types';
+import { checkEmail } from '../../../shared/validation';
+import { queryKeys } from '../../api/queryKeys';
+import { useApiAction } from '../../hooks/useApiAction';
+import { useSendVerification } from '../../hooks/useSendVerification';
+import { useClient } from '../Session/sessionContext';
+import { TextField } from '../TextField/TextField';
+import { useToast } from '../Toasts/toastContext';
+import { SettingsCard } from './SettingsCard';
+
+/** The address, whether it is verified (with the mail that verifies it), and changing it (`user.edit`, `newemail` only). */
+export function EmailSection({ user }: { user: User }) {
+  const client = useClient();
+  const toast = useToast();
+  const run = useApiAction();
+  const sendVerification = useSendVerification();
+  const [email, setEmail] = useState('');
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const check = checkEmail(email.trim());
+  const error = tried && !check.ok ? `The e-mail address ${check.message}` : null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (!check.ok) return;
+    setBusy(true);
+    // A user may change only the address: the name goes along unchanged, as the row requires it.
+    const result = await run(
+      'Could not change the e-mail address',
+      () => client.call('user.edit', { username: user.username, newusername: user.username, newemail: check.value }),
+      [queryKeys.users],
+    );
+    setBusy(false);
+    if (!result) return;
+    setEmail('');
+    setTried(false);
+    toast.success(`Your address is now ${result.user.email}`, 'Verify it: send the verification e-mail and open its link.');
+  }
+
+  return (
+    <SettingsCard title="E-mail" lead="Password-reset links are sent to this address.">
+      <div className="settings__email">
+        <Mail size={16} aria-hidden="true" />
+        <span className="settings__email-text">{user.email}</span>
+        {user.emailVerified ? (
+          <span className="tag tag--success">
+            <BadgeCheck size={12} aria-hidden="true" />
+            Verified
+          </span>
+        ) : (
+          <span className="tag tag--warning">
+            <MailWarning size={12} aria-hidden="true" />
+            Not verified
+          </span>
+        )}
+        {!user.emailVerified ? (
+          <button type="button" className="button settings__push" onClick={() => void sendVerification(user)}>
+            <Mail size={15} aria-hidden="true" />
+            Send verification e-mail
+          </button>
+        ) : null}
+      </div>
+      <form className="settings__inline-form" onSubmit={submit} noValidate>
+        <TextField
+          label="New e-mail address"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+          hint="You will need to verify the new address."
+          error={error}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          Change e-mail
+        </button>
+      </form>
+    </SettingsCard>
+  );
+}

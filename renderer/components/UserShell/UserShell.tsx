@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useState } from 'react';
+import { LogOut } from 'lucide-react';
+import type { User } from '../../../shared/types';
+import { useQuery } from '@tanstack/react-query';
+import { queryKeys } from '../../api/queryKeys';
+import { useUser } from '../../hooks/queries';
+import { useLiveEvents, type LiveState } from '../../hooks/useLiveEvents';
+import { useSendVerification } from '../../hooks/useSendVerification';
+import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
+import { Avatar } from '../Avatar/Avatar';
+import { FileBrowser } from '../FileBrowser/FileBrowser';
+import { useClient, useSession } from '../Session/sessionContext';
+import { Settings } from '../Settings/Settings';
+import { SharedByMe } from '../SharedByMe/SharedByMe';
+import { UploadPanel } from '../UploadPanel/UploadPanel';
+import { UserHeader } from '../UserHeader/UserHeader';
+import '../Sidebar/Sidebar.css';
+import './UserShell.css';
+
+type View = { place: AccountPlace; folder: string | null; focusList?: boolean };
+
+/** A signed-in user who is not an admin: their own storage, their shares and Settings; no user list, no roles. */
+export function UserShell({ username }: { username: string }) {
+  const session = useSession();
+  const live = useLiveEvents();
+  const user = useUser(username);
+  const [view, setView] = useState<View>({ place: 'files', folder: null });
+
+  const openPlace = useCallback((place: AccountPlace) => setView({ place, folder: null }), []);
+  const openFolder = useCallback((folder: string | null) => setView({ place: 'files', folder, focusList: true }), []);
+
+  // Files dropped outside the drop area must not make the window navigate to them.
+  useEffect(() => {
+    const preventFileNavigation = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', preventFileNavigation);
+    window.addEventListener('drop', preventFileNavigation);
+    return () => {
+      window.removeEventListener('dragover', preventFileNavigation);
+      window.removeEventListener('drop', preventFileNavigation);
+    };
+  }, []);
+
+  let main;
+  if (!user.data) {
+    main = (
+      <div className="shell__loading" role="status">
+        {user.isError ? 'Could not load your account.' : 'Loading…'}
+      </div>
+    );
+  } else if (view.place === 'settings') {
+    main = <Settings user={user.data} live={live} />;
+  } else if (view.place === 'shared') {
+    main = <SharedByMe username={username} live={live} onOpenFolder={openFolder} />;
+  } else {
+    main = <OwnStorage user={user.data} folder={view.folder} focusList={view.focusList === true} live={live} onOpenFolder={openFolder} />;
+  }
+
+  return (
+    <div className="shell user-shell">
+      <aside className="sidebar">
+        <div className="sidebar__brand">
+          <img src="./nimbus.svg" alt="" width={26} height={26} />
+          <span>Nimbus</span>
+        </div>
+        <nav className="sidebar__nav" aria-label="Your account">
+          <div className="sidebar__whoami">
+            <Avatar name={username} size={22} />
+            <span>
+              Signed in as <strong>{username}</strong>
+            </span>
+          </div>
+          <AccountNav current={view.place} onOpen={openPlace} />
+        </nav>
+        {session.mode === 'browser' ? (
+          <div className="sidebar__footer">
+            <button type="button" className="button button--ghost sidebar__signout" onClick={session.signOut}>
+              <LogOut size={15} aria-hidden="true" />
+              Sign out
+            </button>
+          </div>
+        ) : null}
+      </aside>
+      <main className="shell__main">{main}</main>
+      <UploadPanel />
+    </div>
+  );
+}
+
+/** The user's header (quota, verification) over their files. */
+export function OwnStorage(props: {
+  user: User;
+  folder: string | null;
+  focusList: boolean;
+  live: LiveState;
+  onOpenFolder: (folder: string | null) => void;
+}) {
+  const { user } = props;
+  const client = useClient();
+  const sendVerification = useSendVerification();
+  // A user may read their own role (for its badge); anything else of roles is the admin's.
+  const role = useQuery({
+    queryKey: queryKeys.role(user.role),
+    queryFn: ({ signal }) => client.call('role.get', { name: user.role }, signal),
+  });
+  return (
+    <div className="shell__user">
+      <UserHeader user={user} roles={role.data ? [role.data] : []} onVerify={() => void sendVerification(user)} />
+      <FileBrowser
+        key={props.folder ?? ''}
+        username={user.username}
+        folder={props.folder}
+        focusList={props.focusList}
+        live={props.live}
+        onOpenFolder={props.onOpenFolder}
+      />
+    </div>
+  );
+}
