@@ -1,0 +1,276 @@
+/**
+ * Signing in (docs/accounts.md, "The auth API", "Sessions", "Guessing passwords"): the
+ * session cookie's flags and strength, the same answer for an unknown user and a wrong
+ * password (and roughly the same time), passwords refused in the query, and `auth.me` for
+ * every kind of caller.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { expectUser } from '../helpers/records.js';
+import {
+  call,
+  codeOf,
+  login,
+  makeKey,
+  makeUser,
+  median,
+  passwordOf,
+  sessionCookie,
+  setRole,
+  show,
+  signIn,
+  userSession,
+  type Resp,
+} from '../helpers/accounts.js';
+
+let t: TestDaemon;
+beforeAll(async () => {
+  t = await startTestDaemon();
+  await makeUser(t, 'ana');
+});
+afterAll(() => t.close());
+
+const me = (cred: { cookie?: string; key?: string }) => call(t, '/api/auth/me', cred);
+
+describe('the session cookie', () => {
+  it('is HttpOnly, SameSite=Strict, Path=/, Max-Age 30 days, not Secure over http', async () => {
+    const { res, cookie } = await login(t, 'ana', passwordOf('ana'));
+    expect(res.status, show(res)).toBe(200);
+    const c = sessionCookie(res)!;
+    expect(c, 'a nimbus_session Set-Cookie').not.toBeNull();
+    expect(cookie).not.toBeNull();
+    expect(c.attrs.has('httponly'), c.raw).toBe(true);
+    expect(c.attrs.get('samesite')?.toLowerCase(), c.raw).toBe('strict');
+    expect(c.attrs.get('path'), c.raw).toBe('/');
+    expect(c.attrs.get('max-age'), c.raw).toBe('2592000');
+    expect(c.attrs.has('secure'), c.raw).toBe(false);
+    expect(c.attrs.has('domain'), `${c.raw}: no Domain (host-only)`).toBe(false);
+  });
+
+  it('holds at least 128 random bits, differs on every sign-in, and is never in a body', async () => {
+    const values = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const { res, cookie } = await login(t, 'ana', passwordOf('ana'), { from: `127.0.0.${40 + i}` });
+      expect(res.status, show(res)).toBe(200);
+      expect(cookie).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(Buffer.from(cookie!, 'base64url').length).toBeGreaterThanOrEqual(16);
+      expect(res.text).not.toContain(cookie!);
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (name !== 'set-cookie') expect(String(value), name).not.toContain(cookie!);
+      }
+      const who = await me({ cookie: cookie! });
+      expect(who.text).not.toContain(cookie!);
+      const sessions = await call(t, '/api/auth/sessions', { cookie: cookie! });
+      expect(sessions.status, show(sessions)).toBe(200);
+      expect(sessions.text).not.toContain(cookie!);
+      values.add(cookie!);
+    }
+    expect(values.size).toBe(3);
+  });
+
+  it('answers {user, admin} with the user record (GET /api/user’s shape), without secrets', async () => {
+    const { res } = await login(t, 'ana', passwordOf('ana'));
+    expect(res.status, show(res)).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['admin', 'user']);
+    expect(res.body.admin).toBe(false);
+    expectUser(res.body.user);
+    expect(res.body.user.username).toBe('ana');
+    expect(res.text).not.toContain(passwordOf('ana'));
+    expect(res.text).not.toMatch(/scrypt|hash/i);
+  });
+
+  it('accepts an urlencoded body as well', async () => {
+    const res = await call(t, '/api/auth/login', { body: { username: 'ana', password: passwordOf('ana') }, form: true });
+    expect(res.status, show(res)).toBe(200);
+    expect(sessionCookie(res)).not.toBeNull();
+  });
+
+  it('is Secure when NIMBUS_PUBLIC_URL is https', async () => {
+    const https = await startTestDaemon({ env: { NIMBUS_PUBLIC_URL: 'https://files.example.com' } });
+    try {
+      await makeUser(https, 'ana');
+      const { res } = await login(https, 'ana', passwordOf('ana'));
+      expect(res.status, show(res)).toBe(200);
+      const c = sessionCookie(res)!;
+      expect(c.attrs.has('secure'), c.raw).toBe(true);
+      expect(c.attrs.has('httponly'), c.raw).toBe(true);
+      expect(c.attrs.get('samesite')?.toLowerCase(), c.raw).toBe('strict');
+    } finally {
+      await https.close();
+    }
+  });
+
+  it('is not Secure when NIMBUS_PUBLIC_URL is plain http', async () => {
+    const plain = await startTestDaemon({ env: { NIMBUS_PUBLIC_URL: 'http://files.example.com' } });
+    try {
+      await makeUser(plain, 'ana');
+      const { res } = await login(plain, 'ana', passwordOf('ana'));
+      expect(res.status, show(res)).toBe(200);
+      expect(sessionCookie(res)!.attrs.has('secure')).toBe(false);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('a refused sign-in', () => {
+  const expectRefused = (res: Resp) => {
+    expect(res.status, show(res)).toBe(401);
+    expect(codeOf(res)).toBe('invalid_credentials');
+    expect(Object.keys(res.body).sort()).toEqual(['code', 'error']);
+    expect(sessionCookie(res), 'no session cookie on a refusal').toBeNull();
+  };
+
+  it('answers the same status and body for an unknown user and a wrong password', async () => {
+    await makeUser(t, 'bea');
+    const wrong = (await login(t, 'bea', 'not-her-password', { from: '127.0.0.50' })).res;
+    const unknown = (await login(t, 'nobody-here', 'not-her-password', { from: '127.0.0.51' })).res;
+    expectRefused(wrong);
+    expectRefused(unknown);
+    expect(unknown.text).toBe(wrong.text);
+    expect(unknown.headers['content-type']).toBe(wrong.headers['content-type']);
+    expect(unknown.headers['www-authenticate']).toBe(wrong.headers['www-authenticate']);
+    // The right password still works (one failure is no lock-out).
+    expect((await login(t, 'bea', passwordOf('bea'))).res.status).toBe(200);
+  });
+
+  it('answers the same for an empty password and a missing user as for a wrong one (no 400 that tells names apart)', async () => {
+    const a = (await login(t, 'bea', 'x', { from: '127.0.0.52' })).res;
+    const b = (await login(t, 'nobody-here', 'x', { from: '127.0.0.53' })).res;
+    expect(a.status).toBe(b.status);
+    expect(a.text).toBe(b.text);
+  });
+
+  it('takes about as long for an unknown user as for a wrong password (scrypt runs for both)', async () => {
+    const names = ['tim0', 'tim1', 'tim2', 'tim3', 'tim4'];
+    for (const n of names) await makeUser(t, n);
+    const time = async (username: string, from: string) => {
+      const start = performance.now();
+      const { res } = await login(t, username, 'wrong-password-123', { from });
+      const ms = performance.now() - start;
+      expect(res.status, show(res)).toBe(401);
+      return ms;
+    };
+    // Warm up both paths, then interleave them; each attempt from its own address and at most
+    // 3 per user, so no guessing limit is reached.
+    await time('tim0', '127.0.1.1');
+    await time('ghost-warm', '127.0.1.2');
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      wrong.push(await time(names[i % names.length], `127.0.1.${10 + i}`));
+      unknown.push(await time(`ghost-${i}`, `127.0.1.${30 + i}`));
+    }
+    const [w, u] = [median(wrong), median(unknown)];
+    expect(u * 3, `median unknown user ${u.toFixed(1)} ms vs wrong password ${w.toFixed(1)} ms`).toBeGreaterThanOrEqual(w);
+  });
+});
+
+describe('passwords only in the body', () => {
+  it('refuses a password in the query string of login with 400 password_in_query and makes no session', async () => {
+    const res = await call(t, '/api/auth/login', { method: 'POST', query: { username: 'ana', password: passwordOf('ana') } });
+    expect(res.status, show(res)).toBe(400);
+    expect(codeOf(res)).toBe('password_in_query');
+    expect(sessionCookie(res)).toBeNull();
+  });
+
+  it('refuses it even when the body carries the same credentials', async () => {
+    const res = await call(t, '/api/auth/login', {
+      query: { password: passwordOf('ana') },
+      body: { username: 'ana', password: passwordOf('ana') },
+    });
+    expect(res.status, show(res)).toBe(400);
+    expect(codeOf(res)).toBe('password_in_query');
+    expect(sessionCookie(res)).toBeNull();
+  });
+
+  it('refuses newpassword or password in the query of auth.password, and keeps the password', async () => {
+    await makeUser(t, 'cid');
+    const cookie = await signIn(t, 'cid', passwordOf('cid'));
+    const inQuery = await call(t, '/api/auth/password', {
+      cookie,
+      method: 'POST',
+      query: { password: passwordOf('cid'), newpassword: 'Another-pw-991' },
+    });
+    expect(inQuery.status, show(inQuery)).toBe(400);
+    expect(codeOf(inQuery)).toBe('password_in_query');
+    const half = await call(t, '/api/auth/password', {
+      cookie,
+      query: { newpassword: 'Another-pw-991' },
+      body: { password: passwordOf('cid') },
+    });
+    expect(half.status, show(half)).toBe(400);
+    expect(codeOf(half)).toBe('password_in_query');
+    expect((await login(t, 'cid', passwordOf('cid'))).res.status).toBe(200);
+    expect((await login(t, 'cid', 'Another-pw-991', { from: '127.0.0.60' })).res.status).toBe(401);
+  });
+
+  it('refuses newpassword in the query of auth.reset.confirm', async () => {
+    const res = await call(t, '/api/auth/reset/confirm', {
+      method: 'POST',
+      query: { token: 'A'.repeat(43), newpassword: 'Another-pw-991' },
+    });
+    expect(res.status, show(res)).toBe(400);
+    expect(codeOf(res)).toBe('password_in_query');
+  });
+});
+
+describe('auth.me', () => {
+  let anaCookie: string;
+  beforeAll(async () => {
+    anaCookie = await signIn(t, 'ana', passwordOf('ana'));
+  });
+
+  it('answers a session with its user', async () => {
+    const res = await me({ cookie: anaCookie });
+    expect(res.status, show(res)).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['admin', 'user']);
+    expectUser(res.body.user);
+    expect(res.body).toMatchObject({ user: { username: 'ana', role: 'user' }, admin: false });
+  });
+
+  it('answers the admin key and a machine key with user null, admin true', async () => {
+    expect((await me({ key: t.key })).body).toEqual({ user: null, admin: true });
+    const machineRead = await makeKey(t, { key: t.key }, 'me-machine-read', 'read');
+    const res = await me({ key: machineRead });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body).toEqual({ user: null, admin: true });
+  });
+
+  it('answers a personal key (write or read) as its user', async () => {
+    for (const scope of ['write', 'read']) {
+      const key = await makeKey(t, { cookie: anaCookie }, `ana-me-${scope}`, scope);
+      const res = await me({ key });
+      expect(res.status, show(res)).toBe(200);
+      expect(res.body).toMatchObject({ user: { username: 'ana' }, admin: false });
+    }
+  });
+
+  it('answers the session of a user with role admin as an admin', async () => {
+    const cookie = await userSession(t, 'root');
+    await setRole(t, 'root', 'admin');
+    const res = await me({ cookie });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body).toMatchObject({ user: { username: 'root', role: 'admin' }, admin: true });
+  });
+
+  it('answers 401 with no credential, a made-up cookie, or an empty one', async () => {
+    expect((await me({})).status).toBe(401);
+    expect((await me({ cookie: 'A'.repeat(43) })).status).toBe(401);
+    const odd = await call(t, '/api/auth/me', { headers: { Cookie: 'nimbus_session=; other=1' } });
+    expect(odd.status, show(odd)).toBe(401);
+  });
+
+  it('lets a key win over a cookie: the cookie is ignored when a key is sent', async () => {
+    const both = await me({ key: t.key, cookie: anaCookie });
+    expect(both.body).toEqual({ user: null, admin: true });
+    const wrongKey = await call(t, '/api/auth/me', { key: 'not-a-key-at-all', cookie: anaCookie, from: '127.0.0.70' });
+    expect(wrongKey.status, `a wrong key with a good cookie: ${show(wrongKey)}`).toBe(401);
+  });
+
+  it('reads the session cookie among other cookies', async () => {
+    const res = await call(t, '/api/auth/me', { headers: { Cookie: `theme=dark; nimbus_session=${anaCookie}; x=y` } });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body.user.username).toBe('ana');
+  });
+});
