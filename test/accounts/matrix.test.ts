@@ -317,6 +317,12 @@ function expected(e: Endpoint, c: Kind): Expected {
   const audience = (e as { audience?: string }).audience;
   if (audience === 'public') {
     const p = PUBLIC_STATUS[e.id]!;
+    if (READ_ONLY.includes(c) && changes(e)) {
+      // "public: no credential" vs "a caller that may not change things gets 403 on every row
+      // that changes something": docs/accounts.md allows both readings for a read key sent
+      // to a public POST (reported; the lead decides).
+      return { statuses: [p.status, 403], codes: [...(p.code ? [p.code] : []), ...(p.status < 400 ? [''] : []), 'insufficient_scope'] };
+    }
     return { statuses: [p.status], codes: p.code ? [p.code] : undefined };
   }
   if (c === 'anonymous') return { statuses: [401] };
