@@ -2,7 +2,7 @@
 // then builds the web UI. A failure is recorded in dist/build-failed.json, so that
 // `npm start` can say in one line what failed and what to run instead of a stack trace.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ const statusFile = path.join(root, 'dist', 'build-failed.json');
 
 const steps = [
   { name: 'tsc (daemon and shell)', bin: require.resolve('typescript/bin/tsc'), args: ['-p', 'tsconfig.build.json'] },
+  // Data files the compiled daemon reads beside its modules (tsc copies only code).
+  { name: 'copy (data files)', copy: ['daemon/accounts/common-passwords.txt', 'daemon/accounts/common-passwords.LICENSE.txt'] },
   {
     name: 'vite (web UI)',
     bin: path.join(path.dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
@@ -20,8 +22,23 @@ const steps = [
   },
 ];
 
+/** Copies each file to the same place under dist/. */
+function copy(files) {
+  try {
+    for (const file of files) {
+      const target = path.join(root, 'dist', file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      copyFileSync(path.join(root, file), target);
+    }
+    return { code: 0, output: '' };
+  } catch (err) {
+    return { code: 1, output: `Error: ${err.message}` };
+  }
+}
+
 /** Runs one step, passing its output through, and resolves with its exit code and output. */
 function run(step) {
+  if (step.copy) return Promise.resolve(copy(step.copy));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [step.bin, ...step.args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -40,6 +40,10 @@ export interface DaemonConfig {
   adminDialect: Dialect;
   /** Lowest level written to the log file and stderr (--log-level, NIMBUS_LOG_LEVEL; default info). */
   logLevel: LogLevel;
+  /** Whether anyone may create an account (`auth.register`): NIMBUS_REGISTRATION=open; closed by default. */
+  registration: 'open' | 'closed';
+  /** NIMBUS_REQUIRE_VERIFIED=1: a non-admin user with an unverified e-mail may not upload or share. */
+  requireVerified: boolean;
 }
 
 export interface ConfigInput {
@@ -84,7 +88,23 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     rendererDir,
     adminDialect: parseDialect(env.NIMBUS_ADMIN_DIALECT),
     logLevel: input.logLevel ?? parseLogLevel(env.NIMBUS_LOG_LEVEL, 'NIMBUS_LOG_LEVEL') ?? 'info',
+    registration: parseRegistration(env.NIMBUS_REGISTRATION),
+    requireVerified: parseFlag(env.NIMBUS_REQUIRE_VERIFIED, 'NIMBUS_REQUIRE_VERIFIED'),
   };
+}
+
+function parseRegistration(raw: string | undefined): 'open' | 'closed' {
+  if (!raw || raw === 'closed') return 'closed';
+  if (raw === 'open') return 'open';
+  throw new Error(`Invalid NIMBUS_REGISTRATION: ${raw} (open or closed)`);
+}
+
+/** 1/true/yes or 0/false/no (unset: false). */
+function parseFlag(raw: string | undefined, name: string): boolean {
+  if (!raw) return false;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new Error(`Invalid ${name}: ${raw} (1 or 0)`);
 }
 
 function parseDialect(raw: string | undefined): Dialect {

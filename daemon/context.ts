@@ -3,6 +3,7 @@ import type { AdminKeySource } from './keys/admin-key.js';
 import type { Logger } from './logging.js';
 import type { Mailer } from './mail.js';
 import type { Revocations } from './services/revocations.js';
+import type { Sessions } from './services/sessions.js';
 import type { FileIndex } from './storage/file-index.js';
 import type { Storage } from './storage/storage.js';
 import type { Store } from './store/store.js';
@@ -30,6 +31,8 @@ export interface NimbusContext {
   watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting';
   /** Where a deleted key or a rotated admin key is announced, so its streams and connections close. */
   revocations: Revocations;
+  /** Signed-in users' sessions (daemon/services/sessions.ts). */
+  sessions: Sessions;
   /** Reconciles the index with the disk now (set once the index is built). */
   rescan?: () => Promise<void>;
   /** This daemon's logger (daemon/logging.ts): the log file, echoed to stderr. */

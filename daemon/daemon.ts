@@ -12,6 +12,7 @@ import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
 import { Revocations } from './services/revocations.js';
+import { Sessions } from './services/sessions.js';
 import { watchForVanishedShares } from './services/shares.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
@@ -56,6 +57,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     await storage.cleanTemp();
     const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
     cleanups.push(() => mailer.close());
+    const revocations = new Revocations();
+    const sessions = new Sessions(store, revocations);
     const nimbus: NimbusContext = {
       config,
       store,
@@ -69,7 +72,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       baseUrl: '',
       orphans: new Set(),
       watcherMode: 'starting',
-      revocations: new Revocations(),
+      revocations,
+      sessions,
       logger: logs.logger,
       log,
     };
@@ -130,6 +134,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         await closed;
         clearTimeout(grace);
         await scanning;
+        await sessions.close();
         await store.close();
         logs.logger.info('Nimbus stopped');
         for (const cleanup of cleanups.reverse()) await cleanup();

@@ -544,7 +544,14 @@ const ENDPOINT_LIST = [
     group: 'keys',
     summary: 'Delete an API key (a non-admin only their own)',
     audience: 'signedIn',
-    params: { label: p('label', 'The key’s name') },
+    params: {
+      label: p('label', 'The key’s name'),
+      username: p(
+        'accountName',
+        'Whose personal key it is (an admin may name anyone); left out: the caller’s own keys (for the admin key and machine keys, the machine keys)',
+        false,
+      ),
+    },
     success: 200,
     errors: [400, 404, 409],
     events: [],

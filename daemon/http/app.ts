@@ -6,11 +6,13 @@
  * daemon's (NimbusContext).
  */
 import Koa, { type Context } from 'koa';
-import { ENDPOINTS, refusesReadOnly, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
+import { ENDPOINTS, refusesReadOnly, type Audience, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError } from '../errors.js';
-import { identify, type Caller } from '../services/keys.js';
+import { ApiError, notFound } from '../errors.js';
+import { dummyPasswordHash, registrationClosed } from '../services/auth.js';
+import { identify, sessionCaller, type Caller } from '../services/keys.js';
+import { SESSION_COOKIE } from '../services/sessions.js';
 import { errorHandler } from './error-handler.js';
 import { requestLog } from './request-log.js';
 import type { FileIndex } from '../storage/file-index.js';
@@ -18,7 +20,9 @@ import type { EventHub } from './events.js';
 import { HANDLERS, type HandlerInput } from './handlers.js';
 import { applyDialect } from './dialect.js';
 import { readParams } from './params.js';
-import { allowedHosts, checkHostAndCors } from './security.js';
+import { allowedHosts, assertNoForeignOrigin, assertSameOrigin, checkHostAndCors, ownOrigins } from './security.js';
+import { clearSessionCookie } from './cookies.js';
+import { LoginThrottle } from './login-throttle.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
 import { ConnectionTracker } from './connections.js';
@@ -103,7 +107,10 @@ export interface AppOptions {
 export function createApp(nimbus: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {
   const app = new Koa();
   const throttle = new FailureThrottle(nimbus.log);
+  const logins = new LoginThrottle(nimbus.log);
   const connections = new ConnectionTracker(nimbus.revocations);
+  // Made now, so that the first unknown user's sign-in takes no longer than the others.
+  void dummyPasswordHash();
   const knownPaths = new Set(ENDPOINTS.filter((e) => !isTemplated(e)).map((e) => e.path));
   // Paths under a templated route's fixed start (`/s/`) are the API's, never the web UI's.
   const templatedPrefixes = ENDPOINTS.filter(isTemplated).map((e) => e.path.slice(0, e.path.indexOf('{')));
@@ -130,21 +137,30 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     hostsPort = current;
     return hosts;
   };
+  // The daemon's own origins (the cross-site rule), made again whenever the hosts are.
+  let origins: { hosts: Set<string>; origins: Set<string> } | null = null;
+  const currentOrigins = () => {
+    const now = currentHosts();
+    if (origins?.hosts !== now) origins = { hosts: now, origins: ownOrigins(now, nimbus.config.publicUrl) };
+    return origins.origins;
+  };
+  const guards: Guards = { nimbus, throttle, connections, origins: currentOrigins };
   /** One request of the endpoint `Id`: its checked parameters reach its handler as `ParamsOf<Id>`. */
   const serveEndpoint = async <Id extends EndpointId>(
     ctx: Context,
     endpoint: Endpoint & { id: Id },
     pathParams: Readonly<Record<string, string>> | undefined,
   ): Promise<void> => {
-    const caller = endpoint.audience === 'public' ? null : authorize(nimbus, ctx, throttle, connections, endpoint);
+    const caller = authorize(guards, ctx, endpoint);
     const { params, page } = await readParams(ctx, endpoint, pathParams);
+    admitNamed(caller, endpoint, params);
     if (readsIndex(endpoint) && nimbus.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
       const username = 'username' in params && typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
       if (username === null) await (firstScan ??= indexSettled(nimbus.index, null));
       else if (!nimbus.index.isComplete(username)) await indexSettled(nimbus.index, username);
     }
-    const input: HandlerInput<Id> = { ctx, params, page, nimbus, caller, events, throttle };
+    const input: HandlerInput<Id> = { ctx, params, page, nimbus, caller, events, throttle, logins };
     const result = await HANDLERS[endpoint.id](input);
     // Raw rows (bytes, events, a page) wrote their response themselves.
     if (!endpoint.raw && result !== undefined) {
@@ -232,30 +248,113 @@ function presentedKey(ctx: Context): string {
   return match ? match[1] : '';
 }
 
-/** Checks the key and its scope; a correct key always passes, wrong ones are throttled. */
-function authorize(
-  nimbus: NimbusContext,
-  ctx: Context,
-  throttle: FailureThrottle,
-  connections: ConnectionTracker,
-  endpoint: Endpoint,
-): Caller {
+/** What the authorization step works with. */
+interface Guards {
+  nimbus: NimbusContext;
+  /** Wrong keys per client (429 after too many). */
+  throttle: FailureThrottle;
+  /** Binds each authenticated connection to its credential, so revoking it closes the connection. */
+  connections: ConnectionTracker;
+  /** The daemon's own origins, for the cross-site rule. */
+  origins: () => Set<string>;
+}
+
+/**
+ * Which callers the rows of each audience admit, before the parameters are read
+ * (docs/accounts.md, "Audiences"). A `self` row admits every caller here; the name it gives
+ * is checked against the caller's once the parameters are read (`admitNamed`).
+ */
+const ADMITS: Record<Exclude<Audience, 'public'>, (caller: Caller) => boolean> = {
+  signedIn: () => true,
+  self: () => true,
+  admin: (caller) => caller.admin,
+};
+
+/**
+ * Authorization, the one place that decides who may call a row (before its parameters are
+ * read; `admitNamed` completes it for `self` rows once they are): finds the caller from a
+ * key (which wins) or the session cookie, applies the cross-site rule to cookie-authenticated
+ * POSTs, refuses non-admins on admin rows and read-only callers on rows that change things,
+ * and binds the connection to the caller's credential. Public rows get no caller; a key sent
+ * to a public POST is still checked (a wrong key 401, a read-only one 403), and a public POST
+ * (of /api/auth) with another site's Origin is 403.
+ */
+function authorize(guards: Guards, ctx: Context, endpoint: Endpoint): Caller | null {
+  const { nimbus } = guards;
   const key = presentedKey(ctx);
-  // No key is no guess: it is answered 401 even while this client is blocked for wrong ones,
-  // so a client that lost its key learns that, not "try again later".
-  if (!key) throw new ApiError('unauthorized', 'Missing API key (send the API-Key header)');
-  const caller = identify(nimbus, key);
-  if (!caller) {
-    const client = ctx.socket.remoteAddress ?? 'unknown';
-    const wait = throttle.retryAfter(client);
-    if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
-    throttle.fail(client, 'API keys');
-    throw new ApiError('unauthorized', 'Wrong API key');
+  if (endpoint.audience === 'public') {
+    if (endpoint.method !== 'POST') return null;
+    if (key && !keyCaller(guards, ctx, key).canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
+    assertNoForeignOrigin(ctx, guards.origins());
+    refusePasswordInQuery(ctx, endpoint);
+    if (endpoint.id === 'auth.register' && nimbus.config.registration !== 'open') throw registrationClosed();
+    return null;
   }
-  if (refusesReadOnly(endpoint) && caller.scope === 'read') throw new ApiError('insufficient_scope', 'This key may only read');
-  // So that revoking the key closes this connection and whatever it streams.
-  connections.bind(ctx.req.socket, ctx.res, caller.credential);
+  let caller: Caller;
+  if (key) caller = keyCaller(guards, ctx, key);
+  else {
+    const token = sessionToken(ctx);
+    // No credential is no guess: it is answered 401 even while this client is blocked for
+    // wrong keys, so a client that lost its key learns that, not "try again later".
+    if (token === null) throw new ApiError('unauthorized', 'Missing API key (send the API-Key header) or session (sign in)');
+    // A cookie rides along with any request the browser makes: a change must come from Nimbus's own page.
+    if (endpoint.method === 'POST') assertSameOrigin(ctx, guards.origins());
+    const session = nimbus.sessions.authenticate(token);
+    const found = session ? sessionCaller(nimbus, session) : null;
+    if (!found)
+      throw new ApiError('unauthorized', 'The session has ended; sign in again', {
+        'Set-Cookie': clearSessionCookie(nimbus.config.publicUrl),
+      });
+    caller = found;
+  }
+  if (!ADMITS[endpoint.audience](caller)) throw new ApiError('admin_only', 'Only an administrator may do this');
+  if (refusesReadOnly(endpoint) && !caller.canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
+  refusePasswordInQuery(ctx, endpoint);
+  // So that revoking the key or ending the session closes this connection and whatever it streams.
+  guards.connections.bind(ctx.req.socket, ctx.res, caller.credential);
   return caller;
+}
+
+/** The caller a presented key is; a wrong key is 401 and counts towards the client's 429. */
+function keyCaller(guards: Guards, ctx: Context, key: string): Caller {
+  const caller = identify(guards.nimbus, key);
+  if (caller) return caller;
+  const client = ctx.socket.remoteAddress ?? 'unknown';
+  const wait = guards.throttle.retryAfter(client);
+  if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
+  guards.throttle.fail(client, 'API keys');
+  throw new ApiError('unauthorized', 'Wrong API key');
+}
+
+/**
+ * A `self` row names a user: an admin may name anyone, anyone else only themselves. Another
+ * user's name answers exactly as a user that does not exist (404 `user_not_found`), so
+ * nobody learns who has an account.
+ */
+function admitNamed(caller: Caller | null, endpoint: Endpoint, params: object): void {
+  if (endpoint.audience !== 'self' || caller === null || caller.admin) return;
+  if ((params as { username?: unknown }).username !== caller.username) throw notFound('user_not_found', 'User not found');
+}
+
+/** Passwords travel only in the body of /api/auth requests: in a query string they end up in logs and history. */
+function refusePasswordInQuery(ctx: Context, endpoint: Endpoint): void {
+  if (endpoint.group !== 'auth' || !ctx.querystring) return;
+  const query = new URLSearchParams(ctx.querystring);
+  if (query.has('password') || query.has('newpassword'))
+    throw new ApiError('password_in_query', 'Send passwords in the request body, never in the URL');
+}
+
+/** The value of the `nimbus_session` cookie, or null when there is none. */
+function sessionToken(ctx: Context): string | null {
+  const header = ctx.get('Cookie');
+  if (!header) return null;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    const value = pair.slice(eq + 1).trim();
+    if (value) return value;
+  }
+  return null;
 }
 
 /**

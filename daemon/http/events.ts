@@ -31,6 +31,8 @@ interface Subscriber {
   socket: Socket;
   /** What authenticated the request that opened it (see Revocations). */
   credential: string | null;
+  /** For a non-admin: the user whose events it receives (plus `index.state`); null: every event. */
+  onlyUser: string | null;
   /** Since when it has been over the buffer limit (0: it is not). */
   overSince: number;
 }
@@ -61,16 +63,17 @@ export class EventHub {
 
   publish(event: ChangeEvent): void {
     if (this.#subscribers.size === 0) return;
-    this.#write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    this.#write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`, event);
   }
 
   /**
    * Turns the response into an event stream that lasts until the client leaves, or until
-   * `credential` (the caller's key hash) is revoked.
+   * `credential` (the caller's key hash or session) is revoked. With `onlyUser` (a caller who
+   * is not an admin) it carries only the events naming that user, and `index.state`.
    */
-  attach(ctx: Context, credential: string | null): void {
+  attach(ctx: Context, credential: string | null, onlyUser: string | null = null): void {
     const stream = new PassThrough();
-    const subscriber: Subscriber = { stream, socket: ctx.req.socket, credential, overSince: 0 };
+    const subscriber: Subscriber = { stream, socket: ctx.req.socket, credential, onlyUser, overSince: 0 };
     this.#subscribers.add(subscriber);
     const drop = () => {
       if (this.#subscribers.delete(subscriber)) stream.end();
@@ -95,9 +98,10 @@ export class EventHub {
     this.#subscribers.clear();
   }
 
-  #write(chunk: string): void {
+  #write(chunk: string, event?: ChangeEvent): void {
     let now = 0;
     for (const subscriber of this.#subscribers) {
+      if (event && subscriber.onlyUser !== null && event.type !== 'index.state' && event.username !== subscriber.onlyUser) continue;
       // Once the socket and the kernel stop taking bytes, everything written waits in the
       // stream: a client that never reads would grow the daemon without bound. A burst of
       // events (a copy of many files) waits there too, for a moment, even for a client that

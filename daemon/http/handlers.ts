@@ -24,6 +24,10 @@ import { openApiDocument } from './openapi.js';
 import { page, PAGE_CSP } from './pages.js';
 import type { Page } from './params.js';
 import type { FailureThrottle } from './throttle.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { clearSessionCookie, sessionCookie } from './cookies.js';
+import * as auth from '../services/auth.js';
+import { describeDevice } from '../services/sessions.js';
 
 export interface HandlerInput<Id extends EndpointId> {
   /** Koa's context of this request. */
@@ -31,11 +35,13 @@ export interface HandlerInput<Id extends EndpointId> {
   params: ParamsOf<Id>;
   page: Page;
   nimbus: NimbusContext;
-  /** Who called, by their key; null on public rows. */
+  /** Who called, by their key or session; null on public rows (authorize, daemon/http/app.ts). */
   caller: Caller | null;
   events: EventHub;
   /** Counts a client's failures (wrong keys, unknown share links) towards a 429. */
   throttle: FailureThrottle;
+  /** Counts failed sign-ins per username and per address (429 too_many_attempts). */
+  logins: LoginThrottle;
 }
 
 /** What a handler may answer: the endpoint's response, or the same already serialised. */
@@ -61,8 +67,26 @@ const DEAD_LINK_PAGE = {
 };
 const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
 
-function notYet(): never {
-  throw new ApiError('route_not_found', 'Not implemented yet');
+/** The caller of a row that is not public (authorize has found one, or answered 401). */
+function signedIn(caller: Caller | null): Caller {
+  if (!caller) throw new ApiError('unauthorized', 'Sign in or send an API key');
+  return caller;
+}
+
+/** Where a sign-in comes from, for the session list. */
+const clientOf = (ctx: Context): auth.Client => ({
+  address: ctx.socket.remoteAddress ?? 'unknown',
+  device: describeDevice(ctx.get('User-Agent')),
+});
+
+/**
+ * NIMBUS_REQUIRE_VERIFIED=1: a user who is not an admin and whose e-mail is not verified may
+ * not upload or share (403 `email_not_verified`); an admin acting on their files may.
+ */
+function assertMayPublish(nimbus: NimbusContext, caller: Caller | null): void {
+  if (!nimbus.config.requireVerified || !caller || caller.admin || caller.username === null) return;
+  if (nimbus.store.users.get(caller.username)?.emailVerified !== true)
+    throw new ApiError('email_not_verified', 'Verify your e-mail address first (Settings → Verify e-mail)');
 }
 
 export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
@@ -76,11 +100,22 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     await users.deleteUser(nimbus, params.username);
     return { msg: 'User deleted' };
   },
-  'user.edit': async ({ nimbus, params }) => ({
-    msg: 'User updated',
+  'user.edit': async ({ nimbus, params, caller }) => {
+    const admin = caller?.admin ?? false;
+    // A user changes only their own e-mail here: their name is an admin's to change, and their
+    // password goes through auth.password, which asks for the current one.
+    if (!admin && (params.newusername !== params.username || params.newpassword !== undefined))
+      throw new ApiError('admin_only', 'Only an administrator may change a username or set a password; change yours in Settings');
+    const before = users.getUser(nimbus, params.username).email;
     // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
-    user: await users.editUser(nimbus, params.username, params.newusername, params.newemail, params.newpassword),
-  }),
+    const user = await users.editUser(nimbus, params.username, params.newusername, params.newemail, params.newpassword);
+    // A user's new address must be verified again (an admin's edit leaves the mail to them).
+    if (!admin && user.email !== before)
+      await sendVerification(nimbus, user.username).catch((err: Error) =>
+        nimbus.log(`Nimbus: the verification mail for a changed address could not be sent: ${err.message}`),
+      );
+    return { msg: 'User updated', user };
+  },
   'user.verify': async ({ nimbus, params }) => {
     const { delivery } = await sendVerification(nimbus, params.username);
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };
@@ -109,7 +144,13 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     return { msg: 'File deleted' };
   },
 
-  'role.get': ({ nimbus, params }) => roles.getRole(nimbus, params.name),
+  'role.get': ({ nimbus, params, caller }) => {
+    // A user may read their own role only; another name is as a role that does not exist.
+    const me = signedIn(caller);
+    if (!me.admin && nimbus.store.users.get(me.username ?? '')?.role !== params.name)
+      throw new ApiError('role_not_found', 'Role not found');
+    return roles.getRole(nimbus, params.name);
+  },
   'role.all': ({ nimbus, ctx, page: pg }) => paged(ctx, roles.listRoles(nimbus), pg),
   'role.create': async ({ nimbus, params }) => ({
     msg: 'Role created',
@@ -133,15 +174,19 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     msg: 'File renamed',
     file: await files.renameFile(nimbus, params.username, params.folder ?? null, params.file, params.newname),
   }),
-  'files.share': async ({ nimbus, params }) => ({
-    msg: 'File shared',
-    file: await shareFile(nimbus, params.username, params.folder ?? null, params.file),
-  }),
+  'files.share': async ({ nimbus, params, caller }) => {
+    assertMayPublish(nimbus, caller);
+    return {
+      msg: 'File shared',
+      file: await shareFile(nimbus, params.username, params.folder ?? null, params.file),
+    };
+  },
   'files.noshare': async ({ nimbus, params }) => ({
     msg: 'File unshared',
     file: await unshareFile(nimbus, params.username, params.folder ?? null, params.file),
   }),
-  'files.upload': async ({ nimbus, params, ctx }) => {
+  'files.upload': async ({ nimbus, params, ctx, caller }) => {
+    assertMayPublish(nimbus, caller);
     const length = ctx.get('Content-Length');
     return {
       msg: 'File uploaded',
@@ -168,28 +213,56 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
       throw new ApiError('storage_unavailable', `The storage directory ${nimbus.config.storageDir} is not available`);
     return { msg: 'Index reconciled with the disk', files: nimbus.index.totals().files };
   },
-  events: ({ ctx, events, caller }) => events.attach(ctx, caller?.credential ?? null),
+  events: ({ ctx, events, caller }) => {
+    const me = signedIn(caller);
+    // A user's stream carries only the events naming them (and the index's state).
+    events.attach(ctx, me.credential, me.admin ? null : me.username);
+  },
 
-  'keys.list': ({ nimbus }) => ({ keys: keys.listKeys(nimbus) }),
-  'keys.create': async ({ nimbus, params }) => {
-    const created = await keys.createKey(nimbus, params.label, params.scope, params.dialect ?? 'nimbus');
+  'keys.list': ({ nimbus, caller }) => ({ keys: keys.listKeys(nimbus, signedIn(caller)) }),
+  'keys.create': async ({ nimbus, params, caller }) => {
+    const created = await keys.createKey(nimbus, signedIn(caller), params.label, params.scope, params.dialect ?? 'nimbus');
     return { msg: 'Key created; it is shown only this once', ...created };
   },
-  'keys.delete': async ({ nimbus, params }) => {
-    await keys.deleteKey(nimbus, params.label);
+  'keys.delete': async ({ nimbus, params, caller }) => {
+    await keys.deleteKey(nimbus, signedIn(caller), params.label, params.username);
     return { msg: 'Key deleted' };
   },
   'keys.rotate': async ({ nimbus }) => ({ msg: 'Admin key replaced; it is shown only this once', key: await keys.rotateAdminKey(nimbus) }),
-  // Issue 12: the auth API (docs/accounts.md); being built.
-  'auth.login': notYet,
-  'auth.logout': notYet,
-  'auth.me': notYet,
-  'auth.password': notYet,
-  'auth.reset': notYet,
-  'auth.reset.confirm': notYet,
-  'auth.register': notYet,
-  'auth.sessions': notYet,
-  'auth.sessions.delete': notYet,
+  // The auth API (docs/accounts.md): the cookie is set and cleared here, the rest is services/auth.ts.
+  'auth.login': async ({ nimbus, params, ctx, logins }) => {
+    const { token, me } = await auth.login(nimbus, logins, params.username, params.password, clientOf(ctx));
+    ctx.set('Set-Cookie', sessionCookie(token, nimbus.config.publicUrl));
+    return me;
+  },
+  'auth.logout': async ({ nimbus, ctx, caller }) => {
+    await auth.logout(nimbus, signedIn(caller));
+    ctx.set('Set-Cookie', clearSessionCookie(nimbus.config.publicUrl));
+    return { msg: 'Signed out' };
+  },
+  'auth.me': ({ nimbus, caller }) => auth.me(nimbus, signedIn(caller)),
+  'auth.password': async ({ nimbus, params, ctx, caller, logins }) => {
+    await auth.changePassword(nimbus, logins, signedIn(caller), params.password, params.newpassword, clientOf(ctx).address);
+    return { msg: 'Password changed; your other sessions were signed out' };
+  },
+  'auth.reset': async ({ nimbus, params }) => {
+    await auth.requestReset(nimbus, params.username, params.email);
+    return { msg: 'If that account exists and has an e-mail address, a reset link is on its way' };
+  },
+  'auth.reset.confirm': async ({ nimbus, params }) => {
+    await auth.confirmReset(nimbus, params.token, params.newpassword);
+    return { msg: 'Password changed; sign in with the new one' };
+  },
+  'auth.register': async ({ nimbus, params, ctx }) => {
+    const { token, user } = await auth.register(nimbus, params.username, params.email, params.password, clientOf(ctx));
+    ctx.set('Set-Cookie', sessionCookie(token, nimbus.config.publicUrl));
+    return { msg: 'Account created; a verification e-mail is on its way', user };
+  },
+  'auth.sessions': ({ nimbus, caller }) => ({ sessions: auth.listSessions(nimbus, signedIn(caller)) }),
+  'auth.sessions.delete': async ({ nimbus, params, caller }) => {
+    await auth.endSession(nimbus, signedIn(caller), params.id);
+    return { msg: 'Session ended' };
+  },
   openapi: () => (openApiCache ??= jsonText(openApiDocument(VERSION))),
 
   'share.download': async ({ nimbus, params, ctx, throttle }) => {

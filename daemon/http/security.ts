@@ -75,3 +75,32 @@ export function checkHostAndCors(allowed: () => Set<string>, corsOrigins: string
     return next();
   };
 }
+
+/**
+ * The daemon's own origins, for the cross-site rule: each allowed host over http://, and
+ * NIMBUS_PUBLIC_URL's origin. Lowercase, as browsers send them.
+ */
+export function ownOrigins(hosts: Set<string>, publicUrl: string | null): Set<string> {
+  const origins = new Set([...hosts].map((host) => `http://${host.toLowerCase()}`));
+  if (publicUrl) origins.add(new URL(publicUrl).origin.toLowerCase());
+  return origins;
+}
+
+/**
+ * A cookie-authenticated request that changes something must come from a page of the
+ * daemon's own origin: its Origin one of `origins`, or, with no Origin, `Sec-Fetch-Site:
+ * same-origin`. Else 403 `cross_site_request` (docs/accounts.md, "Cross-site requests"):
+ * SameSite=Strict alone does not cover sibling subdomains or old browsers.
+ */
+export function assertSameOrigin(ctx: Context, origins: Set<string>): void {
+  const origin = ctx.get('Origin');
+  const same = origin ? origins.has(origin.toLowerCase()) : ctx.get('Sec-Fetch-Site') === 'same-origin';
+  if (!same) throw new ApiError('cross_site_request', 'This request must come from a page of Nimbus itself');
+}
+
+/** A public POST of /api/auth (sign-in, registration, reset) that names another site's Origin: 403 (no login CSRF). */
+export function assertNoForeignOrigin(ctx: Context, origins: Set<string>): void {
+  const origin = ctx.get('Origin');
+  if (origin && !origins.has(origin.toLowerCase()))
+    throw new ApiError('cross_site_request', 'This request must come from a page of Nimbus itself');
+}

@@ -4,11 +4,12 @@ import { conflict } from '../errors.js';
 import { hashPassword } from '../keys/secrets.js';
 import { foldName } from '../storage/file-index.js';
 import type { StoredUser } from '../store/schema.js';
+import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 
 // By the folded name: `Ana` and `ana` are one directory on a case-insensitive disk, so
 // creating one and creating or renaming to the other must not run at once.
-const userLock = (username: string) => `user:${foldName(username)}`;
+export const userLock = (username: string) => `user:${foldName(username)}`;
 
 /** Refuses `username` when another user (not `self`, who may change the case of their own name) differs from it only in case. */
 function assertNoCaseTwin(nimbus: NimbusContext, username: string, self?: string): void {
@@ -42,7 +43,10 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
   });
 }
 
-/** Deletes the user's record, shares and verification tokens, then their files. */
+/**
+ * Deletes the user's record, shares, verification and reset tokens, sessions and personal
+ * keys (the last two revoked at once), then their files.
+ */
 export function deleteUser(nimbus: NimbusContext, username: string): Promise<void> {
   return nimbus.locks.run(userLock(username), async () => {
     requireUser(nimbus, username);
@@ -50,12 +54,19 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
     nimbus.index.caseFolds.removed(nimbus.store.users, username);
     dropSharesOf(nimbus, username);
     for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
+    dropResetsOf(nimbus, username);
+    nimbus.sessions.endAllOf(username);
+    dropKeysOf(nimbus, username);
     await nimbus.store.commit();
     await nimbus.storage.deleteUser(username);
   });
 }
 
-/** Renames a user and sets their e-mail; the password changes only when a new one is given. */
+/**
+ * Renames a user and sets their e-mail; the password changes only when a new one is given.
+ * A rename or a new password ends every session of the user (and any pending password
+ * reset); a renamed user's personal keys follow the new name.
+ */
 export function editUser(
   nimbus: NimbusContext,
   username: string,
@@ -87,6 +98,11 @@ export function editUser(
       nimbus.index.caseFolds.added(nimbus.store.users, newUsername);
     }
     if (renaming) moveSharesOf(nimbus, username, newUsername);
+    if (renaming || newHash !== null) {
+      nimbus.sessions.endAllOf(username);
+      dropResetsOf(nimbus, username);
+    }
+    if (renaming) moveKeysOf(nimbus, username, newUsername);
     for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
       if (emailChanged) nimbus.store.verifications.delete(hash);
@@ -104,6 +120,10 @@ export async function setUserRole(nimbus: NimbusContext, username: string, roleN
   nimbus.store.users.set(username, updated);
   await nimbus.store.commit();
   return toUser(nimbus, updated);
+}
+
+function dropResetsOf(nimbus: NimbusContext, username: string): void {
+  for (const [hash, reset] of nimbus.store.resets) if (reset.username === username) nimbus.store.resets.delete(hash);
 }
 
 function dropSharesOf(nimbus: NimbusContext, username: string): void {

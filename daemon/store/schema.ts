@@ -34,6 +34,37 @@ export interface StoredKey {
   createdAt: string;
   /** The response shapes the key gets; absent (keys made before dialects) is 'nimbus'. */
   dialect?: Dialect;
+  /**
+   * The user a personal key acts as (scope `write` or `read`); absent or null for a machine key
+   * (made by an admin, scope `admin` or `read`, acting as no user). docs/accounts.md.
+   */
+  username?: string | null;
+}
+
+/** A signed-in browser (docs/accounts.md, "Sessions"). The cookie's value is never stored. */
+export interface StoredSession {
+  /** Public id (16 random bytes, hex): names the session in lists and deletes. */
+  id: string;
+  /** sha256 of the cookie's value, hex. */
+  hash: string;
+  username: string;
+  createdAt: string;
+  /** Updated in memory on each request; written with the next write of the store (at most 10 minutes late). */
+  lastUsedAt: string;
+  /** createdAt + 30 days. */
+  expiresAt: string;
+  /** A short description of the browser, from its User-Agent at sign-in. */
+  device: string;
+  /** The client's address at sign-in. */
+  address: string;
+}
+
+/** A pending password reset: one per user, single use, one hour. */
+export interface StoredReset {
+  /** sha256 of the token, hex. */
+  hash: string;
+  username: string;
+  expiresAt: string;
 }
 
 export interface StoredVerification {
@@ -51,6 +82,9 @@ export interface DbData {
   shares: StoredShare[];
   keys: StoredKey[];
   verifications: StoredVerification[];
+  /** Added by issue 12; a store written before has none (migrateDb adds them). */
+  sessions: StoredSession[];
+  resets: StoredReset[];
 }
 
 /**
@@ -74,16 +108,28 @@ export function emptyDb(): DbData {
     shares: [],
     keys: [],
     verifications: [],
+    sessions: [],
+    resets: [],
   };
 }
 
 /**
  * Brings a store written by an older Nimbus up to date, in place; true when it changed
  * something. A built-in role still on the old external placeholder gets its local badge;
- * a badge anyone chose (any other value) is left alone.
+ * a badge anyone chose (any other value) is left alone. A store from before accounts gets
+ * empty lists of sessions and password resets.
  */
 export function migrateDb(data: DbData): boolean {
   let changed = false;
+  // Sessions and password resets came with accounts (issue 12).
+  if (!Array.isArray(data.sessions)) {
+    data.sessions = [];
+    changed = true;
+  }
+  if (!Array.isArray(data.resets)) {
+    data.resets = [];
+    changed = true;
+  }
   for (const role of data.roles) {
     if (!role.builtIn || role.badge !== LEGACY_DEFAULT_BADGE) continue;
     if (role.name !== 'user' && role.name !== 'admin') continue;

@@ -7,7 +7,9 @@ import {
   migrateDb,
   type DbData,
   type StoredKey,
+  type StoredReset,
   type StoredRole,
+  type StoredSession,
   type StoredShare,
   type StoredUser,
   type StoredVerification,
@@ -45,6 +47,12 @@ export class Store {
   readonly sharesByPath = new Map<string, StoredShare>();
   readonly keysByHash = new Map<string, StoredKey>();
   readonly verifications = new Map<string, StoredVerification>();
+  /** Sessions by the hash of their cookie (daemon/services/sessions.ts). */
+  readonly sessions = new Map<string, StoredSession>();
+  /** Pending password resets by the hash of their token (daemon/services/auth.ts). */
+  readonly resets = new Map<string, StoredReset>();
+  /** Called just before each write takes its snapshot (sessions flush their last use into it). */
+  beforeWrite: (() => void) | null = null;
 
   readonly #adapter: Adapter<DbData>;
   readonly #file: string;
@@ -124,6 +132,7 @@ export class Store {
     while (this.#waiting.length > 0) {
       const batch = this.#waiting;
       this.#waiting = [];
+      this.beforeWrite?.();
       const data = this.#snapshot();
       try {
         await this.#adapter.write(data);
@@ -149,6 +158,8 @@ export class Store {
       shares: [...this.sharesByToken.values()],
       keys: [...this.keysByHash.values()],
       verifications: [...this.verifications.values()],
+      sessions: [...this.sessions.values()],
+      resets: [...this.resets.values()],
     };
   }
 
@@ -160,6 +171,8 @@ export class Store {
     fill(this.sharesByPath, copy.shares, (s) => sharePathKey(s.username, s.folder, s.file));
     fill(this.keysByHash, copy.keys, (k) => k.hash);
     fill(this.verifications, copy.verifications, (v) => v.hash);
+    fill(this.sessions, copy.sessions ?? [], (s) => s.hash);
+    fill(this.resets, copy.resets ?? [], (r) => r.hash);
   }
 
   get file(): string {

@@ -1,0 +1,88 @@
+/**
+ * Limits password guessing (docs/accounts.md, "Guessing passwords"). A failed sign-in (or a
+ * wrong current password in `auth.password`) counts against the username, case-folded, and
+ * against the client's address, over a sliding 15 minutes. With 5 failures for a username,
+ * or 20 from an address, in the window, sign-ins for that username or from that address are
+ * refused (429, Retry-After: until enough failures leave the window), even with the right
+ * password; nothing else is slowed. A success clears the username's count.
+ *
+ * Separate from FailureThrottle (daemon/http/throttle.ts), which answers floods of wrong API
+ * keys and share links per address and stays as it is.
+ */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const FAILURES_PER_USERNAME = 5;
+export const FAILURES_PER_ADDRESS = 20;
+/** Kept entries at most per map; past it, entries with nothing left in the window are dropped. */
+const MAX_ENTRIES = 50_000;
+
+export class LoginThrottle {
+  readonly #byUsername = new Map<string, number[]>();
+  readonly #byAddress = new Map<string, number[]>();
+  readonly #log: (line: string) => void;
+
+  constructor(log: (line: string) => void = () => undefined) {
+    this.#log = log;
+  }
+
+  /** Seconds until a sign-in for `username` from `address` may be tried again; 0 when it may be now. */
+  retryAfter(username: string, address: string, now = Date.now()): number {
+    const ms = Math.max(
+      waitFor(this.#byUsername, fold(username), FAILURES_PER_USERNAME, now),
+      waitFor(this.#byAddress, address, FAILURES_PER_ADDRESS, now),
+    );
+    return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
+  }
+
+  /** Counts a failed sign-in; logs once when the username or the address becomes blocked. */
+  fail(username: string, address: string, now = Date.now()): void {
+    const name = fold(username);
+    if (record(this.#byUsername, name, now) === FAILURES_PER_USERNAME)
+      this.#log(`Nimbus: ${FAILURES_PER_USERNAME} failed sign-ins for one username within 15 minutes; refusing its sign-ins for a while.`);
+    if (record(this.#byAddress, address, now) === FAILURES_PER_ADDRESS)
+      this.#log(`Nimbus: ${FAILURES_PER_ADDRESS} failed sign-ins from ${address} within 15 minutes; refusing its sign-ins for a while.`);
+    if (this.#byUsername.size > MAX_ENTRIES) prune(this.#byUsername, now);
+    if (this.#byAddress.size > MAX_ENTRIES) prune(this.#byAddress, now);
+  }
+
+  /** A successful sign-in: the username's failures are forgotten (the address's stay). */
+  succeed(username: string): void {
+    this.#byUsername.delete(fold(username));
+  }
+}
+
+/** Usernames are compared case-folded: "Ana" and "ana" share one count. */
+const fold = (username: string) => username.normalize('NFC').toLowerCase();
+
+/** The failures of `key` still in the window, oldest first (the list is trimmed in place). */
+function inWindow(map: Map<string, number[]>, key: string, now: number): number[] {
+  const times = map.get(key);
+  if (!times) return [];
+  let drop = 0;
+  while (drop < times.length && now - times[drop] >= LOGIN_WINDOW_MS) drop++;
+  if (drop > 0) times.splice(0, drop);
+  if (times.length === 0) map.delete(key);
+  return times;
+}
+
+/** Milliseconds until `key` has fewer than `limit` failures in the window (0: it has now). */
+function waitFor(map: Map<string, number[]>, key: string, limit: number, now: number): number {
+  const times = inWindow(map, key, now);
+  if (times.length < limit) return 0;
+  // Once the failure at this position leaves the window, fewer than `limit` remain.
+  return times[times.length - limit] + LOGIN_WINDOW_MS - now;
+}
+
+/** Adds a failure; answers how many are in the window now. */
+function record(map: Map<string, number[]>, key: string, now: number): number {
+  const times = inWindow(map, key, now);
+  if (times.length === 0) map.set(key, times);
+  times.push(now);
+  // A blocked key cannot collect more than this (its attempts are refused before they count),
+  // but concurrent attempts can: keep the list bounded all the same.
+  if (times.length > FAILURES_PER_ADDRESS * 2) times.splice(0, times.length - FAILURES_PER_ADDRESS * 2);
+  return times.length;
+}
+
+function prune(map: Map<string, number[]>, now: number): void {
+  for (const key of [...map.keys()]) inWindow(map, key, now);
+}

@@ -1,0 +1,233 @@
+/**
+ * The auth API's services (docs/accounts.md, "The auth API"): sign-in, password change,
+ * password reset, registration, and one's own sessions. The HTTP layer (handlers.ts) sets
+ * and clears the cookie; everything here works on the store, sessions and mail.
+ */
+import type { Me, SessionInfo, User } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { assertStrongPassword } from '../accounts/password-policy.js';
+import type { LoginThrottle } from '../http/login-throttle.js';
+import { hashPassword, hashSecret, newSecret, verifyPassword } from '../keys/secrets.js';
+import type { StoredSession, StoredUser } from '../store/schema.js';
+import { isAdminUser, type Caller } from './keys.js';
+import { requireUser, toUser } from './records.js';
+import { createUser, userLock } from './users.js';
+import { escapeHtml, sendVerification } from './verification.js';
+
+/** Where a sign-in comes from: the client's address and a short name of its browser. */
+export interface Client {
+  address: string;
+  device: string;
+}
+
+let dummyHash: Promise<string> | null = null;
+/**
+ * A fixed scrypt hash of a random password, made once: an unknown user's sign-in is verified
+ * against it, so it takes as long as a wrong password and answers the same.
+ */
+export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassword(newSecret()));
+
+const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
+
+function refuseWhileBlocked(logins: LoginThrottle, username: string, address: string): void {
+  const wait = logins.retryAfter(username, address);
+  if (wait > 0)
+    throw new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', {
+      'Retry-After': String(wait),
+    });
+}
+
+/** Signs in: the new session and its cookie value. One 401 for an unknown user and a wrong password. */
+export async function login(
+  nimbus: NimbusContext,
+  logins: LoginThrottle,
+  username: string,
+  password: string,
+  client: Client,
+): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
+  refuseWhileBlocked(logins, username, client.address);
+  const found = nimbus.store.users.get(username);
+  // The same scrypt work whether or not the user exists.
+  const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
+  // Read again after the await: the user may have been deleted or renamed meanwhile.
+  const user = nimbus.store.users.get(username);
+  if (!found || !matches || user !== found) {
+    logins.fail(username, client.address);
+    throw invalidCredentials();
+  }
+  logins.succeed(username);
+  const { token, session } = await nimbus.sessions.create(user.username, client.device, client.address);
+  return { token, session, me: { user: toUser(nimbus, user), admin: isAdminUser(user) } };
+}
+
+/** Ends the caller's session (nothing to end for a key). */
+export async function logout(nimbus: NimbusContext, caller: Caller): Promise<void> {
+  if (caller.sessionId === null || caller.username === null) return;
+  if (nimbus.sessions.endOne(caller.username, caller.sessionId)) await nimbus.store.commit();
+}
+
+export function me(nimbus: NimbusContext, caller: Caller): Me {
+  const user = caller.username === null ? undefined : nimbus.store.users.get(caller.username);
+  return { user: user ? toUser(nimbus, user) : null, admin: caller.admin };
+}
+
+function requireCallerUser(caller: Caller): string {
+  if (caller.username === null)
+    throw new ApiError('forbidden', 'The admin key and machine keys act as no user: there is no password of theirs to change');
+  return caller.username;
+}
+
+/**
+ * Changes the caller's own password, given the current one (a wrong one counts as a failed
+ * sign-in); every other session of the user ends.
+ */
+export async function changePassword(
+  nimbus: NimbusContext,
+  logins: LoginThrottle,
+  caller: Caller,
+  current: string,
+  next: string,
+  address: string,
+): Promise<void> {
+  const username = requireCallerUser(caller);
+  refuseWhileBlocked(logins, username, address);
+  const user = requireUser(nimbus, username);
+  if (!(await verifyPassword(current, user.passwordHash))) {
+    logins.fail(username, address);
+    throw new ApiError('invalid_credentials', 'The current password is wrong');
+  }
+  assertStrongPassword(next, username);
+  const passwordHash = await hashPassword(next);
+  await nimbus.locks.run(userLock(username), async () => {
+    const now = requireUser(nimbus, username);
+    nimbus.store.users.set(username, { ...now, passwordHash });
+    nimbus.sessions.endAllOf(username, caller.sessionId);
+    await nimbus.store.commit();
+  });
+}
+
+const RESET_VALID_MS = 60 * 60 * 1000;
+const RESET_MAILS_PER_HOUR = 5;
+/** Reset mails sent per user in the last hour (in memory: a restart forgets, which only allows more mail). */
+const resetMails = new WeakMap<NimbusContext, Map<string, number[]>>();
+
+function mayMailReset(nimbus: NimbusContext, username: string, now: number): boolean {
+  let byUser = resetMails.get(nimbus);
+  if (!byUser) resetMails.set(nimbus, (byUser = new Map()));
+  const recent = (byUser.get(username) ?? []).filter((t) => now - t < RESET_VALID_MS);
+  if (recent.length >= RESET_MAILS_PER_HOUR) {
+    byUser.set(username, recent);
+    return false;
+  }
+  recent.push(now);
+  byUser.set(username, recent);
+  if (byUser.size > 10_000) for (const [name, times] of byUser) if (times.every((t) => now - t >= RESET_VALID_MS)) byUser.delete(name);
+  return true;
+}
+
+/**
+ * Mails a reset link to the account named by `username` or `email`, if there is one with an
+ * address; answers nothing either way, so nobody learns who has an account. A new link
+ * replaces the user's earlier one; at most 5 mails per user per hour.
+ */
+export async function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): Promise<void> {
+  if (username === undefined && email === undefined) throw badRequest('Give a username or an e-mail address', 'missing_parameter');
+  const now = Date.now();
+  const wanted = email?.toLowerCase();
+  const users = [...nimbus.store.users.values()].filter((u) =>
+    username !== undefined
+      ? u.username === username && (wanted === undefined || u.email.toLowerCase() === wanted)
+      : u.email.toLowerCase() === wanted,
+  );
+  for (const user of users) {
+    if (!user.email || !mayMailReset(nimbus, user.username, now)) continue;
+    const token = newSecret(32);
+    for (const [hash, reset] of nimbus.store.resets) if (reset.username === user.username) nimbus.store.resets.delete(hash);
+    const hash = hashSecret(token);
+    nimbus.store.resets.set(hash, { hash, username: user.username, expiresAt: new Date(now + RESET_VALID_MS).toISOString() });
+    await nimbus.store.commit();
+    await mailReset(nimbus, user, token).catch((err: Error) =>
+      // The answer must not say whether a mail went out; the log says why it did not.
+      nimbus.log(`Nimbus: the password reset mail could not be sent: ${err.message}`),
+    );
+  }
+}
+
+function mailReset(nimbus: NimbusContext, user: StoredUser, token: string) {
+  const link = `${nimbus.baseUrl}/reset?token=${token}`;
+  return nimbus.mailer.send({
+    to: user.email,
+    subject: 'Reset your Nimbus password',
+    text:
+      `Hello ${user.username},\n\nsomeone (hopefully you) asked to reset your Nimbus password. Open this link to choose a new one:\n\n${link}\n\n` +
+      'The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail: your password stays as it is.\n',
+    html:
+      `<p>Hello ${escapeHtml(user.username)},</p><p>someone (hopefully you) asked to reset your Nimbus password.</p>` +
+      `<p><a href="${link}">Choose a new password</a></p><p>The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail.</p>`,
+  });
+}
+
+/** Sets a new password from a reset token (used up here); every session of the user ends. */
+export async function confirmReset(nimbus: NimbusContext, token: string, next: string): Promise<void> {
+  const hash = hashSecret(token);
+  const entry = nimbus.store.resets.get(hash);
+  const user = entry ? nimbus.store.users.get(entry.username) : undefined;
+  if (!entry || !user || Date.parse(entry.expiresAt) <= Date.now()) {
+    if (entry) {
+      nimbus.store.resets.delete(hash);
+      await nimbus.store.commit();
+    }
+    throw badRequest('This reset link is unknown, already used or expired; ask for a new one', 'invalid_token');
+  }
+  // A weak choice leaves the link usable for a better one.
+  assertStrongPassword(next, user.username);
+  const passwordHash = await hashPassword(next);
+  await nimbus.locks.run(userLock(user.username), async () => {
+    // Used once: a second request with the same token (even one racing this) finds nothing.
+    if (!nimbus.store.resets.delete(hash)) throw badRequest('This reset link was already used', 'invalid_token');
+    const now = requireUser(nimbus, user.username);
+    nimbus.store.users.set(now.username, { ...now, passwordHash });
+    nimbus.sessions.endAllOf(now.username);
+    await nimbus.store.commit();
+  });
+}
+
+/** Creates one's own account (role `user`), mails the verification link and signs in. */
+export async function register(
+  nimbus: NimbusContext,
+  username: string,
+  email: string,
+  password: string,
+  client: Client,
+): Promise<{ token: string; session: StoredSession; user: User }> {
+  if (nimbus.config.registration !== 'open') throw registrationClosed();
+  assertStrongPassword(password, username);
+  const user = await createUser(nimbus, username, email, password);
+  await sendVerification(nimbus, username).catch((err: Error) =>
+    nimbus.log(`Nimbus: the verification mail for a new account could not be sent: ${err.message}`),
+  );
+  const { token, session } = await nimbus.sessions.create(username, client.device, client.address);
+  return { token, session, user: toUser(nimbus, requireUser(nimbus, user.username)) };
+}
+
+export const registrationClosed = () => new ApiError('registration_closed', 'Registration is closed: ask an administrator for an account');
+
+/** The caller's own sessions (none for the admin key and machine keys). */
+export function listSessions(nimbus: NimbusContext, caller: Caller): SessionInfo[] {
+  if (caller.username === null) return [];
+  return nimbus.sessions.listOf(caller.username).map((s) => ({
+    id: s.id,
+    device: s.device,
+    address: s.address,
+    createdAt: s.createdAt,
+    lastUsedAt: s.lastUsedAt,
+    current: s.id === caller.sessionId,
+  }));
+}
+
+/** Ends one of the caller's own sessions; another's id is 404, as one that does not exist. */
+export async function endSession(nimbus: NimbusContext, caller: Caller, id: string): Promise<void> {
+  if (caller.username === null || !nimbus.sessions.endOne(caller.username, id)) throw notFound('session_not_found', 'Session not found');
+  await nimbus.store.commit();
+}
