@@ -21,4 +21,18 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError(409, 'role_in_use', 'Role is still assigned to 2 users'))).toBe('Role is still assigned to 2 users');
     expect(errorMessage(new ApiError(404, 'file_not_found', 'File not found'))).toBe('File not found');
   });
+
+  it('words the accounts’ codes for people, with the wait of a 429', () => {
+    expect(errorMessage(new ApiError(429, 'too_many_attempts', 'Too many failed sign-ins', 45))).toBe(
+      'Too many failed sign-ins. Try again in 45 seconds.',
+    );
+    expect(errorMessage(new ApiError(429, 'too_many_attempts', 'Too many failed sign-ins', 61))).toBe(
+      'Too many failed sign-ins. Try again in 2 minutes.',
+    );
+    expect(errorMessage(new ApiError(401, 'invalid_credentials', 'Invalid credentials'))).toBe('The username or password is wrong.');
+    expect(errorMessage(new ApiError(403, 'admin_only', 'Admins only'))).toBe('Only an administrator can do that.');
+    expect(errorMessage(new ApiError(400, 'weak_password', 'The password must not be the username'))).toBe(
+      'The password must not be the username',
+    );
+  });
 });

@@ -10,7 +10,7 @@ import { SessionContext, type Me, type SessionApi } from './sessionContext';
 
 type State =
   | { phase: 'starting' }
-  | { phase: 'signed-out'; message: string | null; form: SignInForm }
+  | { phase: 'signed-out'; message: string | null; form: SignInForm; goodNews?: string }
   | { phase: 'reset'; token: string }
   | { phase: 'ready'; connection: Connection; mode: 'desktop' | 'browser'; auth: 'key' | 'session'; me: Me };
 
@@ -134,7 +134,7 @@ export function Session({ children }: { children: ReactNode }) {
         token={state.token}
         onDone={(changed) => {
           window.history.replaceState(null, '', '/');
-          setState({ phase: 'signed-out', form: 'password', message: changed ? PASSWORD_RESET_DONE : null });
+          setState({ phase: 'signed-out', form: 'password', message: null, goodNews: changed ? PASSWORD_RESET_DONE : undefined });
         }}
       />
     );
@@ -142,10 +142,11 @@ export function Session({ children }: { children: ReactNode }) {
   if (state.phase === 'signed-out') {
     return (
       <SignIn
-        key={`${state.form}:${state.message ?? ''}`}
+        key={`${state.form}:${state.message ?? ''}:${state.goodNews ?? ''}`}
         client={new NimbusClient({ baseUrl: origin, apiKey: null })}
         initialForm={state.form}
         message={state.message}
+        goodNews={state.goodNews ?? null}
         verifyKey={(key) => checkKey(origin, key)}
         onSignedIn={onSignedIn}
       />

@@ -8,19 +8,23 @@ import { FormProblem } from './FormProblem';
 interface PasswordFormProps {
   client: NimbusClient;
   message: string | null;
+  /** Shown until the first attempt (e.g. "Your password is changed"). */
+  goodNews: string | null;
   onSignedIn: (me: Me) => void;
   onForgot: () => void;
 }
 
 /** Username and password: `auth.login`, whose answer sets the session cookie. */
-export function PasswordForm({ client, message, onSignedIn, onForgot }: PasswordFormProps) {
+export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }: PasswordFormProps) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(message);
   const [busy, setBusy] = useState(false);
+  const [tried, setTried] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    setTried(true);
     if (!username.trim() || !password) {
       setProblem('Enter your username and password.');
       return;
@@ -37,6 +41,7 @@ export function PasswordForm({ client, message, onSignedIn, onForgot }: Password
 
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
+      <FormProblem tone="ok" problem={tried || problem ? null : goodNews} />
       <TextField label="Username" value={username} onChange={setUsername} autoComplete="username" autoFocus spellCheck={false} />
       <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password">
         <button type="button" className="link-button signin__forgot" onClick={onForgot}>

@@ -20,6 +20,8 @@ interface SignInProps {
   initialForm: SignInForm;
   /** Why the page is shown (a session ended, a key refused, a password changed), if not a first visit. */
   message: string | null;
+  /** Something that went right before the page opened (a password reset). */
+  goodNews: string | null;
   /** Who a key signs in as, or an error message. */
   verifyKey: (key: string) => Promise<Me | string>;
   onSignedIn: (result: SignedIn) => void;
@@ -33,7 +35,7 @@ const TITLES: Record<Form, string> = {
 };
 
 /** Browser mode's front door: username and password, with the password reset, registration and an admin's API key behind links. */
-export function SignIn({ client, initialForm, message, verifyKey, onSignedIn }: SignInProps) {
+export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSignedIn }: SignInProps) {
   const [form, setForm] = useState<Form>(initialForm);
   // Learned from the daemon's answer: once it says registration is closed, the link goes.
   const [registrationClosed, setRegistrationClosed] = useState(false);
@@ -64,6 +66,7 @@ export function SignIn({ client, initialForm, message, verifyKey, onSignedIn }: 
       <PasswordForm
         client={client}
         message={notice}
+        goodNews={goodNews}
         onSignedIn={(me) => onSignedIn({ auth: 'session', me })}
         onForgot={() => go('forgot')}
       />
