@@ -59,3 +59,18 @@ export function apiLoose<Id extends EndpointId>(t: TestDaemon, id: Id, params: L
 }
 
 export type { ParamsOf, ResponseOf };
+
+/** What a browser signed in as a user sends: the session cookie, and the page's Origin (the daemon's own). */
+export interface SignedIn {
+  username: string;
+  cookie: string;
+  headers: Record<string, string>;
+}
+
+/** Signs `username` in through auth.login; throws unless it worked. */
+export async function signIn(t: TestDaemon, username: string, password = 'password123'): Promise<SignedIn> {
+  const res = await api(t, 'auth.login', { username, password }, { key: null });
+  const cookie = sessionCookie(res);
+  if (res.status !== 200 || !cookie) throw new Error(`signing in ${username}: ${res.status} ${res.text}`);
+  return { username, cookie, headers: { Cookie: cookie, Origin: t.url } };
+}
