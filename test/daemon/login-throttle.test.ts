@@ -1,0 +1,50 @@
+/** The guessing limits and the password rules, without a daemon (clocks passed in). */
+import { describe, expect, it } from 'vitest';
+import { LOGIN_WINDOW_MS, LoginThrottle } from '../../daemon/http/login-throttle.js';
+import { weakPasswordReason } from '../../daemon/accounts/password-policy.js';
+
+const MIN = 60_000;
+
+describe('LoginThrottle', () => {
+  it('blocks a username at its 5th failure until the oldest leaves the 15-minute window', () => {
+    const logins = new LoginThrottle();
+    const t0 = 1_000_000;
+    for (let i = 0; i < 4; i++) logins.fail('Ana', `10.0.0.${i}`, t0 + i * MIN);
+    expect(logins.retryAfter('ana', '10.0.0.9', t0 + 4 * MIN)).toBe(0);
+    logins.fail('ana', '10.0.0.4', t0 + 4 * MIN);
+    expect(logins.retryAfter('ANA', '10.0.0.9', t0 + 4 * MIN)).toBe(LOGIN_WINDOW_MS / 1000 - 4 * 60);
+    expect(logins.retryAfter('bob', '10.0.0.9', t0 + 4 * MIN)).toBe(0);
+    // The sliding window: once the oldest failure is 15 minutes old, one more try is allowed.
+    expect(logins.retryAfter('ana', '10.0.0.9', t0 + LOGIN_WINDOW_MS - 1)).toBe(1);
+    expect(logins.retryAfter('ana', '10.0.0.9', t0 + LOGIN_WINDOW_MS)).toBe(0);
+  });
+
+  it('blocks an address at its 20th failure, for every username', () => {
+    const logins = new LoginThrottle();
+    for (let i = 0; i < 20; i++) logins.fail(`user${i}`, '10.1.1.1', 5000 + i);
+    expect(logins.retryAfter('someone-else', '10.1.1.1', 6000)).toBeGreaterThan(14 * 60);
+    expect(logins.retryAfter('someone-else', '10.1.1.2', 6000)).toBe(0);
+  });
+
+  it('clears a username on success, not the address', () => {
+    const logins = new LoginThrottle();
+    for (let i = 0; i < 5; i++) logins.fail('ana', '10.2.2.2', 1000);
+    logins.succeed('ana');
+    expect(logins.retryAfter('ana', '10.2.2.3', 1001)).toBe(0);
+  });
+});
+
+describe('weakPasswordReason', () => {
+  it.each([
+    ['short1', 'ana', /at least 8/],
+    ['Ana-the-user', 'ana-the-user', /username/],
+    ['password', 'ana', /common/],
+    ['Qwerty123', 'ana', /common/],
+  ])('refuses %s for %s', (password, username, reason) => {
+    expect(weakPasswordReason(password, username)).toMatch(reason);
+  });
+
+  it('accepts a long, uncommon password', () => {
+    expect(weakPasswordReason('correct horse battery staple', 'ana')).toBeNull();
+  });
+});
