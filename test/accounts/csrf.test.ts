@@ -218,6 +218,49 @@ describe('public auth POSTs with an Origin', () => {
   });
 });
 
+describe('other configured origins', () => {
+  it('an origin granted CORS is not the daemon’s own: cookie POSTs from it are refused, and no credentials are granted', async () => {
+    const cors = await startTestDaemon({ env: { NIMBUS_CORS_ORIGINS: 'http://app.example' } });
+    try {
+      await makeUser(cors, 'ana');
+      const c = await signIn(cors, 'ana', passwordOf('ana'));
+      const res = await call(cors, '/api/folders/create', {
+        cookie: c,
+        origin: 'http://app.example',
+        body: { username: 'ana', folder: 'x' },
+      });
+      expectCrossSite(res, 'a cookie POST from a CORS origin');
+      const read = await call(cors, '/api/auth/me', { cookie: c, origin: 'http://app.example' });
+      expect(read.headers['access-control-allow-credentials'], 'cookies are never shared with another origin').toBeUndefined();
+      const preflight = await call(cors, '/api/auth/me', {
+        method: 'OPTIONS',
+        origin: 'http://app.example',
+        headers: { 'Access-Control-Request-Method': 'POST' },
+      });
+      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    } finally {
+      await cors.close();
+    }
+  });
+
+  it('a host of NIMBUS_ALLOWED_HOSTS is an own origin over http', async () => {
+    const lan = await startTestDaemon({ env: { NIMBUS_ALLOWED_HOSTS: 'nimbus.lan:8080' } });
+    try {
+      await makeUser(lan, 'ana');
+      const c = await signIn(lan, 'ana', passwordOf('ana'));
+      const res = await call(lan, '/api/folders/create', {
+        cookie: c,
+        host: 'nimbus.lan:8080',
+        origin: 'http://nimbus.lan:8080',
+        body: { username: 'ana', folder: 'lan' },
+      });
+      expect(res.status, show(res)).toBe(201);
+    } finally {
+      await lan.close();
+    }
+  });
+});
+
 describe('the Host check', () => {
   it('stays in front of everything: a foreign Host is 403 forbidden_host with a valid cookie and own Origin', async () => {
     const before = await snapshotState(t);

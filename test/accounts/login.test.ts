@@ -274,3 +274,61 @@ describe('auth.me', () => {
     expect(res.body.user.username).toBe('ana');
   });
 });
+
+describe('an attacker’s tricks at sign-in', () => {
+  it('never adopts a session value the client brings (no session fixation)', async () => {
+    const planted = 'PlantedByAttacker_PlantedByAttacker_0123456';
+    const res = await call(t, '/api/auth/login', { cookie: planted, body: { username: 'ana', password: passwordOf('ana') } });
+    expect(res.status, show(res)).toBe(200);
+    expect(sessionCookie(res)!.value).not.toBe(planted);
+    expect((await me({ cookie: planted })).status).toBe(401);
+  });
+
+  it('signing in as B while holding A’s session gives a new session; A’s cookie stays A’s', async () => {
+    await makeUser(t, 'fixa');
+    await makeUser(t, 'fixb');
+    const a = await signIn(t, 'fixa', passwordOf('fixa'));
+    const res = await call(t, '/api/auth/login', { cookie: a, body: { username: 'fixb', password: passwordOf('fixb') } });
+    expect(res.status, show(res)).toBe(200);
+    const b = sessionCookie(res)!.value;
+    expect(b).not.toBe(a);
+    expect((await me({ cookie: b })).body.user.username).toBe('fixb');
+    const old = await me({ cookie: a });
+    expect(old.status === 401 || old.body.user.username === 'fixa', `A’s cookie now: ${show(old)}`).toBe(true);
+  });
+
+  it('does not take one kind of credential for another', async () => {
+    const cookie = await signIn(t, 'ana', passwordOf('ana'));
+    const key = await makeKey(t, { cookie }, 'ana-confusion', 'write');
+    const sessionId = ((await call(t, '/api/auth/sessions', { cookie })).body.sessions as { id: string; current: boolean }[]).find(
+      (s) => s.current,
+    )!.id;
+    expect((await call(t, '/api/auth/me', { key: cookie, from: '127.0.0.80' })).status, 'the cookie value as an API key').toBe(401);
+    expect((await call(t, '/api/auth/me', { headers: { Authorization: `Bearer ${cookie}` }, from: '127.0.0.80' })).status).toBe(401);
+    expect((await me({ cookie: key })).status, 'a personal key as the cookie').toBe(401);
+    expect((await me({ cookie: t.key })).status, 'the admin key as the cookie').toBe(401);
+    expect((await me({ cookie: sessionId })).status, 'the public session id as the cookie').toBe(401);
+  });
+
+  it('refuses a password in the query of any /api/auth/* request, but not on the admin API’s rows', async () => {
+    const cookie = await signIn(t, 'ana', passwordOf('ana'));
+    for (const [method, route] of [
+      ['GET', '/api/auth/me'],
+      ['GET', '/api/auth/sessions'],
+      ['POST', '/api/auth/logout'],
+      ['POST', '/api/auth/reset'],
+      ['POST', '/api/auth/register'],
+    ]) {
+      const res = await call(t, route, { cookie, method, query: { password: 'Leaky-pw-3141' } });
+      expect(res.status, `${method} ${route}: ${show(res)}`).toBe(400);
+      expect(codeOf(res)).toBe('password_in_query');
+    }
+    expect((await me({ cookie })).status, 'the refused logout ended nothing').toBe(200);
+    const created = await call(t, '/api/user/create', {
+      key: t.key,
+      method: 'POST',
+      query: { username: 'querypw', email: 'q@example.com', password: 'password123' },
+    });
+    expect(created.status, `DaneeCloud’s user.create with the password in the query: ${show(created)}`).toBe(201);
+  });
+});

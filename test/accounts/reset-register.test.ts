@@ -141,6 +141,31 @@ describe('password reset', () => {
     expect(mailsTo('rio@example.com')).toHaveLength(5);
   });
 
+  it('a token of a deleted user does not reset the new user who takes the name', async () => {
+    await makeUser(t, 'zed');
+    const token = await resetToken(t, 'zed');
+    expect((await call(t, '/api/user/delete', { key: t.key, body: { username: 'zed' } })).status).toBe(200);
+    await makeUser(t, 'zed', 'Second-zed-pw-881', 'zed2@example.com');
+    const res = await confirm(t, token, 'Hijacked-pw-0001');
+    expect(res.status, `the old zed’s token on the new zed: ${show(res)}`).toBe(400);
+    expect(codeOf(res)).toBe('invalid_token');
+    expect((await login(t, 'zed', 'Second-zed-pw-881')).res.status).toBe(200);
+  });
+
+  it('a token mailed before a rename still resets the same person (not whoever has the old name)', async () => {
+    await makeUser(t, 'yan');
+    const token = await resetToken(t, 'yan');
+    expect(
+      (await call(t, '/api/user/edit', { key: t.key, body: { username: 'yan', newusername: 'yanis', newemail: 'yan@example.com' } }))
+        .status,
+    ).toBe(201);
+    await makeUser(t, 'yan', 'Other-yan-pw-7781', 'other-yan@example.com');
+    const res = await confirm(t, token, 'Renamed-reset-pw-1');
+    if (res.status === 200) expect((await login(t, 'yanis', 'Renamed-reset-pw-1')).res.status).toBe(200);
+    else expect(codeOf(res)).toBe('invalid_token');
+    expect((await login(t, 'yan', 'Other-yan-pw-7781')).res.status, 'the new yan keeps their password').toBe(200);
+  });
+
   it('refuses a token past its hour (expiry kept in the store)', async () => {
     await makeUser(t, 'old');
     const token = await resetToken(t, 'old');
@@ -295,6 +320,22 @@ describe('NIMBUS_REQUIRE_VERIFIED=1', () => {
     expect((await call(t, `${link.pathname}${link.search}`)).status).toBe(200);
     expect((await uploadAs(t, { cookie }, 'unv', 'after.txt', 'ok')).status).toBe(201);
     expect((await call(t, '/api/files/share', { cookie, body: { username: 'unv', file: 'after.txt' } })).status).toBe(201);
+  });
+
+  it('a verified user who changes their e-mail must verify again before uploading', async () => {
+    await makeUser(t, 'chg');
+    const cookie = await signIn(t, 'chg', passwordOf('chg'));
+    await call(t, '/api/user/verify', { cookie, body: { username: 'chg' } });
+    await vi.waitFor(() => expect(mailsTo('chg@example.com').length).toBeGreaterThan(0), { timeout: 3000 });
+    const link = verifyLink(mailsTo('chg@example.com').at(-1)!.raw)!;
+    expect((await call(t, `${link.pathname}${link.search}`)).status).toBe(200);
+    expect((await uploadAs(t, { cookie }, 'chg', 'one.txt', 'x')).status).toBe(201);
+    const edit = await call(t, '/api/user/edit', { cookie, body: { username: 'chg', newusername: 'chg', newemail: 'chg@new.example' } });
+    expect(edit.status, show(edit)).toBe(201);
+    expect(edit.body.user.emailVerified).toBe(false);
+    const up = await uploadAs(t, { cookie }, 'chg', 'two.txt', 'x');
+    expect(up.status, show(up)).toBe(403);
+    expect(codeOf(up)).toBe('email_not_verified');
   });
 
   it('does not hold back admins: the admin key for an unverified user, an unverified admin-role user', async () => {

@@ -5,6 +5,7 @@
  * lists and ends only their own.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -16,6 +17,11 @@ beforeAll(async () => {
   t = await startTestDaemon();
 });
 afterAll(() => t.close());
+
+const setRoleByAdmin = async (username: string, name: string) => {
+  const res = await call(t, '/api/user/role', { key: t.key, body: { username, name } });
+  expect(res.status, show(res)).toBe(201);
+};
 
 const me = (cookie: string) => call(t, '/api/auth/me', { cookie });
 const alive = async (cookie: string) => (await me(cookie)).status === 200;
@@ -268,6 +274,58 @@ describe('auth.sessions.delete', () => {
     const res = await del(cookie, await idOf(cookie, true));
     expect(res.status, show(res)).toBe(200);
     await expectDead(cookie, 'the current session after deleting itself');
+  });
+});
+
+describe('what a session opened', () => {
+  it('a keep-alive connection that carried the session is closed when it is revoked', async () => {
+    const cookie = await userSession(t, 'kal');
+    const socket = net.connect(t.port, '127.0.0.1');
+    let received = '';
+    let closed = false;
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`GET /api/auth/me HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\nCookie: ${COOKIE}=${cookie}\r\n\r\n`);
+    await vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200/), { timeout: 3000 });
+    expect(closed).toBe(false);
+    expect((await call(t, '/api/auth/logout', { cookie, method: 'POST' })).status).toBe(200);
+    await vi.waitFor(() => expect(closed, 'the connection closed').toBe(true), { timeout: 3000, interval: 20 });
+    socket.destroy();
+  });
+});
+
+describe('a change of role', () => {
+  it('takes effect on the next request of a session and a personal key', async () => {
+    const cookie = await userSession(t, 'boss');
+    await setRoleByAdmin('boss', 'admin');
+    const key = await makeKey(t, { cookie }, 'boss-tool', 'write');
+    expect((await call(t, '/api/user/all', { cookie })).status).toBe(200);
+    expect((await call(t, '/api/user/all', { key })).status).toBe(200);
+    await setRoleByAdmin('boss', 'user');
+    const bySession = await call(t, '/api/user/all', { cookie });
+    expect(bySession.status, `demoted session: ${show(bySession)}`).toBe(403);
+    expect(codeOf(bySession)).toBe('admin_only');
+    expect((await call(t, '/api/user/all', { key })).status, 'demoted user’s key').toBe(403);
+    expect((await me(cookie)).body.admin).toBe(false);
+  });
+});
+
+describe('a name used again', () => {
+  it('a renamed user’s key follows them, never the new user who takes the old name', async () => {
+    const cookie = await userSession(t, 'nam');
+    const key = await makeKey(t, { cookie }, 'nam-tool', 'write');
+    const renamed = await call(t, '/api/user/edit', {
+      key: t.key,
+      body: { username: 'nam', newusername: 'nam2', newemail: 'nam@example.com' },
+    });
+    expect(renamed.status, show(renamed)).toBe(201);
+    await makeUser(t, 'nam');
+    const res = await call(t, '/api/auth/me', { key });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body.user.username).toBe('nam2');
+    expect((await call(t, '/api/files', { key, query: { username: 'nam' } })).status, 'the new nam’s files').toBe(404);
   });
 });
 

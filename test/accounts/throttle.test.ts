@@ -134,3 +134,19 @@ describe('recovery', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(WINDOW_S - elapsed - 1);
   });
 });
+
+describe('the client’s address', () => {
+  it('is the connection’s, not X-Forwarded-For (a header cannot spread guesses over made-up addresses)', async () => {
+    const from = '127.0.4.20';
+    for (let i = 0; i < 20; i++) {
+      await login(t, `xff-${i % 5}`, 'definitely-wrong-1', {
+        from,
+        headers: { 'X-Forwarded-For': `10.9.0.${i}`, 'X-Real-IP': `10.8.0.${i}` },
+      });
+    }
+    const res = (
+      await login(t, 'xff-new', 'definitely-wrong-1', { from, headers: { 'X-Forwarded-For': '10.9.9.9', 'X-Real-IP': '10.8.9.9' } })
+    ).res;
+    expectBlocked(res, 'the 21st guess from one connection address with a fresh X-Forwarded-For');
+  });
+});
