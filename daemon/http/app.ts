@@ -1,7 +1,7 @@
 /**
  * The HTTP stack, outermost first: error handler → checkHostAndCors (security headers, Host
- * check, CORS) → routing → dispatch (key check, throttle, parameters, handler, the row's
- * events). Routes come from the shared endpoint table; a static path is one Map get, not a
+ * check, CORS) → routing → dispatch (authorization: the caller from a key or the session
+ * cookie and the row's audience; parameters; handler; the row's events). Routes come from the shared endpoint table; a static path is one Map get, not a
  * regex walk per route. Throughout, `ctx` is Koa's context of the request and `nimbus` the
  * daemon's (NimbusContext).
  */
