@@ -335,6 +335,7 @@ describe('a restart', () => {
     const kept = await signIn(t, 'rex', passwordOf('rex'));
     const ended = await signIn(t, 'rex', passwordOf('rex'));
     expect((await call(t, '/api/auth/logout', { cookie: ended, method: 'POST' })).status).toBe(200);
+    await Promise.all(streams.map((s) => s.close()));
     await t.stop();
     await t.restart();
     const res = await me(kept);
