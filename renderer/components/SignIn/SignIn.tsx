@@ -29,7 +29,7 @@ interface SignInProps {
 
 const TITLES: Record<Form, string> = {
   password: 'Sign in to Nimbus',
-  key: 'Sign in with an API key',
+  key: 'Sign in with a key',
   forgot: 'Reset your password',
   register: 'Create an account',
 };
@@ -82,7 +82,7 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
         <nav className="signin__links" aria-label="Other ways in">
           {form !== 'password' ? (
             <button type="button" className="link-button" onClick={() => go('password')}>
-              {form === 'key' ? 'Sign in with a password' : 'Back to sign in'}
+              {form === 'key' ? 'Use a username and password' : 'Back to sign in'}
             </button>
           ) : null}
           {form === 'password' && !registrationClosed ? (
