@@ -334,10 +334,25 @@ describe('personal keys', () => {
     expect(codeOf(res)).toBe('insufficient_scope');
   });
 
+  it('naming bob as the owner does not help a non-admin delete bob’s key', async () => {
+    for (const body of [
+      { label: 'bob-key', username: 'bob' },
+      { label: 'bob-key', username: 'ann' },
+    ]) {
+      const res = await call(t, '/api/keys/delete', { cookie: annCookie, body });
+      expect(res.status, `${JSON.stringify(body)}: ${show(res)}`).toBe(404);
+    }
+    expect((await call(t, '/api/keys/delete', { key: annWrite, body: { label: 'bob-key', username: 'bob' } })).status).toBe(404);
+    expect((await call(t, '/api/auth/me', { key: bobKey })).status).toBe(200);
+  });
+
   it('an admin lists everyone’s keys and may delete bob’s', async () => {
     const list = await call(t, '/api/keys', { key: t.key });
     expect(list.text).toContain('bob-key');
     expect(list.text).toContain('ann-write');
+    const del = await call(t, '/api/keys/delete', { key: t.key, body: { label: 'bob-key', username: 'bob' } });
+    expect(del.status, show(del)).toBe(200);
+    expect((await call(t, '/api/auth/me', { key: bobKey, from: '127.0.7.9' })).status).toBe(401);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   login,
   makeKey,
   makeUser,
+  median,
   passwordOf,
   resetLink,
   sessionCookie,
@@ -71,6 +72,27 @@ describe('password reset', () => {
     await vi.waitFor(() => expect(mailsTo('ria@example.com').length).toBe(2), { timeout: 3000 });
     await new Promise((r) => setTimeout(r, 100));
     expect(mailsTo('nobody@example.com')).toHaveLength(0);
+  });
+
+  it('takes about as long for an account that exists as for one that does not (no enumeration by timing)', async () => {
+    // The answer is the same either way; the time must not tell either. Medians of 9 each,
+    // interleaved, one request per user (under the 5 mails an hour); a broad bound.
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 9; i++) await makeUser(t, `tm${i}`);
+    const time = async (username: string) => {
+      const start = performance.now();
+      const res = await reset(t, { username });
+      expect(res.status).toBe(200);
+      return performance.now() - start;
+    };
+    await time('nobody-warm');
+    for (let i = 0; i < 9; i++) {
+      known.push(await time(`tm${i}`));
+      unknown.push(await time(`nobody-${i}`));
+    }
+    const [k, u] = [median(known), median(unknown)];
+    expect(k, `median existing account ${k.toFixed(1)} ms vs none ${u.toFixed(1)} ms`).toBeLessThanOrEqual(u * 3 + 5);
   });
 
   it('mails <base URL>/reset?token=<32 random bytes> and stores only its hash', async () => {
