@@ -46,6 +46,29 @@ it('holds no password, cookie value or reset token after a sign-in, a password c
   const inQuery = 'In-query-pw-16180';
   secrets.push(inQuery);
   expect((await call(t, '/api/auth/login', { method: 'POST', query: { username: 'lia', password: inQuery } })).status).toBe(400);
+  // The admin API's DaneeCloud rows still take passwords in the query: the request log must redact them.
+  const adminQuery = 'Admin-query-pw-2718';
+  secrets.push(adminQuery);
+  expect(
+    (
+      await call(t, '/api/user/create', {
+        key: t.key,
+        method: 'POST',
+        query: { username: 'qlog', email: 'q@example.com', password: adminQuery },
+      })
+    ).status,
+  ).toBe(201);
+  const adminEdit = 'Admin-edit-pw-1618';
+  secrets.push(adminEdit);
+  expect(
+    (
+      await call(t, '/api/user/edit', {
+        key: t.key,
+        method: 'POST',
+        query: { username: 'qlog', newusername: 'qlog', newemail: 'q@example.com', newpassword: adminEdit },
+      })
+    ).status,
+  ).toBe(201);
   const weak = 'password';
   expect((await call(t, '/api/auth/password', { cookie, body: { password: changed, newpassword: weak } })).status).toBe(400);
   expect((await call(t, '/api/auth/reset', { body: { username: 'lia' } })).status).toBe(200);

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream, type EventStream } from '../helpers/events.js';
 import { call, codeOf, COOKIE, login, makeKey, makeUser, passwordOf, setCookies, show, signIn, userSession } from '../helpers/accounts.js';
@@ -402,5 +402,31 @@ describe('expiry (times kept in db.json, moved back while the daemon is stopped)
       if (s.expiresAt !== undefined) s.expiresAt = new Date(Date.now() - 60_000).toISOString();
     });
     await expectDead(cookie, 'a session 30 days and a minute old');
+  });
+});
+
+describe('expiry by the clock (the daemon runs in this process: its Date is moved on, timers stay real)', () => {
+  const DAY = 24 * 3600_000;
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('idle time is counted from the last use: used every 6 days it lives on, until 30 days from sign-in', async () => {
+    const cookie = await userSession(t, 'clock');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const signedIn = Date.now();
+    for (const day of [6, 12, 18, 24, 29]) {
+      vi.setSystemTime(signedIn + day * DAY);
+      expect(await alive(cookie), `day ${day}`).toBe(true);
+    }
+    vi.setSystemTime(signedIn + 30 * DAY + 60_000);
+    await expectDead(cookie, '30 days and a minute after sign-in');
+  });
+
+  it('a session unused for 7 days ends', async () => {
+    const cookie = await userSession(t, 'clock2');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 7 * DAY + 60_000);
+    await expectDead(cookie, 'unused for 7 days and a minute');
   });
 });
