@@ -118,11 +118,28 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await shots(page, 'shared-by-me');
   });
 
-  it('changes the password in Settings, after asking for the current one', async () => {
+  it('makes a personal key in Settings, shown once, that acts as the user', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await page.getByRole('list', { name: 'Sessions' }).getByText('This browser').waitFor();
     await shots(page, 'settings');
+    await page.getByLabel('Key label').fill('backup-script');
+    await page.getByLabel('Access').selectOption('read');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your new key “backup-script”' });
+    const key = await dialog.getByLabel('API key').inputValue();
+    await shots(page, 'new-key');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('list', { name: 'Your API keys' }).getByText('backup-script').scrollIntoViewIfNeeded();
+    await shots(page, 'settings-keys');
+    // The key reads ana's files and nobody else's.
+    expect((await t.api('GET', '/api/files', { username: 'ana' }, { key })).body.files).toEqual([
+      expect.objectContaining({ name: 'notes.txt' }),
+    ]);
+    expect((await t.api('GET', '/api/files', { username: 'bob' }, { key })).status).toBe(404);
+  });
+
+  it('changes the password in Settings, after asking for the current one', async () => {
     const section = page.getByRole('region', { name: 'Password' });
     await section.getByLabel('Current password').fill('not my password');
     await section.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);

@@ -113,7 +113,7 @@ function SharedRow({ username, file, onOpenFolder }: { username: string; file: F
           onClick={async () => setCopied(await copyText(file.shareUrl ?? ''))}
         >
           {copied ? <Check size={15} aria-hidden="true" /> : <Copy size={15} aria-hidden="true" />}
-          {copied ? 'Copied' : 'Copy link'}
+          <span className="shared__label">{copied ? 'Copied' : 'Copy link'}</span>
         </button>
         <button
           type="button"
@@ -127,7 +127,7 @@ function SharedRow({ username, file, onOpenFolder }: { username: string; file: F
           }}
         >
           <Link2Off size={15} aria-hidden="true" />
-          Stop sharing
+          <span className="shared__label">Stop sharing</span>
         </button>
       </td>
     </tr>
