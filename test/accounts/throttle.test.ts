@@ -118,6 +118,33 @@ describe('per address', () => {
   });
 });
 
+describe('guesses sent at once', () => {
+  const tally = (answers: { res: Resp }[]) => {
+    const counts: Record<number, number> = {};
+    for (const { res } of answers) counts[res.status] = (counts[res.status] ?? 0) + 1;
+    return counts;
+  };
+
+  it('evaluates at most 5 for one username, however many arrive together', async () => {
+    await makeUser(t, 'burst');
+    // 20 wrong passwords in parallel, each from its own address (no address limit involved).
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(t, 'burst', `guess-${i}-wrong`, { from: `127.0.5.${i + 1}` })),
+    );
+    const counts = tally(answers);
+    expect(counts[401] ?? 0, `answers: ${JSON.stringify(counts)} (each 401 is a password tried)`).toBeLessThanOrEqual(5);
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(20);
+  });
+
+  it('evaluates at most 20 from one address, however many arrive together', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(t, `burst-${i % 10}`, `guess-${i}-wrong`, { from: '127.0.5.100' })),
+    );
+    const counts = tally(answers);
+    expect(counts[401] ?? 0, `answers: ${JSON.stringify(counts)} (each 401 is a password tried)`).toBeLessThanOrEqual(20);
+  });
+});
+
 describe('recovery', () => {
   // The window is 15 minutes and the daemon takes no setting for it; the daemon runs in this
   // process, so its clock (Date) is moved on instead of waiting. Timers stay real.
