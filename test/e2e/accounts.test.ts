@@ -5,7 +5,7 @@
  * first one's files by any URL. Screenshots of the sign-in page, a user's storage and Settings
  * at desktop and phone sizes, light and dark, go to test-artifacts/.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -109,6 +109,12 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await dialog.getByRole('button', { name: 'Done' }).click();
     const shared = await fetch(link);
     expect(await shared.text()).toBe(CONTENT);
+    // The download goes with the cookie: no key in the page.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download', exact: true }).click(),
+    ]);
+    expect(await readFile(await download.path(), 'utf8')).toBe(CONTENT);
     await shots(page, 'user-storage');
 
     await page.getByRole('button', { name: 'Shared by me' }).click();
@@ -139,7 +145,32 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     expect((await t.api('GET', '/api/files', { username: 'bob' }, { key })).status).toBe(404);
   });
 
-  it('changes the password in Settings, after asking for the current one', async () => {
+  it('changes the e-mail address in Settings (to be verified again)', async () => {
+    await page.getByLabel('New e-mail address').fill('ana@new.example');
+    await page.getByRole('button', { name: 'Change e-mail' }).click();
+    await page.getByRole('region', { name: 'E-mail' }).getByText('ana@new.example', { exact: true }).waitFor();
+    const record = await t.api('GET', '/api/user', { username: 'ana' });
+    expect(record.body).toMatchObject({ email: 'ana@new.example', emailVerified: false });
+  });
+
+  it('changes the password in Settings, after asking for the current one; ana’s other browser is signed out', async () => {
+    // A second browser, signed in as ana too, on her storage.
+    const other = await launchBrowser();
+    const otherPage = other.context.pages()[0] ?? (await other.context.newPage());
+    try {
+      await otherPage.goto(t.url);
+      await signIn(otherPage, 'ana', PASSWORD);
+      await otherPage.getByRole('heading', { name: 'ana', level: 1 }).waitFor();
+      await changePassword();
+      // Its session was revoked: its live stream ends, and the next request sends it back to sign-in.
+      await otherPage.getByRole('alert').filter({ hasText: 'Your session has ended. Sign in again.' }).waitFor();
+      await otherPage.getByLabel('Username').waitFor();
+    } finally {
+      await other.close();
+    }
+  });
+
+  async function changePassword() {
     const section = page.getByRole('region', { name: 'Password' });
     await section.getByLabel('Current password').fill('not my password');
     await section.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
@@ -151,7 +182,7 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await section.getByLabel('Current password').fill(PASSWORD);
     await section.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => section.getByRole('status').textContent()).toContain('Password changed');
-  });
+  }
 
   it('signs out through the server; the old password then fails and the new one works', async () => {
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
