@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/mail.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
@@ -254,6 +255,40 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await shots(page, 'admin-user');
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('resets a forgotten password from the mailed link', async () => {
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Username or e-mail').fill('bob@example.com');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('If the account exists, a mail is on its way');
+    let link: string | undefined;
+    await expect
+      .poll(async () => {
+        const mails = (await readOutbox(t.dataDir)).map(decodeQuotedPrintable);
+        link = mails.map((mail) => /https?:\/\/[^\s"<>]+\/reset\?token=[A-Za-z0-9_-]+/.exec(mail)?.[0]).find(Boolean);
+        return link;
+      })
+      .toBeTruthy();
+    const resetUrl = new URL(link!);
+    await page.goto(`${t.url}${resetUrl.pathname}${resetUrl.search}`);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await shots(page, 'reset');
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Your password is changed');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await signIn(page, 'bob', NEW_PASSWORD);
+    await page.getByRole('searchbox', { name: 'Find a user' }).waitFor();
+    // The link was single use.
+    await page.goto(`${t.url}${resetUrl.pathname}${resetUrl.search}`);
+    await page.getByLabel('New password', { exact: true }).fill('another fine password');
+    await page.getByLabel('New password again').fill('another fine password');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This link is no longer valid');
     expect(pageErrors).toEqual([]);
   });
 });
