@@ -188,6 +188,22 @@ describe('password reset', () => {
     expect((await login(t, 'yan', 'Other-yan-pw-7781')).res.status, 'the new yan keeps their password').toBe(200);
   });
 
+  it('holds to 5 mails an hour when the requests arrive together', async () => {
+    await makeUser(t, 'rush');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => reset(t, { username: 'rush' })));
+    for (const res of answers) expect(res.status).toBe(200);
+    await vi.waitFor(() => expect(mailsTo('rush@example.com').length).toBeGreaterThanOrEqual(5), { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mailsTo('rush@example.com')).toHaveLength(5);
+  });
+
+  it('uses a token once even when two confirmations race', async () => {
+    await makeUser(t, 'race');
+    const token = await resetToken(t, 'race');
+    const [a, b] = await Promise.all([confirm(t, token, 'Race-winner-pw-1'), confirm(t, token, 'Race-winner-pw-2')]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+  });
+
   it('refuses a token past its hour (expiry kept in the store)', async () => {
     await makeUser(t, 'old');
     const token = await resetToken(t, 'old');
@@ -298,6 +314,13 @@ describe('registration', () => {
         const again = await call(t, '/api/auth/register', { body: { username, email: 'x@example.com', password: 'Another-pw-66123' } });
         expect(again.status, `${username}: ${show(again)}`).toBe(409);
       }
+      // Two at once for one name: one account.
+      const twins = await Promise.all(
+        [1, 2].map((i) =>
+          call(t, '/api/auth/register', { body: { username: 'twin', email: `t${i}@example.com`, password: 'Twin-pw-55123' } }),
+        ),
+      );
+      expect(twins.map((r) => r.status).sort()).toEqual([201, 409]);
       // Registering cannot make an admin, whatever the body says.
       const sneaky = await call(t, '/api/auth/register', {
         body: { username: 'sneaky', email: 's@example.com', password: 'Sneaky-pw-66123', role: 'admin' },
