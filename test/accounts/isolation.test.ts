@@ -285,6 +285,29 @@ describe('admin rows for a non-admin', () => {
   });
 });
 
+describe('personal keys of a user with role admin', () => {
+  it('a write key acts as an admin; a read key as an admin that may only read', async () => {
+    const cookie = await userSession(t, 'ada');
+    const promote = await call(t, '/api/user/role', { key: t.key, body: { username: 'ada', name: 'admin' } });
+    expect(promote.status, show(promote)).toBe(201);
+    const write = await makeKey(t, { cookie }, 'ada-write', 'write');
+    const read = await makeKey(t, { cookie }, 'ada-read', 'read');
+    expect((await call(t, '/api/user/all', { key: read })).status).toBe(200);
+    expect((await call(t, '/api/files/download', { key: read, query: { username: 'bob', file: 'b.txt' } })).status).toBe(200);
+    const refused = await call(t, '/api/user/create', {
+      key: read,
+      body: { username: 'byread', email: 'r@example.com', password: 'By-read-pw-8812' },
+    });
+    expect(refused.status, show(refused)).toBe(403);
+    expect(codeOf(refused)).toBe('insufficient_scope');
+    const made = await call(t, '/api/user/create', {
+      key: write,
+      body: { username: 'bywrite', email: 'w@example.com', password: 'By-write-pw-8812' },
+    });
+    expect(made.status, show(made)).toBe(201);
+  });
+});
+
 describe('roles', () => {
   it('a non-admin reads their own role; any other name is 404 role_not_found like a role that does not exist', async () => {
     const own = await call(t, '/api/role', { cookie: annCookie, query: { name: 'user' } });
