@@ -58,6 +58,7 @@ describe('logout', () => {
     expect(cleared!.attrs.get('max-age')).toBe('0');
     expect(cleared!.attrs.has('httponly')).toBe(true);
     expect(cleared!.attrs.get('path')).toBe('/');
+    expect(cleared!.attrs.get('samesite')?.toLowerCase()).toBe('strict');
     expect(cleared!.value).not.toBe(cookie);
     await expectDead(cookie, 'right after logout');
     const again = await call(t, '/api/auth/logout', { cookie, method: 'POST' });
