@@ -245,8 +245,8 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     await auth.changePassword(nimbus, logins, signedIn(caller), params.password, params.newpassword, clientOf(ctx).address);
     return { msg: 'Password changed; your other sessions were signed out' };
   },
-  'auth.reset': async ({ nimbus, params }) => {
-    await auth.requestReset(nimbus, params.username, params.email);
+  'auth.reset': ({ nimbus, params }) => {
+    auth.requestReset(nimbus, params.username, params.email);
     return { msg: 'If that account exists and has an e-mail address, a reset link is on its way' };
   },
   'auth.reset.confirm': async ({ nimbus, params }) => {

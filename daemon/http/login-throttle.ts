@@ -6,6 +6,10 @@
  * refused (429, Retry-After: until enough failures leave the window), even with the right
  * password; nothing else is slowed. A success clears the username's count.
  *
+ * Guesses sent at once must not slip through while the first are still being verified (scrypt
+ * takes tens of milliseconds): `begin` counts an attempt as pending until `fail`, `succeed` or
+ * `release` settles it, and pending attempts count towards the limits as failures would.
+ *
  * Separate from FailureThrottle (daemon/http/throttle.ts), which answers floods of wrong API
  * keys and share links per address and stays as it is.
  */
@@ -18,23 +22,50 @@ const MAX_ENTRIES = 50_000;
 export class LoginThrottle {
   readonly #byUsername = new Map<string, number[]>();
   readonly #byAddress = new Map<string, number[]>();
+  /** Attempts begun and not yet settled, per username and per address. */
+  readonly #pendingByUsername = new Map<string, number>();
+  readonly #pendingByAddress = new Map<string, number>();
   readonly #log: (line: string) => void;
 
   constructor(log: (line: string) => void = () => undefined) {
     this.#log = log;
   }
 
-  /** Seconds until a sign-in for `username` from `address` may be tried again; 0 when it may be now. */
+  /**
+   * Seconds until a sign-in for `username` from `address` may be tried again; 0 when it may be
+   * now. Attempts still being verified count as failures (they may turn out to be).
+   */
   retryAfter(username: string, address: string, now = Date.now()): number {
+    const name = fold(username);
     const ms = Math.max(
-      waitFor(this.#byUsername, fold(username), FAILURES_PER_USERNAME, now),
-      waitFor(this.#byAddress, address, FAILURES_PER_ADDRESS, now),
+      waitFor(this.#byUsername, name, FAILURES_PER_USERNAME, now, this.#pendingByUsername.get(name) ?? 0),
+      waitFor(this.#byAddress, address, FAILURES_PER_ADDRESS, now, this.#pendingByAddress.get(address) ?? 0),
     );
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
   }
 
-  /** Counts a failed sign-in; logs once when the username or the address becomes blocked. */
+  /**
+   * Starts an attempt: the seconds to wait when it is refused (nothing is counted then), else 0
+   * and the attempt is pending until `fail`, `succeed` or `release`.
+   */
+  begin(username: string, address: string, now = Date.now()): number {
+    const wait = this.retryAfter(username, address, now);
+    if (wait > 0) return wait;
+    const name = fold(username);
+    this.#pendingByUsername.set(name, (this.#pendingByUsername.get(name) ?? 0) + 1);
+    this.#pendingByAddress.set(address, (this.#pendingByAddress.get(address) ?? 0) + 1);
+    return 0;
+  }
+
+  /** Settles a pending attempt that was neither a failure nor a success (an error on the way). */
+  release(username: string, address: string): void {
+    decrement(this.#pendingByUsername, fold(username));
+    decrement(this.#pendingByAddress, address);
+  }
+
+  /** Counts a failed sign-in (settling its pending attempt); logs once when the username or the address becomes blocked. */
   fail(username: string, address: string, now = Date.now()): void {
+    this.release(username, address);
     const name = fold(username);
     if (record(this.#byUsername, name, now) === FAILURES_PER_USERNAME)
       this.#log(`Nimbus: ${FAILURES_PER_USERNAME} failed sign-ins for one username within 15 minutes; refusing its sign-ins for a while.`);
@@ -44,8 +75,9 @@ export class LoginThrottle {
     if (this.#byAddress.size > MAX_ENTRIES) prune(this.#byAddress, now);
   }
 
-  /** A successful sign-in: the username's failures are forgotten (the address's stay). */
-  succeed(username: string): void {
+  /** A successful sign-in (settling its pending attempt): the username's failures are forgotten (the address's stay). */
+  succeed(username: string, address: string): void {
+    this.release(username, address);
     this.#byUsername.delete(fold(username));
   }
 }
@@ -64,12 +96,22 @@ function inWindow(map: Map<string, number[]>, key: string, now: number): number[
   return times;
 }
 
-/** Milliseconds until `key` has fewer than `limit` failures in the window (0: it has now). */
-function waitFor(map: Map<string, number[]>, key: string, limit: number, now: number): number {
+/**
+ * Milliseconds until `key` has fewer than `limit` failures and pending attempts in the window
+ * (0: it has now). Pending attempts settle within a second or so: until then, 1 s.
+ */
+function waitFor(map: Map<string, number[]>, key: string, limit: number, now: number, pending: number): number {
   const times = inWindow(map, key, now);
-  if (times.length < limit) return 0;
+  if (times.length + pending < limit) return 0;
+  if (times.length < limit) return 1000;
   // Once the failure at this position leaves the window, fewer than `limit` remain.
   return times[times.length - limit] + LOGIN_WINDOW_MS - now;
+}
+
+function decrement(map: Map<string, number>, key: string): void {
+  const left = (map.get(key) ?? 0) - 1;
+  if (left > 0) map.set(key, left);
+  else map.delete(key);
 }
 
 /** Adds a failure; answers how many are in the window now. */

@@ -30,8 +30,9 @@ export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassw
 
 const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
 
-function refuseWhileBlocked(logins: LoginThrottle, username: string, address: string): void {
-  const wait = logins.retryAfter(username, address);
+/** Starts a password attempt (pending until settled), or refuses it while the username or address is blocked. */
+function beginAttempt(logins: LoginThrottle, username: string, address: string): void {
+  const wait = logins.begin(username, address);
   if (wait > 0)
     throw new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', {
       'Retry-After': String(wait),
@@ -46,17 +47,24 @@ export async function login(
   password: string,
   client: Client,
 ): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
-  refuseWhileBlocked(logins, username, client.address);
-  const found = nimbus.store.users.get(username);
-  // The same scrypt work whether or not the user exists.
-  const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
-  // Read again after the await: the user may have been deleted or renamed meanwhile.
-  const user = nimbus.store.users.get(username);
-  if (!found || !matches || user !== found) {
+  beginAttempt(logins, username, client.address);
+  let user: StoredUser | undefined;
+  try {
+    const found = nimbus.store.users.get(username);
+    // The same scrypt work whether or not the user exists.
+    const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
+    // Read again after the await: the user may have been deleted meanwhile.
+    user = nimbus.store.users.get(username);
+    if (!found || !matches || user?.passwordHash !== found.passwordHash) user = undefined;
+  } catch (err) {
+    logins.release(username, client.address);
+    throw err;
+  }
+  if (!user) {
     logins.fail(username, client.address);
     throw invalidCredentials();
   }
-  logins.succeed(username);
+  logins.succeed(username, client.address);
   const { token, session } = await nimbus.sessions.create(user.username, client.device, client.address);
   return { token, session, me: { user: toUser(nimbus, user), admin: isAdminUser(user) } };
 }
@@ -91,12 +99,19 @@ export async function changePassword(
   address: string,
 ): Promise<void> {
   const username = requireCallerUser(caller);
-  refuseWhileBlocked(logins, username, address);
-  const user = requireUser(nimbus, username);
-  if (!(await verifyPassword(current, user.passwordHash))) {
+  beginAttempt(logins, username, address);
+  let matches = false;
+  try {
+    matches = await verifyPassword(current, requireUser(nimbus, username).passwordHash);
+  } catch (err) {
+    logins.release(username, address);
+    throw err;
+  }
+  if (!matches) {
     logins.fail(username, address);
     throw new ApiError('invalid_credentials', 'The current password is wrong');
   }
+  logins.succeed(username, address);
   assertStrongPassword(next, username);
   const passwordHash = await hashPassword(next);
   await nimbus.locks.run(userLock(username), async () => {
@@ -131,7 +146,7 @@ function mayMailReset(nimbus: NimbusContext, username: string, now: number): boo
  * address; answers nothing either way, so nobody learns who has an account. A new link
  * replaces the user's earlier one; at most 5 mails per user per hour.
  */
-export async function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): Promise<void> {
+export function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): void {
   if (username === undefined && email === undefined) throw badRequest('Give a username or an e-mail address', 'missing_parameter');
   const now = Date.now();
   const wanted = email?.toLowerCase();
@@ -146,11 +161,13 @@ export async function requestReset(nimbus: NimbusContext, username: string | und
     for (const [hash, reset] of nimbus.store.resets) if (reset.username === user.username) nimbus.store.resets.delete(hash);
     const hash = hashSecret(token);
     nimbus.store.resets.set(hash, { hash, username: user.username, expiresAt: new Date(now + RESET_VALID_MS).toISOString() });
-    await nimbus.store.commit();
-    await mailReset(nimbus, user, token).catch((err: Error) =>
-      // The answer must not say whether a mail went out; the log says why it did not.
-      nimbus.log(`Nimbus: the password reset mail could not be sent: ${err.message}`),
-    );
+    // Written and mailed after the answer: an account that exists must not take longer to
+    // answer than one that does not (the token works at once: it is in memory). The log
+    // says why a mail did not go out; the answer never does.
+    void nimbus.store
+      .commit()
+      .then(() => mailReset(nimbus, user, token))
+      .catch((err: Error) => nimbus.log(`Nimbus: the password reset mail could not be sent: ${err.message}`));
   }
 }
 

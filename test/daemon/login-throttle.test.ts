@@ -29,8 +29,28 @@ describe('LoginThrottle', () => {
   it('clears a username on success, not the address', () => {
     const logins = new LoginThrottle();
     for (let i = 0; i < 5; i++) logins.fail('ana', '10.2.2.2', 1000);
-    logins.succeed('ana');
+    logins.succeed('ana', '10.2.2.2');
     expect(logins.retryAfter('ana', '10.2.2.3', 1001)).toBe(0);
+  });
+});
+
+describe('LoginThrottle, attempts at once', () => {
+  it('counts attempts still being verified, so a burst cannot pass the limit', () => {
+    const logins = new LoginThrottle();
+    const started = Array.from({ length: 8 }, () => logins.begin('ana', '10.3.3.3', 1000));
+    expect(started.filter((wait) => wait === 0)).toHaveLength(5);
+    expect(started.slice(5).every((wait) => wait > 0)).toBe(true);
+    for (let i = 0; i < 5; i++) logins.fail('ana', '10.3.3.3', 1001);
+    expect(logins.begin('ana', '10.3.3.3', 1002)).toBeGreaterThan(14 * 60);
+  });
+
+  it('frees a pending attempt that succeeds or is released', () => {
+    const logins = new LoginThrottle();
+    for (let i = 0; i < 5; i++) expect(logins.begin('bob', '10.4.4.4', 1000)).toBe(0);
+    expect(logins.begin('bob', '10.4.4.4', 1000)).toBe(1);
+    logins.succeed('bob', '10.4.4.4');
+    for (let i = 0; i < 4; i++) logins.release('bob', '10.4.4.4');
+    expect(logins.begin('bob', '10.4.4.4', 1000)).toBe(0);
   });
 });
 
