@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { FormProblem } from '../SignIn/FormProblem';
@@ -25,6 +25,10 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
   const [tried, setTried] = useState(false);
   const [problem, setProblem] = useState<string | null>(token ? null : 'This link is incomplete. Copy the whole link from the mail.');
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    document.title = 'Choose a new password — Nimbus';
+  }, []);
 
   const weak = tried ? passwordProblem(password, '') : null;
   const mismatch = tried && !weak && again !== password ? 'The two passwords differ.' : null;

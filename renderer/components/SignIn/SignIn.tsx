@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
 import { ForgotForm } from './ForgotForm';
@@ -40,6 +40,9 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
   // Learned from the daemon's answer: once it says registration is closed, the link goes.
   const [registrationClosed, setRegistrationClosed] = useState(false);
   const [notice, setNotice] = useState<string | null>(message);
+  useEffect(() => {
+    document.title = `${TITLES[form]} — Nimbus`;
+  }, [form]);
   const go = (next: Form, note: string | null = null) => {
     setNotice(note);
     setForm(next);
