@@ -134,6 +134,10 @@ describe('guesses sent at once', () => {
     const counts = tally(answers);
     expect(counts[401] ?? 0, `answers: ${JSON.stringify(counts)} (each 401 is a password tried)`).toBeLessThanOrEqual(5);
     expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(20);
+    for (const { res } of answers.filter((a) => a.res.status === 429)) {
+      expect(codeOf(res)).toBe('too_many_attempts');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it('evaluates at most 20 from one address, however many arrive together', async () => {
