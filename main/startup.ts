@@ -45,7 +45,7 @@ async function runDaemonInstead(deps: StartDeps, reason: string): Promise<StartO
   const daemon = await startDaemonWithFallback(startDaemon, {}, deps.print);
   // The key stays out of the URL: terminal scrollback and logs are not a place for it.
   deps.print(
-    `Nimbus is running: open ${daemon.url}/ in a browser and sign in with the API key (\`npx nimbus key show\` prints it). Ctrl+C stops it.`,
+    `Nimbus is running: open ${daemon.url}/ in a browser and sign in: users with their password, the admin with “Use an API key” and the key \`npx nimbus key show\` prints. Ctrl+C stops it.`,
   );
   return { mode: 'daemon', daemon };
 }

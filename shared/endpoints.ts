@@ -666,6 +666,18 @@ const ENDPOINT_LIST = [
     events: ['user.changed'],
   },
   {
+    id: 'auth.options',
+    method: 'GET',
+    path: '/api/auth/options',
+    group: 'auth',
+    summary: 'What the sign-in page may offer: whether anyone may register, and whether uploads and shares wait for a verified e-mail',
+    audience: 'public',
+    params: {},
+    success: 200,
+    errors: [],
+    events: [],
+  },
+  {
     id: 'auth.sessions',
     method: 'GET',
     path: '/api/auth/sessions',

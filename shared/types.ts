@@ -73,6 +73,13 @@ export interface Me {
   admin: boolean;
 }
 
+/** What the sign-in page may offer (`auth.options`), from NIMBUS_REGISTRATION and NIMBUS_REQUIRE_VERIFIED. */
+export interface AuthOptions {
+  registration: 'open' | 'closed';
+  /** Uploads and shares of a non-admin wait until their e-mail address is verified. */
+  requireVerified: boolean;
+}
+
 /** One sign-in of the caller (`auth.sessions`). Never carries the cookie or its hash. */
 export interface SessionInfo {
   /** The public id (hex) that names it in `auth.sessions.delete`. */
@@ -195,6 +202,7 @@ export interface ResponseMap {
   'auth.reset': Msg;
   'auth.reset.confirm': Msg;
   'auth.register': Msg & { user: User };
+  'auth.options': AuthOptions;
   'auth.sessions': { sessions: SessionInfo[] };
   'auth.sessions.delete': Msg;
   openapi: OpenApiDocument;

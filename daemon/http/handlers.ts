@@ -258,6 +258,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     ctx.set('Set-Cookie', sessionCookie(token, nimbus.config.publicUrl));
     return { msg: 'Account created; a verification e-mail is on its way', user };
   },
+  'auth.options': ({ nimbus }) => ({ registration: nimbus.config.registration, requireVerified: nimbus.config.requireVerified }),
   'auth.sessions': ({ nimbus, caller }) => ({ sessions: auth.listSessions(nimbus, signedIn(caller)) }),
   'auth.sessions.delete': async ({ nimbus, params, caller }) => {
     await auth.endSession(nimbus, signedIn(caller), params.id);

@@ -241,6 +241,7 @@ const CASES: Record<EndpointId, Case> = {
     run: async (c) => post({ ...c, cred: (await fresh(c.kind)).cred }, '/api/auth/logout'),
   },
   'auth.me': { run: (c) => get(c, '/api/auth/me') },
+  'auth.options': { run: (c) => get(c, '/api/auth/options') },
   'auth.password': {
     run: async (c) => {
       const f = await fresh(c.kind);
@@ -299,6 +300,7 @@ type PublicId = { [Id in EndpointId]: EndpointOf<Id> extends { audience: 'public
 
 const PUBLIC_STATUS: Record<PublicId, { status: number; code?: string }> = {
   'auth.login': { status: 200 },
+  'auth.options': { status: 200 },
   'auth.reset': { status: 200 },
   'auth.reset.confirm': { status: 400, code: 'invalid_token' },
   'auth.register': { status: 403, code: 'registration_closed' },
@@ -382,7 +384,7 @@ describe('the audience of every row', () => {
       ].sort(),
     );
     expect(byAudience.public.sort()).toEqual(
-      ['auth.login', 'auth.register', 'auth.reset', 'auth.reset.confirm', 'share.download', 'verify'].sort(),
+      ['auth.login', 'auth.options', 'auth.register', 'auth.reset', 'auth.reset.confirm', 'share.download', 'verify'].sort(),
     );
   });
 });

@@ -58,6 +58,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'auth.reset': () => ({ username: 'nobody-here' }),
   'auth.reset.confirm': () => ({ token: 'A'.repeat(43), newpassword: 'whatever phrase' }),
   'auth.register': () => ({ username: `reg${++n}`, email: 'r@example.com', password: 'my own phrase' }),
+  'auth.options': () => ({}),
   'auth.sessions': () => ({}),
   'auth.sessions.delete': () => ({ id: 'f'.repeat(32) }),
   openapi: () => ({}),

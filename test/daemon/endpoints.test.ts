@@ -770,6 +770,14 @@ const CASES: Record<EndpointId, Case[]> = {
       },
     ),
   ],
+  'auth.options': [
+    ok(
+      'says registration is closed and verification not required, by default',
+      200,
+      (fx) => api(fx.t, 'auth.options', {}, { key: null }),
+      (res) => expect(res.body).toEqual({ registration: 'closed', requireVerified: false }),
+    ),
+  ],
   'auth.me': [
     ok(
       'answers the signed-in user',

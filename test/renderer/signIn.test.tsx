@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { KEY_STORAGE_ITEM, initialBrowserKey, takeKeyFromFragment } from '../../renderer/api/connection';
 import { Session } from '../../renderer/components/Session/Session';
@@ -189,6 +189,7 @@ describe('forgot password', () => {
 describe('creating an account', () => {
   it('signs the new user in when registration is open', async () => {
     daemon({
+      'GET /api/auth/options': () => json(200, { registration: 'open', requireVerified: false }),
       'POST /api/auth/register': (_url, init) => {
         cookie = 'ana';
         return json(201, { msg: 'Created', user: { ...ANA, ...bodyOf(init), password: undefined, emailVerified: false } });
@@ -207,8 +208,19 @@ describe('creating an account', () => {
     expect(await screen.findByText('Signed in as ana by session')).toBeTruthy();
   });
 
-  it('says registration is closed and stops offering it', async () => {
-    daemon({ 'POST /api/auth/register': () => json(403, { error: 'Registration is closed', code: 'registration_closed' }) });
+  it('offers no registration where the daemon takes no new accounts', async () => {
+    daemon({ 'GET /api/auth/options': () => json(200, { registration: 'closed', requireVerified: false }) });
+    renderApp();
+    expect(await screen.findByRole('button', { name: 'Use an API key' })).toBeTruthy();
+    await waitFor(() => expect(fetchStub.calls.some((c) => c.method === 'GET' && c.url.pathname === '/api/auth/options')).toBe(true));
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
+  });
+
+  it('says registration is closed when it closed after the page loaded, and stops offering it', async () => {
+    daemon({
+      'GET /api/auth/options': () => json(200, { registration: 'open', requireVerified: false }),
+      'POST /api/auth/register': () => json(403, { error: 'Registration is closed', code: 'registration_closed' }),
+    });
     renderApp();
     await userEvent.click(await screen.findByRole('button', { name: 'Create an account' }));
     await userEvent.type(screen.getByLabelText('Username'), 'ana');

@@ -37,8 +37,18 @@ const TITLES: Record<Form, string> = {
 /** Browser mode's front door: username and password, with the password reset, registration and an admin's API key behind links. */
 export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSignedIn }: SignInProps) {
   const [form, setForm] = useState<Form>(initialForm);
-  // Learned from the daemon's answer: once it says registration is closed, the link goes.
-  const [registrationClosed, setRegistrationClosed] = useState(false);
+  // "Create an account" shows only where the daemon takes new accounts (NIMBUS_REGISTRATION=open).
+  const [registrationOpen, setRegistrationOpen] = useState(false);
+  useEffect(() => {
+    let live = true;
+    client
+      .call('auth.options', {})
+      .then((options) => live && setRegistrationOpen(options.registration === 'open'))
+      .catch(() => undefined); // an older daemon, or none: no link
+    return () => {
+      live = false;
+    };
+  }, [client]);
   const [notice, setNotice] = useState<string | null>(message);
   useEffect(() => {
     document.title = `${TITLES[form]} — Nimbus`;
@@ -59,7 +69,7 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
         client={client}
         onRegistered={(me) => onSignedIn({ auth: 'session', me })}
         onClosed={(why) => {
-          setRegistrationClosed(true);
+          setRegistrationOpen(false);
           go('password', why);
         }}
       />
@@ -88,7 +98,7 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
               {form === 'key' ? 'Use a username and password' : 'Back to sign in'}
             </button>
           ) : null}
-          {form === 'password' && !registrationClosed ? (
+          {form === 'password' && registrationOpen ? (
             <button type="button" className="link-button" onClick={() => go('register')}>
               Create an account
             </button>
