@@ -333,6 +333,21 @@ describe('registration', () => {
   });
 });
 
+describe('auth.options', () => {
+  it('tells anyone whether registration is open and verification required, and nothing else', async () => {
+    const closed = await startTestDaemon();
+    const open = await startTestDaemon({ env: { NIMBUS_REGISTRATION: 'open', NIMBUS_REQUIRE_VERIFIED: '1' } });
+    try {
+      const a = await call(closed, '/api/auth/options');
+      expect(a.status, show(a)).toBe(200);
+      expect(a.body).toEqual({ registration: 'closed', requireVerified: false });
+      expect((await call(open, '/api/auth/options')).body).toEqual({ registration: 'open', requireVerified: true });
+    } finally {
+      await Promise.all([closed.close(), open.close()]);
+    }
+  });
+});
+
 describe('NIMBUS_REQUIRE_VERIFIED=1', () => {
   let t: TestDaemon;
   beforeAll(async () => {
