@@ -344,17 +344,29 @@ function refusePasswordInQuery(ctx: Context, endpoint: Endpoint): void {
     throw new ApiError('password_in_query', 'Send passwords in the request body, never in the URL');
 }
 
-/** The value of the `nimbus_session` cookie, or null when there is none. */
+/**
+ * The value of the `nimbus_session` cookie, or null when there is none. Two of them are
+ * refused: cookies are not kept apart by port, so a page on another localhost port can plant
+ * its own session (say with `Path=/api`, which browsers send first) beside the user's, and
+ * the daemon cannot tell which one the person at the keyboard signed in with.
+ */
 function sessionToken(ctx: Context): string | null {
   const header = ctx.get('Cookie');
   if (!header) return null;
+  let found: string | null = null;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     const value = pair.slice(eq + 1).trim();
-    if (value) return value;
+    if (!value) continue;
+    if (found !== null && value !== found)
+      throw new ApiError(
+        'unauthorized',
+        'Two Nimbus sessions were sent: another page on this machine set one; clear this site’s cookies and sign in again',
+      );
+    found = value;
   }
-  return null;
+  return found;
 }
 
 /**

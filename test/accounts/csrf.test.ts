@@ -286,3 +286,21 @@ describe('the Host check', () => {
     expect(await snapshotState(t)).toEqual(before);
   });
 });
+
+describe('cookie tossing from another port of this machine', () => {
+  // Cookies are not kept apart by port: a page on localhost:<other port> can set its own
+  // nimbus_session (with Path=/api, which the browser sends first) beside the user's.
+  it('refuses a request that carries two different session cookies, whichever comes first', async () => {
+    await makeUser(t, 'mallory');
+    const planted = await signIn(t, 'mallory', passwordOf('mallory'));
+    for (const header of [`nimbus_session=${planted}; nimbus_session=${cookie}`, `nimbus_session=${cookie}; nimbus_session=${planted}`]) {
+      const read = await call(t, '/api/auth/me', { headers: { Cookie: header } });
+      expect(read.status, show(read)).toBe(401);
+      const write = await call(t, '/api/folders/create', { headers: { Cookie: header }, body: { username: 'mallory', folder: 'tossed' } });
+      expect(write.status, show(write)).toBe(401);
+    }
+    // The same cookie twice is still one session.
+    const same = await call(t, '/api/auth/me', { headers: { Cookie: `nimbus_session=${cookie}; nimbus_session=${cookie}` } });
+    expect(same.status, show(same)).toBe(200);
+  });
+});
