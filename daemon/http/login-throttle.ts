@@ -13,6 +13,8 @@
  * Separate from FailureThrottle (daemon/http/throttle.ts), which answers floods of wrong API
  * keys and share links per address and stays as it is.
  */
+import { foldName } from '../storage/case-folds.js';
+
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const FAILURES_PER_USERNAME = 5;
 export const FAILURES_PER_ADDRESS = 20;
@@ -82,8 +84,8 @@ export class LoginThrottle {
   }
 }
 
-/** Usernames are compared case-folded: "Ana" and "ana" share one count. */
-const fold = (username: string) => username.normalize('NFC').toLowerCase();
+/** Usernames are compared case-folded, as user directories are: "Ana" and "ana" share one count. */
+const fold = foldName;
 
 /** The failures of `key` still in the window, oldest first (the list is trimmed in place). */
 function inWindow(map: Map<string, number[]>, key: string, now: number): number[] {

@@ -30,13 +30,27 @@ export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassw
 
 const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
 
-/** Starts a password attempt (pending until settled), or refuses it while the username or address is blocked. */
-function beginAttempt(logins: LoginThrottle, username: string, address: string): void {
+/**
+ * One password attempt under the guessing limits: refused (429) while the username or the
+ * address is blocked, else pending while `check` runs (so guesses sent at once count), then
+ * settled as a failure or a success by its answer, or released when it throws.
+ */
+async function passwordAttempt(logins: LoginThrottle, username: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
   const wait = logins.begin(username, address);
   if (wait > 0)
     throw new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', {
       'Retry-After': String(wait),
     });
+  let passed: boolean;
+  try {
+    passed = await check();
+  } catch (err) {
+    logins.release(username, address);
+    throw err;
+  }
+  if (passed) logins.succeed(username, address);
+  else logins.fail(username, address);
+  return passed;
 }
 
 /** Signs in: the new session and its cookie value. One 401 for an unknown user and a wrong password. */
@@ -47,24 +61,16 @@ export async function login(
   password: string,
   client: Client,
 ): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
-  beginAttempt(logins, username, client.address);
   let user: StoredUser | undefined;
-  try {
+  const passed = await passwordAttempt(logins, username, client.address, async () => {
     const found = nimbus.store.users.get(username);
     // The same scrypt work whether or not the user exists.
     const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
     // Read again after the await: the user may have been deleted meanwhile.
     user = nimbus.store.users.get(username);
-    if (!found || !matches || user?.passwordHash !== found.passwordHash) user = undefined;
-  } catch (err) {
-    logins.release(username, client.address);
-    throw err;
-  }
-  if (!user) {
-    logins.fail(username, client.address);
-    throw invalidCredentials();
-  }
-  logins.succeed(username, client.address);
+    return found !== undefined && matches && user?.passwordHash === found.passwordHash;
+  });
+  if (!passed || !user) throw invalidCredentials();
   const { token, session } = await nimbus.sessions.create(user.username, client.device, client.address);
   return { token, session, me: { user: toUser(nimbus, user), admin: isAdminUser(user) } };
 }
@@ -99,19 +105,10 @@ export async function changePassword(
   address: string,
 ): Promise<void> {
   const username = requireCallerUser(caller);
-  beginAttempt(logins, username, address);
-  let matches = false;
-  try {
-    matches = await verifyPassword(current, requireUser(nimbus, username).passwordHash);
-  } catch (err) {
-    logins.release(username, address);
-    throw err;
-  }
-  if (!matches) {
-    logins.fail(username, address);
-    throw new ApiError('invalid_credentials', 'The current password is wrong');
-  }
-  logins.succeed(username, address);
+  const matches = await passwordAttempt(logins, username, address, () =>
+    verifyPassword(current, requireUser(nimbus, username).passwordHash),
+  );
+  if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
   assertStrongPassword(next, username);
   const passwordHash = await hashPassword(next);
   await nimbus.locks.run(userLock(username), async () => {

@@ -2,7 +2,7 @@ import type { ApiKeyInfo, Dialect, KeyScope } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { saveAdminKey } from '../keys/admin-key.js';
-import { hashSecret, newSecret, sameHash } from '../keys/secrets.js';
+import { hashPresented, hashSecret, newSecret, sameHash } from '../keys/secrets.js';
 import type { StoredKey, StoredSession, StoredUser } from '../store/schema.js';
 import { sessionCredential } from './sessions.js';
 
@@ -46,24 +46,6 @@ export function sessionCaller(nimbus: NimbusContext, session: StoredSession): Ca
     label: 'session',
     sessionId: session.id,
   };
-}
-
-/**
- * Hashes of recently presented keys: a client sends the same key on every request, and
- * hashing it each time was ~8 % of a GET. Bounded, and emptied when full, so a flood of
- * wrong keys costs no more memory than this.
- */
-const recentHashes = new Map<string, string>();
-const RECENT_HASHES_MAX = 256;
-
-function hashPresented(presented: string): string {
-  let hash = recentHashes.get(presented);
-  if (hash === undefined) {
-    if (recentHashes.size >= RECENT_HASHES_MAX) recentHashes.clear();
-    hash = hashSecret(presented);
-    recentHashes.set(presented, hash);
-  }
-  return hash;
 }
 
 /** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Revocations } from './revocations.js';
-import { hashSecret, newSecret } from '../keys/secrets.js';
+import { hashPresented, hashSecret, newSecret } from '../keys/secrets.js';
 import type { StoredSession } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 
@@ -68,7 +68,7 @@ export class Sessions {
    */
   authenticate(token: string, now = Date.now()): StoredSession | null {
     if (token.length === 0 || token.length > 256) return null;
-    const session = this.#store.sessions.get(hashSecret(token));
+    const session = this.#store.sessions.get(hashPresented(token));
     if (!session) return null;
     if (!this.#alive(session, now) || !this.#store.users.has(session.username)) {
       this.#drop(session);

@@ -7,7 +7,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { call, login, makeUser, passwordOf, resetLink, show, signIn, startSmtp, type Smtp } from '../helpers/accounts.js';
+import { call, login, makeUser, passwordOf, show, signIn } from '../helpers/accounts.js';
+import { resetLink, startSmtp, type Smtp } from '../helpers/mail.js';
 
 let smtp: Smtp;
 let t: TestDaemon;

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, refusesReadOnly, type EndpointId } from '../../shared/endpoints.js';
-import { decodeQuotedPrintable, readOutbox, verifyLink } from '../helpers/mail.js';
+import { decodeQuotedPrintable, readOutbox, resetLink, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody, expectFileEntry, expectFolder, expectRole, expectUser } from '../helpers/records.js';
 import { api, apiLoose, sessionCookie } from '../helpers/api.js';
 import { createUser, nodeRequest, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
@@ -47,9 +47,9 @@ const PASSWORD = 'password123';
 /** The token of the password-reset mail to `email` in a daemon's outbox (mail goes out just after the answer). */
 async function resetToken(t: TestDaemon, email: string): Promise<string | null> {
   for (let i = 0; i < 250; i++) {
-    const mail = (await readOutbox(t.dataDir)).map(decodeQuotedPrintable).find((m) => m.includes(`To: ${email}`));
-    const match = mail ? /\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail) : null;
-    if (match) return match[1];
+    const mail = (await readOutbox(t.dataDir)).find((m) => decodeQuotedPrintable(m).includes(`To: ${email}`));
+    const token = mail ? resetLink(mail)?.searchParams.get('token') : null;
+    if (token) return token;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return null;

@@ -3,12 +3,10 @@
  * works once, survives a restart and dies after 24 hours or an address change.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, readDb, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { readOutbox, verifyLink } from '../helpers/mail.js';
+import { readOutbox, startSmtp, verifyLink, type Smtp } from '../helpers/mail.js';
 import { expectErrorBody } from '../helpers/records.js';
 
 const isVerified = async (t: TestDaemon, username: string) => (await t.api('GET', '/api/user', { username })).body.emailVerified as boolean;
@@ -137,38 +135,18 @@ describe('verification through the outbox', () => {
 });
 
 describe('verification through SMTP', () => {
-  let smtp: SMTPServer;
-  let smtpPort: number;
-  const received: { from: string; to: string[]; raw: string }[] = [];
+  let smtp: Smtp;
   let t: TestDaemon;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS'],
-      authOptional: true,
-      logger: false,
-      onData(stream, session, done) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtp();
     t = await startTestDaemon({
-      env: { NIMBUS_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NIMBUS_MAIL_FROM: 'Nimbus Test <nimbus@test.example>' },
+      env: { NIMBUS_SMTP_URL: smtp.url, NIMBUS_MAIL_FROM: 'Nimbus Test <nimbus@test.example>' },
     });
   });
   afterAll(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('sends the mail with the link to the SMTP server and says delivery "smtp"', async () => {
@@ -176,8 +154,8 @@ describe('verification through SMTP', () => {
     const res = await t.api('POST', '/api/user/verify', { username: 'sam' });
     expect(res.status, res.text).toBe(200);
     expect(res.body.delivery).toBe('smtp');
-    await vi.waitFor(() => expect(received).toHaveLength(1));
-    const [mail] = received;
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+    const [mail] = smtp.received;
     expect(mail.from).toBe('nimbus@test.example');
     expect(mail.to).toEqual(['sam@example.com']);
     expect(mail.raw).toMatch(/^From: Nimbus Test <nimbus@test\.example>$/m);
@@ -190,12 +168,10 @@ describe('verification through SMTP', () => {
   });
 
   it('answers 502 mail_failed without a stack when the SMTP server is gone', async () => {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
     await createUser(t, 'tom');
     const res = await t.api('POST', '/api/user/verify', { username: 'tom' });
     expectErrorBody(res, 502, 'mail_failed');
     expect(res.text).not.toMatch(/\n\s+at /);
-    smtp = new SMTPServer({ disabledCommands: ['STARTTLS'], authOptional: true, logger: false });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   });
 });

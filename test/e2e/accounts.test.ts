@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { decodeQuotedPrintable, readOutbox } from '../helpers/mail.js';
+import { readOutbox, resetLink } from '../helpers/mail.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
@@ -267,8 +267,7 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     let link: string | undefined;
     await expect
       .poll(async () => {
-        const mails = (await readOutbox(t.dataDir)).map(decodeQuotedPrintable);
-        link = mails.map((mail) => /https?:\/\/[^\s"<>]+\/reset\?token=[A-Za-z0-9_-]+/.exec(mail)?.[0]).find(Boolean);
+        link = (await readOutbox(t.dataDir)).map((mail) => resetLink(mail)?.href).find(Boolean);
         return link;
       })
       .toBeTruthy();

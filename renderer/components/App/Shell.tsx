@@ -4,6 +4,7 @@ import { queryKeys } from '../../api/queryKeys';
 import { useFolders, useRoles, useUsers } from '../../hooks/queries';
 import { useApiAction } from '../../hooks/useApiAction';
 import { useLiveEvents } from '../../hooks/useLiveEvents';
+import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
 import { useClient, useSession } from '../Session/sessionContext';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
@@ -57,18 +58,7 @@ export function Shell() {
     if (fallback !== view.username) setView({ kind: 'user', username: fallback, folder: null });
   }, [users.data, userByName, view]);
 
-  // Files dropped outside the drop area must not make the window navigate to them.
-  useEffect(() => {
-    const preventFileNavigation = (event: DragEvent) => {
-      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
-    };
-    window.addEventListener('dragover', preventFileNavigation);
-    window.addEventListener('drop', preventFileNavigation);
-    return () => {
-      window.removeEventListener('dragover', preventFileNavigation);
-      window.removeEventListener('drop', preventFileNavigation);
-    };
-  }, []);
+  usePreventFileNavigation();
 
   const openFolder = useCallback((folder: string | null) => {
     setView((current) => (current.kind === 'user' ? { ...current, folder, focusList: true } : current));

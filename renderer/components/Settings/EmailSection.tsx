@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { BadgeCheck, Mail, MailWarning } from 'lucide-react';
+import { Mail } from 'lucide-react';
 import type { User } from '../../../shared/types';
 import { checkEmail } from '../../../shared/validation';
 import { queryKeys } from '../../api/queryKeys';
@@ -8,6 +8,7 @@ import { useSendVerification } from '../../hooks/useSendVerification';
 import { useClient } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
 import { useToast } from '../Toasts/toastContext';
+import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import { SettingsCard } from './SettingsCard';
 
 /** The address, whether it is verified (with the mail that verifies it), and changing it (`user.edit`, `newemail` only). */
@@ -45,17 +46,7 @@ export function EmailSection({ user }: { user: User }) {
       <div className="settings__email">
         <Mail size={16} aria-hidden="true" />
         <span className="settings__email-text">{user.email}</span>
-        {user.emailVerified ? (
-          <span className="tag tag--success">
-            <BadgeCheck size={12} aria-hidden="true" />
-            Verified
-          </span>
-        ) : (
-          <span className="tag tag--warning">
-            <MailWarning size={12} aria-hidden="true" />
-            Not verified
-          </span>
-        )}
+        <VerifiedTag verified={user.emailVerified} />
         {!user.emailVerified ? (
           <button type="button" className="button settings__push" onClick={() => void sendVerification(user)}>
             <Mail size={15} aria-hidden="true" />

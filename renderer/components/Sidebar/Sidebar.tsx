@@ -24,10 +24,7 @@ interface SidebarProps {
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   return (
     <aside className="sidebar">
-      <div className="sidebar__brand">
-        <img src="./nimbus.svg" alt="" width={26} height={26} />
-        <span>Nimbus</span>
-      </div>
+      <SidebarBrand />
       <nav className="sidebar__nav" aria-label="Users and settings">
         {props.account ? (
           <>
@@ -66,14 +63,29 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           {props.roles ? <span className="sidebar__count">{props.roles.length}</span> : null}
         </button>
       </nav>
-      {props.onSignOut ? (
-        <div className="sidebar__footer">
-          <button type="button" className="button button--ghost sidebar__signout" onClick={props.onSignOut}>
-            <LogOut size={15} aria-hidden="true" />
-            Sign out
-          </button>
-        </div>
-      ) : null}
+      {props.onSignOut ? <SignOutFooter onSignOut={props.onSignOut} /> : null}
     </aside>
   );
 });
+
+/** The app's name and mark at the top of a sidebar. */
+export function SidebarBrand() {
+  return (
+    <div className="sidebar__brand">
+      <img src="./nimbus.svg" alt="" width={26} height={26} />
+      <span>Nimbus</span>
+    </div>
+  );
+}
+
+/** "Sign out" at the foot of a sidebar (browser mode: the desktop app stays signed in). */
+export function SignOutFooter({ onSignOut }: { onSignOut: () => void }) {
+  return (
+    <div className="sidebar__footer">
+      <button type="button" className="button button--ghost sidebar__signout" onClick={onSignOut}>
+        <LogOut size={15} aria-hidden="true" />
+        Sign out
+      </button>
+    </div>
+  );
+}

@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import { BadgeCheck, Mail, MailWarning, Pencil, Trash2 } from 'lucide-react';
+import { Mail, Pencil, Trash2 } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
 import { Avatar } from '../Avatar/Avatar';
 import { QuotaBar } from '../QuotaBar/QuotaBar';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
+import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import './UserHeader.css';
 
 interface UserHeaderProps {
@@ -35,17 +36,7 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
               {user.email}
             </span>
           </span>
-          {user.emailVerified ? (
-            <span className="tag tag--success">
-              <BadgeCheck size={12} aria-hidden="true" />
-              Verified
-            </span>
-          ) : (
-            <span className="tag tag--warning">
-              <MailWarning size={12} aria-hidden="true" />
-              Not verified
-            </span>
-          )}
+          <VerifiedTag verified={user.emailVerified} />
         </div>
       </div>
       <div className="user-header__quota">

@@ -1,16 +1,17 @@
-import { useCallback, useEffect, useState } from 'react';
-import { LogOut } from 'lucide-react';
+import { useCallback, useState } from 'react';
 import type { User } from '../../../shared/types';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../api/queryKeys';
 import { useUser } from '../../hooks/queries';
 import { useLiveEvents, type LiveState } from '../../hooks/useLiveEvents';
+import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
 import { useSendVerification } from '../../hooks/useSendVerification';
 import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
 import { Avatar } from '../Avatar/Avatar';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
 import { useClient, useSession } from '../Session/sessionContext';
 import { Settings } from '../Settings/Settings';
+import { SidebarBrand, SignOutFooter } from '../Sidebar/Sidebar';
 import { SharedByMe } from '../SharedByMe/SharedByMe';
 import { UploadPanel } from '../UploadPanel/UploadPanel';
 import { UserHeader } from '../UserHeader/UserHeader';
@@ -29,18 +30,7 @@ export function UserShell({ username }: { username: string }) {
   const openPlace = useCallback((place: AccountPlace) => setView({ place, folder: null }), []);
   const openFolder = useCallback((folder: string | null) => setView({ place: 'files', folder, focusList: true }), []);
 
-  // Files dropped outside the drop area must not make the window navigate to them.
-  useEffect(() => {
-    const preventFileNavigation = (event: DragEvent) => {
-      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
-    };
-    window.addEventListener('dragover', preventFileNavigation);
-    window.addEventListener('drop', preventFileNavigation);
-    return () => {
-      window.removeEventListener('dragover', preventFileNavigation);
-      window.removeEventListener('drop', preventFileNavigation);
-    };
-  }, []);
+  usePreventFileNavigation();
 
   let main;
   if (!user.data) {
@@ -60,10 +50,7 @@ export function UserShell({ username }: { username: string }) {
   return (
     <div className="shell user-shell">
       <aside className="sidebar">
-        <div className="sidebar__brand">
-          <img src="./nimbus.svg" alt="" width={26} height={26} />
-          <span>Nimbus</span>
-        </div>
+        <SidebarBrand />
         <nav className="sidebar__nav" aria-label="Your account">
           <div className="sidebar__whoami">
             <Avatar name={username} size={22} />
@@ -73,14 +60,7 @@ export function UserShell({ username }: { username: string }) {
           </div>
           <AccountNav current={view.place} onOpen={openPlace} />
         </nav>
-        {session.mode === 'browser' ? (
-          <div className="sidebar__footer">
-            <button type="button" className="button button--ghost sidebar__signout" onClick={session.signOut}>
-              <LogOut size={15} aria-hidden="true" />
-              Sign out
-            </button>
-          </div>
-        ) : null}
+        {session.mode === 'browser' ? <SignOutFooter onSignOut={session.signOut} /> : null}
       </aside>
       <main className="shell__main">{main}</main>
       <UploadPanel />
