@@ -20,6 +20,7 @@ import { DAEMON_RUNTIME, ROOT, type NimbusProcess } from './lib/nimbus.js';
 import { detailList, fmt, machineSection, markdownTable, notMeasured, textTable, type Row } from './lib/report.js';
 import { filesPageRow, fullListingRow, userGetRow } from './scenarios/api.js';
 import { routerRow } from './scenarios/router.js';
+import { searchRow } from './scenarios/search.js';
 import { startupRows } from './scenarios/startup.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
@@ -40,6 +41,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][]
   ['router', 'Routing: @koa/router vs the endpoint table', routerRow],
   ['files', 'GET /api/files/?limit=100', filesPageRow],
   ['listing', 'Full listing of the big folder', fullListingRow],
+  ['search', 'Search 100,000 files', searchRow],
   ['role', 'Concurrent POST /api/user/role', groupCommitRow],
   ['watcher', 'File copied into the storage dir', watcherRow],
   ['watchers', 'Watching the storage folder: chokidar 6', watchersRow('chokidar')],

@@ -36,6 +36,12 @@ function checkSessionId(raw: string): Checked<string> {
   return { ok: true, value: raw };
 }
 
+/** A search text (files.search): 1–200 characters, matched literally (no patterns). */
+function checkSearchQuery(raw: string): Checked<string> {
+  if (raw.length < 1 || raw.length > 200) return { ok: false, message: 'must be 1–200 characters' };
+  return { ok: true, value: raw };
+}
+
 function checkDialect(raw: string): Checked<Dialect> {
   if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
   return { ok: true, value: raw };
@@ -57,6 +63,7 @@ export const PARAM_CHECKS = {
   dialect: checkDialect,
   secret: checkSecret,
   sessionId: checkSessionId,
+  searchQuery: checkSearchQuery,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
 export type ParamKind = keyof typeof PARAM_CHECKS;
@@ -385,6 +392,19 @@ const ENDPOINT_LIST = [
     summary: 'List the files at a user’s root (or in `folder`)',
     audience: 'self',
     params: { username, folder: folderOpt },
+    success: 200,
+    errors: [400, 404],
+    events: [],
+    paged: true,
+  },
+  {
+    id: 'files.search',
+    method: 'GET',
+    path: '/api/files/search',
+    group: 'files',
+    summary: 'Search a user’s files by name, at the root and in every folder (case- and accent-insensitive substring)',
+    audience: 'self',
+    params: { username, q: p('searchQuery', 'Text to find in file names (1–200 characters, matched literally)') },
     success: 200,
     errors: [400, 404],
     events: [],

@@ -42,6 +42,9 @@ export interface FileEntry {
   shareUrl: string | null;
 }
 
+/** A file found by files.search: the entry files.list gives, its `folder` null at the user's root. */
+export type SearchHit = FileEntry & { folder: string | null };
+
 /**
  * `admin` and `read`: machine keys (made by an admin, acting as no user). `write` and `read`:
  * personal keys (made by a signed-in user, acting as that user). docs/accounts.md.
@@ -182,6 +185,7 @@ export interface ResponseMap {
   'role.delete': Msg;
   'role.edit': Msg & { role: Role };
   'files.list': { files: FileEntry[] };
+  'files.search': { files: SearchHit[] };
   'files.delete': Msg;
   'files.rename': Msg & { file: FileEntry };
   'files.share': Msg & { file: FileEntry };

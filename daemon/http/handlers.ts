@@ -14,6 +14,7 @@ import * as folders from '../services/folders.js';
 import * as keys from '../services/keys.js';
 import type { Caller } from '../services/keys.js';
 import * as roles from '../services/roles.js';
+import { searchFilesJson } from '../services/search.js';
 import * as users from '../services/users.js';
 import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
@@ -166,6 +167,11 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
 
   'files.list': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder ?? null, pg),
+  'files.search': ({ nimbus, params, ctx, page: pg }) => {
+    const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit);
+    ctx.set('X-Total-Count', String(result.total));
+    return result.json;
+  },
   'files.delete': async ({ nimbus, params }) => {
     await files.deleteFile(nimbus, params.username, params.folder ?? null, params.file);
     return { msg: 'File deleted' };

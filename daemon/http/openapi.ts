@@ -18,6 +18,7 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   token: { type: 'string' },
   secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Sent in the request body only' },
   sessionId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
+  searchQuery: { type: 'string', minLength: 1, maxLength: 200, description: 'Matched literally, ignoring case and accents' },
   dialect: {
     type: 'string',
     enum: ['nimbus', 'daneecloud'],

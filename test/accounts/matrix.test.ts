@@ -180,6 +180,7 @@ const CASES: Record<EndpointId, Case> = {
       post(c, '/api/role/edit', { name: await role(), newname: unique('er'), maxStorage: '7', badge: 'https://example.com/e.png' }),
   },
   'files.list': { run: (c) => get(c, '/api/files', { username: c.target }) },
+  'files.search': { run: (c) => get(c, '/api/files/search', { username: c.target, q: 'a' }) },
   'files.delete': { run: async (c) => post(c, '/api/files/delete', { username: c.target, file: await file(c.target) }) },
   'files.rename': {
     run: async (c) => post(c, '/api/files/rename', { username: c.target, file: await file(c.target), newname: unique('nn') }),

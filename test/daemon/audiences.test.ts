@@ -38,6 +38,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'role.delete': () => ({ name: 'missing' }),
   'role.edit': () => ({ name: 'missing', newname: 'other', maxStorage: '5', badge: 'https://example.com/b.png' }),
   'files.list': (user) => ({ username: user }),
+  'files.search': (user) => ({ username: user, q: 'a' }),
   'files.delete': (user) => ({ username: user, file: 'missing.txt' }),
   'files.rename': (user) => ({ username: user, file: 'missing.txt', newname: 'b.txt' }),
   'files.share': (user) => ({ username: user, file: 'missing.txt' }),

@@ -455,6 +455,30 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'files.list', { username: 'nobody' })),
     err(404, 'unknown folder', 'folder_not_found', async (fx) => api(fx.t, 'files.list', { username: await fx.user(), folder: 'nope' })),
   ],
+  'files.search': [
+    ok(
+      'finds files at the root and in folders with X-Total-Count',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        const name = await fx.file(username, folder, 'hello');
+        return api(fx.t, 'files.search', { username, q: name.toUpperCase() });
+      },
+      (res) => {
+        expect(Object.keys(res.body)).toEqual(['files']);
+        expect(res.body.files).toHaveLength(1);
+        expectFileEntry(res.body.files[0]);
+        expect(res.body.files[0]).toMatchObject({ folder: expect.any(String), size: 5 });
+        expect(res.headers.get('X-Total-Count')).toBe('1');
+      },
+    ),
+    err(400, 'no q', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.search', { username: await fx.user() })),
+    err(400, 'q too long', 'invalid_parameter', async (fx) =>
+      apiLoose(fx.t, 'files.search', { username: await fx.user(), q: 'x'.repeat(201) }),
+    ),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'files.search', { username: 'nobody', q: 'a' })),
+  ],
   'files.delete': [
     ok(
       'deletes a root file',

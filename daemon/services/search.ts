@@ -1,0 +1,154 @@
+/** files.search: a user's files whose name holds a text, ignoring case and accents. */
+import type { JsonText, SearchHit } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import type { FileMeta } from '../storage/index-tree.js';
+import { fileEntryJson, requireUser } from './records.js';
+
+/**
+ * The form names are compared in: compatibility decomposition, marks dropped, lower case,
+ * so `Résumé.pdf` holds `resume` and `ÉTÉ` finds `été.txt`. Unlike `foldName` (names a disk
+ * takes for one) this is only for finding; it never decides whether two names clash.
+ */
+export function searchFold(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The folded names of one directory's file map, joined by NUL (which no file name holds) into
+ * one string, so a search over 100,000 files is one `indexOf` scan per directory of
+ * precomputed text. Kept per map while the index's sorted names of that map are the same
+ * array: the index drops those whenever a name is added or removed (`FileIndex.sortedNames`),
+ * and a scan replaces the maps themselves, so renames, deletes and the watcher's changes are
+ * seen on the next search. A file whose size or date changed keeps its name; its meta is read
+ * from the map at answer time.
+ */
+interface FoldedDir {
+  names: string[];
+  /** `\0` + each folded name + `\0`… in the order of `names`. */
+  text: string;
+  /** Where each name's folded text starts in `text`. */
+  starts: Int32Array;
+}
+
+const foldedDirs = new WeakMap<Map<string, FileMeta>, FoldedDir>();
+
+function foldedDir(nimbus: NimbusContext, files: Map<string, FileMeta>): FoldedDir {
+  const names = nimbus.index.sortedNames(files);
+  let dir = foldedDirs.get(files);
+  if (dir?.names !== names) {
+    const starts = new Int32Array(names.length);
+    let text = '\0';
+    for (let i = 0; i < names.length; i++) {
+      starts[i] = text.length;
+      text += `${searchFold(names[i])}\0`;
+    }
+    dir = { names, text, starts };
+    foldedDirs.set(files, dir);
+  }
+  return dir;
+}
+
+/** The index of the name whose folded text holds position `pos` (the last start ≤ pos). */
+function nameAt(starts: Int32Array, pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Pages ending past this many hits sort every hit instead of keeping the first ones. */
+const TOP_K_MAX = 1000;
+
+interface Hit {
+  name: string;
+  folder: string | null;
+  meta: FileMeta;
+  folded: string;
+}
+
+function compareHits(a: Hit, b: Hit): number {
+  if (a.folded !== b.folded) return a.folded < b.folded ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  // The root (null) before any folder, then folders by name.
+  if (a.folder === b.folder) return 0;
+  if (a.folder === null) return -1;
+  if (b.folder === null) return 1;
+  return a.folder < b.folder ? -1 : 1;
+}
+
+/**
+ * One page of the user's files, at the root and in every folder, whose folded name holds the
+ * folded `q` (a literal substring, no patterns), ordered by folded name, then name, then
+ * folder (root first); as the JSON text of `{files: SearchHit[]}`.
+ */
+export function searchFilesJson(
+  nimbus: NimbusContext,
+  username: string,
+  q: string,
+  offset = 0,
+  limit = Infinity,
+): { total: number; json: JsonText<{ files: SearchHit[] }> } {
+  requireUser(nimbus, username);
+  const node = nimbus.index.user(username);
+  const needle = searchFold(q);
+  // The page needs only the first `offset + limit` hits in order: a small page keeps just those
+  // (sorted, by binary insertion, after one string comparison with the last kept for most
+  // hits), so thousands of hits are not all sorted; no limit or a deep page sorts them all.
+  const keep = offset + limit;
+  const bounded = keep <= TOP_K_MAX;
+  let hits: Hit[] = [];
+  let total = 0;
+  const add = (name: string, folder: string | null, meta: FileMeta, folded: string) => {
+    total++;
+    if (!bounded) {
+      hits.push({ name, folder, meta, folded });
+      return;
+    }
+    if (hits.length >= keep && folded > hits[hits.length - 1].folded) return;
+    const hit = { name, folder, meta, folded };
+    let lo = 0;
+    let hi = hits.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHits(hits[mid], hit) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= keep) return;
+    hits.splice(lo, 0, hit);
+    if (hits.length > keep) hits.pop();
+  };
+  // No file name holds NUL; a needle with one would otherwise match across two names.
+  if (node && needle.length > 0 && !needle.includes('\0')) {
+    const scan = (files: Map<string, FileMeta>, folder: string | null) => {
+      if (files.size === 0) return;
+      const { names, text, starts } = foldedDir(nimbus, files);
+      let pos = text.indexOf(needle, 1);
+      while (pos !== -1) {
+        const i = nameAt(starts, pos);
+        const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length - 1;
+        const meta = files.get(names[i]);
+        if (meta) add(names[i], folder, meta, text.slice(starts[i], end));
+        if (i + 1 >= starts.length) break;
+        pos = text.indexOf(needle, starts[i + 1]);
+      }
+    };
+    scan(node.root, null);
+    for (const [folder, folderNode] of node.folders) scan(folderNode.files, folder);
+  }
+  if (!bounded) hits.sort(compareHits);
+  else hits = hits.slice(0, keep);
+  const end = Math.min(hits.length, offset + limit);
+  let json = '{"files":[';
+  for (let i = offset; i < end; i++) {
+    const hit = hits[i];
+    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, hit.folder, hit.name, hit.meta);
+  }
+  // Each entry is JSON.stringify of a FileEntry, which carries its folder: the text of {files: SearchHit[]}.
+  return { total, json: `${json}]}` as JsonText<{ files: SearchHit[] }> };
+}
