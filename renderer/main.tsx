@@ -1,5 +1,7 @@
 // Global styles first, so component styles (imported by the components) come after them and win.
 import './styles/global.css';
+// Languages before any component renders a string.
+import './i18n';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App/App';
 

@@ -42,6 +42,37 @@ function checkSearchQuery(raw: string): Checked<string> {
   return { ok: true, value: raw };
 }
 
+/** A thumbnail's edge in pixels (files.thumbnail): an integer 64–512. */
+function checkThumbnailSize(raw: string): Checked<number> {
+  if (!/^\d{1,3}$/.test(raw)) return { ok: false, message: 'must be an integer 64–512' };
+  const size = Number(raw);
+  if (size < 64 || size > 512) return { ok: false, message: 'must be an integer 64–512' };
+  return { ok: true, value: size };
+}
+
+/**
+ * Several file names in one parameter, separated by `/` (which no name may contain):
+ * folders.download's `files`. 1–1000 distinct names, each checked as a file name.
+ */
+function checkFileNameList(raw: string): Checked<string[]> {
+  const names = raw.split('/');
+  if (names.length > 1000) return { ok: false, message: 'must name at most 1000 files' };
+  const seen = new Set<string>();
+  for (const name of names) {
+    const checked = checkFileName(name);
+    if (!checked.ok) return { ok: false, message: `has a name that ${checked.message}` };
+    if (seen.has(checked.value)) return { ok: false, message: `names '${checked.value}' twice` };
+    seen.add(checked.value);
+  }
+  return { ok: true, value: [...seen] };
+}
+
+/** A trash item's id (trash.list): 16 random bytes, hex. */
+function checkTrashId(raw: string): Checked<string> {
+  if (!/^[0-9a-f]{32}$/.test(raw)) return { ok: false, message: 'is not a trash item id' };
+  return { ok: true, value: raw };
+}
+
 function checkDialect(raw: string): Checked<Dialect> {
   if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
   return { ok: true, value: raw };
@@ -64,6 +95,9 @@ export const PARAM_CHECKS = {
   secret: checkSecret,
   sessionId: checkSessionId,
   searchQuery: checkSearchQuery,
+  thumbnailSize: checkThumbnailSize,
+  fileNameList: checkFileNameList,
+  trashId: checkTrashId,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
 export type ParamKind = keyof typeof PARAM_CHECKS;
@@ -90,7 +124,7 @@ export interface ParamSpec<K extends ParamKind = ParamKind, R extends boolean = 
  */
 export type Audience = 'public' | 'signedIn' | 'self' | 'admin';
 
-export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'dash' | 'keys' | 'auth' | 'meta' | 'public';
+export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'trash' | 'dash' | 'keys' | 'auth' | 'meta' | 'public';
 
 interface EndpointBase {
   id: string;
@@ -148,6 +182,8 @@ const folder = p('fileName', 'Folder name');
 const folderOpt = p('fileName', 'Folder holding the file; omitted means the user’s root', false);
 const file = p('fileName', 'File name');
 const roleName = p('accountName', 'Role name');
+const permanent = p('boolean', 'Delete for good instead of moving to the trash (docs/explorer.md)', false);
+const moveTarget = p('fileName', 'Target folder; omitted or empty means the user’s root', false);
 
 const ENDPOINT_LIST = [
   {
@@ -283,9 +319,9 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/folders/delete',
     group: 'folders',
-    summary: 'Delete a folder and its files',
+    summary: 'Delete a folder and its files (to the trash unless `permanent`)',
     audience: 'self',
-    params: { username, folder },
+    params: { username, folder, permanent },
     success: 200,
     errors: [400, 404],
     events: [],
@@ -309,10 +345,39 @@ const ENDPOINT_LIST = [
     group: 'folders',
     summary: 'Delete a file in a folder',
     audience: 'self',
-    params: { username, folder, file },
+    params: { username, folder, file, permanent },
     success: 200,
     errors: [400, 404],
     events: [],
+  },
+  {
+    id: 'folders.rename',
+    method: 'POST',
+    path: '/api/folders/rename',
+    group: 'folders',
+    summary: 'Rename a folder (the shares of its files follow)',
+    audience: 'self',
+    params: { username, folder, newname: p('fileName', 'New folder name') },
+    success: 201,
+    errors: [400, 404, 409],
+    events: [],
+  },
+  {
+    id: 'folders.download',
+    method: 'GET',
+    path: '/api/folders/download',
+    group: 'folders',
+    summary: 'Download a folder, the whole storage or some files as a streamed zip',
+    audience: 'self',
+    params: {
+      username,
+      folder: p('fileName', 'Folder to zip; omitted means the root (with every folder, unless `files` names some files)', false),
+      files: p('fileNameList', 'Only these files of `folder` (or of the root), separated by `/`', false),
+    },
+    success: 200,
+    errors: [400, 404],
+    events: [],
+    raw: 'bytes',
   },
   {
     id: 'role.get',
@@ -415,9 +480,9 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/files/delete',
     group: 'files',
-    summary: 'Delete a file',
+    summary: 'Delete a file (to the trash unless `permanent`)',
     audience: 'self',
-    params: { username, file, folder: folderOpt },
+    params: { username, file, folder: folderOpt, permanent },
     success: 200,
     errors: [400, 404],
     events: [],
@@ -432,6 +497,30 @@ const ENDPOINT_LIST = [
     params: { username, file, newname: p('fileName', 'New file name'), folder: folderOpt },
     success: 201,
     errors: [400, 404, 409],
+    events: [],
+  },
+  {
+    id: 'files.move',
+    method: 'POST',
+    path: '/api/files/move',
+    group: 'files',
+    summary: 'Move a file to another folder or the root (its share follows)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, to: moveTarget },
+    success: 201,
+    errors: [400, 404, 409],
+    events: [],
+  },
+  {
+    id: 'files.copy',
+    method: 'POST',
+    path: '/api/files/copy',
+    group: 'files',
+    summary: 'Copy a file to another folder or the root (counted against the quota)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, to: moveTarget },
+    success: 201,
+    errors: [400, 404, 409, 507],
     events: [],
   },
   {
@@ -476,13 +565,96 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/files/download',
     group: 'files',
-    summary: 'Download a file (Range supported)',
+    summary: 'Download a file (Range supported); `inline` previews images, PDF, text, audio and video',
     audience: 'self',
-    params: { username, file, folder: folderOpt },
+    params: {
+      username,
+      file,
+      folder: folderOpt,
+      inline: p('boolean', 'Serve for viewing in the browser (previewable types only; anything else stays an attachment)', false),
+    },
     success: 200,
     errors: [400, 404, 416],
     events: [],
     raw: 'bytes',
+  },
+  {
+    id: 'files.thumbnail',
+    method: 'GET',
+    path: '/api/files/thumbnail',
+    group: 'files',
+    summary: 'A small picture of an image file (WebP), made once and kept until the file changes',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, size: p('thumbnailSize', 'Longest edge in pixels, 64–512 (default 256)', false) },
+    success: 200,
+    errors: [400, 404, 415],
+    events: [],
+    raw: 'bytes',
+  },
+  {
+    id: 'usage.get',
+    method: 'GET',
+    path: '/api/usage',
+    group: 'user',
+    summary: 'A user’s storage: files, trash and free space against the quota, and bytes by kind',
+    audience: 'self',
+    params: { username },
+    success: 200,
+    errors: [400, 404],
+    events: [],
+  },
+  {
+    id: 'trash.list',
+    method: 'GET',
+    path: '/api/trash',
+    group: 'trash',
+    summary: 'List what a user deleted, newest first',
+    audience: 'self',
+    params: { username },
+    success: 200,
+    errors: [400, 404],
+    events: [],
+    paged: true,
+  },
+  {
+    id: 'trash.restore',
+    method: 'POST',
+    path: '/api/trash/restore',
+    group: 'trash',
+    summary: 'Put a deleted file or folder back where it was',
+    audience: 'self',
+    params: {
+      username,
+      id: p('trashId', 'The trash item'),
+      rename: p('boolean', 'When the name is taken again, restore beside it as “name (restored)” instead of answering 409', false),
+    },
+    success: 201,
+    errors: [400, 404, 409],
+    events: ['trash.changed'],
+  },
+  {
+    id: 'trash.delete',
+    method: 'POST',
+    path: '/api/trash/delete',
+    group: 'trash',
+    summary: 'Delete one trash item for good',
+    audience: 'self',
+    params: { username, id: p('trashId', 'The trash item') },
+    success: 200,
+    errors: [400, 404],
+    events: ['trash.changed'],
+  },
+  {
+    id: 'trash.empty',
+    method: 'POST',
+    path: '/api/trash/empty',
+    group: 'trash',
+    summary: 'Delete everything in a user’s trash for good',
+    audience: 'self',
+    params: { username },
+    success: 200,
+    errors: [400, 404],
+    events: ['trash.changed'],
   },
   {
     id: 'dash.get',
@@ -738,9 +910,13 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/s/{token}',
     group: 'public',
-    summary: 'Public download of a shared file',
+    summary: 'A shared file: a preview page for a browser (images, PDF), else the bytes',
     audience: 'public',
-    params: { token: inPath('token', 'The share token from the link') },
+    params: {
+      token: inPath('token', 'The share token from the link'),
+      inline: p('boolean', 'The bytes for viewing in the browser (what the preview page shows)', false),
+      download: p('boolean', 'The bytes as an attachment, never the preview page', false),
+    },
     success: 200,
     errors: [404, 416],
     events: [],

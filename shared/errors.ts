@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   key_not_found: 404,
   share_not_found: 404,
   session_not_found: 404,
+  trash_item_not_found: 404,
   route_not_found: 404,
   token_invalid: 404,
   method_not_allowed: 405,
@@ -48,6 +49,7 @@ export const ERROR_STATUS = {
   role_builtin: 409,
   key_builtin: 409,
   payload_too_large: 413,
+  cannot_preview: 415,
   range_not_satisfiable: 416,
   too_many_requests: 429,
   /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */

@@ -7,6 +7,43 @@ export interface Usage {
   overQuota: boolean;
 }
 
+/** The kinds of files the usage charts tell apart (by MIME type: docs/explorer.md). */
+export type FileKind = 'images' | 'documents' | 'media' | 'other';
+
+/** usage.get: where a user's quota goes. `usedBytes` = files + trash, what the quota compares. */
+export interface UsageDetail extends Usage {
+  /** Bytes in the storage folder. */
+  fileBytes: number;
+  /** Bytes in the trash (part of `usedBytes`). */
+  trashBytes: number;
+  /** `fileBytes` by kind. */
+  byKind: Record<FileKind, number>;
+  fileCount: number;
+}
+
+/** Something a user deleted (trash.list). */
+export interface TrashItem {
+  id: string;
+  kind: 'file' | 'folder';
+  name: string;
+  /** Where a file was (null: the root); null for a folder. */
+  folder: string | null;
+  /** Bytes (a folder: all its files). */
+  size: number;
+  /** A folder's number of files; 1 for a file. */
+  fileCount: number;
+  deletedAt: string;
+  /** When it is deleted for good (deletedAt + NIMBUS_TRASH_DAYS). */
+  purgeAt: string;
+}
+
+/** Where trash.restore put an item back (its name may have gained " (restored)"). */
+export interface TrashRestored {
+  kind: 'file' | 'folder';
+  name: string;
+  folder: string | null;
+}
+
 export interface User {
   username: string;
   email: string;
@@ -128,6 +165,7 @@ export const CHANGE_EVENT_TYPES = [
   'user.removed',
   'role.changed',
   'share.changed',
+  'trash.changed',
   'index.state',
 ] as const;
 
@@ -192,6 +230,16 @@ export interface ResponseMap {
   'files.noshare': Msg & { file: FileEntry };
   'files.upload': Msg & { file: FileEntry };
   'files.download': void;
+  'files.move': Msg & { file: FileEntry };
+  'files.copy': Msg & { file: FileEntry };
+  'files.thumbnail': void;
+  'folders.rename': Msg & { folder: Folder };
+  'folders.download': void;
+  'usage.get': { usage: UsageDetail };
+  'trash.list': { items: TrashItem[] };
+  'trash.restore': Msg & { restored: TrashRestored };
+  'trash.delete': Msg;
+  'trash.empty': Msg & { removed: number };
   'dash.get': DashInfo;
   'dash.rescan': Msg & { files: number };
   events: void;

@@ -200,7 +200,13 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
 
 /** Endpoints whose answer depends on the file index (files, folders, usage, share links). */
 function readsIndex(endpoint: Endpoint): boolean {
-  return endpoint.group === 'user' || endpoint.group === 'folders' || endpoint.group === 'files' || endpoint.id === 'share.download';
+  return (
+    endpoint.group === 'user' ||
+    endpoint.group === 'folders' ||
+    endpoint.group === 'files' ||
+    endpoint.group === 'trash' ||
+    endpoint.id === 'share.download'
+  );
 }
 
 const FIRST_SCAN_WAIT_MS = 30_000;

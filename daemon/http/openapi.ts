@@ -19,6 +19,9 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Sent in the request body only' },
   sessionId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
   searchQuery: { type: 'string', minLength: 1, maxLength: 200, description: 'Matched literally, ignoring case and accents' },
+  thumbnailSize: { type: 'string', pattern: '^[0-9]{2,3}$', description: 'Pixels, 64–512' },
+  fileNameList: { type: 'string', description: 'File names separated by `/` (which no name may contain), at most 1000' },
+  trashId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
   dialect: {
     type: 'string',
     enum: ['nimbus', 'daneecloud'],
@@ -37,6 +40,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Body over a limit',
+  415: 'Cannot be rendered (not an image this server can read)',
   416: 'Range not satisfiable',
   429: 'Too many failed attempts',
   502: 'Mail server refused the message',

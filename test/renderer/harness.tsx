@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { vi } from 'vitest';
+// The UI's strings, in English for every renderer test (jsdom's navigator says en-US).
+import '../../renderer/i18n';
 import { ApiError, NimbusClient, errorMessage } from '../../renderer/api/client';
 import { SessionContext, type SessionApi } from '../../renderer/components/Session/sessionContext';
 import { ToastProvider } from '../../renderer/components/Toasts/ToastProvider';
