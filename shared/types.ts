@@ -21,6 +21,14 @@ export interface UsageDetail extends Usage {
   fileCount: number;
 }
 
+/**
+ * What a delete answers in the nimbus dialect besides `msg`: the trash item it made, for an
+ * Undo (null with `permanent=true`). DaneeCloud's dialect answers `{msg}` as before.
+ */
+export interface Trashed {
+  trashId: string | null;
+}
+
 /** Something a user deleted (trash.list). */
 export interface TrashItem {
   id: string;
@@ -214,9 +222,9 @@ export interface ResponseMap {
   'folders.list': { folders: Folder[] };
   'folders.files': { files: FileEntry[] };
   'folders.create': Msg & { folder: Folder };
-  'folders.delete': Msg;
+  'folders.delete': Msg & Trashed;
   'folders.files.rename': Msg & { file: FileEntry };
-  'folders.files.delete': Msg;
+  'folders.files.delete': Msg & Trashed;
   'role.get': Role;
   'role.all': Role[];
   'role.create': Msg & { role: Role };
@@ -224,7 +232,7 @@ export interface ResponseMap {
   'role.edit': Msg & { role: Role };
   'files.list': { files: FileEntry[] };
   'files.search': { files: SearchHit[] };
-  'files.delete': Msg;
+  'files.delete': Msg & Trashed;
   'files.rename': Msg & { file: FileEntry };
   'files.share': Msg & { file: FileEntry };
   'files.noshare': Msg & { file: FileEntry };

@@ -138,7 +138,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'folders.delete': async ({ nimbus, params }) => {
     await folders.deleteFolder(nimbus, params.username, params.folder);
-    return { msg: 'Folder deleted' };
+    return { msg: 'Folder deleted', trashId: null };
   },
   'folders.files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',
@@ -146,7 +146,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'folders.files.delete': async ({ nimbus, params }) => {
     await files.deleteFile(nimbus, params.username, params.folder, params.file);
-    return { msg: 'File deleted' };
+    return { msg: 'File deleted', trashId: null };
   },
 
   'role.get': ({ nimbus, params, caller }) => {
@@ -178,7 +178,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   },
   'files.delete': async ({ nimbus, params }) => {
     await files.deleteFile(nimbus, params.username, params.folder ?? null, params.file);
-    return { msg: 'File deleted' };
+    return { msg: 'File deleted', trashId: null };
   },
   'files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',

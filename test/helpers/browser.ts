@@ -1,7 +1,7 @@
 /** Real Chromium for UI tests (Debian's /usr/bin/chromium through playwright-core) and the built renderer. */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,7 @@ export function browserAvailable(): boolean {
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    if (entry.name === 'dist' || entry.name === 'node_modules' || entry.name === '.build-lock') continue;
     const full = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? await newestMtime(full) : (await stat(full)).mtimeMs);
   }
@@ -35,6 +35,26 @@ async function newestMtime(dir: string): Promise<number> {
 
 /** Builds renderer/dist (which the daemon serves at `/`) when it is missing or older than the sources. */
 export async function ensureRendererBuilt(): Promise<void> {
+  // Test files run in parallel processes: one builds while the others wait for it.
+  const lock = path.join(REPO_ROOT, 'renderer', '.build-lock');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now());
+      if (age > 180_000) await rm(lock, { recursive: true, force: true }); // left by a killed run
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    await buildRendererIfStale();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function buildRendererIfStale(): Promise<void> {
   const index = path.join(REPO_ROOT, 'renderer', 'dist', 'index.html');
   if (existsSync(index)) {
     const built = (await stat(index)).mtimeMs;
