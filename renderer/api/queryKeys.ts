@@ -15,6 +15,11 @@ export const queryKeys = {
   folders: (username: string) => ['folders', username] as const,
   allFiles: (username: string) => ['files', username] as const,
   files: (username: string, folder: string | null) => ['files', username, folder ?? ''] as const,
+  /** A user's trash (trash.list). */
+  trash: (username: string) => ['trash', username] as const,
+  /** Every search of a user's (made stale by any change of their files), and one of them. */
+  searches: (username: string) => ['search', username] as const,
+  search: (username: string, q: string) => ['search', username, q] as const,
 };
 
 /** The queries a live change event makes stale. */
@@ -25,17 +30,21 @@ export function keysForEvent(event: ChangeEvent): QueryKey[] {
     case 'file.changed':
     case 'file.removed':
     case 'share.changed':
-      if (!user) return [['files'], ['folders'], queryKeys.users, queryKeys.dash];
-      return [queryKeys.files(user, event.folder), queryKeys.folders(user), queryKeys.users, queryKeys.dash];
+      if (!user) return [['files'], ['folders'], ['search'], queryKeys.users, queryKeys.dash];
+      return [queryKeys.files(user, event.folder), queryKeys.folders(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
     case 'folder.added':
     case 'folder.removed':
-      if (!user) return [['files'], ['folders'], queryKeys.users, queryKeys.dash];
-      return [queryKeys.folders(user), queryKeys.allFiles(user), queryKeys.users, queryKeys.dash];
+      if (!user) return [['files'], ['folders'], ['search'], queryKeys.users, queryKeys.dash];
+      return [queryKeys.folders(user), queryKeys.allFiles(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
     case 'user.changed':
     case 'user.removed':
       return [queryKeys.users, queryKeys.dash];
     case 'role.changed':
       return [queryKeys.roles, queryKeys.users];
+    case 'trash.changed':
+      // The trash's bytes count against the quota: the user's usage changes with it.
+      if (!user) return [['trash'], queryKeys.users, queryKeys.dash];
+      return [queryKeys.trash(user), queryKeys.users, queryKeys.dash];
     case 'index.state':
       return [[]];
     default:
