@@ -20,6 +20,8 @@ import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
+import { sendZip } from './zip-response.js';
+import { planZip } from '../services/zip.js';
 import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
 import { page, PAGE_CSP } from './pages.js';
@@ -215,7 +217,8 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   'files.copy': notBuilt,
   'files.thumbnail': notBuilt,
   'folders.rename': notBuilt,
-  'folders.download': notBuilt,
+  'folders.download': ({ nimbus, params, ctx }) =>
+    sendZip(ctx, nimbus, planZip(nimbus, params.username, params.folder ?? null, params.files ?? null)),
   'usage.get': notBuilt,
   'trash.list': notBuilt,
   'trash.restore': notBuilt,

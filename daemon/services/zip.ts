@@ -1,0 +1,178 @@
+/**
+ * `folders.download`: a folder, some files, or a user's whole storage as one streamed zip
+ * (docs/explorer.md, "Zips"). What goes in is decided from the file index before the first
+ * byte (so a missing folder or file is a plain 404); the bytes are then read one file at a
+ * time through the storage's symlink-refusing open, and only as fast as the client takes
+ * them: memory stays flat whatever the size, and yazl switches to ZIP64 when offsets or
+ * sizes pass 4 GiB.
+ */
+import { Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import type { NimbusContext } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import type { OpenedFile } from '../storage/storage.js';
+import { mimeTypeOf, requireUser } from './records.js';
+
+/** One file of the zip: where it is in the storage, and its path inside the zip. */
+export interface ZipItem {
+  folder: string | null;
+  file: string;
+  entry: string;
+}
+
+/** Everything a zip will hold, decided before the first byte is sent. */
+export interface ZipPlan {
+  username: string;
+  /** The name offered to the browser (`folder.zip`, `files.zip`, `username.zip`). */
+  downloadName: string;
+  /** Directory entries (`folder/`), so an empty folder survives the round trip. */
+  directories: string[];
+  items: ZipItem[];
+}
+
+/**
+ * What `folders.download` will send for these parameters; 404 for an unknown user, folder or
+ * named file (before anything is streamed).
+ * - `files` given: only those files of `folder` (or of the root), each at the top of the zip,
+ *   as a selection would be (a file manager's "compress these items").
+ * - `folder` only: its files under `folder/`.
+ * - neither: the root's files, and every folder as a directory with its files.
+ */
+export function planZip(nimbus: NimbusContext, username: string, folder: string | null, files: readonly string[] | null): ZipPlan {
+  requireUser(nimbus, username);
+  const storage = nimbus.storage;
+  const index = nimbus.index;
+  if (files !== null) {
+    for (const file of files) storage.requireFile(username, folder, file);
+    return {
+      username,
+      downloadName: `${folder ?? 'files'}.zip`,
+      directories: [],
+      items: files.map((file) => ({ folder, file, entry: file })),
+    };
+  }
+  if (folder !== null) {
+    storage.requireFolder(username, folder);
+    return { username, downloadName: `${folder}.zip`, directories: [`${folder}/`], items: folderItems(nimbus, username, folder) };
+  }
+  const node = index.user(username);
+  if (!node) throw notFound('user_not_found', 'User not found');
+  const folders = [...node.folders.keys()].sort();
+  return {
+    username,
+    downloadName: `${username}.zip`,
+    directories: folders.map((name) => `${name}/`),
+    items: [
+      ...index.sortedNames(node.root).map((file) => ({ folder: null, file, entry: file })),
+      ...folders.flatMap((name) => folderItems(nimbus, username, name)),
+    ],
+  };
+}
+
+function folderItems(nimbus: NimbusContext, username: string, folder: string): ZipItem[] {
+  const files = nimbus.index.files(username, folder);
+  if (!files) return [];
+  return nimbus.index.sortedNames(files).map((file) => ({ folder, file, entry: `${folder}/${file}` }));
+}
+
+/**
+ * Deflate only what is text-like (text/*, JSON, XML, JavaScript, SVG, CSV…): it shrinks well
+ * and is small. Everything else is stored: images, audio, video, archives, PDFs and office
+ * files are already compressed, and deflating gigabytes of them would cost CPU for nothing
+ * (the bench's zip row streams at disk speed only because of it).
+ */
+export function shouldDeflate(name: string): boolean {
+  const type = mimeTypeOf(name);
+  return (
+    type.startsWith('text/') ||
+    /^application\/(json|ld\+json|xml|xhtml\+xml|javascript|x-javascript|ecmascript|x-sh|x-httpd-php|sql|yaml|x-yaml|toml|rtf)$/.test(
+      type,
+    ) ||
+    type === 'image/svg+xml' ||
+    type.endsWith('+xml') ||
+    type.endsWith('+json')
+  );
+}
+
+/** What streaming a zip may report: a file it left out, or a read that failed after bytes went out. */
+export interface ZipEvents {
+  /** A planned file that was gone (or no longer a regular file) when its turn came. */
+  skipped?(item: ZipItem): void;
+  /** A read failed mid-entry: the zip cannot be finished, and the stream is destroyed with this error. */
+  failed?(err: Error): void;
+}
+
+/**
+ * The zip's bytes as a stream. Files are opened one at a time, each only once the previous
+ * one has been read to its end, so at most one file is open; a file that vanished since the
+ * plan is left out and the zip stays valid. Destroying the returned stream (the client went
+ * away) closes the open file and opens no other.
+ */
+export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvents = {}): Readable {
+  const zip = new ZipFile();
+  // yazl's output is a PassThrough; typed as NodeJS.ReadableStream by @types/yazl.
+  const output = zip.outputStream as Readable;
+  let current: Readable | null = null;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    current?.destroy();
+  };
+  output.once('close', stop);
+  zip.on('error', (err: Error) => {
+    stop();
+    events.failed?.(err);
+    output.destroy(err);
+  });
+  for (const directory of plan.directories) zip.addEmptyDirectory(directory);
+
+  const addNext = async (i: number): Promise<void> => {
+    if (stopped) return;
+    if (i === plan.items.length) {
+      zip.end();
+      return;
+    }
+    const item = plan.items[i];
+    const opened = await openForZip(nimbus, plan.username, item);
+    if (stopped) {
+      void opened?.handle.close();
+      return;
+    }
+    if (!opened) {
+      events.skipped?.(item);
+      return addNext(i + 1);
+    }
+    const options = { mtime: new Date(opened.mtimeMs), compress: shouldDeflate(item.file) };
+    if (opened.size === 0) {
+      void opened.handle.close();
+      zip.addBuffer(Buffer.alloc(0), item.entry, options);
+      return addNext(i + 1);
+    }
+    // Up to the size seen at open: a file appended to meanwhile is taken as it was. No
+    // `size` for yazl: a file cut short by another program ends its entry early (the data
+    // descriptor says how long) instead of failing the whole zip.
+    const stream = opened.handle.createReadStream({ start: 0, end: opened.size - 1, autoClose: true, highWaterMark: 1 << 20 });
+    current = stream;
+    stream.once('error', (err) => zip.emit('error', err));
+    // The next file is opened once this one is closed: never two open at once.
+    stream.once('close', () => {
+      current = null;
+      void addNext(i + 1).catch((err: Error) => zip.emit('error', err));
+    });
+    zip.addReadStream(stream, item.entry, options);
+  };
+  void addNext(0).catch((err: Error) => zip.emit('error', err));
+  return output;
+}
+
+/** Opens a planned file; null when it is no longer there (removed, renamed, replaced by a link). */
+async function openForZip(nimbus: NimbusContext, username: string, item: ZipItem): Promise<OpenedFile | null> {
+  try {
+    return await nimbus.storage.openFile(username, item.folder, item.file);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
