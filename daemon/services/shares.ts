@@ -58,6 +58,26 @@ export function moveShare(nimbus: NimbusContext, username: string, folder: strin
   nimbus.store.putShare({ ...share, file: to }, share);
 }
 
+/** Moves a file's share to another folder with the file, same token (the caller commits). */
+export function moveShareToFolder(nimbus: NimbusContext, username: string, from: string | null, file: string, to: string | null): boolean {
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, from, file));
+  if (!share) return false;
+  nimbus.store.putShare({ ...share, folder: to }, share);
+  return true;
+}
+
+/** The names of the shared files of a folder. */
+export function sharedFilesIn(nimbus: NimbusContext, username: string, folder: string): string[] {
+  return [...nimbus.store.sharesByToken.values()].filter((s) => s.username === username && s.folder === folder).map((s) => s.file);
+}
+
+/** Moves the shares of a renamed folder's files to its new name, same tokens (the caller commits); how many moved. */
+export function moveFolderShares(nimbus: NimbusContext, username: string, folder: string, newName: string): number {
+  let n = 0;
+  for (const file of sharedFilesIn(nimbus, username, folder)) if (moveShareToFolder(nimbus, username, folder, file, newName)) n++;
+  return n;
+}
+
 /**
  * How long a file may be gone before its share is revoked. An editor that saves by deleting
  * and writing anew, or a file moved out and back, keeps its link; the link answers 404 while

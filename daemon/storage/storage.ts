@@ -7,6 +7,7 @@ import type { FileIndex } from './file-index.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
+import { moveFile, renameFolder } from './moves.js';
 import { openFile, type OpenedFile } from './open-file.js';
 import { resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
@@ -99,6 +100,22 @@ export class Storage implements StorageParts {
   /** Renames without ever replacing another file. */
   renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void> {
     return renameFile(this, username, folder, file, newName);
+  }
+
+  /** Moves a file to another folder (or the root) of the user, never replacing anything; `whileLocked` runs under the locks once the index has it. */
+  moveFile(
+    username: string,
+    from: string | null,
+    file: string,
+    to: string | null,
+    whileLocked?: (meta: FileMeta) => void,
+  ): Promise<FileMeta> {
+    return moveFile(this, username, from, file, to, whileLocked);
+  }
+
+  /** Renames a folder with its files; `whileLocked` runs under the locks once the index has the new name. */
+  renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void> {
+    return renameFolder(this, username, folder, newName, whileLocked);
   }
 
   /** Checks, before a byte of the body is read, that an upload could land. */

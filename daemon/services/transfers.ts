@@ -1,0 +1,105 @@
+/**
+ * files.move, files.copy and folders.rename (docs/explorer.md, "Move, copy, rename a folder").
+ * A move and a folder rename are renames on disk whose shares follow (same tokens); a copy
+ * is a new, unshared file that goes through the upload's path: its bytes reserved against
+ * the quota first, then a temp file, fsynced, linked into place without replacing anything.
+ */
+import { Readable } from 'node:stream';
+import type { FileEntry, Folder } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { conflict } from '../errors.js';
+import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
+import { requireUser, toFileEntry, toFolder } from './records.js';
+import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
+
+/**
+ * What refuses `file` of `from` arriving in `to`, from the index, before any disk access:
+ * 404 for a missing source folder, file or target folder; 409 `file_exists` for a name
+ * taken there (the file itself, when `to` is where it already is), `folder_exists` for a
+ * folder of that name at the root, `name_case_conflict` for a name differing only in case.
+ * Call under the `fileLock`s of both names; the storage layer checks the disk again.
+ */
+function assertArrivable(nimbus: NimbusContext, username: string, from: string | null, file: string, to: string | null): void {
+  nimbus.storage.requireFile(username, from, file);
+  nimbus.storage.requireFolder(username, to);
+  if (from === to || nimbus.index.getFile(username, to, file))
+    throw conflict('file_exists', 'A file with that name already exists in the target folder');
+  if (to === null && nimbus.index.user(username)?.folders.has(file))
+    throw conflict('folder_exists', 'A folder with that name already exists at the root');
+  assertNoCaseTwin(nimbus, username, to, file);
+}
+
+/** Moves a file to another folder or the root; its share link follows (same token). */
+export async function moveFile(
+  nimbus: NimbusContext,
+  username: string,
+  from: string | null,
+  file: string,
+  to: string | null,
+): Promise<FileEntry> {
+  requireUser(nimbus, username);
+  // The source's lock is the one a delete, rename or upload of it takes: a move racing any of them runs before or after, never between.
+  return nimbus.locks.run([fileLock(username, from, file), fileLock(username, to, file)], async () => {
+    assertArrivable(nimbus, username, from, file, to);
+    let shareMoved = false;
+    const meta = await nimbus.storage.moveFile(username, from, file, to, () => {
+      shareMoved = moveShareToFolder(nimbus, username, from, file, to);
+    });
+    if (shareMoved) await nimbus.store.commit();
+    return toFileEntry(nimbus, username, to, file, meta);
+  });
+}
+
+/**
+ * Copies a file to another folder or the root as a new, unshared file: an upload whose body
+ * is the source, read through the same symlink-refusing open as a download, so its size is
+ * reserved against the quota before a byte is copied (copies and uploads at once never pass
+ * it together: 507 `quota_exceeded`) and it lands only whole.
+ */
+export async function copyFile(
+  nimbus: NimbusContext,
+  username: string,
+  from: string | null,
+  file: string,
+  to: string | null,
+): Promise<FileEntry> {
+  requireUser(nimbus, username);
+  // Checked again where the copy lands (uploadFile, under the target's lock); here so a refusal reads nothing.
+  assertArrivable(nimbus, username, from, file, to);
+  const opened = await nimbus.storage.openFile(username, from, file);
+  try {
+    // Exactly the bytes there when it was opened: a file still growing is copied as it was then.
+    const body =
+      opened.size === 0 ? Readable.from([]) : opened.handle.createReadStream({ start: 0, end: opened.size - 1, autoClose: false });
+    return await uploadFile(nimbus, { username, folder: to, file, overwrite: false, declaredLength: opened.size, body });
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+/**
+ * Renames a folder; every share of a file inside follows (same tokens). 409 `folder_exists`
+ * for a folder or root file of the new name, `name_case_conflict` for a case twin; the same
+ * name is no change (as a file rename).
+ */
+export async function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
+  requireUser(nimbus, username);
+  nimbus.storage.requireFolder(username, folder);
+  // The locks of the folder's shared files too: a rename or delete of one of them moves or
+  // revokes its share after its disk work, which must not land on the folder's old name.
+  const sharedFiles = sharedFilesIn(nimbus, username, folder).map((f) => fileLock(username, folder, f));
+  return nimbus.locks.run([fileLock(username, null, folder), fileLock(username, null, newName), ...sharedFiles], async () => {
+    nimbus.storage.requireFolder(username, folder);
+    if (newName !== folder) {
+      if (nimbus.index.user(username)?.folders.has(newName) || nimbus.index.getFile(username, null, newName))
+        throw conflict('folder_exists', 'A folder or file with that name already exists at the root');
+      assertNoCaseTwin(nimbus, username, null, newName, folder);
+    }
+    let sharesMoved = 0;
+    await nimbus.storage.renameFolder(username, folder, newName, () => {
+      sharesMoved = moveFolderShares(nimbus, username, folder, newName);
+    });
+    if (sharesMoved > 0) await nimbus.store.commit();
+    return toFolder(newName, nimbus.index.user(username)!.folders.get(newName)!);
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Moving a file between a user's folders (or the root) and renaming a folder, always through
+ * directories opened without following links (safe-dir.ts), so a folder swapped for a link
+ * mid-request is never followed. (A copy is an upload whose body is the source file:
+ * daemon/services/transfers.ts.)
+ */
+import type { Stats } from 'node:fs';
+import { link, rename, unlink } from 'node:fs/promises';
+import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
+import { ignoreMissing } from './fs-helpers.js';
+import type { FileIndex, FileMeta } from './file-index.js';
+import type { OpenDir } from './safe-dir.js';
+import { lstatIn } from './safe-ops.js';
+import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
+
+const missingDir = (folder: string | null) => (folder === null ? 'user_not_found' : 'folder_not_found');
+
+/** The 409 for a name taken at a move's target: a folder at the root is `folder_exists`, anything else `file_exists`. */
+function takenAt(to: string | null, there: Stats | null): ApiError {
+  if (to === null && there?.isDirectory()) return conflict('folder_exists', 'A folder with that name already exists at the root');
+  return conflict('file_exists', 'A file with that name already exists in the target folder');
+}
+
+/**
+ * Moves `file` from folder `from` to folder `to` (null: the root) of the same user: a link
+ * under the new name, then the old name unlinked, so it never replaces a file another
+ * program put there meanwhile (a crash between the two leaves the file under both names,
+ * never under none). Holds both directories shared, so neither is deleted or renamed
+ * meanwhile. `whileLocked` runs once the index has the file at its new place, still under
+ * the locks (the caller moves its share there, so a folder rename cannot slip in between).
+ */
+export async function moveFile(
+  s: StorageParts,
+  username: string,
+  from: string | null,
+  file: string,
+  to: string | null,
+  whileLocked: (meta: FileMeta) => void = () => undefined,
+): Promise<FileMeta> {
+  s.assertWritable();
+  s.path(username, from, file);
+  s.path(username, to, file);
+  s.requireFile(username, from, file);
+  s.requireFolder(username, to);
+  if (from === to) throw takenAt(to, null);
+  return s.live.run([...keysOf(username, from), ...keysOf(username, to)], false, () =>
+    within(s.storageDir, username, from, missingDir(from), (source) =>
+      within(s.storageDir, username, to, missingDir(to), async (target) => {
+        const stat = await lstatIn(source, file);
+        if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
+        const there = await lstatIn(target, file);
+        if (there) throw takenAt(to, there);
+        await linkThenUnlink(source, target, file, to);
+        await target.fsync();
+        await source.fsync();
+        await source.recheck();
+        await target.recheck();
+        const meta = { size: stat.size, mtimeMs: stat.mtimeMs };
+        s.index.removeFile(username, from, file);
+        s.index.setFile(username, to, file, meta);
+        whileLocked(meta);
+        return meta;
+      }),
+    ),
+  );
+}
+
+async function linkThenUnlink(source: OpenDir, target: OpenDir, file: string, to: string | null): Promise<void> {
+  try {
+    await link(source.at(file), target.at(file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw takenAt(to, await lstatIn(target, file));
+    if (code === 'ENOENT') throw notFound('file_not_found', 'File not found');
+    // No hard links here (a file system without them, or protected_hardlinks on a file of
+    // another owner): a plain rename, after the check above; it moves a link itself, never its target.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw fromFsError(err) ?? err;
+    const there = await lstatIn(target, file);
+    if (there) throw takenAt(to, there);
+    await rename(source.at(file), target.at(file));
+    return;
+  }
+  await unlink(source.at(file)).catch(ignoreMissing);
+}
+
+/**
+ * Renames a user's folder (one rename of the directory: its files go with it). Holds the
+ * user shared and both folder names exclusively, as a delete does, so nothing is placed
+ * into the old name or the new one meanwhile; uploads still streaming into the old name are
+ * voided (a 404). `whileLocked` runs once the index has the new name, still under the locks.
+ */
+export async function renameFolder(
+  s: StorageParts,
+  username: string,
+  folder: string,
+  newName: string,
+  whileLocked: () => void = () => undefined,
+): Promise<void> {
+  s.assertWritable();
+  s.path(username, folder);
+  s.path(username, newName);
+  s.requireFolder(username, folder);
+  if (folder === newName) return;
+  await s.live.run([userKey(username)], false, () =>
+    s.live.run([folderKey(username, folder), folderKey(username, newName)], true, () =>
+      within(s.storageDir, username, null, 'user_not_found', async (root) => {
+        const stat = await lstatIn(root, folder);
+        if (!stat?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
+        const there = await lstatIn(root, newName);
+        // On a case-insensitive disk `Docs` finds `docs` itself: a case-only rename, not a clash.
+        if (there && !(there.ino === stat.ino && there.dev === stat.dev)) throw folderTaken();
+        s.tickets.voidAll(username, folder);
+        try {
+          await rename(root.at(folder), root.at(newName));
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          // Something appeared under the new name since the check (a non-empty directory, a file).
+          if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') throw folderTaken();
+          if (code === 'ENOENT') throw notFound('folder_not_found', 'Folder not found');
+          throw fromFsError(err) ?? err;
+        }
+        await root.fsync();
+        await root.recheck();
+        renameInIndex(s.index, username, folder, newName, stat.mtimeMs);
+        whileLocked();
+      }),
+    ),
+  );
+}
+
+const folderTaken = () => conflict('folder_exists', 'A folder or file with that name already exists at the root');
+
+/** The index after a folder rename: the old folder gone, the new one with the same files (the same metas). */
+function renameInIndex(index: FileIndex, username: string, folder: string, newName: string, mtimeMs: number): void {
+  const files = [...(index.files(username, folder) ?? [])];
+  index.removeFolder(username, folder);
+  index.addFolder(username, newName, mtimeMs);
+  for (const [name, meta] of files) index.setFile(username, newName, name, meta);
+}
