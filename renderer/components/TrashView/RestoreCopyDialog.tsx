@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TrashItem } from '../../../shared/types';
+import { Dialog } from '../Dialog/Dialog';
+
+interface RestoreCopyDialogProps {
+  /** Items whose restore answered 409: their name is taken again where they were. */
+  items: TrashItem[];
+  onConfirm(): Promise<void>;
+  onClose(): void;
+}
+
+/**
+ * The choice the daemon leaves to the person when a name is taken again (docs/explorer.md:
+ * 409, nothing changed): keep it in the trash, or restore it beside the other as
+ * "name (restored).ext".
+ */
+export function RestoreCopyDialog({ items, onConfirm, onClose }: RestoreCopyDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const one = items.length === 1 ? items[0] : null;
+  return (
+    <Dialog
+      title={one ? t('trash:copyTitle', { name: one.name }) : t('trash:copyManyTitle', { count: items.length })}
+      onClose={onClose}
+      initialFocus="[data-confirm]"
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common:cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            data-confirm
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await onConfirm();
+              } finally {
+                setBusy(false);
+                onClose();
+              }
+            }}
+          >
+            {t('trash:restoreAsCopy')}
+          </button>
+        </>
+      }
+    >
+      <p>
+        {one
+          ? t('trash:copyText', { name: one.name, place: one.folder ?? t('trash:root') })
+          : t('trash:copyManyText', { count: items.length })}
+      </p>
+      {one ? null : (
+        <ul className="trash__copy-list">
+          {items.map((item) => (
+            <li key={item.id}>{item.name}</li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}
