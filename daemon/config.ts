@@ -44,6 +44,8 @@ export interface DaemonConfig {
   registration: 'open' | 'closed';
   /** NIMBUS_REQUIRE_VERIFIED=1: a non-admin user with an unverified e-mail may not upload or share. */
   requireVerified: boolean;
+  /** Trash items older than this many days are purged (NIMBUS_TRASH_DAYS, a whole number ≥ 1; default 30). */
+  trashDays: number;
 }
 
 export interface ConfigInput {
@@ -90,6 +92,7 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     logLevel: input.logLevel ?? parseLogLevel(env.NIMBUS_LOG_LEVEL, 'NIMBUS_LOG_LEVEL') ?? 'info',
     registration: parseRegistration(env.NIMBUS_REGISTRATION),
     requireVerified: parseFlag(env.NIMBUS_REQUIRE_VERIFIED, 'NIMBUS_REQUIRE_VERIFIED'),
+    trashDays: parseTrashDays(env.NIMBUS_TRASH_DAYS),
   };
 }
 
@@ -97,6 +100,15 @@ function parseRegistration(raw: string | undefined): 'open' | 'closed' {
   if (!raw || raw === 'closed') return 'closed';
   if (raw === 'open') return 'open';
   throw new Error(`Invalid NIMBUS_REGISTRATION: ${raw} (open or closed)`);
+}
+
+/** A whole number of days, 1 or more (unset: 30). */
+function parseTrashDays(raw: string | undefined): number {
+  if (!raw) return 30;
+  // Up to 100 years: beyond that, deletedAt + days is no longer a date.
+  if (!/^[1-9][0-9]{0,4}$/.test(raw) || Number(raw) > 36500)
+    throw new Error(`Invalid NIMBUS_TRASH_DAYS: ${raw} (a whole number of days from 1 to 36500)`);
+  return Number(raw);
 }
 
 /** 1/true/yes or 0/false/no (unset: false). */

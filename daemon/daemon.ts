@@ -14,6 +14,7 @@ import { Mailer } from './mail.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
 import { watchForVanishedShares } from './services/shares.js';
+import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
 import { LiveStorage } from './storage/watcher.js';
@@ -26,6 +27,8 @@ import { openDaemonLog } from './logging.js';
 import { removeRunFile, writeRunFile } from './run-file.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
+/** How often trash items past NIMBUS_TRASH_DAYS are looked for (besides at start). */
+const TRASH_PURGE_INTERVAL_MS = 60 * 60_000;
 
 /** Starts the daemon: lock, store, admin key, HTTP server, then the index scan in the background. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
@@ -78,6 +81,19 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       log,
     };
     watchForVanishedShares(nimbus);
+    // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
+    await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
+    await adoptTrash(nimbus);
+    const purge = () => purgeTrash(nimbus).catch((err: Error) => log(`Nimbus: purging the trash failed: ${err.message}`));
+    let purging: Promise<unknown> = purge();
+    await purging;
+    const purgeTimer = setInterval(() => (purging = purging.then(purge)), TRASH_PURGE_INTERVAL_MS);
+    purgeTimer.unref();
+    const stopPurging = async () => {
+      clearInterval(purgeTimer);
+      await purging;
+    };
+    cleanups.push(stopPurging);
     const events = new EventHub(index, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
@@ -134,6 +150,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         await closed;
         clearTimeout(grace);
         await scanning;
+        await stopPurging();
         await sessions.close();
         await store.close();
         logs.logger.info('Nimbus stopped');

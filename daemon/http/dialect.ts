@@ -70,6 +70,11 @@ export function applyDialect(nimbus: NimbusContext, dialect: Dialect, endpoint: 
     }
     case 'dash.get':
       return daneeCloudDash(nimbus);
+    case 'files.delete':
+    case 'folders.files.delete':
+    case 'folders.delete':
+      // DaneeCloud answered a delete with {msg}; the trash item's id is Nimbus's own (for an Undo).
+      return { msg: (body as { msg: string }).msg };
     default:
       return body;
   }

@@ -14,6 +14,8 @@ import * as folders from '../services/folders.js';
 import * as keys from '../services/keys.js';
 import type { Caller } from '../services/keys.js';
 import * as roles from '../services/roles.js';
+import { getUsage } from '../services/records.js';
+import * as trash from '../services/trash.js';
 import { searchFilesJson } from '../services/search.js';
 import * as transfers from '../services/transfers.js';
 import * as users from '../services/users.js';
@@ -139,18 +141,18 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     msg: 'Folder created',
     folder: await folders.createFolder(nimbus, params.username, params.folder),
   }),
-  'folders.delete': async ({ nimbus, params }) => {
-    await folders.deleteFolder(nimbus, params.username, params.folder);
-    return { msg: 'Folder deleted', trashId: null };
-  },
+  'folders.delete': async ({ nimbus, params }) => ({
+    msg: 'Folder deleted',
+    trashId: await folders.deleteFolder(nimbus, params.username, params.folder, params.permanent === true),
+  }),
   'folders.files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',
     file: await files.renameFile(nimbus, params.username, params.folder, params.file, params.newname),
   }),
-  'folders.files.delete': async ({ nimbus, params }) => {
-    await files.deleteFile(nimbus, params.username, params.folder, params.file);
-    return { msg: 'File deleted', trashId: null };
-  },
+  'folders.files.delete': async ({ nimbus, params }) => ({
+    msg: 'File deleted',
+    trashId: await files.deleteFile(nimbus, params.username, params.folder, params.file, params.permanent === true),
+  }),
 
   'role.get': ({ nimbus, params, caller }) => {
     // A user may read their own role only; another name is as a role that does not exist.
@@ -179,10 +181,10 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     ctx.set('X-Total-Count', String(result.total));
     return result.json;
   },
-  'files.delete': async ({ nimbus, params }) => {
-    await files.deleteFile(nimbus, params.username, params.folder ?? null, params.file);
-    return { msg: 'File deleted', trashId: null };
-  },
+  'files.delete': async ({ nimbus, params }) => ({
+    msg: 'File deleted',
+    trashId: await files.deleteFile(nimbus, params.username, params.folder ?? null, params.file, params.permanent === true),
+  }),
   'files.rename': async ({ nimbus, params }) => ({
     msg: 'File renamed',
     file: await files.renameFile(nimbus, params.username, params.folder ?? null, params.file, params.newname),
@@ -229,11 +231,20 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'folders.download': ({ nimbus, params, ctx }) =>
     sendZip(ctx, nimbus, planZip(nimbus, params.username, params.folder ?? null, params.files ?? null)),
-  'usage.get': notBuilt,
-  'trash.list': notBuilt,
-  'trash.restore': notBuilt,
-  'trash.delete': notBuilt,
-  'trash.empty': notBuilt,
+  'usage.get': ({ nimbus, params }) => ({ usage: getUsage(nimbus, params.username) }),
+  'trash.list': ({ nimbus, params, ctx, page: pg }) => ({ items: paged(ctx, trash.listTrash(nimbus, params.username), pg) }),
+  'trash.restore': async ({ nimbus, params }) => ({
+    msg: 'Restored from the trash',
+    restored: await trash.restoreItem(nimbus, params.username, params.id, params.rename === true),
+  }),
+  'trash.delete': async ({ nimbus, params }) => {
+    await trash.deleteItem(nimbus, params.username, params.id);
+    return { msg: 'Deleted from the trash for good' };
+  },
+  'trash.empty': async ({ nimbus, params }) => ({
+    msg: 'Trash emptied',
+    removed: await trash.emptyTrash(nimbus, params.username),
+  }),
   'files.download': async ({ nimbus, params, ctx }) => {
     const opened = await files.openDownload(nimbus, params.username, params.folder ?? null, params.file);
     sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs);

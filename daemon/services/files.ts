@@ -4,8 +4,9 @@ import type { NimbusContext } from '../context.js';
 import { badRequest, conflict, fileTaken, quotaExceeded } from '../errors.js';
 import { foldName } from '../storage/file-index.js';
 import type { OpenedFile } from '../storage/storage.js';
-import { maxBytesOf, requireUser, toFileEntry } from './records.js';
+import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
 import { moveShare, revokeShare } from './shares.js';
+import { trashFile } from './trash.js';
 
 /**
  * The lock of a name in a directory (a file, or a folder at the root), by its folded name:
@@ -27,12 +28,24 @@ export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder
   throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
 }
 
-export async function deleteFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<void> {
+/**
+ * Deletes a file: into the user's trash (answering the trash item's id), or with `permanent`
+ * for good (answering null). Either way its share link is revoked at once.
+ */
+export async function deleteFile(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string | null,
+  file: string,
+  permanent = false,
+): Promise<string | null> {
   requireUser(nimbus, username);
+  if (!permanent) return trashFile(nimbus, username, folder, file);
   await nimbus.locks.run(fileLock(username, folder, file), async () => {
     await nimbus.storage.deleteFile(username, folder, file);
     if (revokeShare(nimbus, username, folder, file)) await nimbus.store.commit();
   });
+  return null;
 }
 
 /** Renames a file; its share link follows it, as in DaneeCloud. */
@@ -83,7 +96,7 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
     if (total <= reserved) return;
     const extra = total - reserved;
     if (maxBytes >= 0) {
-      const used = nimbus.index.usedBytes(req.username) - freed + (nimbus.reserved.get(req.username) ?? 0);
+      const used = usedBytesOf(nimbus, req.username) - freed + (nimbus.reserved.get(req.username) ?? 0);
       if (used + extra > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
     }
     reserved += extra;
@@ -97,8 +110,8 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
   try {
     // Everything that would refuse the upload is checked before a byte of the body is read.
     await nimbus.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
-    if (maxBytes >= 0 && nimbus.index.usedBytes(req.username) > maxBytes)
-      throw quotaExceeded('The user is over their storage quota; delete files before uploading');
+    if (maxBytes >= 0 && usedBytesOf(nimbus, req.username) > maxBytes)
+      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
     if (req.declaredLength !== null) reserve(req.declaredLength);
     const received = await nimbus.storage.receive(req.body, (total) => {
       if (req.declaredLength !== null && total > req.declaredLength)

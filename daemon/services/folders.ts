@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
 import { revokeFolderShares } from './shares.js';
+import { trashFolder } from './trash.js';
 
 export function listFolders(nimbus: NimbusContext, username: string): Folder[] {
   requireUser(nimbus, username);
@@ -51,8 +52,14 @@ export async function createFolder(nimbus: NimbusContext, username: string, fold
   });
 }
 
-export async function deleteFolder(nimbus: NimbusContext, username: string, folder: string): Promise<void> {
+/**
+ * Deletes a folder with its files: into the user's trash (answering the trash item's id), or
+ * with `permanent` for good (answering null). The shares of its files are revoked at once.
+ */
+export async function deleteFolder(nimbus: NimbusContext, username: string, folder: string, permanent = false): Promise<string | null> {
   requireUser(nimbus, username);
-  await nimbus.storage.deleteFolder(username, folder);
+  if (!permanent) return trashFolder(nimbus, username, folder);
+  await nimbus.locks.run(fileLock(username, null, folder), () => nimbus.storage.deleteFolder(username, folder));
   if (revokeFolderShares(nimbus, username, folder) > 0) await nimbus.store.commit();
+  return null;
 }

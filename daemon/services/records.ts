@@ -1,6 +1,7 @@
 /** Turns stored state into the API's records. Nothing secret ever leaves through here. */
 import mime from 'mime-types';
-import type { FileEntry, Folder, Role, User } from '../../shared/types.js';
+import { fileKindOf } from '../../shared/file-kinds.js';
+import type { FileEntry, FileKind, Folder, Role, User, UsageDetail } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import type { FileMeta } from '../storage/file-index.js';
@@ -16,8 +17,16 @@ export function maxBytesOf(nimbus: NimbusContext, user: StoredUser): number {
   return role.maxStorage * MIB;
 }
 
+/**
+ * What counts against a user's quota: their files and their trash (docs/explorer.md). Every
+ * quota check (uploads, copies) and every usage the API answers reads it.
+ */
+export function usedBytesOf(nimbus: NimbusContext, username: string): number {
+  return nimbus.index.usedBytes(username) + nimbus.store.trashBytes(username);
+}
+
 export function toUser(nimbus: NimbusContext, user: StoredUser): User {
-  const usedBytes = nimbus.index.usedBytes(user.username);
+  const usedBytes = usedBytesOf(nimbus, user.username);
   const maxBytes = maxBytesOf(nimbus, user);
   return {
     username: user.username,
@@ -26,6 +35,30 @@ export function toUser(nimbus: NimbusContext, user: StoredUser): User {
     emailVerified: user.emailVerified,
     createdAt: user.createdAt,
     usage: { usedBytes, maxBytes, overQuota: maxBytes >= 0 && usedBytes > maxBytes },
+  };
+}
+
+/** usage.get: the user's files by kind, their trash and their quota. */
+export function getUsage(nimbus: NimbusContext, username: string): UsageDetail {
+  const user = requireUser(nimbus, username);
+  const byKind: Record<FileKind, number> = { images: 0, documents: 0, media: 0, other: 0 };
+  let fileCount = 0;
+  const node = nimbus.index.user(user.username);
+  const count = (files: Map<string, FileMeta>) => {
+    for (const [name, meta] of files) byKind[fileKindOf(mimeTypeOf(name))] += meta.size;
+    fileCount += files.size;
+  };
+  if (node) {
+    count(node.root);
+    for (const folder of node.folders.values()) count(folder.files);
+  }
+  const { usage } = toUser(nimbus, user);
+  return {
+    ...usage,
+    fileBytes: nimbus.index.usedBytes(user.username),
+    trashBytes: nimbus.store.trashBytes(user.username),
+    fileCount,
+    byKind,
   };
 }
 

@@ -6,6 +6,7 @@ import { foldName } from '../storage/file-index.js';
 import type { StoredUser } from '../store/schema.js';
 import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
+import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
 
 // By the folded name: `Ana` and `ana` are one directory on a case-insensitive disk, so
 // creating one and creating or renaming to the other must not run at once.
@@ -44,8 +45,8 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
 }
 
 /**
- * Deletes the user's record, shares, verification and reset tokens, sessions and personal
- * keys (the last two revoked at once), then their files.
+ * Deletes the user's record, shares, verification and reset tokens, sessions, personal
+ * keys (the last two revoked at once) and trash records, then their files and trash.
  */
 export function deleteUser(nimbus: NimbusContext, username: string): Promise<void> {
   return nimbus.locks.run(userLock(username), async () => {
@@ -57,8 +58,11 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
     dropResetsOf(nimbus, username);
     nimbus.sessions.endAllOf(username);
     dropKeysOf(nimbus, username);
+    dropTrashOf(nimbus, username);
     await nimbus.store.commit();
     await nimbus.storage.deleteUser(username);
+    // After the files: a delete to the trash still running holds the user's directory until then.
+    await removeTrashDirOf(nimbus, username);
   });
 }
 
@@ -81,6 +85,8 @@ export function editUser(
     if (renaming) assertNoCaseTwin(nimbus, newUsername, username);
     const newHash = newPassword === undefined ? null : await hashPassword(newPassword);
     if (renaming) await nimbus.storage.renameUser(username, newUsername);
+    // The trash goes with them (its directory now, its records with this commit).
+    if (renaming) await moveTrashOf(nimbus, username, newUsername);
     // Read the record again after the awaits: a role change may have landed meanwhile.
     const user = requireUser(nimbus, username);
     const emailChanged = newEmail !== user.email;

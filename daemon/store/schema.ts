@@ -75,6 +75,25 @@ export interface StoredVerification {
   expiresAt: string;
 }
 
+/**
+ * Something a user deleted, kept in `<data-dir>/trash/<username>/<id>/<name>` until restored,
+ * deleted for good or purged (docs/explorer.md, "Trash").
+ */
+export interface StoredTrashItem {
+  /** 16 random bytes, hex: the entry's directory in the user's trash. */
+  id: string;
+  username: string;
+  kind: 'file' | 'folder';
+  name: string;
+  /** Where a file was (null: the root); null for a folder. */
+  folder: string | null;
+  /** Bytes (a folder: all its files). */
+  size: number;
+  /** 1 for a file; a folder's number of files. */
+  fileCount: number;
+  deletedAt: string;
+}
+
 export interface DbData {
   schema: 1;
   users: StoredUser[];
@@ -85,6 +104,8 @@ export interface DbData {
   /** Added by issue 12; a store written before has none (migrateDb adds them). */
   sessions: StoredSession[];
   resets: StoredReset[];
+  /** Added by issue 13; a store written before has none (migrateDb adds it). */
+  trash: StoredTrashItem[];
 }
 
 /**
@@ -110,6 +131,7 @@ export function emptyDb(): DbData {
     verifications: [],
     sessions: [],
     resets: [],
+    trash: [],
   };
 }
 
@@ -117,7 +139,7 @@ export function emptyDb(): DbData {
  * Brings a store written by an older Nimbus up to date, in place; true when it changed
  * something. A built-in role still on the old external placeholder gets its local badge;
  * a badge anyone chose (any other value) is left alone. A store from before accounts gets
- * empty lists of sessions and password resets.
+ * empty lists of sessions and password resets; one from before the trash, an empty trash.
  */
 export function migrateDb(data: DbData): boolean {
   let changed = false;
@@ -128,6 +150,11 @@ export function migrateDb(data: DbData): boolean {
   }
   if (!Array.isArray(data.resets)) {
     data.resets = [];
+    changed = true;
+  }
+  // The trash came with issue 13.
+  if (!Array.isArray(data.trash)) {
+    data.trash = [];
     changed = true;
   }
   for (const role of data.roles) {

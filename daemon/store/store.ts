@@ -11,6 +11,7 @@ import {
   type StoredRole,
   type StoredSession,
   type StoredShare,
+  type StoredTrashItem,
   type StoredUser,
   type StoredVerification,
 } from './schema.js';
@@ -51,6 +52,10 @@ export class Store {
   readonly sessions = new Map<string, StoredSession>();
   /** Pending password resets by the hash of their token (daemon/services/auth.ts). */
   readonly resets = new Map<string, StoredReset>();
+  /** Trash items by id (daemon/services/trash.ts); change them through putTrash and deleteTrash. */
+  readonly trash = new Map<string, StoredTrashItem>();
+  /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
+  readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
   /** Called just before each write takes its snapshot (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
 
@@ -109,6 +114,38 @@ export class Store {
     this.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
   }
 
+  /** Adds or replaces a trash item, keeping the per-user lists and bytes in step. */
+  putTrash(item: StoredTrashItem): void {
+    const previous = this.trash.get(item.id);
+    if (previous) this.deleteTrash(previous);
+    this.trash.set(item.id, item);
+    let mine = this.#trashByUser.get(item.username);
+    if (!mine) this.#trashByUser.set(item.username, (mine = { items: new Map(), bytes: 0 }));
+    mine.items.set(item.id, item);
+    mine.bytes += item.size;
+  }
+
+  /** Removes a trash item (by its id). */
+  deleteTrash(item: StoredTrashItem): void {
+    const stored = this.trash.get(item.id);
+    if (!stored) return;
+    this.trash.delete(item.id);
+    const mine = this.#trashByUser.get(stored.username)!;
+    mine.items.delete(stored.id);
+    mine.bytes -= stored.size;
+    if (mine.items.size === 0) this.#trashByUser.delete(stored.username);
+  }
+
+  /** A user's trash items, in no particular order. */
+  trashOf(username: string): StoredTrashItem[] {
+    return [...(this.#trashByUser.get(username)?.items.values() ?? [])];
+  }
+
+  /** The bytes in a user's trash (part of their usage). */
+  trashBytes(username: string): number {
+    return this.#trashByUser.get(username)?.bytes ?? 0;
+  }
+
   /** Waits for pending writes, then refreshes the backup to the final state (a clean stop). */
   async close(): Promise<void> {
     await this.idle();
@@ -160,6 +197,7 @@ export class Store {
       verifications: [...this.verifications.values()],
       sessions: [...this.sessions.values()],
       resets: [...this.resets.values()],
+      trash: [...this.trash.values()],
     };
   }
 
@@ -173,6 +211,9 @@ export class Store {
     fill(this.verifications, copy.verifications, (v) => v.hash);
     fill(this.sessions, copy.sessions ?? [], (s) => s.hash);
     fill(this.resets, copy.resets ?? [], (r) => r.hash);
+    this.trash.clear();
+    this.#trashByUser.clear();
+    for (const item of copy.trash ?? []) this.putTrash(item);
   }
 
   get file(): string {
