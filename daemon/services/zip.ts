@@ -150,8 +150,9 @@ export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvent
     }
     // Up to the size seen at open: a file appended to meanwhile is taken as it was. No
     // `size` for yazl: a file cut short by another program ends its entry early (the data
-    // descriptor says how long) instead of failing the whole zip.
-    const stream = opened.handle.createReadStream({ start: 0, end: opened.size - 1, autoClose: true, highWaterMark: 1 << 20 });
+    // descriptor says how long) instead of failing the whole zip. No `start` either: plain
+    // reads from the fresh handle's offset 0, so the offset (/proc fdinfo) shows how far it got.
+    const stream = opened.handle.createReadStream({ end: opened.size - 1, autoClose: true, highWaterMark: 1 << 20 });
     current = stream;
     stream.once('error', (err) => zip.emit('error', err));
     // The next file is opened once this one is closed: never two open at once.

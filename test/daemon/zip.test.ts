@@ -4,13 +4,16 @@
  * (a file removed or swapped for a link while the zip streams, a client that leaves) are
  * played in the window where they matter: with the first entry still streaming.
  */
-import { readdir, readFile, readlink, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, apiLoose } from '../helpers/api.js';
 import { call, makeUser, userSession } from '../helpers/accounts.js';
-import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { childEnv, spawnDaemon } from '../helpers/child.js';
+import { createUser, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readZip, sha256, type ZipEntryInfo } from '../helpers/zip.js';
 
 let t: TestDaemon;
@@ -44,6 +47,7 @@ const byName = (entries: ZipEntryInfo[]) => Object.fromEntries(entries.map((e) =
 
 const STORED = 0;
 const DEFLATED = 8;
+const GIB = 1 << 30;
 
 /** A user with a root file, a folder of three kinds of file, and an empty folder. */
 async function userWithFiles(): Promise<{ username: string; content: Record<string, Buffer> }> {
@@ -72,7 +76,14 @@ describe('what a zip holds', () => {
     expect(res.headers.get('Content-Type')).toBe('application/zip');
     expect(res.headers.get('Content-Disposition')).toBe(`attachment; filename="${username}.zip"; filename*=UTF-8''${username}.zip`);
     const entries = await readZip(res.bytes);
-    expect(entries.map((e) => e.name).sort()).toEqual(['empty/', 'notes.txt', 'photos/', 'photos/blob.bin', 'photos/cat.png', 'photos/data.json']);
+    expect(entries.map((e) => e.name).sort()).toEqual([
+      'empty/',
+      'notes.txt',
+      'photos/',
+      'photos/blob.bin',
+      'photos/cat.png',
+      'photos/data.json',
+    ]);
     const got = byName(entries);
     for (const [name, bytes] of Object.entries(content)) expect(got[name].sha256, name).toBe(sha256(bytes));
     // Text-like types are deflated; everything else is stored as it is.
@@ -119,7 +130,9 @@ describe('what a zip holds', () => {
       `attachment; filename="Fotky 2024 ___.zip"; filename*=UTF-8''${encodeURIComponent(`${folder}.zip`)}`,
     );
     const entries = await readZip(res.bytes);
-    expect(entries.map((e) => e.name).sort()).toEqual([`${folder}/`, `${folder}/Ñandú 'quoted' %20 (1).png`, `${folder}/日本語のメモ.txt`].sort());
+    expect(entries.map((e) => e.name).sort()).toEqual(
+      [`${folder}/`, `${folder}/Ñandú 'quoted' %20 (1).png`, `${folder}/日本語のメモ.txt`].sort(),
+    );
     expect(entries.every((e) => e.utf8)).toBe(true);
     expect(entries.find((e) => e.name.endsWith('.txt'))?.sha256).toBe(sha256('こんにちは'));
   });
@@ -185,7 +198,8 @@ describe('who may zip what, and bad input', () => {
       const res = await apiLoose(t, 'folders.download', { username, files });
       expect(res.status, files).toBe(400);
     }
-    for (const folder of ['..', 'a/b', 'CON']) expect((await apiLoose(t, 'folders.download', { username, folder })).status, folder).toBe(400);
+    for (const folder of ['..', 'a/b', 'CON'])
+      expect((await apiLoose(t, 'folders.download', { username, folder })).status, folder).toBe(400);
     const tooMany = Array.from({ length: 1001 }, (_, i) => `f${i}`).join('/');
     expect((await apiLoose(t, 'folders.download', { username, files: tooMany })).status).toBe(400);
     expect(await snapshotState(t)).toEqual(before);
@@ -307,3 +321,106 @@ async function readFilePosition(file: string): Promise<number> {
   }
   return -1;
 }
+
+/** The resident memory of a process, in bytes (VmRSS of /proc/<pid>/status). */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+/** The central directory of a zip, read from its last bytes: each entry's name, method, CRC and sizes. */
+function centralDirectory(tail: Buffer, total: number): { name: string; method: number; crc: number; size: number; stored: number }[] {
+  const eocd = tail.length - 22;
+  expect(tail.readUInt32LE(eocd)).toBe(0x06054b50);
+  const count = tail.readUInt16LE(eocd + 10);
+  const size = tail.readUInt32LE(eocd + 12);
+  const offset = tail.readUInt32LE(eocd + 16);
+  expect(offset + size + 22).toBe(total);
+  let at = tail.length - (total - offset);
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    expect(tail.readUInt32LE(at)).toBe(0x02014b50);
+    const nameLength = tail.readUInt16LE(at + 28);
+    out.push({
+      method: tail.readUInt16LE(at + 10),
+      crc: tail.readUInt32LE(at + 16),
+      stored: tail.readUInt32LE(at + 20),
+      size: tail.readUInt32LE(at + 24),
+      name: tail.subarray(at + 46, at + 46 + nameLength).toString('utf8'),
+    });
+    at += 46 + nameLength + tail.readUInt16LE(at + 30) + tail.readUInt16LE(at + 32);
+  }
+  return out;
+}
+
+describe('a 2 GiB folder', () => {
+  it('streams from a `nimbus daemon` whose resident memory stays flat', { timeout: 300_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-zip-rss-'));
+    const daemon = await spawnDaemon(dataDir, childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' }));
+    const pid = daemon.child.pid!;
+    const headers = { 'API-Key': TEST_KEY };
+    try {
+      expect(
+        (await fetch(`${daemon.url}/api/user/create?username=big&email=big@example.com&password=password123`, { method: 'POST', headers }))
+          .status,
+      ).toBe(201);
+      expect((await fetch(`${daemon.url}/api/folders/create?username=big&folder=videos`, { method: 'POST', headers })).status).toBe(201);
+      // Sparse files: 2 GiB to read, no disk spent.
+      const folder = path.join(dataDir, 'storage', 'big', 'videos');
+      for (const name of ['part1.mp4', 'part2.mp4']) {
+        await writeFile(path.join(folder, name), '');
+        await truncate(path.join(folder, name), GIB);
+      }
+      expect((await fetch(`${daemon.url}/api/dash/rescan`, { method: 'POST', headers })).status).toBe(200);
+      // A first small zip loads the zip code, so what follows measures the streaming alone.
+      expect((await fetch(`${daemon.url}/api/folders/download?username=big&files=nothing-here`, { headers })).status).toBe(404);
+      await fetch(`${daemon.url}/api/user?username=big`, { headers }).then((r) => r.arrayBuffer());
+
+      const before = await rssOf(pid);
+      let peak = before;
+      const sampler = setInterval(
+        () =>
+          void rssOf(pid).then(
+            (rss) => (peak = Math.max(peak, rss)),
+            () => {},
+          ),
+        50,
+      );
+      let total = 0;
+      let tail = Buffer.alloc(0);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          http
+            .get(`${daemon.url}/api/folders/download?username=big&folder=videos`, { headers }, (res) => {
+              expect(res.statusCode).toBe(200);
+              res.on('data', (chunk: Buffer) => {
+                total += chunk.length;
+                tail = Buffer.concat([tail, chunk]);
+                if (tail.length > 1 << 20) tail = tail.subarray(tail.length - (1 << 16));
+              });
+              res.on('end', resolve);
+              res.on('error', reject);
+            })
+            .on('error', reject);
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      peak = Math.max(peak, await rssOf(pid));
+      expect(peak - before, `RSS grew from ${before >> 20} MiB to ${peak >> 20} MiB`).toBeLessThan(64 << 20);
+
+      let zeroCrc = 0;
+      const mib = Buffer.alloc(1 << 20);
+      for (let i = 0; i < GIB >> 20; i++) zeroCrc = crc32(mib, zeroCrc);
+      expect(centralDirectory(tail, total)).toEqual([
+        { name: 'videos/', method: 0, crc: 0, size: 0, stored: 0 },
+        { name: 'videos/part1.mp4', method: 0, crc: zeroCrc, size: GIB, stored: GIB },
+        { name: 'videos/part2.mp4', method: 0, crc: zeroCrc, size: GIB, stored: GIB },
+      ]);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
