@@ -93,6 +93,13 @@ async function folder(username: string): Promise<string> {
   if (res.status !== 201) throw new Error(`folder: ${res.status} ${res.text}`);
   return name;
 }
+/** A file of `username` deleted to their trash with the admin key: the trash item's id. */
+async function trashed(username: string): Promise<string> {
+  const res = await call(t, '/api/files/delete', { ...admin(), body: { username, file: await file(username) } });
+  const id = (res.body as { trashId?: string } | null)?.trashId;
+  if (res.status !== 200 || !id) throw new Error(`trashed: ${res.status} ${res.text}`);
+  return id;
+}
 async function role(): Promise<string> {
   const name = unique('role');
   await call(t, '/api/role/create', { ...admin(), body: { name, maxStorage: '10', badge: 'https://example.com/b.png' } });
@@ -198,6 +205,11 @@ const CASES: Record<EndpointId, Case> = {
       call(t, '/api/files/upload', { ...c.cred, method: 'POST', query: { username: c.target, file: unique('up') }, body: 'bytes' }),
   },
   'files.download': { run: async (c) => get(c, '/api/files/download', { username: c.target, file: await file(c.target) }) },
+  'usage.get': { run: (c) => get(c, '/api/usage', { username: c.target }) },
+  'trash.list': { run: (c) => get(c, '/api/trash', { username: c.target }) },
+  'trash.restore': { run: async (c) => post(c, '/api/trash/restore', { username: c.target, id: await trashed(c.target) }) },
+  'trash.delete': { run: async (c) => post(c, '/api/trash/delete', { username: c.target, id: await trashed(c.target) }) },
+  'trash.empty': { run: (c) => post(c, '/api/trash/empty', { username: c.target }) },
   'dash.get': { run: (c) => get(c, '/api/dash') },
   'dash.rescan': { run: (c) => post(c, '/api/dash/rescan') },
   events: {

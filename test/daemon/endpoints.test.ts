@@ -270,7 +270,7 @@ const CASES: Record<EndpointId, Case[]> = {
         await fx.file(username, folder);
         return api(fx.t, 'folders.delete', { username, folder });
       },
-      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+      (res) => expect(res.body).toEqual({ msg: expect.any(String), trashId: expect.stringMatching(/^[0-9a-f]{32}$/) }),
     ),
     err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.delete', { username: await fx.user() })),
     err(404, 'unknown folder', 'folder_not_found', async (fx) =>
@@ -326,7 +326,7 @@ const CASES: Record<EndpointId, Case[]> = {
         const folder = await fx.folder(username);
         return api(fx.t, 'folders.files.delete', { username, folder, file: await fx.file(username, folder) });
       },
-      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+      (res) => expect(res.body).toEqual({ msg: expect.any(String), trashId: expect.stringMatching(/^[0-9a-f]{32}$/) }),
     ),
     err(400, 'no file', 'missing_parameter', async (fx) =>
       apiLoose(fx.t, 'folders.files.delete', { username: await fx.user(), folder: 'f' }),
@@ -487,7 +487,7 @@ const CASES: Record<EndpointId, Case[]> = {
         const username = await fx.user();
         return api(fx.t, 'files.delete', { username, file: await fx.file(username) });
       },
-      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+      (res) => expect(res.body).toEqual({ msg: expect.any(String), trashId: expect.stringMatching(/^[0-9a-f]{32}$/) }),
     ),
     err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.delete', { username: await fx.user() })),
     err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.delete', { username: await fx.user(), file: 'nope.txt' })),
@@ -627,6 +627,121 @@ const CASES: Record<EndpointId, Case[]> = {
         { headers: { Range: 'bytes=10-' } },
       );
     }),
+  ],
+  'usage.get': [
+    ok(
+      'answers files, trash and kinds against the quota',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await fx.file(username, undefined, 'abcd');
+        await api(fx.t, 'files.delete', { username, file: await fx.file(username, undefined, 'xy') });
+        return api(fx.t, 'usage.get', { username });
+      },
+      (res) =>
+        expect(res.body).toEqual({
+          usage: {
+            usedBytes: 6,
+            maxBytes: 128 * 1048576,
+            overQuota: false,
+            fileBytes: 4,
+            trashBytes: 2,
+            fileCount: 1,
+            byKind: { images: 0, documents: 4, media: 0, other: 0 },
+          },
+        }),
+    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'usage.get')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'usage.get', { username: 'nobody' })),
+  ],
+  'trash.list': [
+    ok(
+      'lists deleted items with X-Total-Count',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await api(fx.t, 'files.delete', { username, file: await fx.file(username) });
+        return api(fx.t, 'trash.list', { username });
+      },
+      (res) => {
+        expect(res.headers.get('X-Total-Count')).toBe('1');
+        expect(res.body.items).toEqual([
+          {
+            id: expect.stringMatching(/^[0-9a-f]{32}$/),
+            kind: 'file',
+            name: expect.any(String),
+            folder: null,
+            size: 7,
+            fileCount: 1,
+            deletedAt: expect.any(String),
+            purgeAt: expect.any(String),
+          },
+        ]);
+      },
+    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'trash.list')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'trash.list', { username: 'nobody' })),
+  ],
+  'trash.restore': [
+    ok(
+      'puts a file back where it was',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        const file = await fx.file(username, folder);
+        const id = (await api(fx.t, 'folders.files.delete', { username, folder, file })).body.trashId!;
+        return api(fx.t, 'trash.restore', { username, id });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['msg', 'restored']);
+        expect(res.body.restored).toEqual({ kind: 'file', name: expect.any(String), folder: expect.any(String) });
+      },
+    ),
+    err(400, 'an id that is not one', 'invalid_parameter', async (fx) =>
+      apiLoose(fx.t, 'trash.restore', { username: await fx.user(), id: 'nope' }),
+    ),
+    err(404, 'unknown id', 'trash_item_not_found', async (fx) =>
+      api(fx.t, 'trash.restore', { username: await fx.user(), id: '0'.repeat(32) }),
+    ),
+    err(409, 'the name is taken again', 'file_exists', async (fx) => {
+      const username = await fx.user();
+      const file = await fx.file(username);
+      const id = (await api(fx.t, 'files.delete', { username, file })).body.trashId!;
+      await upload(fx.t, username, file, 'new');
+      return api(fx.t, 'trash.restore', { username, id });
+    }),
+  ],
+  'trash.delete': [
+    ok(
+      'deletes one item for good',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const id = (await api(fx.t, 'files.delete', { username, file: await fx.file(username) })).body.trashId!;
+        return api(fx.t, 'trash.delete', { username, id });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'no id', 'missing_parameter', async (fx) => apiLoose(fx.t, 'trash.delete', { username: await fx.user() })),
+    err(404, 'unknown id', 'trash_item_not_found', async (fx) =>
+      api(fx.t, 'trash.delete', { username: await fx.user(), id: '0'.repeat(32) }),
+    ),
+  ],
+  'trash.empty': [
+    ok(
+      'deletes everything in the trash for good',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await api(fx.t, 'files.delete', { username, file: await fx.file(username) });
+        await api(fx.t, 'files.delete', { username, file: await fx.file(username) });
+        return api(fx.t, 'trash.empty', { username });
+      },
+      (res) => expect(res.body).toEqual({ msg: expect.any(String), removed: 2 }),
+    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'trash.empty')),
+    err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'trash.empty', { username: 'nobody' })),
   ],
   'dash.get': [
     ok(
