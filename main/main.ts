@@ -8,6 +8,7 @@ import { app, dialog, ipcMain, session, shell } from 'electron';
 import { startDaemon, type RunningDaemon } from '../daemon/index.js';
 import { createShellActions } from './actions.js';
 import { startDaemonWithFallback } from './daemonHost.js';
+import { setupDaemonKey } from './daemonKey.js';
 import { registerIpcHandlers } from './ipc.js';
 import { setupQuit, setupSingleInstance } from './lifecycle.js';
 import { shellLog, useLogger } from './log.js';
@@ -49,6 +50,7 @@ async function setupDaemon(): Promise<RunningDaemon> {
 function setupMainProcess(daemon: RunningDaemon): void {
   const actions = createShellActions(daemon, () => mainWindow?.show());
   setupSessionSecurity(session.defaultSession, daemon.url);
+  setupDaemonKey(session.defaultSession, daemon.url, () => daemon.adminKey());
   registerIpcHandlers(ipcMain, {
     daemonUrl: daemon.url,
     storageDir: daemon.storageDir,

@@ -104,7 +104,7 @@ export const ipcMain = { handle: vi.fn() };
 
 export const session = {
   defaultSession: {
-    webRequest: { onHeadersReceived: vi.fn() },
+    webRequest: { onHeadersReceived: vi.fn(), onBeforeSendHeaders: vi.fn() },
     setPermissionRequestHandler: vi.fn(),
     setPermissionCheckHandler: vi.fn(),
   },

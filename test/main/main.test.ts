@@ -108,6 +108,18 @@ describe('main.ts', () => {
     expect(electron.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalledOnce();
   });
 
+  it('adds the daemon’s key to the window’s plain requests to its own daemon, so a bare link downloads', async () => {
+    const [[filter, listener]] = electron.session.defaultSession.webRequest.onBeforeSendHeaders.mock.calls;
+    expect(filter).toEqual({ urls: [`${daemonUrl()}/*`] });
+    const url = `${daemonUrl()}/api/folders/download?username=nobody`;
+    let requestHeaders: Record<string, string> = {};
+    listener({ url, requestHeaders: {} }, (answer: { requestHeaders: Record<string, string> }) => (requestHeaders = answer.requestHeaders));
+    expect(requestHeaders).toEqual({ 'API-Key': TEST_KEY });
+    // With the header the link is the admin's: past authorization, to the row's own 404.
+    expect((await fetch(url, { headers: requestHeaders })).status).toBe(404);
+    expect((await fetch(url)).status).toBe(401);
+  });
+
   it('focuses the window when Nimbus is launched again', () => {
     const before = electron.BrowserWindow.instances.length;
     electron.app.emit('second-instance', {}, [], '/');
