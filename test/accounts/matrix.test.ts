@@ -178,6 +178,10 @@ const CASES: Record<EndpointId, Case> = {
       return post(c, '/api/folders/files/delete', { username: c.target, folder: d, file: await file(c.target, d) });
     },
   },
+  'folders.rename': {
+    run: async (c) => post(c, '/api/folders/rename', { username: c.target, folder: await folder(c.target), newname: unique('rn') }),
+  },
+  'folders.download': { run: async (c) => get(c, '/api/folders/download', { username: c.target, folder: await folder(c.target) }) },
   'role.get': { run: (c) => get(c, '/api/role', { name: c.kind === 'adminSession' ? 'admin' : 'user' }) },
   'role.all': { run: (c) => get(c, '/api/role/all') },
   'role.create': { run: (c) => post(c, '/api/role/create', { name: unique('nr'), maxStorage: '5', badge: 'https://example.com/b.png' }) },
@@ -191,6 +195,12 @@ const CASES: Record<EndpointId, Case> = {
   'files.delete': { run: async (c) => post(c, '/api/files/delete', { username: c.target, file: await file(c.target) }) },
   'files.rename': {
     run: async (c) => post(c, '/api/files/rename', { username: c.target, file: await file(c.target), newname: unique('nn') }),
+  },
+  'files.move': {
+    run: async (c) => post(c, '/api/files/move', { username: c.target, file: await file(c.target), to: await folder(c.target) }),
+  },
+  'files.copy': {
+    run: async (c) => post(c, '/api/files/copy', { username: c.target, file: await file(c.target), to: await folder(c.target) }),
   },
   'files.share': { run: async (c) => post(c, '/api/files/share', { username: c.target, file: await file(c.target) }) },
   'files.noshare': {

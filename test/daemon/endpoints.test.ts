@@ -336,6 +336,53 @@ const CASES: Record<EndpointId, Case[]> = {
       return api(fx.t, 'folders.files.delete', { username, folder: await fx.folder(username), file: 'nope.txt' });
     }),
   ],
+  'folders.rename': [
+    ok(
+      'renames a folder with its files',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await fx.file(username, folder);
+        return api(fx.t, 'folders.rename', { username, folder, newname: 'renamed folder' });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
+        expectFolder(res.body.folder);
+        expect(res.body.folder).toMatchObject({ name: 'renamed folder', fileCount: 1 });
+      },
+    ),
+    err(400, 'no newname', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.rename', { username: await fx.user(), folder: 'f' })),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      api(fx.t, 'folders.rename', { username: await fx.user(), folder: 'nope', newname: 'b' }),
+    ),
+    err(409, 'a folder of the new name', 'folder_exists', async (fx) => {
+      const username = await fx.user();
+      const a = await fx.folder(username);
+      return api(fx.t, 'folders.rename', { username, folder: a, newname: await fx.folder(username) });
+    }),
+  ],
+  'folders.download': [
+    ok(
+      'streams a folder as a zip attachment',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await fx.file(username, folder, 'zipped');
+        return api(fx.t, 'folders.download', { username, folder });
+      },
+      (res) => {
+        expect(res.headers.get('Content-Type')).toBe('application/zip');
+        expect(res.headers.get('Content-Disposition')).toMatch(/^attachment; filename=".+\.zip"/);
+        expect(res.text.startsWith('PK')).toBe(true);
+      },
+    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'folders.download')),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      api(fx.t, 'folders.download', { username: await fx.user(), folder: 'nope' }),
+    ),
+  ],
   'role.get': [
     ok(
       'returns the built-in role',
@@ -513,6 +560,71 @@ const CASES: Record<EndpointId, Case[]> = {
     err(409, 'new name taken', 'file_exists', async (fx) => {
       const username = await fx.user();
       return api(fx.t, 'files.rename', { username, file: await fx.file(username), newname: await fx.file(username) });
+    }),
+  ],
+  'files.move': [
+    ok(
+      'moves a root file into a folder (its share follows)',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const file = await fx.file(username);
+        await api(fx.t, 'files.share', { username, file });
+        return api(fx.t, 'files.move', { username, file, to: await fx.folder(username) });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file).toMatchObject({ folder: expect.stringMatching(/^d/), shared: true });
+      },
+    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.move', { username: await fx.user() })),
+    err(404, 'unknown file', 'file_not_found', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'files.move', { username, file: 'nope.txt', to: await fx.folder(username) });
+    }),
+    err(404, 'unknown target folder', 'folder_not_found', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'files.move', { username, file: await fx.file(username), to: 'nope' });
+    }),
+    err(409, 'the name taken at the target', 'file_exists', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      const file = await fx.file(username);
+      await upload(fx.t, username, file, 'other', { folder });
+      return api(fx.t, 'files.move', { username, file, to: folder });
+    }),
+  ],
+  'files.copy': [
+    ok(
+      'copies a folder’s file to the root as a new, unshared file',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        const file = await fx.file(username, folder);
+        await api(fx.t, 'files.share', { username, folder, file });
+        return api(fx.t, 'files.copy', { username, folder, file });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
+        expectFileEntry(res.body.file);
+        expect(res.body.file).toMatchObject({ folder: null, shared: false, size: 7 });
+      },
+    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.copy', { username: await fx.user() })),
+    err(404, 'unknown source folder', 'folder_not_found', async (fx) =>
+      api(fx.t, 'files.copy', { username: await fx.user(), folder: 'nope', file: 'a.txt' }),
+    ),
+    err(409, 'a copy into the folder the file is in', 'file_exists', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'files.copy', { username, file: await fx.file(username) });
+    }),
+    err(507, 'a copy past the quota', 'quota_exceeded', async (fx) => {
+      const username = await fx.user();
+      await api(fx.t, 'user.role', { username, name: await fx.role(1) });
+      const file = await fx.file(username, undefined, 'x'.repeat(600 * 1024));
+      return api(fx.t, 'files.copy', { username, file, to: await fx.folder(username) });
     }),
   ],
   'files.share': [
