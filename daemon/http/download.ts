@@ -5,17 +5,61 @@ import { mimeTypeOf } from '../services/records.js';
 import { INERT_CSP } from './security.js';
 
 /**
- * Streams an opened file as an attachment, with single-range support. The bytes never
- * run on the daemon's origin: attachment, nosniff, and a sandboxing CSP.
+ * The CSP of bytes shown inline. Checked in real Chromium (test/e2e/previews.test.ts), the
+ * strictest that still works, as a top-level tab and framed by the UI or the share page:
+ * - images, text and PDF keep the full `sandbox` (no scripts, no plugins but Chromium's own
+ *   PDF viewer, which still runs: it is an extension outside the page) and load nothing;
+ * - audio and video need `media-src 'self'` and `sandbox allow-same-origin`: Chromium's
+ *   media document loads the same URL again through a <video> element, which an opaque
+ *   (sandboxed) origin may not fetch. Scripts, forms and popups stay blocked.
+ * `frame-ancestors 'self'` lets only the daemon's own pages (the UI's viewer, the share
+ * page) frame them.
  */
-export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs: number): void {
+export const INLINE_CSP = "default-src 'none'; frame-ancestors 'self'; sandbox";
+export const INLINE_MEDIA_CSP = "default-src 'none'; media-src 'self'; frame-ancestors 'self'; sandbox allow-same-origin";
+
+/** How bytes are served inline: their Content-Type and CSP. */
+interface InlineType {
+  contentType: string;
+  csp: string;
+}
+
+/**
+ * Whether a file of this name may be shown inline, and how; null keeps it an attachment.
+ * Markup never is: SVG, HTML and XML can run scripts or load other documents on the
+ * daemon's origin, so they are downloaded even when `inline` asks otherwise.
+ */
+export function inlineTypeOf(name: string): InlineType | null {
+  const mime = mimeTypeOf(name);
+  if (/svg|xml|html/.test(mime)) return null;
+  if (mime.startsWith('image/') || mime === 'application/pdf') return { contentType: mime, csp: INLINE_CSP };
+  if (mime.startsWith('audio/') || mime.startsWith('video/')) return { contentType: mime, csp: INLINE_MEDIA_CSP };
+  // Plain text whatever its kind (CSS, JavaScript, CSV…): shown, never interpreted.
+  if (mime.startsWith('text/')) return { contentType: 'text/plain; charset=utf-8', csp: INLINE_CSP };
+  return null;
+}
+
+export interface SendOptions {
+  /** Serve for viewing (previewable types only; anything else stays an attachment). */
+  inline?: boolean;
+}
+
+/**
+ * Streams an opened file, with single-range support. The bytes never run on the daemon's
+ * origin: nosniff (set for every answer), an attachment with a CSP that runs nothing, or,
+ * for a previewable type asked `inline`, an inline disposition under `INLINE_CSP`.
+ */
+export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs: number, options: SendOptions = {}): void {
   const { size } = opened;
   const range = parseRange(ctx.get('Range'), size);
+  const inline = options.inline ? inlineTypeOf(name) : null;
   ctx.set('Accept-Ranges', 'bytes');
-  ctx.set('Content-Disposition', attachment(name));
-  ctx.set('Content-Security-Policy', INERT_CSP);
+  ctx.set('Content-Disposition', disposition(inline ? 'inline' : 'attachment', name));
+  ctx.set('Content-Security-Policy', inline ? inline.csp : INERT_CSP);
+  // The UI's viewer and the share page frame a PDF; nothing else may (CSP frame-ancestors says the same).
+  if (inline) ctx.set('X-Frame-Options', 'SAMEORIGIN');
   ctx.set('Last-Modified', new Date(opened.mtimeMs).toUTCString());
-  ctx.type = mimeTypeOf(name);
+  ctx.type = inline ? inline.contentType : mimeTypeOf(name);
   if (range === 'unsatisfiable') {
     void opened.handle.close();
     throw new ApiError('range_not_satisfiable', 'Range not satisfiable', { 'Content-Range': `bytes */${size}` });
@@ -67,8 +111,12 @@ export function parseRange(header: string, size: number): [number, number] | nul
 
 /** A Content-Disposition that keeps any file name intact and safe to put in a header. */
 export function attachment(name: string): string {
+  return disposition('attachment', name);
+}
+
+function disposition(type: 'attachment' | 'inline', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
 /** A download may stall ten times as long as a request body (5 minutes by default): readers on poor links are slow. */

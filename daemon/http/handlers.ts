@@ -23,11 +23,13 @@ import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
+import { sendThumbnail } from './thumbnail-response.js';
+import { thumbnailOf } from '../services/thumbnails.js';
 import { sendZip } from './zip-response.js';
 import { planZip } from '../services/zip.js';
 import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
-import { page, PAGE_CSP } from './pages.js';
+import { page, PAGE_CSP, sendSharePreview, sharePreviewKind } from './pages.js';
 import type { Page } from './params.js';
 import type { FailureThrottle } from './throttle.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -54,10 +56,6 @@ export interface HandlerInput<Id extends EndpointId> {
 export type HandlerResult<Id extends EndpointId> = ResponseOf<Id> | JsonText<ResponseOf<Id>>;
 
 export type Handler<Id extends EndpointId> = (input: HandlerInput<Id>) => HandlerResult<Id> | Promise<HandlerResult<Id>>;
-
-const notBuilt = (): never => {
-  throw new ApiError('internal', 'Not built yet');
-};
 
 const jsonText = <T>(value: T) => JSON.stringify(value) as JsonText<T>;
 
@@ -215,7 +213,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
       }),
     };
   },
-  // Issue 13: built by the rows' owners (docs/explorer.md); until then a plain 500.
+  // Issue 13 (docs/explorer.md).
   'files.move': async ({ nimbus, params }) => ({
     msg: 'File moved',
     file: await transfers.moveFile(nimbus, params.username, params.folder ?? null, params.file, params.to ?? null),
@@ -224,7 +222,10 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     msg: 'File copied',
     file: await transfers.copyFile(nimbus, params.username, params.folder ?? null, params.file, params.to ?? null),
   }),
-  'files.thumbnail': notBuilt,
+  'files.thumbnail': async ({ nimbus, params, ctx }) => {
+    const source = { username: params.username, folder: params.folder ?? null, file: params.file };
+    sendThumbnail(ctx, await thumbnailOf(nimbus, source, params.size ?? 256, ctx.get('If-None-Match')));
+  },
   'folders.rename': async ({ nimbus, params }) => ({
     msg: 'Folder renamed',
     folder: await transfers.renameFolder(nimbus, params.username, params.folder, params.newname),
@@ -247,7 +248,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'files.download': async ({ nimbus, params, ctx }) => {
     const opened = await files.openDownload(nimbus, params.username, params.folder ?? null, params.file);
-    sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs);
+    sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs, { inline: params.inline === true });
   },
 
   'dash.get': ({ nimbus, events }) => dash(nimbus, events),
@@ -314,7 +315,14 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   'share.download': async ({ nimbus, params, ctx, throttle }) => {
     throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
     const { opened, name } = await openSharedFile(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
-    sendFile(ctx, opened, name, nimbus.config.bodyIdleMs);
+    // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.
+    const preview = params.inline || params.download ? null : sharePreviewKind(ctx, name);
+    if (preview) {
+      await opened.handle.close();
+      sendSharePreview(ctx, params.token, name, preview, opened.size);
+      return;
+    }
+    sendFile(ctx, opened, name, nimbus.config.bodyIdleMs, { inline: params.inline === true && params.download !== true });
   },
   verify: async ({ nimbus, params, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
