@@ -6,7 +6,7 @@ import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
 
 /** Items per request: a trash rarely holds more, and the list is not virtualised. */
-export const TRASH_PAGE = 200;
+export const TRASH_PAGE = 100;
 
 /**
  * A user's trash, newest first, a page at a time (`trash.list` is paged). Live: the shell's
