@@ -25,6 +25,7 @@ import { startupRows } from './scenarios/startup.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
 import { uiRow } from './scenarios/ui.js';
+import { zipRow } from './scenarios/zip.js';
 import { watcherRow } from './scenarios/watcher.js';
 import { watchersRow } from './scenarios/watchers.js';
 
@@ -49,6 +50,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][]
   ['watchers', 'Watching the storage folder: fs.watch per directory', watchersRow('fs-watch')],
   ['download', 'Download of the big file', downloadRow],
   ['upload', 'Upload of the big file', uploadRow],
+  ['zip', 'Zip of the big file’s folder', zipRow],
   ['ui', 'UI: open the big folder', uiRow],
 ];
 
