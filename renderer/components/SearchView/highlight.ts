@@ -29,6 +29,8 @@ function fold(original: string): Folded {
   let offset = 0;
   for (const char of original) {
     const folded = char.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+    // A character that folds to nothing (a combining accent) belongs to the one before it.
+    if (folded.length === 0 && ends.length > 0) ends[ends.length - 1] = offset + char.length;
     for (let i = 0; i < folded.length; i += 1) {
       starts.push(offset);
       ends.push(offset + char.length);
