@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { FileEntry, Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
+import type { OpenedFile } from '../storage/storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
 import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
@@ -67,13 +68,35 @@ export async function copyFile(
   // Checked again where the copy lands (uploadFile, under the target's lock); here so a refusal reads nothing.
   assertArrivable(nimbus, username, from, file, to);
   const opened = await nimbus.storage.openFile(username, from, file);
+  return withSourceBytes(opened, (body) =>
+    uploadFile(nimbus, { username, folder: to, file, overwrite: false, declaredLength: opened.size, body }),
+  );
+}
+
+/**
+ * Runs `fn` with a stream of exactly the bytes the opened file had when it was opened (a file
+ * still growing is copied as it was then), and closes the file however `fn` ends.
+ */
+async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Promise<T>): Promise<T> {
+  if (opened.size === 0) {
+    try {
+      return await fn(Readable.from([]));
+    } finally {
+      await opened.handle.close();
+    }
+  }
+  // The stream owns the handle: it closes it at its end, or when destroyed below.
+  const body = opened.handle.createReadStream({ start: 0, end: opened.size - 1 });
+  // The upload listens while it reads; an error after it gave up (a read still in flight) must not go unheard.
+  body.on('error', () => undefined);
   try {
-    // Exactly the bytes there when it was opened: a file still growing is copied as it was then.
-    const body =
-      opened.size === 0 ? Readable.from([]) : opened.handle.createReadStream({ start: 0, end: opened.size - 1, autoClose: false });
-    return await uploadFile(nimbus, { username, folder: to, file, overwrite: false, declaredLength: opened.size, body });
+    return await fn(body);
   } finally {
-    await opened.handle.close();
+    if (!body.closed) {
+      const closed = new Promise<void>((resolve) => body.once('close', () => resolve()));
+      body.destroy();
+      await closed;
+    }
   }
 }
 

@@ -4,7 +4,7 @@
  * downloads), copies counted against the quota, every refusal a clear 4xx that changes
  * nothing, the event stream, and the same status codes for a DaneeCloud key.
  */
-import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, apiLoose } from '../helpers/api.js';
@@ -38,6 +38,11 @@ const exists = (p: string) =>
   );
 const names = async (username: string, folder?: string) =>
   (await api(t, 'files.list', folder ? { username, folder } : { username })).body.files.map((f) => f.name);
+/** File descriptors of this process (the daemon runs in it) open on something under `dir`. */
+async function fdsUnder(dir: string): Promise<string[]> {
+  const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return targets.filter((p) => p === dir || p.startsWith(dir + path.sep));
+}
 const tokenOf = (shareUrl: string | null) => new URL(shareUrl ?? 'http://missing/').pathname.split('/')[2];
 
 async function share(username: string, file: string, folder?: string): Promise<string> {
@@ -191,6 +196,7 @@ describe('files.copy', () => {
     expect((await api(t, 'files.copy', { username, file: 'empty.txt', folder: 'docs' })).body.file).toMatchObject({ size: 0 });
     expect((await readFile(onDisk(username, 'big.bin'))).equals(big)).toBe(true);
     expect(await readFile(onDisk(username, 'empty.txt'), 'utf8')).toBe('');
+    await vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([]));
   });
 
   it('answers 507 quota_exceeded when the copy would pass the quota, leaving nothing behind', async () => {
@@ -201,6 +207,8 @@ describe('files.copy', () => {
     await upload(t, username, 'half.bin', Buffer.alloc(600 * 1024));
     await refusedWithoutChange(507, 'quota_exceeded', () => api(t, 'files.copy', { username, file: 'half.bin', to: 'docs' }));
     expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+    // The source was opened to be copied, and is closed again.
+    await vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([]));
     // What fits is copied.
     expect((await api(t, 'files.copy', { username, file: 'a.txt', to: 'docs' })).status).toBe(201);
   });
