@@ -35,3 +35,29 @@ export async function fetchObjectUrl(client: NimbusClient, url: string, signal?:
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
   return URL.createObjectURL(await response.blob());
 }
+
+/**
+ * The zip of some files of one folder (or of the root). Built by hand for `files`: the row's
+ * check reads one `/`-separated string (no name may contain `/`), while `requestTarget` would
+ * write an array as `a,b`.
+ */
+export function zipUrl(client: NimbusClient, username: string, folder: string | null, files?: readonly string[]): string {
+  const url = new URL(linkUrl(client, 'folders.download', { username, folder: folder ?? undefined }), window.location.href);
+  if (files && files.length > 0) url.searchParams.set('files', files.join('/'));
+  return url.href;
+}
+
+/**
+ * Hands `url` to the browser's download manager with a plain link, as a click on
+ * `<a href download>` would: the browser streams it to disk with the session cookie.
+ */
+export function followDownloadLink(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}

@@ -125,10 +125,11 @@ describe('inline rename in the file table', () => {
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 
-  it('opens the editor on a double-click of the name, and Escape restores it', async () => {
+  it('opens the editor with F2 on a clicked row (a double-click opens the file instead), and Escape restores it', async () => {
     const onCommit = vi.fn();
     render(<Harness rows={[file('a.txt')].map(fileRow)} onCommit={onCommit} />);
-    await userEvent.dblClick(screen.getByText('a.txt'));
+    await userEvent.click(screen.getByText('a.txt'));
+    await userEvent.keyboard('{F2}');
     const input = screen.getByRole('textbox', { name: 'New name for a.txt' });
     await userEvent.type(input, 'zzz{Escape}');
     expect(screen.queryByRole('textbox')).toBeNull();

@@ -1,16 +1,22 @@
+import type { DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ChevronRight, Folder, HardDrive } from 'lucide-react';
+import { dropTargetProps } from '../FileTable/rowEvents';
 import './Breadcrumb.css';
 
 interface BreadcrumbProps {
   username: string;
   folder: string | null;
   onOpenRoot: () => void;
+  /** Files dragged from the list onto the user's root (shown inside a folder only). */
+  onDropOnRoot?: (event: DragEvent) => void;
 }
 
-/** user › folder; every part but the last goes back up. */
-export function Breadcrumb({ username, folder, onOpenRoot }: BreadcrumbProps) {
+/** user › folder; every part but the last goes back up, and takes files dragged onto it. */
+export function Breadcrumb({ username, folder, onOpenRoot, onDropOnRoot }: BreadcrumbProps) {
+  const { t } = useTranslation();
   return (
-    <nav aria-label="Breadcrumb" className="crumbs">
+    <nav aria-label={t('explorer:breadcrumb.label')} className="crumbs">
       <ol>
         <li>
           {folder === null ? (
@@ -19,7 +25,7 @@ export function Breadcrumb({ username, folder, onOpenRoot }: BreadcrumbProps) {
               {username}
             </span>
           ) : (
-            <button type="button" className="crumbs__item" onClick={onOpenRoot}>
+            <button type="button" className="crumbs__item" onClick={onOpenRoot} {...dropTargetProps(onDropOnRoot)}>
               <HardDrive size={16} aria-hidden="true" />
               {username}
             </button>

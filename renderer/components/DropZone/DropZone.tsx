@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CloudUpload } from 'lucide-react';
 import './DropZone.css';
 
@@ -13,6 +14,7 @@ const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types 
 
 /** Accepts files dragged from the desktop anywhere over its area. */
 export function DropZone({ destination, onFiles, children }: DropZoneProps) {
+  const { t } = useTranslation();
   const [over, setOver] = useState(false);
   const depth = useRef(0);
   return (
@@ -46,8 +48,8 @@ export function DropZone({ destination, onFiles, children }: DropZoneProps) {
         <div className="dropzone__overlay" aria-hidden="true">
           <div className="dropzone__card">
             <CloudUpload size={36} />
-            <div className="dropzone__title">Drop to upload</div>
-            <div className="dropzone__dest">to {destination}</div>
+            <div className="dropzone__title">{t('explorer:dropzone.title')}</div>
+            <div className="dropzone__dest">{t('explorer:dropzone.destination', { destination })}</div>
           </div>
         </div>
       ) : null}

@@ -1,31 +1,32 @@
-import { memo, type MouseEvent } from 'react';
-import { Link2 } from 'lucide-react';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link2, MoreHorizontal } from 'lucide-react';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
-import { formatBytes, formatFullDate, formatModified, plural } from '../../lib/format';
+import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
 import type { Row } from '../../lib/rows';
 import { RenameEditor } from '../RenameEditor/RenameEditor';
+import { dropTargetProps, menuPositionOf, type RowEvents } from './rowEvents';
 
-export interface FileRowProps {
+export interface FileRowProps extends RowEvents {
   row: Row;
   id: string;
   index: number;
   top: number;
+  height: number;
   selected: boolean;
   active: boolean;
   editing: boolean;
-  onRowClick: (row: Row, event: MouseEvent) => void;
-  onRowDoubleClick: (row: Row, onName: boolean) => void;
-  onShareClick: (row: Row) => void;
-  onRenameCommit: (row: Row, name: string) => void;
-  onRenameCancel: () => void;
 }
 
 /** One virtualised line of the file table. File names are rendered as text, never as HTML. */
 export const FileRow = memo(function FileRow(props: FileRowProps) {
+  const { t } = useTranslation();
   const { row, selected, active, editing } = props;
   const kind = row.kind === 'folder' ? 'folder' : fileKind(row.name, row.file.mimeType);
   const Icon = KIND_ICON[kind];
   const className = ['ft__row', 'ft__row--body', selected && 'is-selected', active && 'is-active'].filter(Boolean).join(' ');
+  const onDropOnFolder = props.onDropOnFolder;
+  const drop = row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {};
   return (
     <div
       id={props.id}
@@ -33,11 +34,15 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
       aria-rowindex={props.index + 2}
       aria-selected={selected}
       className={className}
-      style={{ transform: `translateY(${props.top}px)` }}
+      style={{ transform: `translateY(${props.top}px)`, height: props.height }}
+      draggable={row.kind === 'file' && !editing && props.onRowDragStart !== undefined}
+      onDragStart={(event) => props.onRowDragStart?.(row, event)}
+      {...drop}
       onClick={(event) => props.onRowClick(row, event)}
-      onDoubleClick={(event) => {
-        const onName = (event.target as HTMLElement).closest('.ft__name-text') !== null;
-        props.onRowDoubleClick(row, onName);
+      onDoubleClick={() => props.onRowDoubleClick(row)}
+      onContextMenu={(event) => {
+        event.preventDefault();
+        props.onRowMenu(row, { x: event.clientX, y: event.clientY });
       }}
     >
       <div role="gridcell" className="ft__cell ft__cell--name">
@@ -51,7 +56,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
         )}
       </div>
       <div role="gridcell" className="ft__cell ft__cell--size">
-        {row.kind === 'folder' ? plural(row.folder.fileCount, 'item') : formatBytes(row.size)}
+        {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
       </div>
       <div role="gridcell" className="ft__cell ft__cell--modified" title={formatFullDate(row.modifiedAt)}>
         {formatModified(row.modifiedAt)}
@@ -62,16 +67,32 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
             type="button"
             tabIndex={-1}
             className="tag tag--accent ft__shared"
-            aria-label={`Shared: show the link for ${row.name}`}
+            aria-label={t('explorer:table.sharedLink', { name: row.name })}
             onClick={(event) => {
               event.stopPropagation();
               props.onShareClick(row);
             }}
           >
             <Link2 size={12} aria-hidden="true" />
-            Shared
+            {t('explorer:table.shared')}
           </button>
         ) : null}
+      </div>
+      <div role="gridcell" className="ft__cell ft__cell--more">
+        <button
+          type="button"
+          tabIndex={-1}
+          className="icon-button ft__more"
+          aria-label={t('explorer:menu.openFor', { name: row.name })}
+          aria-haspopup="menu"
+          onClick={(event) => {
+            event.stopPropagation();
+            props.onRowMenu(row, menuPositionOf(event.currentTarget));
+          }}
+          onDoubleClick={(event) => event.stopPropagation()}
+        >
+          <MoreHorizontal size={18} aria-hidden="true" />
+        </button>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { checkFileName } from '../../../shared/validation';
 import './RenameEditor.css';
 
@@ -20,6 +21,7 @@ export function baseNameLength(name: string): number {
  * valid (as Finder does). The name rules are checked before anything is sent.
  */
 export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps) {
+  const { t } = useTranslation();
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const finished = useRef(false);
@@ -42,7 +44,7 @@ export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps)
     }
     const checked = checkFileName(value);
     if (!checked.ok) {
-      setError(`The name ${checked.message}`);
+      setError(t('explorer:rename.invalid', { problem: checked.message }));
       return;
     }
     finished.current = true;
@@ -55,7 +57,7 @@ export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps)
       <input
         ref={input}
         className="input rename__input"
-        aria-label={`New name for ${initial}`}
+        aria-label={t('explorer:rename.label', { name: initial })}
         value={value}
         spellCheck={false}
         aria-invalid={error ? true : undefined}

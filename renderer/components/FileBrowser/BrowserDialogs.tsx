@@ -1,0 +1,88 @@
+import { useTranslation } from 'react-i18next';
+import type { FileEntry } from '../../../shared/types';
+import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
+import type { useFileActions } from '../../hooks/useFileActions';
+import { copyText } from '../../lib/clipboard';
+import type { Row } from '../../lib/rows';
+import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
+import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
+import { NameDialog } from '../NameDialog/NameDialog';
+import { ShareDialog } from '../ShareDialog/ShareDialog';
+import { DeleteSummary } from './DeleteSummary';
+
+export type DialogState =
+  | { kind: 'delete'; rows: Row[] }
+  | { kind: 'share'; file: FileEntry; copied: boolean }
+  | { kind: 'new-folder' }
+  | { kind: 'transfer'; mode: TransferMode; rows: Row[] }
+  | null;
+
+interface BrowserDialogsProps {
+  username: string;
+  folder: string | null;
+  dialog: DialogState;
+  actions: ReturnType<typeof useFileActions>;
+  onConfirmDelete: (rows: readonly Row[]) => Promise<void>;
+  onClose: () => void;
+}
+
+/** The file browser's one open dialog, if any. */
+export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDelete, onClose }: BrowserDialogsProps) {
+  const { t } = useTranslation();
+  switch (dialog?.kind) {
+    case 'delete':
+      return (
+        <ConfirmDialog
+          title={
+            dialog.rows.length === 1
+              ? t('explorer:delete.titleOne', { name: dialog.rows[0].name })
+              : t('explorer:delete.titleMany', { count: dialog.rows.length })
+          }
+          confirmLabel={t('explorer:delete.confirm')}
+          onConfirm={() => onConfirmDelete(dialog.rows)}
+          onClose={onClose}
+        >
+          <DeleteSummary rows={dialog.rows} />
+        </ConfirmDialog>
+      );
+    case 'share':
+      return (
+        <ShareDialog
+          file={dialog.file}
+          copied={dialog.copied}
+          onCopy={copyText}
+          onUnshare={async () => {
+            if (await actions.unshare(dialog.file)) onClose();
+          }}
+          onClose={onClose}
+        />
+      );
+    case 'new-folder':
+      return (
+        <NameDialog
+          title={t('explorer:newFolder.title', { username })}
+          label={t('explorer:newFolder.label')}
+          rule={FILE_NAME_RULE}
+          submitLabel={t('explorer:newFolder.submit')}
+          validate={checkFileName}
+          onSubmit={actions.createFolder}
+          onClose={onClose}
+        />
+      );
+    case 'transfer': {
+      const files = dialog.rows.filter((row) => row.kind === 'file');
+      return (
+        <MoveDialog
+          username={username}
+          mode={dialog.mode}
+          names={files.map((row) => row.name)}
+          from={folder}
+          onPick={(to) => (dialog.mode === 'move' ? actions.move(files, to) : actions.copy(files, to))}
+          onClose={onClose}
+        />
+      );
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,60 @@
+import type { DragEvent, MouseEvent } from 'react';
+import type { Row } from '../../lib/rows';
+
+/** What a row (list) or card (grid) reports; the file browser decides what each means. */
+export interface RowEvents {
+  onRowClick: (row: Row, event: MouseEvent) => void;
+  onRowDoubleClick: (row: Row) => void;
+  /** Right-click, or the row's "⋯" button (touch): the context menu at that point. */
+  onRowMenu: (row: Row, position: { x: number; y: number }) => void;
+  onShareClick: (row: Row) => void;
+  onRenameCommit: (row: Row, name: string) => void;
+  onRenameCancel: () => void;
+  /** A file row starts being dragged (to move it onto a folder). */
+  onRowDragStart?: (row: Row, event: DragEvent) => void;
+  /** Files dragged from this list were dropped on a folder row. */
+  onDropOnFolder?: (folder: string, event: DragEvent) => void;
+}
+
+/** The type our drags carry, so a drag of rows is never taken for files from the desktop. */
+export const ROWS_DRAG_TYPE = 'application/x-nimbus-files';
+
+export const carriesRows = (event: DragEvent): boolean => Array.from(event.dataTransfer?.types ?? []).includes(ROWS_DRAG_TYPE);
+
+/** Names of the dragged files (written by the browser that started the drag). */
+export function draggedNames(event: DragEvent): string[] {
+  try {
+    const names: unknown = JSON.parse(event.dataTransfer.getData(ROWS_DRAG_TYPE));
+    return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Drop-target props for a folder row, a card or a breadcrumb: highlighted while rows hover over it. */
+export function dropTargetProps(onDrop: ((event: DragEvent) => void) | undefined) {
+  if (!onDrop) return {};
+  const mark = (event: DragEvent, on: boolean) => (event.currentTarget as HTMLElement).classList.toggle('is-drop-target', on);
+  return {
+    onDragOver: (event: DragEvent) => {
+      if (!carriesRows(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+      mark(event, true);
+    },
+    onDragLeave: (event: DragEvent) => mark(event, false),
+    onDrop: (event: DragEvent) => {
+      if (!carriesRows(event)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      mark(event, false);
+      onDrop(event);
+    },
+  };
+}
+
+/** Where a menu opened from an element (the keyboard's Shift+F10, the "⋯" button) appears: under its start. */
+export function menuPositionOf(element: Element | null): { x: number; y: number } {
+  const rect = element?.getBoundingClientRect();
+  return rect ? { x: rect.left + 24, y: rect.bottom } : { x: 40, y: 40 };
+}
