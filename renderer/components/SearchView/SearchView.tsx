@@ -17,9 +17,6 @@ export interface SearchViewProps {
   onPreview(files: FileEntry[], index: number): void;
 }
 
-/** How long typing must pause before a search goes out. */
-const SETTLE_MS = 150;
-
 /**
  * Search results across a user's storage (docs/explorer.md, "Search"): each hit with its
  * folder as a link, the matched text marked, more pages by scrolling to the end or the "Load
@@ -27,7 +24,8 @@ const SETTLE_MS = 150;
  */
 export function SearchView({ username, query, onOpenFolder, onPreview }: SearchViewProps) {
   const { t } = useTranslation();
-  const q = useSettled(query.trim().slice(0, SEARCH_MAX), SETTLE_MS);
+  // The explorer sends the text once typing pauses; a newer text cancels the request of an older one.
+  const q = query.trim().slice(0, SEARCH_MAX);
   const search = useSearch(username, q);
   const { hits } = search;
   const [active, setActive] = useState(0);
@@ -212,15 +210,4 @@ function Marked({ name, query }: { name: string; query: string }) {
       {name.slice(stop)}
     </span>
   );
-}
-
-/** `value`, once it has stayed the same for `ms` (the first value at once). */
-function useSettled(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    if (value === settled) return;
-    const timer = window.setTimeout(() => setSettled(value), ms);
-    return () => window.clearTimeout(timer);
-  }, [value, settled, ms]);
-  return settled;
 }
