@@ -10,6 +10,7 @@
  * another user" another user's existing things, so a 404 there is the audience's and not a
  * missing file's.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, ENDPOINT_BY_ID, type Endpoint, type EndpointId, type EndpointOf } from '../../shared/endpoints.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -85,6 +86,16 @@ async function file(username: string, folder?: string): Promise<string> {
   if (folder) await call(t, '/api/folders/create', { ...admin(), body: { username, folder } });
   const res = await uploadAs(t, admin(), username, name, 'content', folder ? { folder } : {});
   if (res.status !== 201) throw new Error(`file: ${res.status} ${res.text}`);
+  return name;
+}
+/** A PNG of `username` made with the admin key (files.thumbnail needs a picture). */
+async function image(username: string): Promise<string> {
+  const name = unique('i') + '.png';
+  const bytes = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#888' } })
+    .png()
+    .toBuffer();
+  const res = await call(t, '/api/files/upload', { ...admin(), method: 'POST', query: { username, file: name }, body: bytes });
+  if (res.status !== 201) throw new Error(`image: ${res.status} ${res.text}`);
   return name;
 }
 async function folder(username: string): Promise<string> {
@@ -215,6 +226,7 @@ const CASES: Record<EndpointId, Case> = {
       call(t, '/api/files/upload', { ...c.cred, method: 'POST', query: { username: c.target, file: unique('up') }, body: 'bytes' }),
   },
   'files.download': { run: async (c) => get(c, '/api/files/download', { username: c.target, file: await file(c.target) }) },
+  'files.thumbnail': { run: async (c) => get(c, '/api/files/thumbnail', { username: c.target, file: await image(c.target), size: '64' }) },
   'usage.get': { run: (c) => get(c, '/api/usage', { username: c.target }) },
   'trash.list': { run: (c) => get(c, '/api/trash', { username: c.target }) },
   'trash.restore': { run: async (c) => post(c, '/api/trash/restore', { username: c.target, id: await trashed(c.target) }) },

@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, refusesReadOnly, type EndpointId } from '../../shared/endpoints.js';
 import { decodeQuotedPrintable, readOutbox, resetLink, verifyLink } from '../helpers/mail.js';
@@ -56,6 +57,20 @@ async function resetToken(t: TestDaemon, email: string): Promise<string | null> 
 }
 
 const ok = (what: string, status: number, run: Case['run'], check?: Case['check']): Case => ({ status, what, run, check });
+
+/** A PNG of `username`'s (files.thumbnail needs a picture). */
+async function png(fx: Fx, username: string): Promise<string> {
+  const file = fx.unique('p') + '.png';
+  await upload(
+    fx.t,
+    username,
+    file,
+    await sharp({ create: { width: 300, height: 150, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer(),
+  );
+  return file;
+}
 const err = (status: number, what: string, code: string | undefined, run: Case['run']): Case => ({ status, what, code, run });
 
 const CASES: Record<EndpointId, Case[]> = {
@@ -728,7 +743,26 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.headers.get('Content-Type')).toMatch(/^text\/plain/);
       },
     ),
+    ok(
+      'shows a previewable file inline (inline=true), under a sandboxing CSP',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        return api(fx.t, 'files.download', { username, file: await fx.file(username, undefined, 'hello world'), inline: true });
+      },
+      (res) => {
+        expect(res.text).toBe('hello world');
+        expect(res.headers.get('Content-Disposition')).toMatch(/^inline;/);
+        expect(res.headers.get('Content-Type')).toBe('text/plain; charset=utf-8');
+        expect(res.headers.get('Content-Security-Policy')).toContain('sandbox');
+        expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      },
+    ),
     err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.download', { username: await fx.user() })),
+    err(400, 'an inline that is not a boolean', 'invalid_parameter', async (fx) => {
+      const username = await fx.user();
+      return apiLoose(fx.t, 'files.download', { username, file: await fx.file(username), inline: 'yes' });
+    }),
     err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.download', { username: await fx.user(), file: 'nope' })),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
@@ -738,6 +772,32 @@ const CASES: Record<EndpointId, Case[]> = {
         { username, file: await fx.file(username, undefined, 'abc') },
         { headers: { Range: 'bytes=10-' } },
       );
+    }),
+  ],
+  'files.thumbnail': [
+    ok(
+      'answers a WebP of the longest edge asked, with an ETag',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        return api(fx.t, 'files.thumbnail', { username, file: await png(fx, username), size: 100 });
+      },
+      (res) => {
+        expect(res.headers.get('Content-Type')).toBe('image/webp');
+        expect(res.headers.get('ETag')).toMatch(/^"[0-9a-f]{32}"$/);
+        expect(res.headers.get('Cache-Control')).toBe('private, no-cache');
+      },
+    ),
+    err(400, 'a size under 64', 'invalid_parameter', async (fx) => {
+      const username = await fx.user();
+      return apiLoose(fx.t, 'files.thumbnail', { username, file: await png(fx, username), size: '32' });
+    }),
+    err(404, 'an unknown file', 'file_not_found', async (fx) =>
+      apiLoose(fx.t, 'files.thumbnail', { username: await fx.user(), file: 'nope.png' }),
+    ),
+    err(415, 'a text file', 'cannot_preview', async (fx) => {
+      const username = await fx.user();
+      return apiLoose(fx.t, 'files.thumbnail', { username, file: await fx.file(username) });
     }),
   ],
   'usage.get': [
@@ -1197,6 +1257,33 @@ const CASES: Record<EndpointId, Case[]> = {
       (res) => {
         expect(res.text).toBe('shared bytes');
         expect(res.headers.get('Content-Disposition')).toMatch(/^attachment;/);
+      },
+    ),
+    ok(
+      'shows a browser the preview page of a shared image',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const shared = await api(fx.t, 'files.share', { username, file: await png(fx, username) });
+        return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null, headers: { Accept: 'text/html' } });
+      },
+      (res) => {
+        expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+        expect(res.text).toMatch(/<img src="\/s\/[^"]+\?inline=true"/);
+        expect(res.text).toMatch(/href="\/s\/[^"]+\?download=true"/);
+      },
+    ),
+    ok(
+      'answers inline=true with the bytes inline',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username, undefined, 'seen') });
+        return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl), inline: true }, { key: null });
+      },
+      (res) => {
+        expect(res.text).toBe('seen');
+        expect(res.headers.get('Content-Disposition')).toMatch(/^inline;/);
       },
     ),
     err(404, 'an unknown token', 'share_not_found', (fx) => api(fx.t, 'share.download', { token: 'A'.repeat(43) }, { key: null })),

@@ -108,7 +108,7 @@ describe('files.download with inline=true', () => {
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(res.headers.get('accept-ranges')).toBe('bytes');
     // Without inline (or with inline=false) the same file is an attachment, as before.
-    for (const extra of [{}, { inline: 'false' }]) {
+    for (const extra of [{}, { inline: 'false' }] as Record<string, string>[]) {
       const plain = await download('ana', name, extra);
       expect(plain.headers.get('content-disposition')).toMatch(/^attachment;/);
       expect(plain.headers.get('content-security-policy')).toBe(INERT_CSP);
