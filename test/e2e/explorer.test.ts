@@ -1,0 +1,202 @@
+/**
+ * The explorer in the web UI (issue 13), end to end: the built renderer served by a real daemon,
+ * driven in Debian's Chromium, signed in as a user. Moves by the context menu and by dragging
+ * onto a folder and onto the breadcrumb, copies, deletes several files and brings them back
+ * with one Undo, downloads through plain links (the browser's own download of the daemon's
+ * URL, never a blob: URL) and a zip of the selection, opens the menu from the keyboard and from
+ * a row's "⋯" button at phone size, and keeps the grid view across a reload. Screenshots at
+ * 1400×900 and 390×844 go to test-artifacts/explorer-*.png.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+
+const runUi = browserAvailable();
+const PASSWORD = 'correct horse battery';
+const SIZES = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+async function shots(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `explorer-${name}-${size}.png`), animations: 'disabled', caret: 'hide' });
+  }
+  await page.setViewportSize(SIZES.desktop);
+}
+
+describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', () => {
+  let t: TestDaemon;
+  let browser: TestBrowser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const grid = () => page.getByRole('grid', { name: /^Files in ana/ });
+  const row = (name: string) => grid().getByText(name, { exact: true });
+  const names = async (folder?: string): Promise<string[]> => {
+    const res = folder
+      ? await t.api('GET', '/api/folders/files', { username: 'ana', folder })
+      : await t.api('GET', '/api/files', { username: 'ana' });
+    return (res.body as { files: { name: string }[] }).files.map((file) => file.name).sort();
+  };
+  const menu = () => page.getByRole('menu');
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    await mkdir(ARTIFACTS_DIR, { recursive: true });
+    t = await startTestDaemon();
+    expect((await t.api('POST', '/api/user/create', { username: 'ana', email: 'ana@example.com', password: PASSWORD })).status).toBe(201);
+    for (const folder of ['Docs', 'Photos'])
+      expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder })).status).toBe(201);
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'drag-me.txt', 'move-me.txt']) await upload(t, 'ana', name, `${name} says hello\n`);
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2a6fd6' } })
+      .png()
+      .toBuffer();
+    await upload(t, 'ana', 'lake.png', png);
+    browser = await launchBrowser();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await page.setViewportSize(SIZES.desktop);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(t.url);
+    await page.getByLabel('Username').fill('ana');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await row('a.txt').waitFor();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('downloads a file through a plain link to the daemon (the browser streams it; no blob: URL)', async () => {
+    await row('a.txt').click({ button: 'right' });
+    const link = menu().getByRole('menuitem', { name: 'Download', exact: true });
+    const href = await link.getAttribute('href');
+    expect(href).toBe(`${t.url}/api/files/download?username=ana&file=a.txt`);
+    // (A resize closes the menu, so this one is at the desktop size only; the phone's is below.)
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-menu-desktop.png'), animations: 'disabled', caret: 'hide' });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.url()).toBe(href);
+    expect(download.suggestedFilename()).toBe('a.txt');
+    expect(await readFile((await download.path())!, 'utf8')).toBe('a.txt says hello\n');
+    // The toolbar's button does the same.
+    const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download', exact: true }).click()]);
+    expect(again.url()).not.toMatch(/^blob:/);
+    expect(again.url()).toBe(href);
+  });
+
+  it('opens the menu with Shift+F10, walks it with the arrows, and Escape gives the focus back to the list', async () => {
+    await row('b.txt').click();
+    await page.keyboard.press('Shift+F10');
+    await menu().waitFor();
+    expect(await menu().getAttribute('aria-label')).toBe('Actions for b.txt');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Download');
+    await page.keyboard.press('Escape');
+    await menu().waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
+  });
+
+  it('moves a file with "Move to…" in its context menu', async () => {
+    await row('move-me.txt').click({ button: 'right' });
+    await menu().getByRole('menuitem', { name: 'Move to…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move “move-me.txt” to…' });
+    await dialog.getByRole('radio', { name: 'Docs' }).check();
+    await shots(page, 'move-dialog');
+    await dialog.getByRole('button', { name: 'Move here' }).click();
+    await expect.poll(() => names('Docs')).toContain('move-me.txt');
+    expect(await names()).not.toContain('move-me.txt');
+    await expect.poll(() => row('move-me.txt').count()).toBe(0);
+  });
+
+  it('moves a file by dragging it onto a folder, and back by dragging it onto the breadcrumb', async () => {
+    await row('drag-me.txt').dragTo(row('Photos'));
+    await expect.poll(() => names('Photos')).toEqual(['drag-me.txt']);
+    await expect.poll(() => row('drag-me.txt').count()).toBe(0);
+    await row('Photos').dblclick();
+    await row('drag-me.txt').waitFor();
+    await row('drag-me.txt').dragTo(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('button', { name: 'ana' }));
+    await expect.poll(() => names()).toContain('drag-me.txt');
+    expect(await names('Photos')).toEqual([]);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('button', { name: 'ana' }).click();
+    await row('drag-me.txt').waitFor();
+  });
+
+  it('copies a file with "Copy to…"', async () => {
+    await row('b.txt').click({ button: 'right' });
+    await menu().getByRole('menuitem', { name: 'Copy to…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy “b.txt” to…' });
+    await dialog.getByRole('radio', { name: 'Photos' }).check();
+    await dialog.getByRole('button', { name: 'Copy here' }).click();
+    await expect.poll(() => names('Photos')).toEqual(['b.txt']);
+    expect(await names()).toContain('b.txt');
+  });
+
+  it('downloads a selection as one zip, through a plain link', async () => {
+    await row('b.txt').click();
+    await row('c.txt').click({ modifiers: ['Control'] });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download as zip', exact: true }).click(),
+    ]);
+    const url = new URL(download.url());
+    expect(url.origin + url.pathname).toBe(`${t.url}/api/folders/download`);
+    expect(url.searchParams.get('files')).toBe('b.txt/c.txt');
+    expect(download.suggestedFilename()).toBe('files.zip');
+    const zip = await readFile((await download.path())!);
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.includes('b.txt')).toBe(true);
+    expect(zip.includes('c.txt')).toBe(true);
+  });
+
+  it('deletes several files to the trash; one Undo brings them all back', async () => {
+    await row('a.txt').click();
+    await row('c.txt').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Delete');
+    const confirm = page.getByRole('dialog', { name: 'Delete 2 items?' });
+    expect(await confirm.textContent()).toContain('trash');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(async () => (await names()).filter((name) => name === 'a.txt' || name === 'c.txt')).toEqual([]);
+    const toast = page.locator('.toast').filter({ hasText: 'Moved 2 items to the trash' });
+    await shots(page, 'undo-toast');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => names()).toEqual(expect.arrayContaining(['a.txt', 'c.txt']));
+    await row('a.txt').waitFor();
+    await row('c.txt').waitFor();
+    const trash = await t.api('GET', '/api/trash', { username: 'ana' });
+    expect((trash.body as { items: unknown[] }).items).toEqual([]);
+  });
+
+  it('shows a grid with thumbnails, kept after a reload', async () => {
+    await page.getByRole('button', { name: 'Grid view' }).click();
+    const thumb = grid().locator('img');
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await thumb.getAttribute('src')).toContain('/api/files/thumbnail?');
+    await shots(page, 'grid');
+    await page.reload();
+    await row('lake.png').waitFor();
+    expect(await page.getByRole('button', { name: 'Grid view' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'List view' }).click();
+    await shots(page, 'list');
+  });
+
+  it('at 390×844 has no horizontal scroll, and a row’s "⋯" button opens its menu', async () => {
+    await page.setViewportSize(SIZES.phone);
+    await row('a.txt').waitFor();
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+    const more = page.getByRole('button', { name: 'More actions for a.txt' });
+    const box = (await more.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    await more.click();
+    await menu().waitFor();
+    expect(await menu().getAttribute('aria-label')).toBe('Actions for a.txt');
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-menu-touch-phone.png'), animations: 'disabled', caret: 'hide' });
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(SIZES.desktop);
+    expect(pageErrors).toEqual([]);
+  });
+});
