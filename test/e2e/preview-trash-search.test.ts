@@ -33,7 +33,11 @@ async function shots(page: Page, name: string): Promise<void> {
 async function picture(width: number, height: number, background: string, spot: string): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background } })
     .composite([
-      { input: { create: { width: width / 3, height: height / 3, channels: 3, background: spot } }, left: width / 3, top: height / 3 },
+      {
+        input: { create: { width: Math.round(width / 3), height: Math.round(height / 3), channels: 3, background: spot } },
+        left: Math.round(width / 3),
+        top: Math.round(height / 3),
+      },
     ])
     .png()
     .toBuffer();

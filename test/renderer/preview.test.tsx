@@ -111,7 +111,7 @@ describe('PreviewViewer: images and stepping', () => {
   it('steps through only the previewable files, by buttons and by arrow keys', async () => {
     renderSignedIn(FILES, 0);
     const { dialog } = await open();
-    expect((within(dialog).getByRole('button', { name: 'Previous file' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole('button', { name: 'Previous file' }).getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next file' }));
     expect(within(dialog).getByRole('heading', { name: 'notes.txt' })).toBeTruthy();
     // data.bin and logo.svg are skipped.
@@ -122,7 +122,7 @@ describe('PreviewViewer: images and stepping', () => {
     expect(within(dialog).getByRole('heading', { name: 'notes.txt' })).toBeTruthy();
     await userEvent.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}');
     expect(within(dialog).getByRole('heading', { name: 'song.mp3' })).toBeTruthy();
-    expect((within(dialog).getByRole('button', { name: 'Next file' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole('button', { name: 'Next file' }).getAttribute('aria-disabled')).toBe('true');
     // At the end, → stays.
     await userEvent.keyboard('{ArrowRight}');
     expect(within(dialog).getByRole('heading', { name: 'song.mp3' })).toBeTruthy();
@@ -257,13 +257,27 @@ describe('PreviewViewer: keyboard and focus', () => {
     }
   });
 
-  it('focus stays inside when the file it was on goes away', async () => {
-    renderSignedIn(FILES, 4);
+  it('focus stays on Next when the last file is reached', async () => {
+    renderSignedIn(FILES, 5);
     const { dialog } = await open();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next file' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next file' }));
-    // The Next button is disabled at the end: focus must not fall to <body>.
-    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    // At the end, Next is only marked disabled: the focus it has stays on it.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Next file' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next file' }));
+    expect(within(dialog).getByRole('heading', { name: 'song.mp3' })).toBeTruthy();
+  });
+
+  it('Escape and the arrows work while focus is outside the viewer', async () => {
+    const { onClose } = renderSignedIn(FILES, 0);
+    const { dialog } = await open();
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'ArrowRight' });
+    expect(within(dialog).getByRole('heading', { name: 'notes.txt' })).toBeTruthy();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('closes itself when the file leaves the listing', async () => {

@@ -66,6 +66,27 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
     if (root && !root.contains(document.activeElement)) root.focus();
   }, [index]);
 
+  // Keys pressed while focus is outside the viewer (a click on its backdrop can leave it on the
+  // page): Escape and the arrows still work, and focus comes back in.
+  useEffect(() => {
+    const onWindowKey = (event: KeyboardEvent) => {
+      const root = dialog.current;
+      if (event.defaultPrevented || !root || root.contains(event.target as Node)) return;
+      const { onClose: close, onIndexChange: go, previous: before, next: after } = latest.current;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+        event.preventDefault();
+        root.focus();
+        const to = event.key === 'ArrowLeft' ? before : after;
+        if (to !== null) go(to);
+      }
+    };
+    window.addEventListener('keydown', onWindowKey);
+    return () => window.removeEventListener('keydown', onWindowKey);
+  }, []);
+
   // A listing that shrank under the viewer (the file deleted elsewhere) leaves nothing to show.
   useEffect(() => {
     if (!file) latest.current.onClose();
@@ -151,7 +172,8 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
               className="preview__nav preview__nav--previous"
               aria-label={t('preview:previous')}
               title={t('preview:previous')}
-              disabled={previous === null}
+              // aria-disabled, not disabled: a disabled button loses focus, and it would fall to the page.
+              aria-disabled={previous === null}
               onClick={() => previous !== null && onIndexChange(previous)}
             >
               <ChevronLeft size={28} aria-hidden="true" />
@@ -166,7 +188,7 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
               className="preview__nav preview__nav--next"
               aria-label={t('preview:next')}
               title={t('preview:next')}
-              disabled={next === null}
+              aria-disabled={next === null}
               onClick={() => next !== null && onIndexChange(next)}
             >
               <ChevronRight size={28} aria-hidden="true" />
