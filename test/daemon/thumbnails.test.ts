@@ -95,6 +95,16 @@ describe('GET /api/files/thumbnail', () => {
     expect(await sharp(res.bytes).metadata()).toMatchObject({ format: 'webp', width: 64, height: 64 });
   });
 
+  it('turns a photo the way its EXIF orientation says', async () => {
+    // Stored 200×100, shown rotated a quarter turn (orientation 6), as cameras do.
+    const photo = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#c33' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    await upload(t, 'ana', 'turned.jpg', photo);
+    expect(await sharp((await thumbBytes('ana', 'turned.jpg', { size: 64 })).bytes).metadata()).toMatchObject({ width: 32, height: 64 });
+  });
+
   it('decides by the bytes, not the name: a PNG called .dat gets a picture', async () => {
     await upload(t, 'ana', 'scan.dat', await picture(80, 80));
     expect((await thumbBytes('ana', 'scan.dat', { size: 64 })).status).toBe(200);
