@@ -24,7 +24,7 @@ function timedToNull(command: string, args: string[], cwd: string): Promise<numb
     const started = performance.now();
     const child = spawn(command, args, { cwd, stdio: ['ignore', devNull, 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
       closeSync(devNull);
