@@ -62,7 +62,9 @@ export class ThumbnailCache {
       void utimes(entry, now, now).catch(() => undefined);
       return bytes;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      // Not there, or a level of it is not a directory (a cache broken by hand): a miss either way.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw err;
     }
   }

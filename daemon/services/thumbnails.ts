@@ -79,7 +79,10 @@ export async function thumbnailOf(nimbus: NimbusContext, source: ThumbnailSource
       renderCounts.set(cache.root, (renderCounts.get(cache.root) ?? 0) + 1);
       return renderFile(opened, edge);
     });
-    await cache.write(source, entry, bytes, generation);
+    // A cache that cannot be written (a full disk) costs a render next time, not this answer.
+    await cache
+      .write(source, entry, bytes, generation)
+      .catch((err: Error) => nimbus.log(`Nimbus: a thumbnail was not kept: ${err.message}`));
     return { bytes, etag };
   } finally {
     await opened.handle.close();

@@ -271,6 +271,25 @@ describe('GET /api/files/thumbnail', () => {
   });
 });
 
+describe('files.thumbnail with a cache that cannot be written', () => {
+  it('still answers the picture, and says why it was not kept', async () => {
+    const broken = await startTestDaemon();
+    try {
+      // A file where the cache directory should be: every write fails (root ignores modes, a file does not).
+      await mkdir(path.join(broken.dataDir, 'cache'), { recursive: true });
+      await writeFile(path.join(broken.dataDir, 'cache', 'thumbnails'), 'not a directory');
+      await createUser(broken, 'ana');
+      await upload(broken, 'ana', 'a.png', await picture(100, 100));
+      const res = await api(broken, 'files.thumbnail', { username: 'ana', file: 'a.png', size: 64 });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(broken.logs.join('\n')).toContain('a thumbnail was not kept');
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
 describe('files.thumbnail for a signed-in user', () => {
   it('answers their own files and 404 for another user’s, as for a user that does not exist', async () => {
     await upload(t, 'ana', 'mine.png', await picture(80, 80));
