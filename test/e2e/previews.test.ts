@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import type { Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, signIn } from '../helpers/api.js';
-import { ARTIFACTS_DIR, browserAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, launchBrowser, REPO_ROOT, type TestBrowser } from '../helpers/browser.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -43,6 +43,24 @@ function wav(): Buffer {
 
 const XSS_HTML = '<!doctype html><title>pwned</title><script>alert(document.cookie)</script><h1>pwned</h1>';
 const XSS_SVG = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>';
+
+/**
+ * Serious and critical accessibility violations axe-core finds on the page. The page's CSP
+ * lets no script in, so axe is evaluated through the DevTools protocol (which a page's CSP
+ * does not govern), not added as a <script>.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  const source = await readFile(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const { violations, passes } = await page.evaluate(async () => {
+    type Result = { id: string; impact?: string | null };
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[]; passes: Result[] }> } }).axe;
+    const result = await axe.run();
+    return { violations: result.violations.map((v) => `${v.impact}: ${v.id}`), passes: result.passes.length };
+  });
+  expect(passes).toBeGreaterThan(0); // axe did run
+  return violations.filter((v) => v.startsWith('serious') || v.startsWith('critical'));
+}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `previews-${name}.png`), animations: 'disabled', caret: 'hide' });
@@ -189,6 +207,7 @@ describe.skipIf(!runUi)('previews in Chromium (real daemon)', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await anon.emulateMedia({ colorScheme: scheme });
       await shot(anon, `share-image-${scheme}`);
+      expect(await axeViolations(anon), scheme).toEqual([]);
     }
     await anon.setViewportSize({ width: 390, height: 844 });
     await shot(anon, 'share-image-phone');
@@ -211,6 +230,7 @@ describe.skipIf(!runUi)('previews in Chromium (real daemon)', () => {
     expect(await pdfPageCount(page)).toBe(1);
     await page.waitForTimeout(500); // painted after the viewer loads; only for the screenshot
     await shot(page, 'share-pdf');
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(`${new URL(pdfLink).pathname}?download=true`);
     expect(cspViolations).toEqual([]);
   });
