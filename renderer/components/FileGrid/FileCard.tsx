@@ -42,7 +42,7 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
     >
       <div className="fg__picture">
         {row.kind === 'folder' ? (
-          <Folder size={48} strokeWidth={1.5} className="fg__icon ft__icon--folder" aria-hidden="true" />
+          <Folder size={48} strokeWidth={1.5} className="ft__icon fg__icon ft__icon--folder" aria-hidden="true" />
         ) : (
           <Thumbnail username={props.username} file={row.file} />
         )}

@@ -53,5 +53,5 @@ export function Thumbnail({ username, file }: { username: string; file: FileEntr
     return <img className="fg__thumb" src={src} alt="" loading="lazy" decoding="async" draggable={false} onError={() => setFailed(true)} />;
   }
   const Icon = KIND_ICON[kind];
-  return <Icon size={44} strokeWidth={1.5} className={`fg__icon ft__icon--${kind}`} aria-hidden="true" />;
+  return <Icon size={44} strokeWidth={1.5} className={`ft__icon fg__icon ft__icon--${kind}`} aria-hidden="true" />;
 }
