@@ -135,6 +135,18 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     expect(await names()).toContain('b.txt');
   });
 
+  it('renames a folder from its context menu (folders.rename), inline', async () => {
+    await row('Docs').click({ button: 'right' });
+    await menu().getByRole('menuitem', { name: 'Rename' }).click();
+    const input = page.getByRole('textbox', { name: 'New name for Docs' });
+    await input.fill('Papers');
+    await input.press('Enter');
+    await row('Papers').waitFor();
+    const folders = await t.api('GET', '/api/folders', { username: 'ana' });
+    expect((folders.body as { folders: { name: string }[] }).folders.map((folder) => folder.name).sort()).toEqual(['Papers', 'Photos']);
+    expect(await names('Papers')).toEqual(['move-me.txt']);
+  });
+
   it('downloads a selection as one zip, through a plain link', async () => {
     await row('b.txt').click();
     await row('c.txt').click({ modifiers: ['Control'] });
@@ -181,6 +193,16 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     expect(await page.getByRole('button', { name: 'Grid view' }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: 'List view' }).click();
     await shots(page, 'list');
+  });
+
+  it('previews the active file with Space; Escape closes it and the focus is back on the list', async () => {
+    await row('lake.png').click();
+    await page.keyboard.press('Space');
+    const viewer = page.getByRole('dialog');
+    await viewer.getByRole('heading', { name: 'lake.png' }).waitFor();
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
   });
 
   it('at 390×844 has no horizontal scroll, and a row’s "⋯" button opens its menu', async () => {
