@@ -259,7 +259,13 @@ describe.skipIf(!runUi)('previews, trash and search in the web UI (Chromium, rea
     expect(await viewer.locator('iframe').getAttribute('src')).toContain('inline=true');
     let pdf: Frame | undefined;
     await expect.poll(() => (pdf = page.frames().find((f) => f.url().startsWith(PDF_VIEWER))), { timeout: 15_000 }).toBeDefined();
-    expect(pdf).toBeDefined();
+    // The viewer has parsed the document once its toolbar knows the page count.
+    const pages = () =>
+      pdf!.evaluate(() => {
+        const toolbar = document.querySelector('pdf-viewer')?.shadowRoot?.querySelector('viewer-toolbar') as { docLength?: number } | null;
+        return toolbar?.docLength ?? 0;
+      });
+    await expect.poll(pages, { timeout: 15_000 }).toBe(1);
     await shots(page, 'pdf');
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });

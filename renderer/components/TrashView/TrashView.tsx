@@ -285,6 +285,8 @@ function TrashRow({ item, picked, busy, onToggle, onRestore, onDelete }: TrashRo
   const { t } = useTranslation();
   const Icon = item.kind === 'folder' ? Folder : KIND_ICON[fileKind(item.name)];
   const days = daysLeft(item.purgeAt);
+  const left = days === null ? '—' : days === 0 ? t('trash:today') : t('trash:days', { count: days });
+  const place = item.folder ?? t('trash:root');
   return (
     <tr className={picked ? 'is-selected' : undefined}>
       <td className="trash__check">
@@ -293,19 +295,25 @@ function TrashRow({ item, picked, busy, onToggle, onRestore, onDelete }: TrashRo
       <th scope="row" className="trash__name">
         <span className="trash__name-inner">
           <Icon size={16} aria-hidden="true" className="trash__icon" />
-          <span className="trash__name-text" title={item.name}>
-            {item.name}
+          <span className="trash__name-lines">
+            <span className="trash__name-text" title={item.name}>
+              {item.name}
+            </span>
+            {item.kind === 'folder' ? <span className="trash__files">{t('trash:fileCount', { count: item.fileCount })}</span> : null}
+            {/* On a phone the columns of place and time are hidden: they come under the name. */}
+            <span className="trash__sub" aria-hidden="true">
+              {place} · {left}
+            </span>
           </span>
-          {item.kind === 'folder' ? <span className="trash__files">{t('trash:fileCount', { count: item.fileCount })}</span> : null}
         </span>
       </th>
-      <td className="trash__from">{item.folder ?? t('trash:root')}</td>
+      <td className="trash__from">{place}</td>
       <td className="trash__num">{formatBytes(item.size)}</td>
       <td className="trash__when" title={formatFullDate(item.deletedAt)}>
         {formatModified(item.deletedAt)}
       </td>
       <td className="trash__left" title={formatFullDate(item.purgeAt)}>
-        {days === null ? '—' : days === 0 ? t('trash:today') : t('trash:days', { count: days })}
+        {left}
       </td>
       <td className="trash__actions">
         <button
