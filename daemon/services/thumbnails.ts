@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import sharp from 'sharp';
+import type SharpFactory from 'sharp';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/storage.js';
@@ -23,10 +23,27 @@ export const THUMBNAIL_LIMITS = {
   cacheBytes: 256 * 1024 * 1024,
 };
 
-// One libvips thread per image: the daemon shares the machine (and libuv's pool) with file I/O.
-// libvips' own operation cache would only duplicate the disk cache in memory.
-sharp.concurrency(1);
-sharp.cache(false);
+let loading: Promise<typeof SharpFactory> | null = null;
+let loadFailureLogged = false;
+
+/**
+ * sharp, loaded on the first render: the daemon starts without its native library (quicker,
+ * and a machine where it cannot load still runs everything else; its thumbnails are 415).
+ */
+function loadSharp(nimbus: NimbusContext): Promise<typeof SharpFactory> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    // One libvips thread per image: the daemon shares the machine (and libuv's pool) with file I/O.
+    // libvips' own operation cache would only duplicate the disk cache in memory.
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading.catch((err: Error) => {
+    if (!loadFailureLogged) nimbus.log(`Nimbus: thumbnails are off, sharp did not load: ${err.message}`);
+    loadFailureLogged = true;
+    throw new ApiError('cannot_preview', 'No preview for this file: thumbnails are not available on this machine');
+  });
+}
 
 /** A picture to send: the ETag that names it, and its bytes (null: the client's copy is current, a 304). */
 export interface Thumbnail {
@@ -77,7 +94,7 @@ export async function thumbnailOf(nimbus: NimbusContext, source: ThumbnailSource
     if (kept) return { bytes: kept, etag };
     const bytes = await renderOnce(entry, () => {
       renderCounts.set(cache.root, (renderCounts.get(cache.root) ?? 0) + 1);
-      return renderFile(opened, edge);
+      return loadSharp(nimbus).then((sharp) => renderFile(sharp, opened, edge));
     });
     // A cache that cannot be written (a full disk) costs a render next time, not this answer.
     await cache
@@ -134,7 +151,7 @@ const cannotPreview = (why: string) => new ApiError('cannot_preview', `No previe
 /** Formats whose decoders are worth exposing to users' bytes: raster images only. */
 const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 
-async function renderFile(opened: OpenedFile, edge: number): Promise<Buffer> {
+async function renderFile(sharp: typeof SharpFactory, opened: OpenedFile, edge: number): Promise<Buffer> {
   if (opened.size > THUMBNAIL_LIMITS.maxInputBytes) throw cannotPreview('the file is too large');
   // One read: the bytes sniffed are the bytes decoded (the file may change meanwhile; this copy cannot).
   const bytes = Buffer.alloc(opened.size);
