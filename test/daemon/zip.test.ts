@@ -8,13 +8,12 @@ import { mkdtemp, readdir, readFile, readlink, rm, symlink, truncate, unlink, wr
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, apiLoose } from '../helpers/api.js';
 import { call, makeUser, userSession } from '../helpers/accounts.js';
 import { childEnv, spawnDaemon } from '../helpers/child.js';
 import { createUser, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
-import { readZip, sha256, type ZipEntryInfo } from '../helpers/zip.js';
+import { readZip, saveSparse, sha256, testBigZip, type ZipEntryInfo } from '../helpers/zip.js';
 
 let t: TestDaemon;
 let n = 0;
@@ -328,53 +327,27 @@ async function rssOf(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
 }
 
-/** The central directory of a zip, read from its last bytes: each entry's name, method, CRC and sizes. */
-function centralDirectory(tail: Buffer, total: number): { name: string; method: number; crc: number; size: number; stored: number }[] {
-  const eocd = tail.length - 22;
-  expect(tail.readUInt32LE(eocd)).toBe(0x06054b50);
-  const count = tail.readUInt16LE(eocd + 10);
-  const size = tail.readUInt32LE(eocd + 12);
-  const offset = tail.readUInt32LE(eocd + 16);
-  expect(offset + size + 22).toBe(total);
-  let at = tail.length - (total - offset);
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    expect(tail.readUInt32LE(at)).toBe(0x02014b50);
-    const nameLength = tail.readUInt16LE(at + 28);
-    out.push({
-      method: tail.readUInt16LE(at + 10),
-      crc: tail.readUInt32LE(at + 16),
-      stored: tail.readUInt32LE(at + 20),
-      size: tail.readUInt32LE(at + 24),
-      name: tail.subarray(at + 46, at + 46 + nameLength).toString('utf8'),
-    });
-    at += 46 + nameLength + tail.readUInt16LE(at + 30) + tail.readUInt16LE(at + 32);
-  }
-  return out;
+/** A sparse file of `size` bytes (holes: no disk spent). */
+async function sparse(file: string, size: number): Promise<void> {
+  await writeFile(file, '');
+  await truncate(file, size);
 }
 
-describe('a 2 GiB folder', () => {
-  it('streams from a `nimbus daemon` whose resident memory stays flat', { timeout: 300_000 }, async () => {
+describe('big zips', () => {
+  it('streams a 2 GiB folder from a `nimbus daemon` whose resident memory stays flat', { timeout: 600_000 }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-zip-rss-'));
     const daemon = await spawnDaemon(dataDir, childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' }));
     const pid = daemon.child.pid!;
     const headers = { 'API-Key': TEST_KEY };
+    const post = (route: string) => fetch(`${daemon.url}${route}`, { method: 'POST', headers }).then((r) => r.status);
     try {
-      expect(
-        (await fetch(`${daemon.url}/api/user/create?username=big&email=big@example.com&password=password123`, { method: 'POST', headers }))
-          .status,
-      ).toBe(201);
-      expect((await fetch(`${daemon.url}/api/folders/create?username=big&folder=videos`, { method: 'POST', headers })).status).toBe(201);
-      // Sparse files: 2 GiB to read, no disk spent.
+      expect(await post('/api/user/create?username=big&email=big@example.com&password=password123')).toBe(201);
+      expect(await post('/api/folders/create?username=big&folder=videos')).toBe(201);
       const folder = path.join(dataDir, 'storage', 'big', 'videos');
-      for (const name of ['part1.mp4', 'part2.mp4']) {
-        await writeFile(path.join(folder, name), '');
-        await truncate(path.join(folder, name), GIB);
-      }
-      expect((await fetch(`${daemon.url}/api/dash/rescan`, { method: 'POST', headers })).status).toBe(200);
+      for (const name of ['part1.mp4', 'part2.mp4']) await sparse(path.join(folder, name), GIB);
+      expect(await post('/api/dash/rescan')).toBe(200);
       // A first small zip loads the zip code, so what follows measures the streaming alone.
-      expect((await fetch(`${daemon.url}/api/folders/download?username=big&files=nothing-here`, { headers })).status).toBe(404);
-      await fetch(`${daemon.url}/api/user?username=big`, { headers }).then((r) => r.arrayBuffer());
+      await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos&files=part1.mp4`, { method: 'HEAD', headers });
 
       const before = await rssOf(pid);
       let peak = before;
@@ -386,41 +359,47 @@ describe('a 2 GiB folder', () => {
           ),
         50,
       );
-      let total = 0;
-      let tail = Buffer.alloc(0);
+      const saved = path.join(dataDir, 'videos.zip');
       try {
-        await new Promise<void>((resolve, reject) => {
-          http
-            .get(`${daemon.url}/api/folders/download?username=big&folder=videos`, { headers }, (res) => {
-              expect(res.statusCode).toBe(200);
-              res.on('data', (chunk: Buffer) => {
-                total += chunk.length;
-                tail = Buffer.concat([tail, chunk]);
-                if (tail.length > 1 << 20) tail = tail.subarray(tail.length - (1 << 16));
-              });
-              res.on('end', resolve);
-              res.on('error', reject);
-            })
-            .on('error', reject);
-        });
+        const res = await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos`, { headers });
+        expect(res.status).toBe(200);
+        expect(await saveSparse(res.body!, saved)).toBeGreaterThan(2 * GIB);
       } finally {
         clearInterval(sampler);
       }
       peak = Math.max(peak, await rssOf(pid));
       expect(peak - before, `RSS grew from ${before >> 20} MiB to ${peak >> 20} MiB`).toBeLessThan(64 << 20);
-
-      let zeroCrc = 0;
-      const mib = Buffer.alloc(1 << 20);
-      for (let i = 0; i < GIB >> 20; i++) zeroCrc = crc32(mib, zeroCrc);
-      expect(centralDirectory(tail, total)).toEqual([
-        { name: 'videos/', method: 0, crc: 0, size: 0, stored: 0 },
-        { name: 'videos/part1.mp4', method: 0, crc: zeroCrc, size: GIB, stored: GIB },
-        { name: 'videos/part2.mp4', method: 0, crc: zeroCrc, size: GIB, stored: GIB },
+      expect(await testBigZip(saved)).toEqual([
+        { name: 'videos/', method: STORED, size: 0, zip64: false, text: null },
+        { name: 'videos/part1.mp4', method: STORED, size: GIB, zip64: false, text: null },
+        { name: 'videos/part2.mp4', method: STORED, size: GIB, zip64: false, text: null },
       ]);
     } finally {
       daemon.child.kill('SIGTERM');
       await daemon.exited;
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('switches to ZIP64 past 4 GiB, and unzip reads every entry', { timeout: 600_000 }, async () => {
+    const username = unique('zip64');
+    await createUser(t, username);
+    const dir = path.join(t.storageDir, username);
+    // Over 0xfffffffe bytes: the entry's sizes, the next entry's offset and the central directory's need ZIP64.
+    const size = 4 * GIB + 4096;
+    await sparse(path.join(dir, 'disk.img'), size);
+    await writeFile(path.join(dir, 'zz-after.txt'), 'after the big one\n');
+    await api(t, 'dash.rescan');
+    const saved = path.join(t.dataDir, 'zip64.zip');
+    try {
+      const res = await fetch(`${t.url}/api/folders/download?username=${username}`, { headers: { 'API-Key': t.key } });
+      expect(await saveSparse(res.body!, saved)).toBeGreaterThan(size);
+      expect(await testBigZip(saved)).toEqual([
+        { name: 'disk.img', method: STORED, size, zip64: true, text: null },
+        { name: 'zz-after.txt', method: DEFLATED, size: 18, zip64: true, text: 'after the big one\n' },
+      ]);
+    } finally {
+      await rm(saved, { force: true });
     }
   });
 });
