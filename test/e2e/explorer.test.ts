@@ -173,6 +173,7 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(async () => (await names()).filter((name) => name === 'a.txt' || name === 'c.txt')).toEqual([]);
     const toast = page.locator('.toast').filter({ hasText: 'Moved 2 items to the trash' });
+    await toast.getByRole('button', { name: 'Undo' }).waitFor();
     await shots(page, 'undo-toast');
     await toast.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => names()).toEqual(expect.arrayContaining(['a.txt', 'c.txt']));
