@@ -219,6 +219,15 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     expect(await menu().getAttribute('aria-label')).toBe('Actions for a.txt');
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-menu-touch-phone.png'), animations: 'disabled', caret: 'hide' });
     await page.keyboard.press('Escape');
+    // At 800×600 (beside the sidebar) every column header is in view, not cut off.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const list = (await grid().boundingBox())!;
+    for (const name of ['Name', 'Size', 'Modified', 'Sharing']) {
+      const header = (await grid().getByRole('columnheader', { name }).getByRole('button').boundingBox())!;
+      expect(header.x, name).toBeGreaterThanOrEqual(list.x);
+      expect(header.x + header.width, name).toBeLessThanOrEqual(list.x + list.width);
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-list-800x600.png'), animations: 'disabled', caret: 'hide' });
     await page.setViewportSize(SIZES.desktop);
     expect(pageErrors).toEqual([]);
   });
