@@ -4,7 +4,7 @@
  * (a file removed or swapped for a link while the zip streams, a client that leaves) are
  * played in the window where they matter: with the first entry still streaming.
  */
-import { mkdtemp, readdir, readFile, readlink, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat, symlink, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -308,6 +308,64 @@ describe('races while the zip streams', () => {
     expect((await readRest(res, head)).length).toBeGreaterThan(256 << 20);
   });
 });
+
+describe('a slow client and many small files', () => {
+  it('reads no file further ahead than the buffers hold: a paused client stops the daemon', { timeout: 120_000 }, async (ctx) => {
+    const username = unique('many');
+    await createUser(t, username);
+    const dir = path.join(t.storageDir, username);
+    // Which files the daemon has read shows in their access time (relatime: the first read after
+    // an old atime moves it), so each file starts with an atime in the past.
+    const OLD = new Date('2020-01-01T00:00:00Z');
+    const probe = path.join(dir, 'probe.bin');
+    await writeFile(probe, 'x');
+    await utimes(probe, OLD, new Date());
+    await readFile(probe);
+    if ((await stat(probe)).atimeMs === OLD.getTime()) ctx.skip(); // a noatime mount cannot show reads
+    await rm(probe);
+    const count = 2000;
+    const names = Array.from({ length: count }, (_, i) => `part-${String(i).padStart(4, '0')}.bin`);
+    for (const name of names) {
+      await sparse(path.join(dir, name), 64 << 10);
+      await utimes(path.join(dir, name), OLD, new Date());
+    }
+    await api(t, 'dash.rescan');
+    const readSoFar = async () => {
+      let read = 0;
+      for (const name of names) if ((await stat(path.join(dir, name))).atimeMs !== OLD.getTime()) read++;
+      return read;
+    };
+
+    const { res, head } = await startPausedZip(`username=${username}`);
+    let last = -1;
+    await vi.waitFor(
+      async () => {
+        const now = await readSoFar();
+        const settled = now === last;
+        last = now;
+        expect(settled).toBe(true);
+      },
+      { timeout: 60_000, interval: 300 },
+    );
+    // 2000 × 64 KiB = 125 MiB to send; a paused client lets through a few MiB (socket and stream buffers).
+    expect(last).toBeGreaterThan(0);
+    expect(last).toBeLessThan(count / 4);
+    const saved = path.join(t.dataDir, 'many.zip');
+    try {
+      expect(await saveSparse(readableOf(res, head), saved)).toBeGreaterThan(count * (64 << 10));
+      expect((await testBigZip(saved)).map((e) => e.name)).toEqual(names);
+    } finally {
+      await rm(saved, { force: true });
+    }
+    expect(await readSoFar()).toBe(count);
+  });
+});
+
+/** A paused answer as an async iterable, its first chunks first. */
+async function* readableOf(res: http.IncomingMessage, head: Buffer[]): AsyncIterable<Buffer> {
+  yield* head;
+  for await (const chunk of res) yield chunk as Buffer;
+}
 
 /** How far this process has read the open file at `file` (/proc/self/fdinfo's pos). */
 async function readFilePosition(file: string): Promise<number> {
