@@ -22,8 +22,8 @@ const exists = (p: string) =>
     () => true,
     () => false,
   );
-/** Starts `call` after a random few milliseconds, so racing requests meet at different points. */
-const later = <T>(call: () => Promise<T>) => new Promise((resolve) => setTimeout(resolve, Math.random() * 6)).then(call);
+/** Starts `call` after a random few milliseconds (up to `ms`), so racing requests meet at different points. */
+const later = <T>(call: () => Promise<T>, ms = 6) => new Promise((resolve) => setTimeout(resolve, Math.random() * ms)).then(call);
 const tokenOf = (shareUrl: string | null) => new URL(shareUrl ?? 'http://missing/').pathname.split('/')[2];
 
 describe('races between requests', () => {
@@ -91,6 +91,71 @@ describe('races between requests', () => {
           expect(copies[0]).toBe(a.status === 201);
         }),
       );
+    }
+  }, 180_000);
+
+  it(`a move racing an upload of the same name at the target: one lands, the other is a 409, nothing is replaced (${ROUNDS} rounds of ${AT_ONCE})`, async () => {
+    const username = 'landing';
+    await createUser(t, username);
+    await api(t, 'folders.create', { username, folder: 'dest' });
+    const outcomes = new Set<string>();
+    for (let round = 0; round < ROUNDS; round++) {
+      const files = Array.from({ length: AT_ONCE }, (_, i) => `l${round}-${i}.txt`);
+      await Promise.all(files.map((file) => upload(t, username, file, 'moved bytes')));
+      await Promise.all(
+        files.map(async (file) => {
+          const [move, up] = await Promise.all([
+            // An upload takes longer to land than a move: the move starts later, so either may be first.
+            later(() => api(t, 'files.move', { username, file, to: 'dest' }), 40),
+            later(() => t.api('POST', '/api/files/upload', { username, folder: 'dest', file }, { body: 'uploaded bytes' })),
+          ]);
+          const outcome = `${move.status}/${up.status}`;
+          expect(['201/409', '409/201']).toContain(outcome);
+          outcomes.add(outcome);
+          const landed = await readFile(onDisk(username, 'dest', file), 'utf8');
+          expect(landed).toBe(move.status === 201 ? 'moved bytes' : 'uploaded bytes');
+          // A refused move leaves the file where it was.
+          expect(await exists(onDisk(username, file))).toBe(move.status !== 201);
+        }),
+      );
+    }
+    // Which one is first is the scheduler's: seen both ways on most runs, never asserted.
+    expect(outcomes.size).toBeGreaterThan(0);
+  }, 180_000);
+
+  it(`a move landing while an upload of that name streams (its name checked free already): the upload is a 409, its temp file gone (${ROUNDS} rounds)`, async () => {
+    const username = 'streamtarget';
+    await createUser(t, username);
+    await api(t, 'folders.create', { username, folder: 'dest' });
+    for (let round = 0; round < ROUNDS; round++) {
+      const file = `w${round}.txt`;
+      await upload(t, username, file, 'moved bytes');
+      const up = slowUpload(t.port, t.key, { username, folder: 'dest', file }, 8);
+      await up.write('half');
+      expect((await api(t, 'files.move', { username, file, to: 'dest' })).status).toBe(201);
+      up.end('done');
+      const res = await up.response;
+      expect({ round, status: res.status }).toEqual({ round, status: 409 });
+      expect(await readFile(onDisk(username, 'dest', file), 'utf8')).toBe('moved bytes');
+    }
+    expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+  }, 180_000);
+
+  it(`a folder rename racing the creation of a folder of the new name: exactly one succeeds (${ROUNDS} rounds)`, async () => {
+    const username = 'namer';
+    await createUser(t, username);
+    for (let round = 0; round < ROUNDS; round++) {
+      await api(t, 'folders.create', { username, folder: `old${round}` });
+      await upload(t, username, 'x.txt', 'x', { folder: `old${round}` });
+      const [renamed, created] = await Promise.all([
+        later(() => api(t, 'folders.rename', { username, folder: `old${round}`, newname: `new${round}` })),
+        later(() => api(t, 'folders.create', { username, folder: `new${round}` })),
+      ]);
+      expect([renamed.status, created.status].sort()).toEqual([201, 409]);
+      // The files are under the name that won for them: the renamed folder, or still the old one.
+      const listing = await listed(username, renamed.status === 201 ? `new${round}` : `old${round}`);
+      expect(listing).toEqual(['x.txt']);
+      expect(await exists(onDisk(username, `old${round}`))).toBe(renamed.status !== 201);
     }
   }, 180_000);
 
