@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { NimbusContext } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/storage.js';
 import { mimeTypeOf, requireUser } from './records.js';
 
@@ -55,8 +55,9 @@ export function planZip(nimbus: NimbusContext, username: string, folder: string 
     storage.requireFolder(username, folder);
     return { username, downloadName: `${folder}.zip`, directories: [`${folder}/`], items: folderItems(nimbus, username, folder) };
   }
+  // A user whose directory the index does not hold (yet) has nothing to zip: an empty zip.
   const node = index.user(username);
-  if (!node) throw notFound('user_not_found', 'User not found');
+  if (!node) return { username, downloadName: `${username}.zip`, directories: [], items: [] };
   const folders = [...node.folders.keys()].sort();
   return {
     username,
