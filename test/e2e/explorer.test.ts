@@ -17,7 +17,30 @@ import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
+const AXE = path.join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js');
 const SIZES = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** axe-core's serious and critical findings on the page as it is now (rule id: target). */
+async function axeProblems(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: {
+            include: string[][];
+          }) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    // The explorer's own parts: the list or grid with its toolbar, and what it opens over them.
+    const result = await axe.run({ include: [['.browser'], ['[role="menu"]'], ['[role="dialog"]']] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
 
 async function shots(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(SIZES)) {
@@ -75,6 +98,7 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     const link = menu().getByRole('menuitem', { name: 'Download', exact: true });
     const href = await link.getAttribute('href');
     expect(href).toBe(`${t.url}/api/files/download?username=ana&file=a.txt`);
+    expect(await axeProblems(page)).toEqual([]);
     // (A resize closes the menu, so this one is at the desktop size only; the phone's is below.)
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-menu-desktop.png'), animations: 'disabled', caret: 'hide' });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
@@ -106,6 +130,7 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     const dialog = page.getByRole('dialog', { name: 'Move “move-me.txt” to…' });
     await dialog.getByRole('radio', { name: 'Docs' }).check();
     await shots(page, 'move-dialog');
+    expect(await axeProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Move here' }).click();
     await expect.poll(() => names('Docs')).toContain('move-me.txt');
     expect(await names()).not.toContain('move-me.txt');
@@ -189,6 +214,7 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     expect(await thumb.getAttribute('src')).toContain('/api/files/thumbnail?');
     await shots(page, 'grid');
+    expect(await axeProblems(page)).toEqual([]);
     await page.reload();
     await row('lake.png').waitFor();
     expect(await page.getByRole('button', { name: 'Grid view' }).getAttribute('aria-pressed')).toBe('true');
