@@ -215,6 +215,11 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     expect(await thumb.getAttribute('src')).toContain('/api/files/thumbnail?');
     await shots(page, 'grid');
     expect(await axeProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await row('lake.png').click();
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'explorer-grid-dark-desktop.png'), animations: 'disabled', caret: 'hide' });
+    expect(await axeProblems(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.reload();
     await row('lake.png').waitFor();
     expect(await page.getByRole('button', { name: 'Grid view' }).getAttribute('aria-pressed')).toBe('true');
