@@ -1,7 +1,41 @@
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+/**
+ * Numbers, sizes and dates for people, by `Intl` in the UI's current language
+ * (docs/explorer.md, "Formatting"). Sizes use the API's binary units (B, KiB, MiB, GiB, TiB)
+ * in every language: they are what the daemon's quotas and messages say.
+ */
+import i18next from 'i18next';
+import { currentLanguage } from '../i18n';
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 export const MIB = 1024 * 1024;
 
-/** Bytes in binary units with at most one decimal: "0 B", "900 B", "1.5 KB", "12 MB". */
+// Intl formatters are costly to build and a listing formats thousands of cells: one per language.
+function cached<T>(make: (language: string) => T): () => T {
+  const byLanguage = new Map<string, T>();
+  return () => {
+    const language = currentLanguage();
+    let value = byLanguage.get(language);
+    if (value === undefined) {
+      value = make(language);
+      byLanguage.set(language, value);
+    }
+    return value;
+  };
+}
+
+const integerFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 0 }));
+const oneDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 1 }));
+const twoDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 2 }));
+const dateFormat = cached((lng) => new Intl.DateTimeFormat(lng, { day: 'numeric', month: 'short', year: 'numeric' }));
+const timeFormat = cached((lng) => new Intl.DateTimeFormat(lng, { hour: '2-digit', minute: '2-digit' }));
+const fullFormat = cached((lng) => new Intl.DateTimeFormat(lng, { dateStyle: 'full', timeStyle: 'medium' }));
+
+/** A count as the language writes it: "12,345" in English, "12 345" in Czech. */
+export function formatNumber(value: number): string {
+  return integerFormat().format(value);
+}
+
+/** Bytes in binary units with at most one decimal: "0 B", "900 B", "1.5 KiB", "12 MiB" ("1,5 KiB" in Czech). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   let value = bytes;
@@ -10,43 +44,43 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  if (unit === 0) return `${bytes} B`;
-  const rounded = value >= 100 || Number.isInteger(Math.round(value * 10) / 10) ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${rounded} ${UNITS[unit]}`;
+  if (unit === 0) return `${formatNumber(bytes)} B`;
+  // Three significant digits at most: "123 MiB", not "123.4 MiB".
+  const format = value >= 100 ? integerFormat() : oneDecimalFormat();
+  return `${format.format(value)} ${UNITS[unit]}`;
 }
 
-/** A role quota given in MiB: "Unlimited", "512 MB", "2 GB", "1.5 GB". */
+/** A role quota given in MiB: "Unlimited", "512 MiB", "2 GiB", "1.5 GiB". */
 export function formatQuotaMb(mb: number): string {
-  if (mb < 0) return 'Unlimited';
-  if (mb >= 1024) {
-    const gb = Math.round((mb / 1024) * 100) / 100;
-    return `${gb} GB`;
-  }
-  return `${mb} MB`;
+  if (mb < 0) return i18next.t('common:unlimited');
+  if (mb >= 1024) return `${twoDecimalFormat().format(mb / 1024)} GiB`;
+  return `${formatNumber(mb)} MiB`;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
-
-/** "Today, 14:02", "Yesterday, 09:10" or "3 Mar 2025". */
+/** "Today, 14:02", "Yesterday, 09:10" or "3 Mar 2025", in the current language. */
 export function formatModified(iso: string, now: Date = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
   const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   const day = 24 * 60 * 60 * 1000;
-  if (date.getTime() >= startOfToday && date.getTime() < startOfToday + day) return `Today, ${timeFormat.format(date)}`;
-  if (date.getTime() >= startOfToday - day && date.getTime() < startOfToday) return `Yesterday, ${timeFormat.format(date)}`;
-  return dateFormat.format(date);
+  const time = date.getTime();
+  if (time >= startOfToday && time < startOfToday + day) return i18next.t('common:today', { time: timeFormat().format(date) });
+  if (time >= startOfToday - day && time < startOfToday) return i18next.t('common:yesterday', { time: timeFormat().format(date) });
+  return dateFormat().format(date);
 }
 
+/** The whole date and time, for a tooltip. */
 export function formatFullDate(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : fullFormat.format(date);
+  return Number.isNaN(date.getTime()) ? '' : fullFormat().format(date);
 }
 
+/**
+ * "3 files": English only. Kept for components not yet translated; translated strings use
+ * i18next's plurals (`t('ns:key', { count })`) instead, since other languages have more forms.
+ */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
 /** Two letters for an avatar: "ana.lopez" → "AL", "bob" → "BO". */

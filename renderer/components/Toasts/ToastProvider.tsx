@@ -1,15 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
 import { ToastContext, ToastHostContext, type Toast, type ToastApi, type ToastHostRegistry, type ToastInput } from './toastContext';
 import './Toasts.css';
 
 const AUTO_DISMISS_MS = { error: 10_000, success: 5_000, info: 5_000 } as const;
+// A toast with a button (Undo) stays long enough to be reached by keyboard or a screen reader.
+const ACTION_DISMISS_MS = 12_000;
 const MAX_VISIBLE = 5;
 
 const ICONS = { error: CircleAlert, success: CircleCheck, info: Info } as const;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(0);
   const timers = useRef(new Map<number, number>());
@@ -33,7 +37,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       if (!input.sticky)
         timers.current.set(
           id,
-          window.setTimeout(() => dismiss(id), AUTO_DISMISS_MS[input.kind]),
+          window.setTimeout(() => dismiss(id), input.action ? ACTION_DISMISS_MS : AUTO_DISMISS_MS[input.kind]),
         );
       return id;
     },
@@ -71,7 +75,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 
   const region = (
-    <div className={`toasts${host ? ' toasts--in-dialog' : ''}`} aria-label="Notifications" role="region">
+    <div className={`toasts${host ? ' toasts--in-dialog' : ''}`} aria-label={t('common:notifications')} role="region">
       {toasts.map((toast) => {
         const Icon = ICONS[toast.kind];
         return (
@@ -86,7 +90,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               <div className="toast__title">{toast.title}</div>
               {toast.detail ? <div className="toast__detail">{toast.detail}</div> : null}
             </div>
-            <button type="button" className="icon-button toast__close" aria-label="Dismiss notification" onClick={() => dismiss(toast.id)}>
+            {toast.action ? (
+              <button
+                type="button"
+                className="button toast__action"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action?.run();
+                }}
+              >
+                {toast.action.label}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="icon-button toast__close"
+              aria-label={t('common:dismissNotification')}
+              onClick={() => dismiss(toast.id)}
+            >
               <X size={16} aria-hidden="true" />
             </button>
           </div>

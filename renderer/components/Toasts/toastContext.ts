@@ -9,6 +9,13 @@ export interface ToastInput {
   detail?: string;
   /** Keeps the toast until dismissed (errors and links a person may want to read). */
   sticky?: boolean;
+  /** One button in the toast ("Undo" after a delete); the toast closes when it is pressed. */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 export interface Toast extends ToastInput {
