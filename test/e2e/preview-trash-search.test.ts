@@ -12,7 +12,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, REPO_ROOT, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -28,6 +28,22 @@ async function shots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, `pts-${name}-${size}.png`), animations: 'disabled', caret: 'hide' });
   }
   await page.setViewportSize(SIZES.desktop);
+}
+
+const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+/** axe-core's serious and critical findings inside `selector` (one view of this journey). */
+async function axeFindings(page: Page, selector: string): Promise<string[]> {
+  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
+  return page.evaluate(async (include) => {
+    type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: { include: string[][] }) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run({ include: [[include]] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }, selector);
 }
 
 async function picture(width: number, height: number, background: string, spot: string): Promise<Buffer> {
@@ -232,6 +248,7 @@ describe.skipIf(!runUi)('previews, trash and search in the web UI (Chromium, rea
     await expect.poll(() => viewer.getByRole('img', { name: 'beach.png' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(900);
     expect(await viewer.getByRole('img', { name: 'beach.png' }).getAttribute('src')).toContain('inline=true');
     expect(await viewer.getByText('1 of 2').count()).toBe(1);
+    expect(await axeFindings(page, '.preview')).toEqual([]);
     await shots(page, 'image');
     // readme.bin sits between them and is skipped.
     await page.keyboard.press('ArrowRight');
@@ -321,6 +338,7 @@ describe.skipIf(!runUi)('previews, trash and search in the web UI (Chromium, rea
     await openTrash();
     const trash = page.getByRole('table', { name: 'Deleted files and folders' });
     await trash.getByRole('rowheader', { name: /notes\.txt/ }).waitFor();
+    expect(await axeFindings(page, '.trash')).toEqual([]);
     await shots(page, 'trash');
     await page.getByRole('button', { name: 'Restore notes.txt' }).click();
     await page.getByText('Restored “notes.txt” to Root').waitFor();
@@ -341,6 +359,7 @@ describe.skipIf(!runUi)('previews, trash and search in the web UI (Chromium, rea
     await page.getByRole('button', { name: 'Restore notes.txt' }).click();
     const ask = page.getByRole('dialog', { name: '“notes.txt” is there again' });
     await ask.waitFor();
+    expect(await axeFindings(page, '[role="dialog"]')).toEqual([]);
     await shots(page, 'trash-conflict');
     await ask.getByRole('button', { name: 'Restore as a copy' }).click();
     await page.getByText('Restored as “notes (restored).txt” in Root').waitFor();
@@ -371,6 +390,7 @@ describe.skipIf(!runUi)('previews, trash and search in the web UI (Chromium, rea
     await results.getByRole('rowheader', { name: /Résumé 2026\.txt/ }).waitFor();
     await results.getByRole('rowheader', { name: /old resume\.txt/ }).waitFor();
     expect(await results.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['Résumé', 'resume']));
+    expect(await axeFindings(page, '.search')).toEqual([]);
     await shots(page, 'search');
     // Keyboard: the first hit is the Tab stop; ↓ moves to the next.
     await results
