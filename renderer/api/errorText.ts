@@ -1,72 +1,96 @@
 /**
  * What a person reads for a failed call. The daemon's messages are written for API clients
  * (DaneeCloud's clients pass them through), so some name parameters or flags — "pass
- * overwrite=true", "Parameter newname must be…". Those are reworded here, by error code.
+ * overwrite=true", "Parameter newname must be…". Those are reworded here, by error code, in
+ * the UI's language (namespace `errors`). In English a daemon message already written for
+ * people is kept as it is; in the other languages the common codes are translated, since
+ * the daemon always answers in English.
  */
+import i18next from 'i18next';
+import { currentLanguage } from '../i18n';
 
-const BY_CODE: Readonly<Record<string, string>> = {
-  file_exists: 'A file with that name already exists.',
-  folder_exists: 'A folder with that name already exists.',
-  user_exists: 'A user with that name already exists.',
-  role_exists: 'A role with that name already exists.',
-  key_exists: 'A key with that label already exists.',
-  already_shared: 'This file is already shared.',
-  unauthorized: 'The daemon did not accept this API key.',
-  insufficient_scope: 'This API key may only read. Sign in with an admin key to make changes.',
-  too_many_requests: 'Too many attempts. Wait a moment and try again.',
-  payload_too_large: 'The request is too large.',
-  invalid_credentials: 'The username or password is wrong.',
-  registration_closed: 'This Nimbus does not take new accounts. Ask its administrator for one.',
-  email_not_verified: 'Verify your e-mail address first: Settings sends the mail.',
-  admin_only: 'Only an administrator can do that.',
-  invalid_token: 'This link is no longer valid: it was used already, or it is more than an hour old. Ask for a new one.',
-  cross_site_request: 'The request did not come from this Nimbus page. Reload the page and try again.',
-  session_not_found: 'That session has already ended.',
-};
+/** Codes whose daemon message is reworded in every language. */
+const REWORDED = new Set([
+  'file_exists',
+  'folder_exists',
+  'user_exists',
+  'role_exists',
+  'key_exists',
+  'already_shared',
+  'unauthorized',
+  'insufficient_scope',
+  'too_many_requests',
+  'payload_too_large',
+  'invalid_credentials',
+  'registration_closed',
+  'email_not_verified',
+  'admin_only',
+  'invalid_token',
+  'cross_site_request',
+  'session_not_found',
+]);
 
-/** "5 minutes", "1 minute", "40 seconds": how long to wait, rounded up to what a person counts. */
-export function waitText(seconds: number): string {
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-}
+/** Codes whose daemon message is fine in English but needs a translation elsewhere. */
+const TRANSLATED = new Set([
+  'file_not_found',
+  'folder_not_found',
+  'user_not_found',
+  'role_not_found',
+  'key_not_found',
+  'trash_item_not_found',
+  'name_case_conflict',
+  'quota_exceeded',
+  'role_in_use',
+  'weak_password',
+  'cannot_preview',
+  'not_shared',
+  'internal',
+  'unreachable',
+]);
 
-/** The words for each parameter of the endpoint table, as a person knows them. */
+/** The parameters of the endpoint table, by the words a person knows them by. */
 const FIELD: Readonly<Record<string, string>> = {
   username: 'username',
   newusername: 'username',
-  email: 'e-mail address',
-  newemail: 'e-mail address',
+  email: 'email',
+  newemail: 'email',
   password: 'password',
   newpassword: 'password',
-  file: 'file name',
-  newname: 'new name',
-  folder: 'folder name',
+  file: 'file',
+  newname: 'newname',
+  folder: 'folder',
   name: 'name',
-  badge: 'badge URL',
-  maxStorage: 'quota',
+  badge: 'badge',
+  maxStorage: 'maxStorage',
   label: 'label',
   scope: 'scope',
-  token: 'link',
+  token: 'token',
 };
 
-const field = (parameter: string) => FIELD[parameter] ?? 'value';
+const field = (parameter: string) => i18next.t(`errors:field.${FIELD[parameter] ?? 'value'}`);
+
+/** "5 minutes", "1 minute", "40 seconds": how long to wait, rounded up to what a person counts. */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return i18next.t('errors:seconds', { count: seconds });
+  return i18next.t('errors:minutes', { count: Math.ceil(seconds / 60) });
+}
 
 /** The message for an error code and the daemon's message (and a 429's Retry-After, in seconds). */
 export function userMessage(code: string, message: string, retryAfter: number | null = null): string {
   if (code === 'too_many_attempts') {
-    const wait = retryAfter ? ` Try again in ${waitText(retryAfter)}.` : ' Wait a while and try again.';
-    return `Too many failed sign-ins.${wait}`;
+    const wait = retryAfter ? i18next.t('errors:tryAgainIn', { wait: waitText(retryAfter) }) : i18next.t('errors:waitAWhile');
+    return `${i18next.t('errors:tooManySignIns')} ${wait}`;
   }
-  const known = BY_CODE[code];
-  if (known) return known;
+  if (REWORDED.has(code)) return i18next.t(`errors:code.${code}`);
   if (code === 'missing_parameter' || code === 'invalid_parameter' || code === 'duplicate_parameter') {
     const missing = /^Missing parameter: (\w+)$/.exec(message);
-    if (missing) return `The ${field(missing[1])} is missing.`;
+    if (missing) return i18next.t('errors:missing', { field: field(missing[1]) });
     const twice = /^Parameter (\w+) is given twice/.exec(message);
-    if (twice) return `The ${field(twice[1])} was sent twice with different values.`;
+    if (twice) return i18next.t('errors:twice', { field: field(twice[1]) });
+    // The rule itself comes from the daemon (shared/validation.ts), in English.
     const invalid = /^Parameter (\w+) (.+)$/.exec(message);
-    if (invalid) return `The ${field(invalid[1])} ${invalid[2]}`;
+    if (invalid) return i18next.t('errors:invalid', { field: field(invalid[1]), rule: invalid[2] });
   }
+  if (currentLanguage() !== 'en' && TRANSLATED.has(code)) return i18next.t(`errors:daemon.${code}`);
   return message;
 }

@@ -77,7 +77,7 @@ export function formatFullDate(iso: string): string {
 
 /**
  * "3 files": English only. Kept for components not yet translated; translated strings use
- * i18next's plurals (`t('ns:key', { count })`) instead, since other languages have more forms.
+ * i18next's plurals (a `count` option) instead, since other languages have more forms.
  */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatNumber(count)} ${count === 1 ? one : many}`;
