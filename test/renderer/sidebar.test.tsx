@@ -24,8 +24,10 @@ function renderSidebar(users: User[], onSelectUser = vi.fn(), selectedUser: stri
       loading={false}
       selectedUser={selectedUser}
       rolesSelected={false}
+      overviewSelected={false}
       onSelectUser={onSelectUser}
       onSelectRoles={() => {}}
+      onSelectOverview={() => {}}
       onNewUser={() => {}}
     />,
   );

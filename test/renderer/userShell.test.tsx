@@ -38,6 +38,17 @@ function renderUserShell() {
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
     'GET /api/auth/sessions': () => json(200, { sessions: [] }),
     'GET /api/keys': () => json(200, { keys: [] }),
+    'GET /api/usage': () =>
+      json(200, {
+        usage: {
+          ...ANA.usage,
+          fileBytes: 2048,
+          trashBytes: 0,
+          fileCount: 3,
+          byKind: { images: 1024, documents: 1024, media: 0, other: 0 },
+        },
+      }),
+    'GET /api/trash': () => json(200, { items: [] }),
   });
   renderWithSession(
     <UploadsProvider>
@@ -72,6 +83,9 @@ describe('a signed-in user’s window', () => {
     expect((await screen.findByRole('status', { name: /Connected/ })).textContent).toContain('Connected');
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Trash' }));
+    expect(await screen.findByRole('heading', { name: 'Trash', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Trash' }).getAttribute('aria-current')).toBe('page');
     expect(calls.filter((call) => ADMIN_ONLY.includes(call.url.pathname))).toEqual([]);
     expect(calls.every((call) => !call.headers.has('API-Key'))).toBe(true);
     // Nothing failed: no error toast.

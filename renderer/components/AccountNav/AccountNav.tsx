@@ -1,7 +1,8 @@
-import { HardDrive, Link2, Settings } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { HardDrive, Link2, Settings, Trash2 } from 'lucide-react';
 
 /** The signed-in person's own places. */
-export type AccountPlace = 'files' | 'shared' | 'settings';
+export type AccountPlace = 'files' | 'shared' | 'trash' | 'settings';
 
 interface AccountNavProps {
   /** The place open now, or null when the window shows something else (another user, Roles). */
@@ -10,16 +11,30 @@ interface AccountNavProps {
 }
 
 const PLACES = [
-  { place: 'files', label: 'My files', Icon: HardDrive },
-  { place: 'shared', label: 'Shared by me', Icon: Link2 },
-  { place: 'settings', label: 'Settings', Icon: Settings },
+  { place: 'files', Icon: HardDrive },
+  { place: 'shared', Icon: Link2 },
+  { place: 'trash', Icon: Trash2 },
+  { place: 'settings', Icon: Settings },
 ] as const;
 
-/** "My files", "Shared by me" and "Settings": a user's whole sidebar, and the top of an admin's. */
+/** The words for each place, also the top bar's title on a phone. */
+export function usePlaceLabel(): (place: AccountPlace) => string {
+  const { t } = useTranslation();
+  return (place) =>
+    ({
+      files: t('shell:nav.myFiles'),
+      shared: t('shell:nav.shared'),
+      trash: t('shell:nav.trash'),
+      settings: t('shell:nav.settings'),
+    })[place];
+}
+
+/** "My files", "Shared by me", "Trash" and "Settings": a user's whole sidebar, and the top of an admin's. */
 export function AccountNav({ current, onOpen }: AccountNavProps) {
+  const label = usePlaceLabel();
   return (
     <ul className="account-nav">
-      {PLACES.map(({ place, label, Icon }) => (
+      {PLACES.map(({ place, Icon }) => (
         <li key={place}>
           <button
             type="button"
@@ -28,7 +43,7 @@ export function AccountNav({ current, onOpen }: AccountNavProps) {
             onClick={() => onOpen(place)}
           >
             <Icon size={17} aria-hidden="true" />
-            {label}
+            {label(place)}
           </button>
         </li>
       ))}

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { UserPlus } from 'lucide-react';
 import { queryKeys } from '../../api/queryKeys';
 import { useFolders, useRoles, useUsers } from '../../hooks/queries';
@@ -6,33 +7,43 @@ import { useApiAction } from '../../hooks/useApiAction';
 import { useLiveEvents } from '../../hooks/useLiveEvents';
 import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
 import { useClient, useSession } from '../Session/sessionContext';
+import { AdminOverview } from '../AdminOverview/AdminOverview';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
-import { type AccountPlace } from '../AccountNav/AccountNav';
+import { usePlaceLabel, type AccountPlace } from '../AccountNav/AccountNav';
 import { RolesPage } from '../RolesPage/RolesPage';
 import { Settings } from '../Settings/Settings';
 import { SharedByMe } from '../SharedByMe/SharedByMe';
 import { Sidebar } from '../Sidebar/Sidebar';
 import { StatusBar } from '../StatusBar/StatusBar';
 import { useToast } from '../Toasts/toastContext';
+import { TrashView } from '../TrashView/TrashView';
 import { UploadPanel } from '../UploadPanel/UploadPanel';
 import { UserDialog } from '../UserDialog/UserDialog';
 import { UserSection } from '../UserSection/UserSection';
-import './Shell.css';
+import { ShellFrame } from './ShellFrame';
+import { UserTabs, type UserTab } from './UserTabs';
 
-/** `focusList`: the view was reached by moving between folders, so the file list takes the keyboard focus. */
+/**
+ * `focusList`: the view was reached by moving between folders, so the file list takes the keyboard focus.
+ * `tab`: a user's files or their trash.
+ */
 type View =
-  | { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean }
+  | { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean; tab?: UserTab }
+  | { kind: 'overview' }
   | { kind: 'roles' }
   | { kind: 'shared' }
+  | { kind: 'trash' }
   | { kind: 'settings' };
 
 /**
- * The admin's window: sidebar on the left, the open user's storage or the Roles page on the
- * right. An admin signed in as a user also has their own places (My files, Shared by me,
- * Settings) on top.
+ * The admin's window: the Overview on start; a user's storage (files or trash) or the Roles
+ * page beside the sidebar. An admin signed in as a user also has their own places (My files,
+ * Shared by me, Trash, Settings) on top.
  */
 export function Shell() {
+  const { t } = useTranslation();
+  const placeLabel = usePlaceLabel();
   const session = useSession();
   const client = useClient();
   const toast = useToast();
@@ -41,7 +52,7 @@ export function Shell() {
   const users = useUsers();
   const roles = useRoles();
   const self = session.me.user;
-  const [view, setView] = useState<View>({ kind: 'user', username: self?.username ?? null, folder: null });
+  const [view, setView] = useState<View>({ kind: 'overview' });
   const [creating, setCreating] = useState(false);
 
   const selected = view.kind === 'user' ? view.username : null;
@@ -50,12 +61,11 @@ export function Shell() {
   const user = (selected !== null ? userByName.get(selected) : undefined) ?? null;
   const folders = useFolders(user?.username ?? null);
 
-  // Open the first user on start, and move off a user who disappeared.
+  // A user who disappeared (deleted, renamed elsewhere) leaves the Overview in their place.
   useEffect(() => {
     if (view.kind !== 'user' || !users.data) return;
     if (view.username !== null && userByName.has(view.username)) return;
-    const fallback = users.data[0]?.username ?? null;
-    if (fallback !== view.username) setView({ kind: 'user', username: fallback, folder: null });
+    setView({ kind: 'overview' });
   }, [users.data, userByName, view]);
 
   usePreventFileNavigation();
@@ -66,9 +76,14 @@ export function Shell() {
   // Stable, so the memoised Sidebar is not re-rendered when only the open folder changes.
   const openUser = useCallback((username: string) => setView({ kind: 'user', username, folder: null }), []);
   const openRoles = useCallback(() => setView({ kind: 'roles' }), []);
+  const openOverview = useCallback(() => setView({ kind: 'overview' }), []);
   const selfName = self?.username ?? null;
   const place: AccountPlace | null =
-    view.kind === 'shared' || view.kind === 'settings' ? view.kind : view.kind === 'user' && view.username === selfName ? 'files' : null;
+    view.kind === 'shared' || view.kind === 'settings' || view.kind === 'trash'
+      ? view.kind
+      : view.kind === 'user' && view.username === selfName
+        ? 'files'
+        : null;
   const openPlace = useCallback(
     (next: AccountPlace) => setView(next === 'files' ? { kind: 'user', username: selfName, folder: null } : { kind: next }),
     [selfName],
@@ -78,8 +93,12 @@ export function Shell() {
   const startCreating = useCallback(() => setCreating(true), []);
 
   let main;
-  if (view.kind === 'roles') {
+  if (view.kind === 'overview') {
+    main = <AdminOverview onOpenUser={openUser} />;
+  } else if (view.kind === 'roles') {
     main = <RolesPage live={live} />;
+  } else if (view.kind === 'trash' && selfName !== null) {
+    main = <TrashView username={selfName} />;
   } else if (view.kind === 'settings' && selfRecord) {
     main = <Settings user={selfRecord} live={live} />;
   } else if (view.kind === 'shared' && selfName !== null) {
@@ -92,16 +111,29 @@ export function Shell() {
           roles={roles.data ?? []}
           folderCount={folders.data?.length}
           onRenamed={openUser}
-          onDeleted={() => setView({ kind: 'user', username: null, folder: null })}
+          onDeleted={openOverview}
         />
-        <FileBrowser
-          key={`${user.username}/${view.folder ?? ''}`}
+        <UserTabs
           username={user.username}
-          folder={view.folder}
-          focusList={view.focusList === true}
-          live={live}
-          onOpenFolder={openFolder}
+          tab={view.tab ?? 'files'}
+          onChange={(tab) => setView({ kind: 'user', username: user.username, folder: null, tab })}
         />
+        {view.tab === 'trash' ? (
+          <div className="shell__user" role="tabpanel" id="user-tab-panel" aria-labelledby="user-tab-trash">
+            <TrashView username={user.username} />
+          </div>
+        ) : (
+          <div className="shell__user" role="tabpanel" id="user-tab-panel" aria-labelledby="user-tab-files">
+            <FileBrowser
+              key={`${user.username}/${view.folder ?? ''}`}
+              username={user.username}
+              folder={view.folder}
+              focusList={view.focusList === true}
+              live={live}
+              onOpenFolder={openFolder}
+            />
+          </div>
+        )}
       </div>
     );
   } else {
@@ -110,56 +142,71 @@ export function Shell() {
         {users.data?.length === 0 ? (
           <EmptyState
             icon={UserPlus}
-            title="Welcome to Nimbus"
+            title={t('shell:welcome.title')}
             action={
               <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
-                Create a user
+                {t('shell:welcome.create')}
               </button>
             }
           >
-            Each user has their own storage, folders and share links. Create the first one to start.
+            {t('shell:welcome.text')}
           </EmptyState>
         ) : (
           <div className="shell__loading" role="status">
-            {users.isError ? 'Could not load users.' : 'Loading…'}
+            {users.isError ? t('shell:loadUsersFailed') : t('common:loading')}
           </div>
         )}
-        <StatusBar summary={users.data ? `${users.data.length} users` : ''} live={live} />
+        <StatusBar summary={users.data ? t('shell:users.count', { count: users.data.length }) : ''} live={live} />
       </div>
     );
   }
 
+  const title =
+    place !== null
+      ? placeLabel(place)
+      : view.kind === 'overview'
+        ? t('shell:nav.overview')
+        : view.kind === 'roles'
+          ? t('shell:nav.roles')
+          : (selected ?? t('shell:nav.users'));
+  const viewKey = view.kind === 'user' ? `user/${view.username ?? ''}/${view.folder ?? ''}/${view.tab ?? 'files'}` : view.kind;
+
+  const sidebar = (
+    <Sidebar
+      users={users.data}
+      roles={roles.data}
+      loading={users.isPending}
+      selectedUser={selected}
+      rolesSelected={view.kind === 'roles'}
+      overviewSelected={view.kind === 'overview'}
+      onSelectUser={openUser}
+      onSelectRoles={openRoles}
+      onSelectOverview={openOverview}
+      onNewUser={startCreating}
+      onSignOut={session.mode === 'browser' ? session.signOut : undefined}
+      account={account}
+    />
+  );
+
   return (
-    <div className="shell">
-      <Sidebar
-        users={users.data}
-        roles={roles.data}
-        loading={users.isPending}
-        selectedUser={selected}
-        rolesSelected={view.kind === 'roles'}
-        onSelectUser={openUser}
-        onSelectRoles={openRoles}
-        onNewUser={startCreating}
-        onSignOut={session.mode === 'browser' ? session.signOut : undefined}
-        account={account}
-      />
-      <main className="shell__main">{main}</main>
+    <ShellFrame sidebar={sidebar} title={title} viewKey={viewKey}>
+      {main}
       <UploadPanel />
       {creating ? (
         <UserDialog
           onClose={() => setCreating(false)}
           onSubmit={async (values) => {
-            const result = await run(`Could not create ${values.username}`, () => client.call('user.create', { ...values }), [
+            const result = await run(t('shell:createFailed', { name: values.username }), () => client.call('user.create', { ...values }), [
               queryKeys.users,
               queryKeys.dash,
             ]);
             if (!result) return false;
-            toast.success(`Created the user ${result.user.username}`);
+            toast.success(t('shell:created', { name: result.user.username }));
             setView({ kind: 'user', username: result.user.username, folder: null });
             return true;
           }}
         />
       ) : null}
-    </div>
+    </ShellFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { LogOut, Plus, ShieldCheck } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { LayoutDashboard, LogOut, Plus, ShieldCheck } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
 import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
 import { UserList } from './UserList';
@@ -11,8 +12,10 @@ interface SidebarProps {
   loading: boolean;
   selectedUser: string | null;
   rolesSelected: boolean;
+  overviewSelected: boolean;
   onSelectUser: (username: string) => void;
   onSelectRoles: () => void;
+  onSelectOverview: () => void;
   onNewUser: () => void;
   /** Present in browser mode only. */
   onSignOut?: () => void;
@@ -20,25 +23,54 @@ interface SidebarProps {
   account?: { current: AccountPlace | null; onOpen: (place: AccountPlace) => void };
 }
 
-/** Users and settings. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
+/** The admin's places: Overview, the users, Roles. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
+  const { t } = useTranslation();
   return (
     <aside className="sidebar">
       <SidebarBrand />
-      <nav className="sidebar__nav" aria-label="Users and settings">
+      <nav className="sidebar__nav" aria-label={t('shell:nav.usersAndSettings')}>
         {props.account ? (
           <>
             <div className="sidebar__section">
-              <h2 className="sidebar__heading">You</h2>
+              <h2 className="sidebar__heading">{t('shell:nav.you')}</h2>
             </div>
             <AccountNav current={props.account.current} onOpen={props.account.onOpen} />
           </>
         ) : null}
         <div className="sidebar__section">
+          <h2 className="sidebar__heading">{t('shell:nav.manage')}</h2>
+        </div>
+        <button
+          type="button"
+          className={`sidebar__link${props.overviewSelected ? ' is-current' : ''}`}
+          aria-current={props.overviewSelected ? 'page' : undefined}
+          onClick={props.onSelectOverview}
+        >
+          <LayoutDashboard size={17} aria-hidden="true" />
+          {t('shell:nav.overview')}
+        </button>
+        <button
+          type="button"
+          className={`sidebar__link${props.rolesSelected ? ' is-current' : ''}`}
+          aria-current={props.rolesSelected ? 'page' : undefined}
+          onClick={props.onSelectRoles}
+        >
+          <ShieldCheck size={17} aria-hidden="true" />
+          {t('shell:nav.roles')}
+          {props.roles ? <span className="sidebar__count">{props.roles.length}</span> : null}
+        </button>
+        <div className="sidebar__section">
           <h2 className="sidebar__heading" id="sidebar-users">
-            Users
+            {t('shell:nav.users')}
           </h2>
-          <button type="button" className="icon-button" aria-label="New user" title="New user" onClick={props.onNewUser}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('shell:users.new')}
+            title={t('shell:users.new')}
+            onClick={props.onNewUser}
+          >
             <Plus size={16} aria-hidden="true" />
           </button>
         </div>
@@ -49,19 +81,6 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           selectedUser={props.selectedUser}
           onSelectUser={props.onSelectUser}
         />
-        <div className="sidebar__section sidebar__section--manage">
-          <h2 className="sidebar__heading">Manage</h2>
-        </div>
-        <button
-          type="button"
-          className={`sidebar__link${props.rolesSelected ? ' is-current' : ''}`}
-          aria-current={props.rolesSelected ? 'page' : undefined}
-          onClick={props.onSelectRoles}
-        >
-          <ShieldCheck size={17} aria-hidden="true" />
-          Roles
-          {props.roles ? <span className="sidebar__count">{props.roles.length}</span> : null}
-        </button>
       </nav>
       {props.onSignOut ? <SignOutFooter onSignOut={props.onSignOut} /> : null}
     </aside>
@@ -80,11 +99,12 @@ export function SidebarBrand() {
 
 /** "Sign out" at the foot of a sidebar (browser mode: the desktop app stays signed in). */
 export function SignOutFooter({ onSignOut }: { onSignOut: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className="sidebar__footer">
       <button type="button" className="button button--ghost sidebar__signout" onClick={onSignOut}>
         <LogOut size={15} aria-hidden="true" />
-        Sign out
+        {t('shell:signOut')}
       </button>
     </div>
   );

@@ -1,8 +1,8 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
 import { Search } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
-import { plural } from '../../lib/format';
 import { UserRow } from './UserRow';
 
 /** Each entry's height in px, gap included (Sidebar.css `.sidebar__item`). */
@@ -25,6 +25,7 @@ const matches = (user: User, needle: string) => user.username.toLowerCase().incl
  * the DOM. One tab stop (roving tabindex): arrows, Page Up/Down, Home and End move focus.
  */
 export function UserList({ users, roles, loading, selectedUser, onSelectUser }: UserListProps) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState('');
   const needle = useDeferredValue(query).trim().toLowerCase();
   const all = users ?? NO_USERS;
@@ -120,9 +121,9 @@ export function UserList({ users, roles, loading, selectedUser, onSelectUser }: 
   const onFocusUser = useCallback((username: string) => setFocusName(username), []);
 
   let empty = null;
-  if (loading && !users) empty = 'Loading users…';
-  else if (users?.length === 0) empty = 'No users yet';
-  else if (shown.length === 0) empty = `No user matches “${query.trim()}”`;
+  if (loading && !users) empty = t('shell:users.loading');
+  else if (users?.length === 0) empty = t('shell:users.none');
+  else if (shown.length === 0) empty = t('shell:users.noMatch', { query: query.trim() });
 
   return (
     <>
@@ -132,14 +133,14 @@ export function UserList({ users, roles, loading, selectedUser, onSelectUser }: 
           <input
             type="search"
             className="input sidebar__filter"
-            placeholder="Find a user"
-            aria-label="Find a user"
+            placeholder={t('shell:users.find')}
+            aria-label={t('shell:users.find')}
             value={query}
             onChange={(event) => setQuery(event.target.value)}
             onKeyDown={onSearchKeyDown}
           />
           <p className="visually-hidden" aria-live="polite">
-            {needle ? `${plural(shown.length, 'user')} of ${all.length.toLocaleString()}` : ''}
+            {needle ? t('shell:users.found', { count: shown.length, total: all.length }) : ''}
           </p>
         </div>
       ) : null}

@@ -1,4 +1,6 @@
 import { memo } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { MailWarning } from 'lucide-react';
 import type { User } from '../../../shared/types';
 import { quotaLevel } from '../../lib/format';
@@ -19,17 +21,18 @@ export interface UserRowProps {
   onFocusUser: (username: string) => void;
 }
 
-function describe(user: User): string {
-  const parts = [`Role ${user.role}`, quotaText(user.usage)];
+function describe(user: User, t: TFunction): string {
+  const parts = [t('shell:userRow.role', { role: user.role }), quotaText(user.usage)];
   const level = quotaLevel(user.usage.usedBytes, user.usage.maxBytes, user.usage.overQuota);
-  if (level === 'over') parts.push('over quota');
-  else if (level === 'near') parts.push('almost full');
-  if (!user.emailVerified) parts.push('e-mail not verified');
+  if (level === 'over') parts.push(t('shell:userRow.overQuota'));
+  else if (level === 'near') parts.push(t('shell:userRow.almostFull'));
+  if (!user.emailVerified) parts.push(t('shell:userRow.unverified'));
   return parts.join(', ');
 }
 
 /** One virtualised entry of the sidebar's user list. */
 export const UserRow = memo(function UserRow({ user, index, count, top, current, tabbable, badge, onSelect, onFocusUser }: UserRowProps) {
+  const { t } = useTranslation();
   const descId = `user-desc-${user.username}`;
   return (
     <li
@@ -56,14 +59,14 @@ export const UserRow = memo(function UserRow({ user, index, count, top, current,
             <RoleBadge role={user.role} src={badge} size={14} />
             {!user.emailVerified ? (
               <MailWarning className="sidebar__unverified" size={14} aria-hidden="true">
-                <title>E-mail not verified</title>
+                <title>{t('shell:userRow.emailNotVerified')}</title>
               </MailWarning>
             ) : null}
           </span>
-          <QuotaBar usage={user.usage} label={`Storage used by ${user.username}`} />
+          <QuotaBar usage={user.usage} label={t('shell:userRow.storageUsedBy', { name: user.username })} />
         </span>
         <span id={descId} hidden>
-          {describe(user)}
+          {describe(user, t)}
         </span>
       </button>
     </li>
