@@ -1,6 +1,8 @@
 /** The status bar's words for the daemon (issue 10, item 15c). */
 import { describe, expect, it } from 'vitest';
 import type { DashInfo } from '../../shared/types';
+// The UI's strings, in English.
+import '../../renderer/i18n';
 import { daemonState } from '../../renderer/components/StatusBar/StatusBar';
 
 const ready = {

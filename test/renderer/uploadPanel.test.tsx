@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+// The UI's strings, in English.
+import '../../renderer/i18n';
 import { ApiError } from '../../renderer/api/client';
 import { UploadPanel } from '../../renderer/components/UploadPanel/UploadPanel';
 import { UploadQueue, type Uploader } from '../../renderer/upload/UploadQueue';

@@ -1,14 +1,18 @@
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { Usage } from '../../../shared/types';
 import { formatBytes, quotaLevel } from '../../lib/format';
 import './QuotaBar.css';
 
 /** "used / max" with a bar that turns amber near the limit and red over it. */
 export function quotaText(usage: Usage): string {
-  if (usage.maxBytes < 0) return `${formatBytes(usage.usedBytes)} used · unlimited`;
-  return `${formatBytes(usage.usedBytes)} / ${formatBytes(usage.maxBytes)}`;
+  const used = formatBytes(usage.usedBytes);
+  if (usage.maxBytes < 0) return i18next.t('usage:quota.unlimited', { used });
+  return i18next.t('usage:quota.ofMax', { used, max: formatBytes(usage.maxBytes) });
 }
 
 export function QuotaBar({ usage, label, showText = true }: { usage: Usage; label: string; showText?: boolean }) {
+  const { t } = useTranslation();
   const level = quotaLevel(usage.usedBytes, usage.maxBytes, usage.overQuota);
   const unlimited = usage.maxBytes < 0;
   const ratio = unlimited ? 0 : usage.maxBytes === 0 ? 1 : Math.min(1, usage.usedBytes / usage.maxBytes);
@@ -22,14 +26,20 @@ export function QuotaBar({ usage, label, showText = true }: { usage: Usage; labe
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={unlimited ? undefined : percent}
-        aria-valuetext={`${quotaText(usage)}${level === 'over' ? ', over quota' : level === 'near' ? ', almost full' : ''}`}
+        aria-valuetext={
+          level === 'over'
+            ? t('usage:quota.saidOver', { text: quotaText(usage) })
+            : level === 'near'
+              ? t('usage:quota.saidNear', { text: quotaText(usage) })
+              : quotaText(usage)
+        }
       >
         <div className="quota__fill" style={{ width: `${Math.max(ratio * 100, usage.usedBytes > 0 ? 2 : 0)}%` }} />
       </div>
       {showText ? (
         <div className="quota__text">
           {quotaText(usage)}
-          {level === 'over' ? ' · over quota' : null}
+          {level === 'over' ? t('usage:quota.over') : null}
         </div>
       ) : null}
     </div>

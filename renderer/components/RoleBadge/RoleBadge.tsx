@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import './RoleBadge.css';
 
 interface RoleBadgeProps {
@@ -11,15 +12,16 @@ interface RoleBadgeProps {
 
 /** A role's badge image, loaded from its http(s) URL without sending a referrer. */
 export function RoleBadge({ role, src, size = 16 }: RoleBadgeProps) {
+  const { t } = useTranslation();
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   if (!src || failedSrc === src) {
-    return <ShieldCheck className="role-badge role-badge--fallback" size={size} role="img" aria-label={`${role} badge`} />;
+    return <ShieldCheck className="role-badge role-badge--fallback" size={size} role="img" aria-label={t('admin:badge', { role })} />;
   }
   return (
     <img
       className="role-badge"
       src={src}
-      alt={`${role} badge`}
+      alt={t('admin:badge', { role })}
       width={size}
       height={size}
       referrerPolicy="no-referrer"

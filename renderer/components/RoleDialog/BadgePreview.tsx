@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { ImageOff } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 
 /** Loads the badge URL as the sidebar will, and says so when it cannot. */
 export function BadgePreview({ url, valid }: { url: string; valid: boolean }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<{ url: string; status: 'loading' | 'loaded' | 'failed' }>({ url, status: 'loading' });
   const status = state.url === url ? state.status : 'loading';
   return (
@@ -11,7 +13,7 @@ export function BadgePreview({ url, valid }: { url: string; valid: boolean }) {
         <img
           key={url}
           src={url}
-          alt="Badge preview"
+          alt={t('admin:badgePreview.alt')}
           width={32}
           height={32}
           referrerPolicy="no-referrer"
@@ -26,12 +28,12 @@ export function BadgePreview({ url, valid }: { url: string; valid: boolean }) {
       )}
       <span className="role-preview__label">
         {!valid
-          ? 'Enter an http(s) URL to preview the badge'
+          ? t('admin:badgePreview.enterUrl')
           : status === 'failed'
-            ? 'This image could not be loaded'
+            ? t('admin:badgePreview.failed')
             : status === 'loaded'
-              ? 'Preview'
-              : 'Loading preview…'}
+              ? t('admin:badgePreview.loaded')
+              : t('admin:badgePreview.loading')}
       </span>
     </div>
   );

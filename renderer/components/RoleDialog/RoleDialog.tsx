@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../shared/types';
-import { NAME_RULE, checkAccountName, checkBadgeUrl, checkMaxStorage } from '../../../shared/validation';
+import { checkAccountName, checkBadgeUrl, checkMaxStorage } from '../../../shared/validation';
+import { checkText } from '../UserDialog/checkText';
 import { Dialog } from '../Dialog/Dialog';
 import { TextField } from '../TextField/TextField';
 import { BadgePreview } from './BadgePreview';
@@ -29,8 +31,9 @@ function initialQuota(role: Role | undefined): { amount: string; unit: Unit; unl
   return { amount: String(role.maxStorage), unit: 'MB', unlimited: false };
 }
 
-/** Create or edit a role: name (fixed for built-in roles), quota in MB or GB, badge URL with a live preview. */
+/** Create or edit a role: name (fixed for built-in roles), quota in MiB or GiB, badge URL with a live preview. */
 export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
+  const { t } = useTranslation();
   const quota0 = initialQuota(role);
   const [name, setName] = useState(role?.name ?? '');
   const [amount, setAmount] = useState(quota0.amount);
@@ -51,9 +54,9 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
       : checkMaxStorage(amount);
   const badgeCheck = checkBadgeUrl(badge);
   const errors = {
-    name: nameCheck.ok ? null : `The name ${nameCheck.message}`,
-    quota: quotaCheck.ok ? null : `The quota ${quotaCheck.message}`,
-    badge: badgeCheck.ok ? null : `The badge ${badgeCheck.message}`,
+    name: checkText(t, 'roleName', nameCheck),
+    quota: checkText(t, 'quota', quotaCheck),
+    badge: checkText(t, 'badge', badgeCheck),
   };
 
   async function submit(event: FormEvent) {
@@ -68,38 +71,38 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
 
   return (
     <Dialog
-      title={role ? `Edit role ${role.name}` : 'New role'}
+      title={role ? t('admin:roleDialog.editTitle', { role: role.name }) : t('admin:roleDialog.newTitle')}
       onClose={onClose}
       footer={
         <>
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="submit" form={formId} className="button button--primary" disabled={busy}>
-            {role ? 'Save changes' : 'Create role'}
+            {role ? t('admin:roleDialog.save') : t('admin:roleDialog.create')}
           </button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
         <TextField
-          label="Role name"
+          label={t('admin:roleDialog.name')}
           value={name}
           onChange={setName}
           disabled={role?.builtIn}
-          hint={role?.builtIn ? 'Built-in roles keep their name.' : NAME_RULE}
+          hint={role?.builtIn ? t('admin:roleDialog.builtInName') : t('admin:check.nameRule')}
           error={submitted || name ? errors.name : null}
           autoComplete="off"
           spellCheck={false}
         />
         <div className="field">
           <span className="field__label" id={`${unitId}-label`}>
-            Storage quota
+            {t('admin:roleDialog.quota')}
           </span>
           <div className="role-quota">
             <input
               className="input role-quota__amount"
-              aria-label="Storage quota amount"
+              aria-label={t('admin:roleDialog.quotaAmount')}
               inputMode="numeric"
               value={unlimited ? '' : amount}
               disabled={unlimited}
@@ -108,32 +111,29 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
             />
             <select
               className="select"
-              aria-label="Storage quota unit"
+              aria-label={t('admin:roleDialog.quotaUnit')}
               value={unit}
               disabled={unlimited}
               onChange={(event) => setUnit(event.target.value as Unit)}
             >
-              <option value="MB">MB</option>
-              <option value="GB">GB</option>
+              {/* The values stay MB and GB (what the form has always sent); a role's quota is in binary units. */}
+              <option value="MB">MiB</option>
+              <option value="GB">GiB</option>
             </select>
             <label className="role-quota__unlimited">
               <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
-              Unlimited
+              {t('admin:roleDialog.unlimited')}
             </label>
           </div>
-          {errors.quota ? (
-            <p className="field__error">{errors.quota}</p>
-          ) : (
-            <p className="field__hint">How much each user with this role may store.</p>
-          )}
+          {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">{t('admin:roleDialog.quotaHint')}</p>}
         </div>
         <TextField
-          label="Badge image URL"
+          label={t('admin:roleDialog.badge')}
           type="url"
           value={badge}
           onChange={setBadge}
           placeholder="https://example.com/badge.png"
-          hint="An http(s) image shown next to users with this role."
+          hint={t('admin:roleDialog.badgeHint')}
           error={submitted || badge ? errors.badge : null}
           spellCheck={false}
         >

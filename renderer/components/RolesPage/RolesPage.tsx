@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Lock, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Role } from '../../../shared/types';
 import { queryKeys } from '../../api/queryKeys';
 import { useRoles, useUsers } from '../../hooks/queries';
 import { useApiAction } from '../../hooks/useApiAction';
 import type { LiveState } from '../../hooks/useLiveEvents';
-import { formatQuotaMb, plural } from '../../lib/format';
+import { formatQuotaMb } from '../../lib/format';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { Dialog } from '../Dialog/Dialog';
 import { EmptyState } from '../EmptyState/EmptyState';
@@ -20,6 +21,7 @@ type DialogState = { kind: 'create' } | { kind: 'edit'; role: Role } | { kind: '
 
 /** Roles with their badge, quota and how many users have them. Built-in roles cannot be renamed or deleted. */
 export function RolesPage({ live }: { live: LiveState }) {
+  const { t } = useTranslation();
   const roles = useRoles();
   const users = useUsers();
   const client = useClient();
@@ -41,35 +43,35 @@ export function RolesPage({ live }: { live: LiveState }) {
     <section className="roles" aria-labelledby="roles-title">
       <header className="roles__header">
         <div>
-          <h1 id="roles-title">Roles</h1>
-          <p className="roles__lead">A role sets how much a user may store and the badge shown beside their name.</p>
+          <h1 id="roles-title">{t('admin:roles.title')}</h1>
+          <p className="roles__lead">{t('admin:roles.lead')}</p>
         </div>
         <button type="button" className="button button--primary" onClick={() => setDialog({ kind: 'create' })}>
           <Plus size={16} aria-hidden="true" />
-          New role
+          {t('admin:roles.new')}
         </button>
       </header>
       <div className="roles__scroll">
         {roles.isPending ? (
           <div className="roles__loading" role="status">
-            Loading roles…
+            {t('admin:roles.loading')}
           </div>
         ) : list.length === 0 ? (
-          <EmptyState icon={ShieldCheck} title="No roles">
-            Create a role to give users a quota and a badge.
+          <EmptyState icon={ShieldCheck} title={t('admin:roles.emptyTitle')}>
+            {t('admin:roles.emptyText')}
           </EmptyState>
         ) : (
           <table className="roles__table">
             <thead>
               <tr>
                 <th scope="col" className="roles__badge-col">
-                  <span className="visually-hidden">Badge</span>
+                  <span className="visually-hidden">{t('admin:roles.badge')}</span>
                 </th>
-                <th scope="col">Name</th>
-                <th scope="col">Quota</th>
-                <th scope="col">Users</th>
+                <th scope="col">{t('admin:roles.name')}</th>
+                <th scope="col">{t('admin:roles.quota')}</th>
+                <th scope="col">{t('admin:roles.users')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('admin:roles.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -82,20 +84,20 @@ export function RolesPage({ live }: { live: LiveState }) {
                   <th scope="row" className="roles__name">
                     {role.name}
                     {role.builtIn ? (
-                      <span className="tag" title="Built-in roles cannot be renamed or deleted">
+                      <span className="tag" title={t('admin:roles.builtInHint')}>
                         <Lock size={11} aria-hidden="true" />
-                        Built-in
+                        {t('admin:roles.builtIn')}
                       </span>
                     ) : null}
                   </th>
                   <td className="roles__num">{formatQuotaMb(role.maxStorage)}</td>
-                  <td className="roles__num">{plural(countOf(role.name), 'user')}</td>
+                  <td className="roles__num">{t('admin:roles.userCount', { count: countOf(role.name) })}</td>
                   <td className="roles__actions">
                     <button
                       type="button"
                       className="icon-button"
-                      aria-label={`Edit role ${role.name}`}
-                      title="Edit"
+                      aria-label={t('admin:roles.edit', { role: role.name })}
+                      title={t('admin:roles.editShort')}
                       onClick={() => setDialog({ kind: 'edit', role })}
                     >
                       <Pencil size={16} aria-hidden="true" />
@@ -103,8 +105,8 @@ export function RolesPage({ live }: { live: LiveState }) {
                     <button
                       type="button"
                       className="icon-button icon-button--danger"
-                      aria-label={`Delete role ${role.name}`}
-                      title={role.builtIn ? 'Built-in roles cannot be deleted' : 'Delete'}
+                      aria-label={t('admin:roles.delete', { role: role.name })}
+                      title={role.builtIn ? t('admin:roles.builtInNoDelete') : t('admin:roles.deleteShort')}
                       // Until the users are known, whether the role is in use is not.
                       disabled={role.builtIn || users.data === undefined}
                       onClick={() => setDialog({ kind: 'delete', role })}
@@ -118,13 +120,17 @@ export function RolesPage({ live }: { live: LiveState }) {
           </table>
         )}
       </div>
-      <StatusBar summary={plural(list.length, 'role')} live={live} />
+      <StatusBar summary={t('admin:roles.count', { count: list.length })} live={live} />
       {dialog?.kind === 'create' ? (
         <RoleDialog
           onClose={() => setDialog(null)}
           onSubmit={async (values) => {
-            const result = await run(`Could not create the role ${values.name}`, () => client.call('role.create', { ...values }), stale);
-            if (result) toast.success(`Created the role “${values.name}”`);
+            const result = await run(
+              t('admin:roles.createFailed', { role: values.name }),
+              () => client.call('role.create', { ...values }),
+              stale,
+            );
+            if (result) toast.success(t('admin:roles.created', { role: values.name }));
             return result !== undefined;
           }}
         />
@@ -136,11 +142,11 @@ export function RolesPage({ live }: { live: LiveState }) {
           onSubmit={async (values) => {
             const name = dialog.role.name;
             const result = await run(
-              `Could not save the role ${name}`,
+              t('admin:roles.saveFailed', { role: name }),
               () => client.call('role.edit', { name, newname: values.name, maxStorage: values.maxStorage, badge: values.badge }),
               stale,
             );
-            if (result) toast.success(`Saved the role “${values.name}”`);
+            if (result) toast.success(t('admin:roles.saved', { role: values.name }));
             return result !== undefined;
           }}
         />
@@ -148,34 +154,42 @@ export function RolesPage({ live }: { live: LiveState }) {
       {dialog?.kind === 'delete' && countOf(dialog.role.name) > 0 ? (
         // Deleting a role that users still have fails: say so instead of offering it.
         <Dialog
-          title={`The role “${dialog.role.name}” is in use`}
+          title={t('admin:roles.inUseTitle', { role: dialog.role.name })}
           onClose={() => setDialog(null)}
           initialFocus="[data-close]"
           footer={
             <button type="button" className="button button--primary" data-close onClick={() => setDialog(null)}>
-              Close
+              {t('common:close')}
             </button>
           }
         >
           <p>
-            <strong>{dialog.role.name}</strong> is given to {plural(countOf(dialog.role.name), 'user')}, so it cannot be deleted. Give{' '}
-            {countOf(dialog.role.name) === 1 ? 'that user' : 'those users'} another role first; then it can be deleted.
+            <Trans
+              i18nKey="admin:roles.inUseText"
+              count={countOf(dialog.role.name)}
+              values={{ role: dialog.role.name }}
+              components={{ strong: <strong /> }}
+            />
           </p>
         </Dialog>
       ) : null}
       {dialog?.kind === 'delete' && countOf(dialog.role.name) === 0 ? (
         <ConfirmDialog
-          title={`Delete the role “${dialog.role.name}”?`}
-          confirmLabel="Delete role"
+          title={t('admin:roles.deleteTitle', { role: dialog.role.name })}
+          confirmLabel={t('admin:roles.deleteConfirm')}
           onClose={() => setDialog(null)}
           onConfirm={async () => {
             const name = dialog.role.name;
-            const result = await run(`Could not delete the role ${name}`, () => client.call('role.delete', { name }), stale);
-            if (result) toast.success(`Deleted the role “${name}”`);
+            const result = await run(t('admin:roles.deleteFailed', { role: name }), () => client.call('role.delete', { name }), stale);
+            if (result) toast.success(t('admin:roles.deleted', { role: name }));
           }}
         >
           <p>
-            The role <strong>{dialog.role.name}</strong> ({formatQuotaMb(dialog.role.maxStorage)}) is removed. No user has it.
+            <Trans
+              i18nKey="admin:roles.deleteText"
+              values={{ role: dialog.role.name, quota: formatQuotaMb(dialog.role.maxStorage) }}
+              components={{ strong: <strong /> }}
+            />
           </p>
         </ConfirmDialog>
       ) : null}

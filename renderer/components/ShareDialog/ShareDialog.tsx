@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Check, Copy, Link2Off } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '../../../shared/types';
 import { Dialog } from '../Dialog/Dialog';
 import './ShareDialog.css';
@@ -15,13 +16,14 @@ interface ShareDialogProps {
 
 /** Shows a shared file's link, copies it again, or revokes it. */
 export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(initiallyCopied);
   const [busy, setBusy] = useState(false);
   const fieldId = useId();
   const url = file.shareUrl ?? '';
   return (
     <Dialog
-      title={`Share “${file.name}”`}
+      title={t('share:dialog.title', { file: file.name })}
       onClose={onClose}
       width={520}
       initialFocus="[data-share-url]"
@@ -38,18 +40,18 @@ export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, 
             }}
           >
             <Link2Off size={15} aria-hidden="true" />
-            Stop sharing
+            {t('share:stopSharing')}
           </button>
           <span className="share__spacer" />
           <button type="button" className="button button--primary" onClick={onClose}>
-            Done
+            {t('share:dialog.done')}
           </button>
         </>
       }
     >
-      <p className="share__lead">Anyone with this link can download the file, without an API key, until you stop sharing it.</p>
+      <p className="share__lead">{t('share:dialog.lead')}</p>
       <label className="field__label" htmlFor={fieldId}>
-        Share link
+        {t('share:dialog.link')}
       </label>
       <div className="share__row">
         <input
@@ -62,11 +64,11 @@ export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, 
         />
         <button type="button" className="button" onClick={async () => setCopied(await onCopy(url))}>
           {copied ? <Check size={15} aria-hidden="true" /> : <Copy size={15} aria-hidden="true" />}
-          {copied ? 'Copied' : 'Copy link'}
+          {copied ? t('share:copied') : t('share:copyLink')}
         </button>
       </div>
       <p className="share__note" role="status">
-        {copied ? 'The link is on the clipboard.' : 'Select the link and copy it.'}
+        {copied ? t('share:dialog.onClipboard') : t('share:dialog.selectAndCopy')}
       </p>
     </Dialog>
   );

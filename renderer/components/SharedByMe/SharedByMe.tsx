@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Check, Copy, Folder, Link2, Link2Off } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
 import { errorMessage } from '../../api/client';
@@ -6,7 +7,7 @@ import { useEveryFile } from '../../hooks/queries';
 import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { copyText } from '../../lib/clipboard';
-import { formatBytes, formatFullDate, formatModified, plural } from '../../lib/format';
+import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { StatusBar } from '../StatusBar/StatusBar';
 import './SharedByMe.css';
@@ -22,47 +23,48 @@ const byPlace = (a: FileEntry, b: FileEntry) => (a.folder ?? '').localeCompare(b
 
 /** A user's shared files, from their listings' share info: each link, to copy or revoke. */
 export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
+  const { t } = useTranslation();
   const every = useEveryFile(username);
   const shared = every.files.filter((file) => file.shared && file.shareUrl).sort(byPlace);
 
   useEffect(() => {
-    document.title = 'Shared by me — Nimbus';
-  }, []);
+    document.title = t('share:page.windowTitle');
+  }, [t]);
 
   let body;
   if (every.pending) {
     body = (
       <div className="shell__loading" role="status">
-        Loading your shares…
+        {t('share:page.loading')}
       </div>
     );
   } else if (every.error) {
     body = (
-      <EmptyState icon={Link2} title="Could not list your shares">
+      <EmptyState icon={Link2} title={t('share:page.failed')}>
         {errorMessage(every.error)}
       </EmptyState>
     );
   } else if (shared.length === 0) {
     body = (
-      <EmptyState icon={Link2} title="Nothing shared yet">
-        Select a file in My files and press Share to make a link anyone can download it with.
+      <EmptyState icon={Link2} title={t('share:page.emptyTitle')}>
+        {t('share:page.emptyText')}
       </EmptyState>
     );
   } else {
     body = (
       <div className="shared__scroll">
         <table className="shared__table">
-          <caption className="visually-hidden">Files you share by link</caption>
+          <caption className="visually-hidden">{t('share:page.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Folder</th>
+              <th scope="col">{t('share:page.name')}</th>
+              <th scope="col">{t('share:page.folder')}</th>
               <th scope="col" className="shared__num">
-                Size
+                {t('share:page.size')}
               </th>
-              <th scope="col">Modified</th>
+              <th scope="col">{t('share:page.modified')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('share:page.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -79,16 +81,17 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
   return (
     <section className="shared" aria-labelledby="shared-title">
       <header className="page-header">
-        <h1 id="shared-title">Shared by me</h1>
-        <p>Anyone with one of these links can download the file, without signing in. Stop sharing to make a link stop working.</p>
+        <h1 id="shared-title">{t('share:page.title')}</h1>
+        <p>{t('share:page.lead')}</p>
       </header>
       {body}
-      <StatusBar summary={every.pending ? '' : plural(shared.length, 'shared file')} live={live} />
+      <StatusBar summary={every.pending ? '' : t('share:page.count', { count: shared.length })} live={live} />
     </section>
   );
 }
 
 function SharedRow({ username, file, onOpenFolder }: { username: string; file: FileEntry; onOpenFolder: (folder: string | null) => void }) {
+  const { t } = useTranslation();
   const actions = useFileActions(username, file.folder);
   const [copied, setCopied] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -100,7 +103,7 @@ function SharedRow({ username, file, onOpenFolder }: { username: string; file: F
       <td>
         <button type="button" className="link-button shared__folder" onClick={() => onOpenFolder(file.folder)}>
           <Folder size={14} aria-hidden="true" />
-          {file.folder ?? 'Root'}
+          {file.folder ?? t('share:page.root')}
         </button>
       </td>
       <td className="shared__num">{formatBytes(file.size)}</td>
@@ -109,16 +112,16 @@ function SharedRow({ username, file, onOpenFolder }: { username: string; file: F
         <button
           type="button"
           className="button"
-          aria-label={`Copy the link to ${file.name}`}
+          aria-label={t('share:copyLinkTo', { file: file.name })}
           onClick={async () => setCopied(await copyText(file.shareUrl ?? ''))}
         >
           {copied ? <Check size={15} aria-hidden="true" /> : <Copy size={15} aria-hidden="true" />}
-          <span className="shared__label">{copied ? 'Copied' : 'Copy link'}</span>
+          <span className="shared__label">{copied ? t('share:copied') : t('share:copyLink')}</span>
         </button>
         <button
           type="button"
           className="button button--ghost"
-          aria-label={`Stop sharing ${file.name}`}
+          aria-label={t('share:stopSharingFile', { file: file.name })}
           disabled={busy}
           onClick={async () => {
             setBusy(true);
@@ -127,7 +130,7 @@ function SharedRow({ username, file, onOpenFolder }: { username: string; file: F
           }}
         >
           <Link2Off size={15} aria-hidden="true" />
-          <span className="shared__label">Stop sharing</span>
+          <span className="shared__label">{t('share:stopSharing')}</span>
         </button>
       </td>
     </tr>

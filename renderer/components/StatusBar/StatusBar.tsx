@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { DashInfo } from '../../../shared/types';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { useDash } from '../../hooks/queries';
@@ -12,28 +14,39 @@ type Tone = 'ok' | 'busy' | 'bad';
  * daemon is unreachable, whatever an older answer said.
  */
 export function daemonState(dash: DashInfo | undefined, failed: boolean): { text: string; tone: Tone } {
-  if (failed) return { text: 'Daemon unreachable', tone: 'bad' };
-  if (!dash) return { text: 'Connecting…', tone: 'busy' };
-  if (!dash.storage.available || dash.index.state === 'unavailable') return { text: 'Storage unavailable', tone: 'bad' };
-  if (dash.index.state === 'scanning') return { text: 'Indexing storage…', tone: 'busy' };
-  return { text: 'Daemon running', tone: 'ok' };
+  const t = i18next.t;
+  if (failed) return { text: t('overview:status.unreachable'), tone: 'bad' };
+  if (!dash) return { text: t('overview:status.connecting'), tone: 'busy' };
+  if (!dash.storage.available || dash.index.state === 'unavailable') return { text: t('overview:status.storageUnavailable'), tone: 'bad' };
+  if (dash.index.state === 'scanning') return { text: t('overview:status.indexing'), tone: 'busy' };
+  return { text: t('overview:status.running'), tone: 'ok' };
 }
 
-const LIVE_TEXT: Record<LiveState, string> = {
-  connecting: 'connecting live updates…',
-  live: 'live updates on',
-  offline: 'live updates reconnecting…',
-  unsupported: 'refreshes on focus',
-};
+function liveText(live: LiveState): string {
+  const t = i18next.t;
+  switch (live) {
+    case 'connecting':
+      return t('overview:status.liveConnecting');
+    case 'live':
+      return t('overview:status.liveOn');
+    case 'offline':
+      return t('overview:status.liveReconnecting');
+    case 'unsupported':
+      return t('overview:status.liveUnsupported');
+  }
+}
 
 /** For a caller who may not read the daemon's status (`dash.get` is for admins): the event stream says whether it is there. */
 export function streamState(live: LiveState): { text: string; tone: Tone } {
-  if (live === 'offline') return { text: 'Daemon unreachable', tone: 'bad' };
-  if (live === 'connecting') return { text: 'Connecting…', tone: 'busy' };
-  return { text: 'Connected', tone: 'ok' };
+  const t = i18next.t;
+  if (live === 'offline') return { text: t('overview:status.unreachable'), tone: 'bad' };
+  if (live === 'connecting') return { text: t('overview:status.connecting'), tone: 'busy' };
+  return { text: t('overview:status.connected'), tone: 'ok' };
 }
 
 export function StatusBar({ summary, live }: { summary: string; live: LiveState }) {
+  // Re-renders when the language changes; the words come from the functions above.
+  useTranslation();
   const { admin } = useSession().me;
   // A dropped event stream is the first sign the daemon went away: ask it at once, then often.
   const dash = useDash(live === 'offline', admin);
@@ -47,13 +60,13 @@ export function StatusBar({ summary, live }: { summary: string; live: LiveState 
       <span className="statusbar__summary" aria-live="polite">
         {summary}
       </span>
-      <span className="statusbar__daemon" role="status" aria-label={`${state.text}, ${LIVE_TEXT[live]}`}>
+      <span className="statusbar__daemon" role="status" aria-label={`${state.text}, ${liveText(live)}`}>
         <span className={`statusbar__dot statusbar__dot--${state.tone}`} aria-hidden="true" />
         {state.text}
         <span className="statusbar__sep" aria-hidden="true">
           ·
         </span>
-        {LIVE_TEXT[live]}
+        {liveText(live)}
         {dash.data ? (
           <>
             <span className="statusbar__sep" aria-hidden="true">

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ChevronDown, ChevronUp, CircleAlert, CircleCheck, LoaderCircle, RotateCcw, X } from 'lucide-react';
 import { formatBytes } from '../../lib/format';
-import { failureHeadline, type UploadItem } from '../../upload/UploadQueue';
+import type { UploadItem } from '../../upload/UploadQueue';
 import { useUploadItems, useUploadQueue } from '../../upload/uploadsContext';
 import './UploadPanel.css';
 
@@ -10,23 +12,40 @@ function percentOf(item: UploadItem): number {
   return Math.round((item.loaded / item.size) * 100);
 }
 
-function statusText(item: UploadItem): string {
+/** failureHeadline's words (renderer/upload/UploadQueue.ts) in the UI's language. */
+function headline(item: UploadItem, t: TFunction): string {
+  switch (item.errorStatus) {
+    case 507:
+      return t('upload:headline.noSpace');
+    case 409:
+      return t('upload:headline.exists');
+    case 413:
+      return t('upload:headline.tooLarge');
+    case 0:
+      return item.error?.startsWith('The name') ? t('upload:headline.badName') : t('upload:headline.failed');
+    default:
+      return t('upload:headline.failed');
+  }
+}
+
+function statusText(item: UploadItem, t: TFunction): string {
   switch (item.status) {
     case 'queued':
-      return 'Waiting…';
+      return t('upload:status.queued');
     case 'uploading':
-      return `${percentOf(item)}% · ${formatBytes(item.loaded)} of ${formatBytes(item.size)}`;
+      return t('upload:status.uploading', { percent: percentOf(item), loaded: formatBytes(item.loaded), size: formatBytes(item.size) });
     case 'done':
-      return `Uploaded · ${formatBytes(item.size)}`;
+      return t('upload:status.done', { size: formatBytes(item.size) });
     case 'cancelled':
-      return 'Cancelled';
+      return t('upload:status.cancelled');
     case 'failed':
-      return `${failureHeadline(item)}: ${item.error ?? ''}`;
+      return t('upload:status.failed', { headline: headline(item, t), error: item.error ?? '' });
   }
 }
 
 /** Every upload with its own progress bar and cancel button; failures keep the daemon's message. */
 export function UploadPanel() {
+  const { t } = useTranslation();
   const items = useUploadItems();
   const queue = useUploadQueue();
   const [collapsed, setCollapsed] = useState(false);
@@ -36,26 +55,26 @@ export function UploadPanel() {
   const done = items.filter((item) => item.status === 'done').length;
   const title =
     running > 0
-      ? `Uploading ${running} ${running === 1 ? 'file' : 'files'}`
+      ? t('upload:title.running', { count: running })
       : failed > 0
-        ? `${failed} upload${failed === 1 ? '' : 's'} failed`
-        : `${done} upload${done === 1 ? '' : 's'} complete`;
+        ? t('upload:title.failed', { count: failed })
+        : t('upload:title.done', { count: done });
 
   return (
-    <section className="uploads" aria-label="Uploads">
+    <section className="uploads" aria-label={t('upload:panel')}>
       <header className="uploads__header">
         <h2 className="uploads__title" aria-live="polite">
           {title}
         </h2>
         {running === 0 ? (
           <button type="button" className="button button--ghost uploads__clear" onClick={() => queue.clearFinished()}>
-            Clear
+            {t('upload:clear')}
           </button>
         ) : null}
         <button
           type="button"
           className="icon-button"
-          aria-label={collapsed ? 'Show uploads' : 'Hide uploads'}
+          aria-label={collapsed ? t('upload:show') : t('upload:hide')}
           aria-expanded={!collapsed}
           onClick={() => setCollapsed((value) => !value)}
         >
@@ -83,7 +102,7 @@ export function UploadPanel() {
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Cancel upload of ${item.name}`}
+                    aria-label={t('upload:cancel', { file: item.name })}
                     onClick={() => queue.cancel(item.id)}
                   >
                     <X size={15} aria-hidden="true" />
@@ -91,21 +110,26 @@ export function UploadPanel() {
                 ) : null}
                 {item.status === 'failed' && item.errorStatus === 409 ? (
                   <button type="button" className="button button--ghost upload__action" onClick={() => queue.retry(item.id, true)}>
-                    Replace
+                    {t('upload:replace')}
                   </button>
                 ) : null}
                 {(item.status === 'failed' && item.errorStatus !== 409 && item.errorStatus !== 0) || item.status === 'cancelled' ? (
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Retry upload of ${item.name}`}
+                    aria-label={t('upload:retry', { file: item.name })}
                     onClick={() => queue.retry(item.id)}
                   >
                     <RotateCcw size={14} aria-hidden="true" />
                   </button>
                 ) : null}
                 {item.status === 'done' || item.status === 'failed' || item.status === 'cancelled' ? (
-                  <button type="button" className="icon-button" aria-label={`Dismiss ${item.name}`} onClick={() => queue.dismiss(item.id)}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={t('upload:dismiss', { file: item.name })}
+                    onClick={() => queue.dismiss(item.id)}
+                  >
                     <X size={15} aria-hidden="true" />
                   </button>
                 ) : null}
@@ -113,16 +137,16 @@ export function UploadPanel() {
               <div
                 className="upload__bar"
                 role="progressbar"
-                aria-label={`Upload of ${item.name}`}
+                aria-label={t('upload:progress', { file: item.name })}
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={percentOf(item)}
-                aria-valuetext={statusText(item)}
+                aria-valuetext={statusText(item, t)}
               >
                 <div className="upload__fill" style={{ width: `${percentOf(item)}%` }} />
               </div>
               <div className="upload__status" role={item.status === 'failed' ? 'alert' : undefined}>
-                {statusText(item)}
+                {statusText(item, t)}
               </div>
             </li>
           ))}

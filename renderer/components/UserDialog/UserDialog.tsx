@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { User } from '../../../shared/types';
-import { NAME_RULE, PASSWORD_RULE, checkAccountName, checkEmail, checkPassword, type Checked } from '../../../shared/validation';
+import { checkAccountName, checkEmail, checkPassword, type Checked } from '../../../shared/validation';
 import { Dialog } from '../Dialog/Dialog';
 import { TextField } from '../TextField/TextField';
+import { checkText } from './checkText';
 
 export interface UserFormValues {
   username: string;
@@ -32,6 +34,7 @@ const keepPassword = (raw: string): Checked<unknown> => (raw === '' ? { ok: true
  * submit. Editing changes the password only when a new one is typed.
  */
 export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
+  const { t } = useTranslation();
   const editing = user !== undefined;
   const checks = editing ? { ...CHECKS, password: keepPassword } : CHECKS;
   const [values, setValues] = useState<UserFormValues>({ username: user?.username ?? '', email: user?.email ?? '', password: '' });
@@ -39,12 +42,7 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
   const [busy, setBusy] = useState(false);
   const formId = useId();
 
-  const problem = (field: Field): string | null => {
-    const checked = checks[field](values[field]);
-    return checked.ok
-      ? null
-      : `${field === 'email' ? 'The e-mail' : field === 'password' ? 'The password' : 'The username'} ${checked.message}`;
-  };
+  const problem = (field: Field): string | null => checkText(t, field, checks[field](values[field]));
   const shown = (field: Field) => (touched[field] ? problem(field) : null);
   const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
   const touch = (field: Field) => () => setTouched((old) => ({ ...old, [field]: true }));
@@ -61,49 +59,47 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
 
   return (
     <Dialog
-      title={editing ? `Edit ${user.username}` : 'New user'}
+      title={editing ? t('admin:userDialog.editTitle', { user: user.username }) : t('admin:userDialog.newTitle')}
       onClose={onClose}
       footer={
         <>
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="submit" form={formId} className="button button--primary" disabled={busy}>
-            {editing ? 'Save changes' : 'Create user'}
+            {editing ? t('admin:userDialog.save') : t('admin:userDialog.create')}
           </button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
         <TextField
-          label="Username"
+          label={t('admin:userDialog.username')}
           value={values.username}
           onChange={set('username')}
           onBlur={touch('username')}
-          hint={NAME_RULE}
+          hint={t('admin:check.nameRule')}
           error={shown('username')}
           autoComplete="off"
           spellCheck={false}
         />
         <TextField
-          label="E-mail"
+          label={t('admin:userDialog.email')}
           type="email"
           value={values.email}
           onChange={set('email')}
           onBlur={touch('email')}
-          hint="Where the verification e-mail goes."
+          hint={t('admin:userDialog.emailHint')}
           error={shown('email')}
           autoComplete="off"
         />
         <TextField
-          label={editing ? 'New password' : 'Password'}
+          label={editing ? t('admin:userDialog.newPassword') : t('admin:userDialog.password')}
           type="password"
           value={values.password}
           onChange={set('password')}
           onBlur={touch('password')}
-          hint={
-            editing ? `Optional: leave it empty to keep the current password (a new one needs ${PASSWORD_RULE}).` : `At least 8 characters.`
-          }
+          hint={editing ? t('admin:userDialog.passwordHintEdit') : t('admin:userDialog.passwordHintNew')}
           error={shown('password')}
           autoComplete="new-password"
         />

@@ -1,9 +1,11 @@
 import { useId } from 'react';
 import { Mail, Pencil, Trash2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import type { Role, User } from '../../../shared/types';
 import { Avatar } from '../Avatar/Avatar';
 import { QuotaBar } from '../QuotaBar/QuotaBar';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
+import { StorageUsage } from '../StorageUsage/StorageUsage';
 import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import './UserHeader.css';
 
@@ -15,10 +17,16 @@ interface UserHeaderProps {
   onChangeRole?: (role: string) => void;
   onEdit?: () => void;
   onDelete?: () => void;
+  /**
+   * Files, trash and free space (`usage.get`) instead of the plain quota bar: the admin's view
+   * of a user. A person's own window shows their storage picture elsewhere, in full.
+   */
+  detailedUsage?: boolean;
 }
 
 /** Who the open storage belongs to, with what can be done to the account. */
-export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDelete }: UserHeaderProps) {
+export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDelete, detailedUsage = false }: UserHeaderProps) {
+  const { t } = useTranslation();
   const roleId = useId();
   const badge = roles.find((role) => role.name === user.role)?.badge;
   const roleNames = roles.some((role) => role.name === user.role)
@@ -39,15 +47,19 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
           <VerifiedTag verified={user.emailVerified} />
         </div>
       </div>
-      <div className="user-header__quota">
-        <QuotaBar usage={user.usage} label={`Storage used by ${user.username}`} />
+      <div className={`user-header__quota${detailedUsage ? ' user-header__quota--detailed' : ''}`}>
+        {detailedUsage ? (
+          <StorageUsage username={user.username} compact />
+        ) : (
+          <QuotaBar usage={user.usage} label={t('usage:quota.label', { user: user.username })} />
+        )}
       </div>
       <div className="user-header__role">
         <RoleBadge role={user.role} src={badge} size={18} />
         {onChangeRole ? (
           <>
             <label htmlFor={roleId} className="visually-hidden">
-              Role
+              {t('admin:header.role')}
             </label>
             <select id={roleId} className="select" value={user.role} onChange={(event) => onChangeRole(event.target.value)}>
               {roleNames.map((name) => (
@@ -58,25 +70,31 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
             </select>
           </>
         ) : (
-          <span className="tag" title="Your role">
+          <span className="tag" title={t('admin:header.yourRole')}>
             {user.role}
           </span>
         )}
       </div>
       <div className="user-header__actions">
         {!user.emailVerified ? (
-          <button type="button" className="button user-header__verify" title="Send verification e-mail" onClick={onVerify}>
+          <button type="button" className="button user-header__verify" title={t('admin:header.verify')} onClick={onVerify}>
             <Mail size={15} aria-hidden="true" />
-            <span className="button__label">Send verification e-mail</span>
+            <span className="button__label">{t('admin:header.verify')}</span>
           </button>
         ) : null}
         {onEdit ? (
-          <button type="button" className="icon-button" aria-label="Edit user" title="Edit user" onClick={onEdit}>
+          <button type="button" className="icon-button" aria-label={t('admin:header.edit')} title={t('admin:header.edit')} onClick={onEdit}>
             <Pencil size={16} aria-hidden="true" />
           </button>
         ) : null}
         {onDelete ? (
-          <button type="button" className="icon-button icon-button--danger" aria-label="Delete user" title="Delete user" onClick={onDelete}>
+          <button
+            type="button"
+            className="icon-button icon-button--danger"
+            aria-label={t('admin:header.delete')}
+            title={t('admin:header.delete')}
+            onClick={onDelete}
+          >
             <Trash2 size={16} aria-hidden="true" />
           </button>
         ) : null}

@@ -1,9 +1,9 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { Role, User } from '../../../shared/types';
 import { queryKeys } from '../../api/queryKeys';
 import { useApiAction } from '../../hooks/useApiAction';
 import { useSendVerification } from '../../hooks/useSendVerification';
-import { plural } from '../../lib/format';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { useClient } from '../Session/sessionContext';
 import { useToast } from '../Toasts/toastContext';
@@ -20,6 +20,7 @@ interface UserSectionProps {
 
 /** The open user's header and the account operations behind its buttons. */
 export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: UserSectionProps) {
+  const { t } = useTranslation();
   const client = useClient();
   const toast = useToast();
   const run = useApiAction();
@@ -28,10 +29,10 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
   const username = user.username;
 
   async function changeRole(name: string) {
-    const done = await run(`Could not give ${username} the role ${name}`, () => client.call('user.role', { username, name }), [
+    const done = await run(t('admin:user.roleFailed', { user: username, role: name }), () => client.call('user.role', { username, name }), [
       queryKeys.users,
     ]);
-    if (done) toast.success(`${username} now has the role “${name}”`);
+    if (done) toast.success(t('admin:user.roleChanged', { user: username, role: name }));
   }
 
   return (
@@ -43,6 +44,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
         onVerify={() => void sendVerification(user)}
         onEdit={() => setDialog('edit')}
         onDelete={() => setDialog('delete')}
+        detailedUsage
       />
       {dialog === 'edit' ? (
         <UserDialog
@@ -50,7 +52,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
           onClose={() => setDialog(null)}
           onSubmit={async (values) => {
             const result = await run(
-              `Could not save ${username}`,
+              t('admin:user.saveFailed', { user: username }),
               () =>
                 client.call('user.edit', {
                   username,
@@ -62,7 +64,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
               [queryKeys.users],
             );
             if (!result) return false;
-            toast.success(`Saved ${result.user.username}`);
+            toast.success(t('admin:user.saved', { user: result.user.username }));
             if (result.user.username !== username) onRenamed(result.user.username);
             return true;
           }}
@@ -70,22 +72,30 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
       ) : null}
       {dialog === 'delete' ? (
         <ConfirmDialog
-          title={`Delete the user “${username}”?`}
-          confirmLabel="Delete user"
+          title={t('admin:user.deleteTitle', { user: username })}
+          confirmLabel={t('admin:user.delete')}
           onClose={() => setDialog(null)}
           onConfirm={async () => {
-            const done = await run(`Could not delete ${username}`, () => client.call('user.delete', { username }), [
+            const done = await run(t('admin:user.deleteFailed', { user: username }), () => client.call('user.delete', { username }), [
               queryKeys.users,
               queryKeys.dash,
             ]);
             if (!done) return;
-            toast.success(`Deleted the user ${username}`);
+            toast.success(t('admin:user.deleted', { user: username }));
             onDeleted();
           }}
         >
           <p>
-            The account <strong>{username}</strong> ({user.email}) is removed with all of its storage:
-            {folderCount !== undefined ? ` ${plural(folderCount, 'folder')},` : ''} every file and every share link. This cannot be undone.
+            {folderCount !== undefined ? (
+              <Trans
+                i18nKey="admin:user.deleteTextFolders"
+                count={folderCount}
+                values={{ user: username, email: user.email }}
+                components={{ strong: <strong /> }}
+              />
+            ) : (
+              <Trans i18nKey="admin:user.deleteText" values={{ user: username, email: user.email }} components={{ strong: <strong /> }} />
+            )}
           </p>
         </ConfirmDialog>
       ) : null}
