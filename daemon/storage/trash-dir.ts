@@ -185,10 +185,16 @@ export async function moveToTrash(s: StorageParts, trashRoot: string, target: Tr
         throw notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
       if (kind === 'folder') s.tickets.voidAll(username, name);
       const itemDir = await openNewItemDir(trashRoot, username, id);
+      let inTrash = false;
       try {
-        await moveEntry(dir, name, itemDir, name, moved);
+        await moveEntry(dir, name, itemDir, name, () => {
+          inTrash = true;
+          moved();
+        });
       } catch (err) {
         await itemDir.close();
+        // In the trash already (a later fsync or removal failed): the entry stays where it is, with its record.
+        if (inTrash) throw fromFsError(err) ?? err;
         // The entry did not move: its empty item directory goes too.
         await withDir(trashRoot, [username], (mine) => removeTree(mine, id)).catch(() => undefined);
         if (codeOf(err) === 'ENOENT') throw notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
@@ -314,6 +320,8 @@ async function moveOrMissing(
       landed = true;
     });
   } catch (err) {
+    // In storage already (a later fsync or removal failed): the index and the store learn it all the same.
+    if (landed) placed(await read());
     if (err instanceof NameTaken) throw err;
     if (codeOf(err) === 'ENOENT') throw notFound('trash_item_not_found', 'Trash item not found');
     throw fromFsError(err) ?? err;
