@@ -13,7 +13,7 @@ export const LANGUAGES = [
   { code: 'cs', name: 'Čeština' },
   { code: 'es', name: 'Español' },
   { code: 'ja', name: '日本語' },
-  { code: 'nb', name: 'Norsk' },
+  { code: 'nb', name: 'Norsk bokmål' },
 ] as const;
 
 export type Language = (typeof LANGUAGES)[number]['code'];

@@ -116,7 +116,7 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       await snap(page(), 'role-dialog');
       await dialog.getByRole('button', { name: 'Create role' }).click();
       const row = page().getByRole('row', { name: /premium/ });
-      await expect.poll(() => row.textContent()).toContain('2 GB');
+      await expect.poll(() => row.textContent()).toContain('2 GiB');
       expect(await page().getByRole('row', { name: /user/ }).first().textContent()).toContain('Built-in');
       expect(await page().getByRole('button', { name: 'Delete role user' }).isDisabled()).toBe(true);
       await snap(page(), 'roles');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LANGUAGE_STORAGE_ITEM, chooseLanguage } from '../../renderer/i18n';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { User } from '../../shared/types';
@@ -191,5 +192,30 @@ describe('Settings: e-mail', () => {
     await vi.waitFor(() => expect(edits).toEqual([{ username: 'ana', newusername: 'ana', newemail: 'ana@new.example' }]));
     await userEvent.click(screen.getByRole('button', { name: 'Send verification e-mail' }));
     await vi.waitFor(() => expect(verified).toEqual([{ username: 'ana' }]));
+  });
+});
+
+describe('Settings: language', () => {
+  afterEach(async () => {
+    await chooseLanguage('en');
+    localStorage.clear();
+  });
+
+  it('lists the five languages by their own names and switches the whole page at once, remembering the choice', async () => {
+    renderSettings({});
+    const card = screen.getByRole('region', { name: 'Language' });
+    const names = within(card)
+      .getAllByRole('radio')
+      .map((radio) => radio.closest('label')?.textContent);
+    expect(names).toEqual(['English', 'Čeština', 'Español', '日本語', 'Norsk bokmål']);
+    expect(within(card).getByRole('radio', { name: 'English' })).toHaveProperty('checked', true);
+    await userEvent.click(within(card).getByRole('radio', { name: 'Čeština' }));
+    expect(await screen.findByRole('heading', { name: 'Nastavení', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Heslo' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('cs');
+    expect(localStorage.getItem(LANGUAGE_STORAGE_ITEM)).toBe('cs');
+    expect(screen.getByRole('radio', { name: 'Čeština' })).toHaveProperty('checked', true);
+    await userEvent.click(screen.getByRole('radio', { name: '日本語' }));
+    expect(await screen.findByRole('heading', { name: '設定', level: 1 })).toBeTruthy();
   });
 });

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type ReactNode } from 'react';
 import { Dialog } from '../Dialog/Dialog';
 
@@ -11,6 +12,7 @@ interface ConfirmDialogProps {
 
 /** Asks before something destructive; the destructive button has focus, so Enter confirms and Escape cancels. */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   async function confirm() {
     setBusy(true);
@@ -29,7 +31,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
       footer={
         <>
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="button" className="button button--danger" data-confirm onClick={() => void confirm()} disabled={busy}>
             {confirmLabel}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useContext, useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
@@ -20,6 +21,7 @@ const FOCUSABLE =
 
 /** A modal dialog: focus moves in and is kept there, Escape closes, focus returns after. */
 export function Dialog({ title, onClose, children, footer, initialFocus, width = 440 }: DialogProps) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const toastPlace = useRef<HTMLDivElement>(null);
@@ -79,7 +81,7 @@ export function Dialog({ title, onClose, children, footer, initialFocus, width =
       >
         <header className="dialog__header">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          <button type="button" className="icon-button" aria-label={t('common:close')} onClick={onClose}>
             <X size={18} aria-hidden="true" />
           </button>
         </header>

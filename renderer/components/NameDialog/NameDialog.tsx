@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState, type FormEvent } from 'react';
 import type { Checked } from '../../../shared/validation';
 import { Dialog } from '../Dialog/Dialog';
@@ -15,6 +16,7 @@ interface NameDialogProps {
 
 /** Asks for one name (a new folder…), checking the shared rules before it is sent. */
 export function NameDialog(props: NameDialogProps) {
+  const { t } = useTranslation();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -25,7 +27,7 @@ export function NameDialog(props: NameDialogProps) {
     event.preventDefault();
     const checked = props.validate(value);
     if (!checked.ok) {
-      setError(`The name ${checked.message}`);
+      setError(t('errors:invalidName', { rule: checked.message }));
       return;
     }
     setBusy(true);
@@ -41,7 +43,7 @@ export function NameDialog(props: NameDialogProps) {
       footer={
         <>
           <button type="button" className="button" onClick={props.onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="submit" form={formId} className="button button--primary" disabled={busy}>
             {props.submitLabel}

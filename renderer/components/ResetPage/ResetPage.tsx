@@ -1,8 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { FormProblem } from '../SignIn/FormProblem';
-import { PASSWORD_RULE, passwordProblem } from '../SignIn/passwordRules';
+import { passwordProblem, passwordRule } from '../SignIn/passwordRules';
 import { TextField } from '../TextField/TextField';
 import '../SignIn/SignIn.css';
 
@@ -20,23 +21,24 @@ interface ResetPageProps {
 
 /** The page of a password-reset link: the new password twice, then `auth.reset.confirm`. */
 export function ResetPage({ client, token, onDone }: ResetPageProps) {
+  const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const [tried, setTried] = useState(false);
-  const [problem, setProblem] = useState<string | null>(token ? null : 'This link is incomplete. Copy the whole link from the mail.');
+  const [problem, setProblem] = useState<string | null>(token ? null : t('signin:reset.incomplete'));
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    document.title = 'Choose a new password — Nimbus';
-  }, []);
+    document.title = t('signin:windowTitle', { title: t('signin:reset.title') });
+  }, [t]);
 
-  const weak = tried ? passwordProblem(password, '') : null;
-  const mismatch = tried && !weak && again !== password ? 'The two passwords differ.' : null;
+  const weak = tried ? passwordProblem(password, '', t) : null;
+  const mismatch = tried && !weak && again !== password ? t('signin:reset.mismatch') : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (passwordProblem(password, '') || again !== password) return;
+    if (passwordProblem(password, '', t) || again !== password) return;
     setBusy(true);
     setProblem(null);
     try {
@@ -52,22 +54,22 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
     <main className="signin">
       <div className="signin__card">
         <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
-        <h1 id="reset-title">Choose a new password</h1>
+        <h1 id="reset-title">{t('signin:reset.title')}</h1>
         <form className="signin__form" onSubmit={submit} aria-labelledby="reset-title" noValidate>
-          <p className="signin__lead">Setting it signs your account out on every device.</p>
+          <p className="signin__lead">{t('signin:reset.lead')}</p>
           <TextField
-            label="New password"
+            label={t('signin:reset.new')}
             type="password"
             value={password}
             onChange={setPassword}
             autoComplete="new-password"
             autoFocus
-            hint={PASSWORD_RULE}
+            hint={passwordRule(t)}
             error={weak}
             disabled={!token}
           />
           <TextField
-            label="New password again"
+            label={t('signin:reset.again')}
             type="password"
             value={again}
             onChange={setAgain}
@@ -78,12 +80,12 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
           <FormProblem problem={problem} />
           <button type="submit" className="button button--primary signin__submit" disabled={busy || !token}>
             {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-            Set the new password
+            {t('signin:reset.submit')}
           </button>
         </form>
-        <nav className="signin__links" aria-label="Other ways in">
+        <nav className="signin__links" aria-label={t('signin:links.label')}>
           <button type="button" className="link-button" onClick={() => onDone(false)}>
-            Back to sign in
+            {t('signin:links.back')}
           </button>
         </nav>
       </div>

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ApiError, NimbusClient, errorMessage, type Connection } from '../../api/client';
 import { getBridge } from '../../api/bridge';
 import { forgetKey, initialBrowserKey, storeKey } from '../../api/connection';
@@ -14,9 +16,11 @@ type State =
   | { phase: 'reset'; token: string }
   | { phase: 'ready'; connection: Connection; mode: 'desktop' | 'browser'; auth: 'key' | 'session'; me: Me };
 
-const REJECTED = 'The daemon did not accept this API key.';
-const EXPIRED_KEY = 'The daemon no longer accepts this API key. Sign in again.';
-const EXPIRED_SESSION = 'Your session has ended. Sign in again.';
+// Messages are looked up when shown, so they are in the language of that moment.
+const rejected = () => i18next.t('shell:session.rejected');
+const expiredKey = () => i18next.t('shell:session.expiredKey');
+const expiredSession = () => i18next.t('shell:session.expiredSession');
+/** The English of `shell:session.passwordResetDone`, for tests. */
 export const PASSWORD_RESET_DONE = 'Your password is changed. Sign in with the new one.';
 /** The Electron app acts as the machine's admin through the keychain key, as before accounts. */
 const DESKTOP_ME: Me = { user: null, admin: true };
@@ -26,7 +30,7 @@ export async function checkKey(baseUrl: string, apiKey: string): Promise<Me | st
   try {
     return await new NimbusClient({ baseUrl, apiKey }).call('auth.me');
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return REJECTED;
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return rejected();
     return errorMessage(error);
   }
 }
@@ -53,6 +57,7 @@ function resetToken(location: Location): string | null {
  * needed, and provides the client.
  */
 export function Session({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const toast = useToast();
   const bridge = getBridge();
   const [state, setState] = useState<State>({ phase: 'starting' });
@@ -78,7 +83,7 @@ export function Session({ children }: { children: ReactNode }) {
         .getConnection()
         .then((connection) => setState({ phase: 'ready', connection, mode: 'desktop', auth: 'key', me: DESKTOP_ME }))
         .catch((error: unknown) =>
-          setState({ phase: 'signed-out', form: 'key', message: `Nimbus could not find its daemon: ${errorMessage(error)}` }),
+          setState({ phase: 'signed-out', form: 'key', message: i18next.t('shell:session.noDaemon', { error: errorMessage(error) }) }),
         );
       return;
     }
@@ -123,7 +128,7 @@ export function Session({ children }: { children: ReactNode }) {
   if (state.phase === 'starting') {
     return (
       <div className="splash" role="status">
-        Connecting to Nimbus…
+        {t('shell:connecting')}
       </div>
     );
   }
@@ -134,7 +139,12 @@ export function Session({ children }: { children: ReactNode }) {
         token={state.token}
         onDone={(changed) => {
           window.history.replaceState(null, '', '/');
-          setState({ phase: 'signed-out', form: 'password', message: null, goodNews: changed ? PASSWORD_RESET_DONE : undefined });
+          setState({
+            phase: 'signed-out',
+            form: 'password',
+            message: null,
+            goodNews: changed ? t('shell:session.passwordResetDone') : undefined,
+          });
         }}
       />
     );
@@ -180,7 +190,7 @@ function ReadySession(props: {
   const bridge = getBridge();
   const form: SignInForm = auth === 'key' ? 'key' : 'password';
   const onUnauthorized = useCallback(() => {
-    if (mode === 'browser') signOut(auth === 'key' ? EXPIRED_KEY : EXPIRED_SESSION, form);
+    if (mode === 'browser') signOut(auth === 'key' ? expiredKey() : expiredSession(), form);
   }, [mode, auth, form, signOut]);
   const client = useMemo(() => new NimbusClient(connection, onUnauthorized), [connection, onUnauthorized]);
   const endSession = useCallback(() => {
@@ -201,7 +211,7 @@ function ReadySession(props: {
           onError: (error) => {
             // 401 signs out; an unreachable daemon is shown by the status bar, not a toast per refetch.
             if (error instanceof ApiError && (error.status === 401 || error.code === 'unreachable')) return;
-            toastError('Could not load data', errorMessage(error));
+            toastError(i18next.t('shell:loadDataFailed'), errorMessage(error));
           },
         }),
         defaultOptions: {

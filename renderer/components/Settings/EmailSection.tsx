@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { Mail } from 'lucide-react';
 import type { User } from '../../../shared/types';
@@ -13,6 +14,7 @@ import { SettingsCard } from './SettingsCard';
 
 /** The address, whether it is verified (with the mail that verifies it), and changing it (`user.edit`, `newemail` only). */
 export function EmailSection({ user }: { user: User }) {
+  const { t } = useTranslation();
   const client = useClient();
   const toast = useToast();
   const run = useApiAction();
@@ -21,7 +23,7 @@ export function EmailSection({ user }: { user: User }) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const check = checkEmail(email.trim());
-  const error = tried && !check.ok ? `The e-mail address ${check.message}` : null;
+  const error = tried && !check.ok ? t('settings:email.invalid', { rule: check.message }) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,7 +32,7 @@ export function EmailSection({ user }: { user: User }) {
     setBusy(true);
     // A user may change only the address: the name goes along unchanged, as the row requires it.
     const result = await run(
-      'Could not change the e-mail address',
+      t('settings:email.failed'),
       () => client.call('user.edit', { username: user.username, newusername: user.username, newemail: check.value }),
       [queryKeys.users],
     );
@@ -38,11 +40,11 @@ export function EmailSection({ user }: { user: User }) {
     if (!result) return;
     setEmail('');
     setTried(false);
-    toast.success(`Your address is now ${result.user.email}`, 'Verify it: send the verification e-mail and open its link.');
+    toast.success(t('settings:email.changed', { email: result.user.email }), t('settings:email.verifyIt'));
   }
 
   return (
-    <SettingsCard title="E-mail" lead="Password-reset links are sent to this address.">
+    <SettingsCard title={t('settings:email.title')} lead={t('settings:email.lead')}>
       <div className="settings__email">
         <Mail size={16} aria-hidden="true" />
         <span className="settings__email-text">{user.email}</span>
@@ -50,22 +52,22 @@ export function EmailSection({ user }: { user: User }) {
         {!user.emailVerified ? (
           <button type="button" className="button settings__push" onClick={() => void sendVerification(user)}>
             <Mail size={15} aria-hidden="true" />
-            Send verification e-mail
+            {t('settings:email.send')}
           </button>
         ) : null}
       </div>
       <form className="settings__inline-form" onSubmit={submit} noValidate>
         <TextField
-          label="New e-mail address"
+          label={t('settings:email.new')}
           type="email"
           value={email}
           onChange={setEmail}
           autoComplete="email"
-          hint="You will need to verify the new address."
+          hint={t('settings:email.hint')}
           error={error}
         />
         <button type="submit" className="button" disabled={busy}>
-          Change e-mail
+          {t('settings:email.change')}
         </button>
       </form>
     </SettingsCard>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState, type FormEvent } from 'react';
 import { KeyRound, Trash2 } from 'lucide-react';
 import type { ApiKeyInfo } from '../../../shared/types';
@@ -14,10 +15,9 @@ import { useToast } from '../Toasts/toastContext';
 import { NewKeyDialog } from './NewKeyDialog';
 import { SettingsCard } from './SettingsCard';
 
-const SCOPE_TEXT: Record<string, string> = { write: 'Read and write', read: 'Read only', admin: 'Admin' };
-
 /** Personal API keys (`keys.*`): for scripts and tools acting as this user, each shown once when made. */
 export function KeysSection({ username }: { username: string }) {
+  const { t } = useTranslation();
   const client = useClient();
   const toast = useToast();
   const run = useApiAction();
@@ -32,14 +32,21 @@ export function KeysSection({ username }: { username: string }) {
   const [created, setCreated] = useState<{ label: string; key: string } | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyInfo | null>(null);
   const check = checkAccountName(label.trim());
-  const labelError = tried && !check.ok ? `The label ${check.message}` : null;
+  const labelError = tried && !check.ok ? t('settings:keys.invalid', { rule: check.message }) : null;
+  const scopeText: Record<string, string> = {
+    write: t('settings:keys.write'),
+    read: t('settings:keys.read'),
+    admin: t('settings:keys.admin'),
+  };
 
   async function create(event: FormEvent) {
     event.preventDefault();
     setTried(true);
     if (!check.ok) return;
     setBusy(true);
-    const result = await run('Could not create the key', () => client.call('keys.create', { label: check.value, scope }), [queryKeys.keys]);
+    const result = await run(t('settings:keys.createFailed'), () => client.call('keys.create', { label: check.value, scope }), [
+      queryKeys.keys,
+    ]);
     setBusy(false);
     if (!result) return;
     setLabel('');
@@ -48,31 +55,28 @@ export function KeysSection({ username }: { username: string }) {
   }
 
   return (
-    <SettingsCard
-      title="Personal API keys"
-      lead="A key lets a script or tool use Nimbus as you. Anyone who has it can, too: keep it secret."
-    >
+    <SettingsCard title={t('settings:keys.title')} lead={t('settings:keys.lead')}>
       {keys.isError ? <p className="field__error">{errorMessage(keys.error)}</p> : null}
-      {keys.isSuccess && mine.length === 0 ? <p className="settings__muted">You have no keys.</p> : null}
+      {keys.isSuccess && mine.length === 0 ? <p className="settings__muted">{t('settings:keys.none')}</p> : null}
       {mine.length > 0 ? (
-        <ul className="settings__list" aria-label="Your API keys">
+        <ul className="settings__list" aria-label={t('settings:keys.list')}>
           {mine.map((key) => (
             <li key={key.label} className="settings__item">
               <KeyRound size={18} aria-hidden="true" className="settings__item-icon" />
               <div className="settings__item-main">
                 <div className="settings__item-title">
                   {key.label}
-                  <span className="tag">{SCOPE_TEXT[key.scope] ?? key.scope}</span>
+                  <span className="tag">{scopeText[key.scope] ?? key.scope}</span>
                 </div>
                 <div className="settings__item-meta" title={formatFullDate(key.createdAt)}>
-                  created {formatModified(key.createdAt)}
+                  {t('settings:keys.created', { when: formatModified(key.createdAt) })}
                 </div>
               </div>
               <button
                 type="button"
                 className="icon-button icon-button--danger"
-                aria-label={`Delete the key ${key.label}`}
-                title="Delete key"
+                aria-label={t('settings:keys.deleteLabel', { label: key.label })}
+                title={t('settings:keys.deleteTitle')}
                 onClick={() => setDeleting(key)}
               >
                 <Trash2 size={16} aria-hidden="true" />
@@ -83,40 +87,42 @@ export function KeysSection({ username }: { username: string }) {
       ) : null}
       <form className="settings__inline-form" onSubmit={create} noValidate>
         <TextField
-          label="Key label"
+          label={t('settings:keys.label')}
           value={label}
           onChange={setLabel}
-          placeholder="e.g. backup-script"
+          placeholder={t('settings:keys.placeholder')}
           spellCheck={false}
           error={labelError}
         />
         <div className="field">
           <label className="field__label" htmlFor={scopeId}>
-            Access
+            {t('settings:keys.access')}
           </label>
           <select id={scopeId} className="select" value={scope} onChange={(event) => setScope(event.target.value as 'write' | 'read')}>
-            <option value="write">Read and write</option>
-            <option value="read">Read only</option>
+            <option value="write">{t('settings:keys.write')}</option>
+            <option value="read">{t('settings:keys.read')}</option>
           </select>
         </div>
         <button type="submit" className="button" disabled={busy}>
-          Create key
+          {t('settings:keys.create')}
         </button>
       </form>
       {created ? <NewKeyDialog label={created.label} apiKey={created.key} onClose={() => setCreated(null)} /> : null}
       {deleting ? (
         <ConfirmDialog
-          title={`Delete the key “${deleting.label}”?`}
-          confirmLabel="Delete key"
+          title={t('settings:keys.confirmTitle', { label: deleting.label })}
+          confirmLabel={t('settings:keys.confirm')}
           onClose={() => setDeleting(null)}
           onConfirm={async () => {
-            const done = await run(`Could not delete ${deleting.label}`, () => client.call('keys.delete', { label: deleting.label }), [
-              queryKeys.keys,
-            ]);
-            if (done) toast.success(`Deleted the key ${deleting.label}`);
+            const done = await run(
+              t('settings:keys.deleteFailed', { label: deleting.label }),
+              () => client.call('keys.delete', { label: deleting.label }),
+              [queryKeys.keys],
+            );
+            if (done) toast.success(t('settings:keys.deleted', { label: deleting.label }));
           }}
         >
-          <p>Whatever uses this key stops working at once. This cannot be undone.</p>
+          <p>{t('settings:keys.confirmText')}</p>
         </ConfirmDialog>
       ) : null}
     </SettingsCard>

@@ -1,17 +1,20 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormProblem } from '../SignIn/FormProblem';
-import { PASSWORD_RULE, passwordProblem } from '../SignIn/passwordRules';
+import { passwordProblem, passwordRule } from '../SignIn/passwordRules';
 import { useClient, useSession } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
 import { SettingsCard } from './SettingsCard';
 
+/** The English of `settings:password.changed`, for tests. */
 export const PASSWORD_CHANGED = 'Password changed. Your other sessions were signed out.';
 
 /** `auth.password`: the current password, then the new one twice. */
 export function PasswordSection() {
+  const { t } = useTranslation();
   const client = useClient();
   const queryClient = useQueryClient();
   const username = useSession().me.user?.username ?? '';
@@ -23,8 +26,8 @@ export function PasswordSection() {
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const weak = tried ? passwordProblem(next, username) : null;
-  const mismatch = tried && !weak && again !== next ? 'The two new passwords differ.' : null;
+  const weak = tried ? passwordProblem(next, username, t) : null;
+  const mismatch = tried && !weak && again !== next ? t('settings:password.mismatch') : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -32,10 +35,10 @@ export function PasswordSection() {
     setDone(false);
     setProblem(null);
     if (!current) {
-      setProblem({ field: 'current', text: 'Enter your current password.' });
+      setProblem({ field: 'current', text: t('settings:password.enterCurrent') });
       return;
     }
-    if (passwordProblem(next, username) || again !== next) return;
+    if (passwordProblem(next, username, t) || again !== next) return;
     setBusy(true);
     try {
       await client.call('auth.password', { password: current, newpassword: next });
@@ -47,7 +50,7 @@ export function PasswordSection() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_credentials')
-        setProblem({ field: 'current', text: 'The current password is wrong.' });
+        setProblem({ field: 'current', text: t('settings:password.wrongCurrent') });
       else if (error instanceof ApiError && error.code === 'weak_password') setProblem({ field: 'next', text: errorMessage(error) });
       else setProblem({ field: 'form', text: errorMessage(error) });
     } finally {
@@ -56,10 +59,10 @@ export function PasswordSection() {
   }
 
   return (
-    <SettingsCard title="Password" lead="Changing it signs you out everywhere else.">
+    <SettingsCard title={t('settings:password.title')} lead={t('settings:password.lead')}>
       <form className="settings__form" onSubmit={submit} noValidate>
         <TextField
-          label="Current password"
+          label={t('settings:password.current')}
           type="password"
           value={current}
           onChange={setCurrent}
@@ -67,16 +70,16 @@ export function PasswordSection() {
           error={problem?.field === 'current' ? problem.text : null}
         />
         <TextField
-          label="New password"
+          label={t('settings:password.new')}
           type="password"
           value={next}
           onChange={setNext}
           autoComplete="new-password"
-          hint={PASSWORD_RULE}
+          hint={passwordRule(t)}
           error={weak ?? (problem?.field === 'next' ? problem.text : null)}
         />
         <TextField
-          label="New password again"
+          label={t('settings:password.again')}
           type="password"
           value={again}
           onChange={setAgain}
@@ -84,10 +87,10 @@ export function PasswordSection() {
           error={mismatch}
         />
         <FormProblem problem={problem?.field === 'form' ? problem.text : null} />
-        <FormProblem tone="ok" problem={done ? PASSWORD_CHANGED : null} />
+        <FormProblem tone="ok" problem={done ? t('settings:password.changed') : null} />
         <div>
           <button type="submit" className="button button--primary" disabled={busy}>
-            Change password
+            {t('settings:password.submit')}
           </button>
         </div>
       </form>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Monitor } from 'lucide-react';
 import type { SessionInfo } from '../../../shared/types';
 import { errorMessage } from '../../api/client';
@@ -11,15 +12,16 @@ import { SettingsCard } from './SettingsCard';
 
 /** Where the user is signed in (`auth.sessions`), each one to end (`auth.sessions.delete`); this one signs out. */
 export function SessionsSection() {
+  const { t } = useTranslation();
   const sessions = useSessions();
   const list = [...(sessions.data ?? [])].sort((a, b) => Number(b.current) - Number(a.current) || b.lastUsedAt.localeCompare(a.lastUsedAt));
   return (
-    <SettingsCard title="Sessions" lead="The browsers signed in to your account. Sign out any you do not recognise.">
-      {sessions.isPending ? <p className="settings__muted">Loading…</p> : null}
+    <SettingsCard title={t('settings:sessions.title')} lead={t('settings:sessions.lead')}>
+      {sessions.isPending ? <p className="settings__muted">{t('common:loading')}</p> : null}
       {sessions.isError ? <p className="field__error">{errorMessage(sessions.error)}</p> : null}
-      {sessions.isSuccess && list.length === 0 ? <p className="settings__muted">No browser is signed in.</p> : null}
+      {sessions.isSuccess && list.length === 0 ? <p className="settings__muted">{t('settings:sessions.none')}</p> : null}
       {list.length > 0 ? (
-        <ul className="settings__list" aria-label="Sessions">
+        <ul className="settings__list" aria-label={t('settings:sessions.title')}>
           {list.map((session) => (
             <SessionRow key={session.id} session={session} />
           ))}
@@ -30,21 +32,22 @@ export function SessionsSection() {
 }
 
 function SessionRow({ session }: { session: SessionInfo }) {
+  const { t } = useTranslation();
   const client = useClient();
   const { signOut } = useSession();
   const toast = useToast();
   const run = useApiAction();
-  const device = session.device || 'Unknown browser';
+  const device = session.device || t('settings:sessions.unknownDevice');
 
   async function end() {
     if (session.current) {
       signOut();
       return;
     }
-    const done = await run('Could not end the session', () => client.call('auth.sessions.delete', { id: session.id }), [
+    const done = await run(t('settings:sessions.endFailed'), () => client.call('auth.sessions.delete', { id: session.id }), [
       queryKeys.sessions,
     ]);
-    if (done) toast.success(`Signed out ${device}`);
+    if (done) toast.success(t('settings:sessions.ended', { device }));
   }
 
   return (
@@ -53,20 +56,26 @@ function SessionRow({ session }: { session: SessionInfo }) {
       <div className="settings__item-main">
         <div className="settings__item-title">
           {device}
-          {session.current ? <span className="tag tag--accent">This browser</span> : null}
+          {session.current ? <span className="tag tag--accent">{t('settings:sessions.thisBrowser')}</span> : null}
         </div>
         <div className="settings__item-meta">
-          {session.address} · <span title={formatFullDate(session.lastUsedAt)}>last used {formatModified(session.lastUsedAt)}</span> ·{' '}
-          <span title={formatFullDate(session.createdAt)}>signed in {formatModified(session.createdAt)}</span>
+          {session.address} ·{' '}
+          <span title={formatFullDate(session.lastUsedAt)}>
+            {t('settings:sessions.lastUsed', { when: formatModified(session.lastUsedAt) })}
+          </span>{' '}
+          ·{' '}
+          <span title={formatFullDate(session.createdAt)}>
+            {t('settings:sessions.signedIn', { when: formatModified(session.createdAt) })}
+          </span>
         </div>
       </div>
       <button
         type="button"
         className="button"
-        aria-label={`Sign out ${device}${session.current ? ' (this browser)' : ''}`}
+        aria-label={session.current ? t('settings:sessions.signOutThisLabel', { device }) : t('settings:sessions.signOutLabel', { device })}
         onClick={() => void end()}
       >
-        Sign out
+        {t('settings:sessions.signOut')}
       </button>
     </li>
   );

@@ -1,14 +1,19 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
 
-/** What the page says after any request: the daemon answers the same whether the account exists or not. */
+/**
+ * What the page says after any request (the daemon answers the same whether the account exists
+ * or not): the English of `signin:forgotForm.sent`, for tests.
+ */
 export const RESET_SENT = 'If the account exists, a mail is on its way. Its link works for one hour.';
 
 /** Asks for a username or e-mail address and has `auth.reset` mail a reset link. */
 export function ForgotForm({ client }: { client: NimbusClient }) {
+  const { t } = useTranslation();
   const [who, setWho] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
@@ -18,7 +23,7 @@ export function ForgotForm({ client }: { client: NimbusClient }) {
     event.preventDefault();
     const value = who.trim();
     if (!value) {
-      setProblem('Enter your username or e-mail address.');
+      setProblem(t('signin:forgotForm.enter'));
       return;
     }
     setBusy(true);
@@ -33,15 +38,15 @@ export function ForgotForm({ client }: { client: NimbusClient }) {
     }
   }
 
-  if (sent) return <FormProblem tone="ok" problem={RESET_SENT} />;
+  if (sent) return <FormProblem tone="ok" problem={t('signin:forgotForm.sent')} />;
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
-      <p className="signin__lead">We will mail you a link to choose a new password.</p>
-      <TextField label="Username or e-mail" value={who} onChange={setWho} autoComplete="username" autoFocus spellCheck={false} />
+      <p className="signin__lead">{t('signin:forgotForm.lead')}</p>
+      <TextField label={t('signin:forgotForm.who')} value={who} onChange={setWho} autoComplete="username" autoFocus spellCheck={false} />
       <FormProblem problem={problem} />
       <button type="submit" className="button button--primary signin__submit" disabled={busy}>
         {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        Send the link
+        {t('signin:forgotForm.send')}
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { useId, useState, type FormEvent } from 'react';
 import { KeyRound, LoaderCircle } from 'lucide-react';
 import type { Me } from '../Session/sessionContext';
@@ -11,6 +12,7 @@ interface KeyFormProps {
 
 /** The admin's way in: the daemon's API key (or any key made for a person), kept for this tab only. */
 export function KeyForm({ message, verify, onSignedIn }: KeyFormProps) {
+  const { t } = useTranslation();
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(message);
   const [busy, setBusy] = useState(false);
@@ -21,7 +23,7 @@ export function KeyForm({ message, verify, onSignedIn }: KeyFormProps) {
     event.preventDefault();
     const candidate = key.trim();
     if (!candidate) {
-      setProblem('Enter the API key.');
+      setProblem(t('signin:key.enter'));
       return;
     }
     setBusy(true);
@@ -34,10 +36,10 @@ export function KeyForm({ message, verify, onSignedIn }: KeyFormProps) {
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
       <p className="signin__lead">
-        Paste the daemon&rsquo;s API key. Run <code>nimbus key show</code> on this machine to see it. The key is kept only for this tab.
+        <Trans i18nKey="signin:key.lead" components={{ code: <code /> }} />
       </p>
       <label htmlFor={fieldId} className="field__label">
-        API key
+        {t('signin:key.field')}
       </label>
       <div className="signin__row">
         <KeyRound size={16} aria-hidden="true" className="signin__key-icon" />
@@ -61,7 +63,7 @@ export function KeyForm({ message, verify, onSignedIn }: KeyFormProps) {
       ) : null}
       <button type="submit" className="button button--primary signin__submit" disabled={busy}>
         {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        Sign in
+        {t('signin:signIn')}
       </button>
     </form>
   );

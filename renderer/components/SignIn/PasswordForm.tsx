@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
@@ -16,6 +17,7 @@ interface PasswordFormProps {
 
 /** Username and password: `auth.login`, whose answer sets the session cookie. */
 export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }: PasswordFormProps) {
+  const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(message);
@@ -26,7 +28,7 @@ export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }
     event.preventDefault();
     setTried(true);
     if (!username.trim() || !password) {
-      setProblem('Enter your username and password.');
+      setProblem(t('signin:enterBoth'));
       return;
     }
     setBusy(true);
@@ -42,16 +44,23 @@ export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
       <FormProblem tone="ok" problem={tried || problem ? null : goodNews} />
-      <TextField label="Username" value={username} onChange={setUsername} autoComplete="username" autoFocus spellCheck={false} />
-      <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password">
+      <TextField
+        label={t('signin:username')}
+        value={username}
+        onChange={setUsername}
+        autoComplete="username"
+        autoFocus
+        spellCheck={false}
+      />
+      <TextField label={t('signin:password')} type="password" value={password} onChange={setPassword} autoComplete="current-password">
         <button type="button" className="link-button signin__forgot" onClick={onForgot}>
-          Forgot password?
+          {t('signin:forgot')}
         </button>
       </TextField>
       <FormProblem problem={problem} />
       <button type="submit" className="button button--primary signin__submit" disabled={busy}>
         {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        Sign in
+        {t('signin:signIn')}
       </button>
     </form>
   );

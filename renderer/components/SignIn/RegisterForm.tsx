@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { checkAccountName, checkEmail } from '../../../shared/validation';
@@ -5,7 +6,7 @@ import { ApiError, errorMessage, type NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
-import { PASSWORD_RULE, passwordProblem } from './passwordRules';
+import { passwordProblem, passwordRule } from './passwordRules';
 
 interface RegisterFormProps {
   client: NimbusClient;
@@ -17,6 +18,7 @@ interface RegisterFormProps {
 
 /** `auth.register`: a new account with role `user`, signed in at once, its address sent a verification mail. */
 export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormProps) {
+  const { t } = useTranslation();
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -27,15 +29,15 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
   const nameCheck = checkAccountName(username.trim());
   const emailCheck = checkEmail(email.trim());
   const errors = {
-    username: tried && !nameCheck.ok ? `The username ${nameCheck.message}` : null,
-    email: tried && !emailCheck.ok ? `The e-mail address ${emailCheck.message}` : null,
-    password: tried ? passwordProblem(password, username.trim()) : null,
+    username: tried && !nameCheck.ok ? t('signin:register.badUsername', { rule: nameCheck.message }) : null,
+    email: tried && !emailCheck.ok ? t('signin:register.badEmail', { rule: emailCheck.message }) : null,
+    password: tried ? passwordProblem(password, username.trim(), t) : null,
   };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (!nameCheck.ok || !emailCheck.ok || passwordProblem(password, username.trim())) return;
+    if (!nameCheck.ok || !emailCheck.ok || passwordProblem(password, username.trim(), t)) return;
     setBusy(true);
     setProblem(null);
     try {
@@ -54,7 +56,7 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
       <TextField
-        label="Username"
+        label={t('signin:username')}
         value={username}
         onChange={setUsername}
         autoComplete="username"
@@ -62,20 +64,20 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
         spellCheck={false}
         error={errors.username}
       />
-      <TextField label="E-mail" type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
+      <TextField label={t('signin:email')} type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
       <TextField
-        label="Password"
+        label={t('signin:password')}
         type="password"
         value={password}
         onChange={setPassword}
         autoComplete="new-password"
-        hint={PASSWORD_RULE}
+        hint={passwordRule(t)}
         error={errors.password}
       />
       <FormProblem problem={problem} />
       <button type="submit" className="button button--primary signin__submit" disabled={busy}>
         {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        Create account
+        {t('signin:register.submit')}
       </button>
     </form>
   );

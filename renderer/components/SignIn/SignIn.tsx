@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
@@ -27,15 +28,9 @@ interface SignInProps {
   onSignedIn: (result: SignedIn) => void;
 }
 
-const TITLES: Record<Form, string> = {
-  password: 'Sign in to Nimbus',
-  key: 'Sign in with a key',
-  forgot: 'Reset your password',
-  register: 'Create an account',
-};
-
 /** Browser mode's front door: username and password, with the password reset, registration and an admin's API key behind links. */
 export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSignedIn }: SignInProps) {
+  const { t } = useTranslation();
   const [form, setForm] = useState<Form>(initialForm);
   // "Create an account" shows only where the daemon takes new accounts (NIMBUS_REGISTRATION=open).
   const [registrationOpen, setRegistrationOpen] = useState(false);
@@ -50,9 +45,16 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
     };
   }, [client]);
   const [notice, setNotice] = useState<string | null>(message);
+  const titles: Record<Form, string> = {
+    password: t('signin:title.password'),
+    key: t('signin:title.key'),
+    forgot: t('signin:title.forgot'),
+    register: t('signin:title.register'),
+  };
+  const title = titles[form];
   useEffect(() => {
-    document.title = `${TITLES[form]} — Nimbus`;
-  }, [form]);
+    document.title = t('signin:windowTitle', { title });
+  }, [t, title]);
   const go = (next: Form, note: string | null = null) => {
     setNotice(note);
     setForm(next);
@@ -90,22 +92,22 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
     <main className="signin">
       <div className="signin__card">
         <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
-        <h1 id="signin-title">{TITLES[form]}</h1>
+        <h1 id="signin-title">{title}</h1>
         {body}
-        <nav className="signin__links" aria-label="Other ways in">
+        <nav className="signin__links" aria-label={t('signin:links.label')}>
           {form !== 'password' ? (
             <button type="button" className="link-button" onClick={() => go('password')}>
-              {form === 'key' ? 'Use a username and password' : 'Back to sign in'}
+              {form === 'key' ? t('signin:links.usePassword') : t('signin:links.back')}
             </button>
           ) : null}
           {form === 'password' && registrationOpen ? (
             <button type="button" className="link-button" onClick={() => go('register')}>
-              Create an account
+              {t('signin:links.register')}
             </button>
           ) : null}
           {form !== 'key' ? (
             <button type="button" className="link-button link-button--small" onClick={() => go('key')}>
-              Use an API key
+              {t('signin:links.useKey')}
             </button>
           ) : null}
         </nav>
