@@ -100,6 +100,7 @@ describe.skipIf(!runUi)('issue 10 in the web UI (Chromium, real daemon)', () => 
   it('loads the UI, both built-in badges and the Roles page without a request to any other host (item 4)', async () => {
     await page().setViewportSize(DESKTOP);
     await page().goto(`${h.daemon.url}/#key=${KEY}`);
+    await page().getByRole('navigation', { name: 'Users and settings' }).getByRole('button', { name: 'ana', exact: true }).click(); // the window opens on the Overview (issue 13)
     await page().getByRole('heading', { name: 'ana', level: 1 }).waitFor();
     await page().getByRole('button', { name: 'Roles' }).click();
     const table = page().getByRole('table');
