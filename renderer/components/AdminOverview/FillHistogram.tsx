@@ -12,6 +12,8 @@ export function FillHistogram({ counts }: { counts: readonly number[] }) {
       : bucket === UNLIMITED_BUCKET
         ? t('overview:histogram.unlimited')
         : `${bucket * 10}–${bucket * 10 + 10}`;
+  // On a phone a column is ~25 px: its lower bound only, and signs for "over" and "no quota".
+  const shortLabel = (bucket: number) => (bucket === OVER_BUCKET ? '>100' : bucket === UNLIMITED_BUCKET ? '∞' : String(bucket * 10));
   const said = (bucket: number, count: number) =>
     bucket === OVER_BUCKET
       ? t('overview:histogram.overSaid', { count })
@@ -35,8 +37,11 @@ export function FillHistogram({ counts }: { counts: readonly number[] }) {
             <span className="fill-histogram__track" aria-hidden="true">
               <span className="fill-histogram__bar" style={{ height: `${(count / highest) * 100}%` }} />
             </span>
-            <span className="fill-histogram__label" aria-hidden="true">
+            <span className="fill-histogram__label fill-histogram__label--long" aria-hidden="true">
               {label(bucket)}
+            </span>
+            <span className="fill-histogram__label fill-histogram__label--short" aria-hidden="true">
+              {shortLabel(bucket)}
             </span>
           </li>
         ))}

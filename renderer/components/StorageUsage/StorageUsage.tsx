@@ -99,7 +99,9 @@ function KindPart({ usage }: { usage: UsageDetail }) {
           <Legend
             segments={segments}
             name={(kind) => t(`usage:kinds.${kind}`)}
-            share={(segment) => (segment.bytes > 0 ? percent.format(segment.fraction) : null)}
+            share={(segment) =>
+              segment.bytes <= 0 ? null : segment.fraction < 0.005 ? `<${percent.format(0.01)}` : percent.format(segment.fraction)
+            }
           />
         </>
       ) : (
