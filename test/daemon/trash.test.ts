@@ -16,6 +16,7 @@ import { Storage } from '../../daemon/storage/storage.js';
 import { Store } from '../../daemon/store/store.js';
 import { KeyedMutex } from '../../daemon/util/mutex.js';
 import { api, apiLoose, signIn } from '../helpers/api.js';
+import { childEnv, runCli } from '../helpers/child.js';
 import { openEventStream } from '../helpers/events.js';
 import { createUser, listTree, readDb, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody } from '../helpers/records.js';
@@ -575,6 +576,17 @@ describe('at start', () => {
       expect((await readDb(own.dataDir)).trash).toEqual([]);
     } finally {
       await own.close();
+    }
+  });
+
+  it('nimbus daemon exits 1 with one clear line for a bad NIMBUS_TRASH_DAYS', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-trash-days-'));
+    try {
+      const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], childEnv({ NIMBUS_KEYCHAIN: 'off', NIMBUS_TRASH_DAYS: '0' }));
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toMatch(/Invalid NIMBUS_TRASH_DAYS: 0 \(a whole number of days from 1 to 36500\)/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 
