@@ -167,7 +167,7 @@ describe('SearchView', () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const { searches } = renderSearchTyping(async (url) => {
-      if (url.searchParams.get('q') === 'resume') await held;
+      if (url.searchParams.get('q') !== 'res') await held;
       const q = url.searchParams.get('q')!;
       return json(200, { files: HITS.filter((h) => h.name.toLowerCase().includes(q) || q === 'res') });
     });
