@@ -135,6 +135,7 @@ describe.skipIf(!runUi)('pictures of storage (Chromium, real daemon)', () => {
     const bar = admin.locator('.user-header').getByRole('img', { name: /in files/ });
     await bar.waitFor();
     expect(await bar.getAttribute('aria-label')).toMatch(/^\d+ B in files, 0 B in the trash, 128 MiB free of 128 MiB$/);
+    expect(await shots(admin, 'admin-user')).toEqual([]);
   });
 
   it('shows a user their storage bar: it grows with an upload, and a delete moves bytes to the trash part', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
+import i18next from 'i18next';
 import type { UsageDetail } from '../../shared/types';
 import { StorageUsage } from '../../renderer/components/StorageUsage/StorageUsage';
 import { kindSegments, quotaPicture } from '../../renderer/components/StorageUsage/usageSegments';
@@ -108,6 +109,32 @@ describe('the storage picture', () => {
     stream.send('trash.changed', { username: 'ana', folder: null, file: null });
     await screen.findByRole('img', { name: '10 MiB in files, 0 B in the trash, 118 MiB free of 128 MiB' });
     expect(calls.filter((call) => call.url.pathname === '/api/usage').length).toBe(3);
+  });
+
+  it('speaks the UI’s language, plurals included', async () => {
+    stubFetch({ 'GET /api/usage': () => json(200, { usage: usage({ fileCount: 3 }) }) });
+    await i18next.changeLanguage('cs');
+    try {
+      renderWithSession(<StorageUsage username="ana" />);
+      expect(await screen.findByRole('heading', { name: 'Úložiště' })).toBeTruthy();
+      expect(screen.getByText('3 soubory')).toBeTruthy();
+      expect(screen.getByRole('img', { name: /v koši/ }).getAttribute('aria-label')).toBe(
+        '20 MiB v souborech, 10 MiB v koši, 98 MiB volných z 128 MiB',
+      );
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
+  it('in a header (compact), shows the one bar and names the trash, without the kinds', async () => {
+    stubFetch({ 'GET /api/usage': () => json(200, { usage: usage() }) });
+    renderWithSession(<StorageUsage username="ana" compact />);
+    expect(await screen.findByText('10 MiB in the trash')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Storage' })).toBeTruthy();
+    expect(screen.queryByRole('img', { name: /Files by kind/ })).toBeNull();
+    expect(screen.getByRole('img', { name: /in files/ }).getAttribute('title')).toBe(
+      '20 MiB in files, 10 MiB in the trash, 98 MiB free of 128 MiB',
+    );
   });
 
   it('says so when the usage cannot be loaded', async () => {

@@ -17,7 +17,7 @@ interface SegmentBarProps<Name extends string> {
  */
 export function SegmentBar<Name extends string>({ segments, label, mark = null, markLabel }: SegmentBarProps<Name>) {
   return (
-    <div className="usage-bar" role="img" aria-label={label}>
+    <div className="usage-bar" role="img" aria-label={label} title={label}>
       <div className="usage-bar__track">
         {segments
           .filter((segment) => segment.fraction > 0)

@@ -67,7 +67,17 @@ function QuotaPart({ usage, titleId, compact }: { usage: UsageDetail; titleId: s
         </span>
       </div>
       <SegmentBar segments={picture.segments} label={label} mark={picture.quotaMark} markLabel={t('usage:quotaEnds', { max })} />
-      {compact ? null : <Legend segments={picture.segments} name={(part) => t(`usage:parts.${part}`)} />}
+      {compact ? (
+        // The one part a header's short line would otherwise leave unexplained.
+        usage.trashBytes > 0 ? (
+          <span className="storage-usage__trash-note">
+            <span className="usage-legend__swatch usage-swatch usage-swatch--trash" aria-hidden="true" />
+            {t('usage:inTrash', { size: sizes.trash })}
+          </span>
+        ) : null
+      ) : (
+        <Legend segments={picture.segments} name={(part) => t(`usage:parts.${part}`)} />
+      )}
       {picture.overBy > 0 ? (
         <p className="storage-usage__alert">{t('usage:overBy', { size: formatBytes(picture.overBy) })}</p>
       ) : level === 'near' ? (
