@@ -126,6 +126,17 @@ describe.skipIf(!runUi)('pictures of storage (Chromium, real daemon)', () => {
     expect(await shots(admin, 'admin')).toEqual([]);
   });
 
+  it('speaks Czech when chosen', async () => {
+    await admin.evaluate(() => localStorage.setItem('nimbus.language', 'cs'));
+    await admin.reload();
+    await admin.getByRole('heading', { name: 'Přehled', level: 1 }).waitFor();
+    await admin.getByText('1 uživatel nad kvótou').waitFor();
+    await admin.screenshot({ path: path.join(ARTIFACTS_DIR, 'overview-admin-cs-desktop-light.png'), animations: 'disabled' });
+    await admin.evaluate(() => localStorage.setItem('nimbus.language', 'en'));
+    await admin.reload();
+    await admin.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  });
+
   it('filters the users and opens one’s files, whose header shows files, trash and free space', async () => {
     await admin.getByRole('searchbox', { name: 'Filter users' }).fill('dor');
     const list = admin.getByRole('list', { name: 'Users, fullest first' });
