@@ -7,7 +7,7 @@
  * the daemon always answers in English.
  */
 import i18next from 'i18next';
-import { currentLanguage } from '../i18n';
+import { currentLanguage } from '../i18n/index.js';
 
 /** Codes whose daemon message is reworded in every language. */
 const REWORDED = new Set([

@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * The UI's languages (docs/explorer.md, "Languages"): i18next with react-i18next. Every
  * string a person reads comes from `locales/<language>/<namespace>.json`; each feature owns

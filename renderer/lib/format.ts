@@ -27,7 +27,7 @@ const integerFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFracti
 const oneDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 1 }));
 const twoDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 2 }));
 const dateFormat = cached((lng) => new Intl.DateTimeFormat(lng, { day: 'numeric', month: 'short', year: 'numeric' }));
-const timeFormat = cached((lng) => new Intl.DateTimeFormat(lng, { hour: '2-digit', minute: '2-digit' }));
+const timeFormat = cached((lng) => new Intl.DateTimeFormat(lng, { hour: 'numeric', minute: '2-digit' }));
 const fullFormat = cached((lng) => new Intl.DateTimeFormat(lng, { dateStyle: 'full', timeStyle: 'medium' }));
 
 /** A count as the language writes it: "12,345" in English, "12 345" in Czech. */

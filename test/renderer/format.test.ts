@@ -27,12 +27,12 @@ describe('format', () => {
     expect(formatNumber(12345)).toBe('12\u00a0345');
     expect(formatQuotaMb(-1)).toBe('Neomezeno');
     const now = new Date(2026, 2, 10, 15, 0);
-    expect(formatModified(new Date(2026, 2, 10, 14, 2).toISOString(), now)).toMatch(/^Dnes, 14:02$/);
-    expect(formatModified(new Date(2026, 2, 9, 9, 10).toISOString(), now)).toMatch(/^Včera, 09:10$/);
+    expect(formatModified(new Date(2026, 2, 10, 14, 2).toISOString(), now)).toBe('Dnes, 14:02');
+    expect(formatModified(new Date(2026, 2, 9, 9, 10).toISOString(), now)).toBe('Včera, 9:10');
     await chooseLanguage('ja');
     expect(formatModified(new Date(2026, 2, 10, 14, 2).toISOString(), now)).toBe('今日 14:02');
     await chooseLanguage('en');
-    expect(formatModified(new Date(2026, 2, 10, 14, 2).toISOString(), now)).toMatch(/^Today, 0?2:02\sPM$|^Today, 14:02$/);
+    expect(formatModified(new Date(2026, 2, 10, 14, 2).toISOString(), now)).toMatch(/^Today, 2:02\sPM$/);
     expect(formatNumber(12345)).toBe('12,345');
   });
 });
