@@ -386,7 +386,13 @@ describe('the audience of every row', () => {
   it('declares the audiences docs/accounts.md lists', () => {
     const byAudience: Record<string, string[]> = {};
     for (const e of ENDPOINTS) (byAudience[(e as { audience?: string }).audience ?? '?'] ??= []).push(e.id);
-    const self = ['user.get', 'user.edit', 'user.verify', ...ENDPOINTS.filter((e) => /^(folders|files)\./.test(e.id)).map((e) => e.id)];
+    const self = [
+      'user.get',
+      'user.edit',
+      'user.verify',
+      'usage.get',
+      ...ENDPOINTS.filter((e) => /^(folders|files|trash)\./.test(e.id)).map((e) => e.id),
+    ];
     expect(byAudience.self.sort()).toEqual(self.sort());
     expect(byAudience.admin.sort()).toEqual(
       [
