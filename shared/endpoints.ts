@@ -997,7 +997,8 @@ export function requestTarget(endpoint: Endpoint, params: Readonly<Record<string
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     if (endpoint.params[name]?.in === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    else query.set(name, String(value));
+    // A list of file names travels as one value, joined by `/` (checkFileNameList).
+    else query.set(name, Array.isArray(value) ? value.join('/') : String(value));
   }
   const qs = query.toString();
   return qs ? `${path}?${qs}` : path;

@@ -42,9 +42,8 @@ export async function fetchObjectUrl(client: NimbusClient, url: string, signal?:
  * write an array as `a,b`.
  */
 export function zipUrl(client: NimbusClient, username: string, folder: string | null, files?: readonly string[]): string {
-  const url = new URL(linkUrl(client, 'folders.download', { username, folder: folder ?? undefined }), window.location.href);
-  if (files && files.length > 0) url.searchParams.set('files', files.join('/'));
-  return url.href;
+  const list = files && files.length > 0 ? [...files] : undefined;
+  return new URL(linkUrl(client, 'folders.download', { username, folder: folder ?? undefined, files: list }), window.location.href).href;
 }
 
 /**

@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ENDPOINT_BY_ID, requestTarget } from '../../shared/endpoints.js';
 import { api, apiLoose } from '../helpers/api.js';
 import { call, makeUser, userSession } from '../helpers/accounts.js';
 import { childEnv, spawnDaemon } from '../helpers/child.js';
@@ -461,5 +462,12 @@ describe('big zips', () => {
     } finally {
       await rm(saved, { force: true });
     }
+  });
+});
+
+describe('the files list in a link', () => {
+  it('travels as one value joined by "/", as the UI and the typed clients build it', () => {
+    const target = requestTarget(ENDPOINT_BY_ID['folders.download'], { username: 'ana', folder: 'a b', files: ['x y.txt', 'č.png'] });
+    expect(new URL(target, 'http://h').searchParams.get('files')).toBe('x y.txt/č.png');
   });
 });
