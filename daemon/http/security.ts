@@ -9,8 +9,10 @@ import { ApiError } from '../errors.js';
 
 /** The CSP of everything that is not the UI: nothing may run or load. */
 export const INERT_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+// media-src and frame-src allow blob: for the one case a link cannot carry the credential: a
+// plain browser holding a key in the page previews from object URLs (renderer/api/links.ts).
 export const UI_CSP =
-  "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'self'; img-src 'self' http: https: data: blob:; media-src 'self' blob:; frame-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const SECURITY_HEADERS: [string, string][] = [
   ['X-Content-Type-Options', 'nosniff'],
