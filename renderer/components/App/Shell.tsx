@@ -169,7 +169,8 @@ export function Shell() {
         : view.kind === 'roles'
           ? t('shell:nav.roles')
           : (selected ?? t('shell:nav.users'));
-  const viewKey = view.kind === 'user' ? `user/${view.username ?? ''}/${view.folder ?? ''}/${view.tab ?? 'files'}` : view.kind;
+  // Not the folder: moving between folders is the explorer's, which gives its list the focus itself.
+  const viewKey = view.kind === 'user' ? `user/${view.username ?? ''}/${view.tab ?? 'files'}` : view.kind;
 
   const sidebar = (
     <Sidebar

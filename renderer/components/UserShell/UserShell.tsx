@@ -75,7 +75,7 @@ export function UserShell({ username }: { username: string }) {
   );
 
   return (
-    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(view.place)} viewKey={`${view.place}/${view.folder ?? ''}`}>
+    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(view.place)} viewKey={view.place}>
       {main}
       <UploadPanel />
     </ShellFrame>
