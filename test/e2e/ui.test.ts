@@ -453,7 +453,9 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       // One tab stop: End moves focus to the last user, Enter opens them.
       await button(0).focus();
       await page.keyboard.press('End');
-      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe(name(4_999));
+      await expect
+        .poll(() => page.evaluate('document.getElementById(document.activeElement?.getAttribute("aria-labelledby"))?.textContent'))
+        .toBe(name(4_999));
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: name(4_999), level: 1 }).waitFor();
       expect(await button(4_999).getAttribute('aria-current')).toBe('page');

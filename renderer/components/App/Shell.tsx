@@ -93,7 +93,8 @@ export function Shell() {
   const startCreating = useCallback(() => setCreating(true), []);
 
   let main;
-  if (view.kind === 'overview') {
+  // With no user yet, the Overview would chart nobody: the welcome below offers to create one.
+  if (view.kind === 'overview' && users.data?.length !== 0) {
     main = <AdminOverview onOpenUser={openUser} />;
   } else if (view.kind === 'roles') {
     main = <RolesPage live={live} />;
