@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError, NimbusClient, UNREACHABLE } from '../../renderer/api/client';
 import { ToastProvider } from '../../renderer/components/Toasts/ToastProvider';
@@ -116,5 +116,33 @@ describe('error toasts', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'twice' }));
     expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+});
+
+describe('a toast with an action', () => {
+  it('shows one button ("Undo"), runs it once when pressed and closes', async () => {
+    const undo = vi.fn();
+    function Deleted() {
+      const toast = useToast();
+      return (
+        <button
+          type="button"
+          onClick={() => toast.show({ kind: 'success', title: 'Moved a.txt to the trash', action: { label: 'Undo', run: undo } })}
+        >
+          delete
+        </button>
+      );
+    }
+    render(
+      <ToastProvider>
+        <Deleted />
+      </ToastProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'delete' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain('Moved a.txt to the trash');
+    await userEvent.click(within(status).getByRole('button', { name: 'Undo' }));
+    expect(undo).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });
