@@ -68,7 +68,8 @@ const TOP_K_MAX = 1000;
 interface Hit {
   name: string;
   folder: string | null;
-  meta: FileMeta;
+  /** The directory's map: the meta is looked up only for the hits a page shows. */
+  files: Map<string, FileMeta>;
   folded: string;
 }
 
@@ -104,14 +105,14 @@ export function searchFilesJson(
   const bounded = keep <= TOP_K_MAX;
   let hits: Hit[] = [];
   let total = 0;
-  const add = (name: string, folder: string | null, meta: FileMeta, folded: string) => {
+  const add = (name: string, folder: string | null, files: Map<string, FileMeta>, folded: string) => {
     total++;
     if (!bounded) {
-      hits.push({ name, folder, meta, folded });
+      hits.push({ name, folder, files, folded });
       return;
     }
     if (hits.length >= keep && folded > hits[hits.length - 1].folded) return;
-    const hit = { name, folder, meta, folded };
+    const hit = { name, folder, files, folded };
     let lo = 0;
     let hi = hits.length;
     while (lo < hi) {
@@ -132,8 +133,8 @@ export function searchFilesJson(
       while (pos !== -1) {
         const i = nameAt(starts, pos);
         const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length - 1;
-        const meta = files.get(names[i]);
-        if (meta) add(names[i], folder, meta, text.slice(starts[i], end));
+        // `names` is the map's own sorted key list (dropped whenever a name comes or goes): every one is in it.
+        add(names[i], folder, files, text.slice(starts[i], end));
         if (i + 1 >= starts.length) break;
         pos = text.indexOf(needle, starts[i + 1]);
       }
@@ -145,9 +146,13 @@ export function searchFilesJson(
   else hits = hits.slice(0, keep);
   const end = Math.min(hits.length, offset + limit);
   let json = '{"files":[';
+  let first = true;
   for (let i = offset; i < end; i++) {
     const hit = hits[i];
-    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, hit.folder, hit.name, hit.meta);
+    const meta = hit.files.get(hit.name);
+    if (!meta) continue;
+    json += (first ? '' : ',') + fileEntryJson(nimbus, username, hit.folder, hit.name, meta);
+    first = false;
   }
   // Each entry is JSON.stringify of a FileEntry, which carries its folder: the text of {files: SearchHit[]}.
   return { total, json: `${json}]}` as JsonText<{ files: SearchHit[] }> };
