@@ -121,7 +121,7 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await page.getByRole('button', { name: 'Shared by me' }).click();
     await page.getByRole('heading', { name: 'Shared by me', level: 1 }).waitFor();
     await page.getByRole('row', { name: /notes\.txt/ }).waitFor();
-    expect(await page.getByRole('button', { name: 'Copy the link to notes.txt' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Copy link to notes.txt' }).count()).toBe(1);
     await shots(page, 'shared-by-me');
   });
 
