@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry, Folder } from '../../shared/types';
-import { errorMessage } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 import { fetchObjectUrl, followDownloadLink, linkUrl, linksAreDirect, zipUrl } from '../api/links';
 import { queryKeys } from '../api/queryKeys';
 import { saveBlob } from '../lib/saveBlob';
@@ -158,12 +158,23 @@ export function useFileActions(username: string, folder: string | null) {
        */
       async restore(trashIds: readonly string[]): Promise<number> {
         let restored = 0;
+        let gone = 0;
         for (const id of trashIds) {
-          const result = await run(t('explorer:actions.restoreFailed'), () => client.call('trash.restore', { username, id, rename: true }));
+          // Restored from the Trash view meanwhile, or deleted for good: nothing left to undo, not a failure.
+          const result = await run(t('explorer:actions.restoreFailed'), () =>
+            client.call('trash.restore', { username, id, rename: true }).catch((error: unknown) => {
+              if (error instanceof ApiError && error.code === 'trash_item_not_found') {
+                gone += 1;
+                return null;
+              }
+              throw error;
+            }),
+          );
           if (result) restored += 1;
         }
         await refreshAll();
         if (restored > 0) toast.success(t('explorer:actions.restored', { count: restored }));
+        else if (gone > 0) toast.show({ kind: 'info', title: t('explorer:actions.alreadyGone', { count: gone }) });
         return restored;
       },
 

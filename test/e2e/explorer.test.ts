@@ -14,33 +14,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { axeFindings } from '../helpers/axe.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
-const AXE = path.join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js');
 const SIZES = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 /** axe-core's serious and critical findings on the page as it is now (rule id: target). */
-async function axeProblems(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (context: {
-            include: string[][];
-          }) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    // The explorer's own parts: the list or grid with its toolbar, and what it opens over them.
-    const result = await axe.run({ include: [['.browser'], ['[role="menu"]'], ['[role="dialog"]']] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
+// The explorer's own parts: the list or grid with its toolbar, and what it opens over them.
+const axeProblems = (page: Page) => axeFindings(page, '.browser', '[role="menu"]', '[role="dialog"]');
 
 async function shots(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(SIZES)) {

@@ -5,39 +5,21 @@
  * sees their storage bar change as files arrive and as one goes to the trash. Screenshots at
  * 1400×900 and 390×844, light and dark, go to test-artifacts/.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { axeFindings } from '../helpers/axe.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
-const AXE = path.join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js');
 const SIZES = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } } as const;
 const KiB = 1024;
 
 /** axe-core's serious and critical findings inside `selector`. */
-async function axeProblems(page: Page, selector: string): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  return page.evaluate(async (include) => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (context: {
-            include: string[][];
-          }) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run({ include: [[include]] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  }, selector);
-}
+const axeProblems = (page: Page, selector: string) => axeFindings(page, selector);
 
 /** Screenshots at both sizes, light and dark; says whether any of them scrolls sideways. */
 async function shots(page: Page, name: string): Promise<string[]> {

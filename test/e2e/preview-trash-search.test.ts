@@ -12,8 +12,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, REPO_ROOT, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { axeFindings } from '../helpers/axe.js';
 
 const runUi = browserAvailable();
 const PASSWORD = 'correct horse battery';
@@ -30,22 +31,7 @@ async function shots(page: Page, name: string): Promise<void> {
   await page.setViewportSize(SIZES.desktop);
 }
 
-const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-
 /** axe-core's serious and critical findings inside `selector` (one view of this journey). */
-async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  return page.evaluate(async (include) => {
-    type Violation = { id: string; impact: string; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run: (context: { include: string[][] }) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run({ include: [[include]] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  }, selector);
-}
-
 async function picture(width: number, height: number, background: string, spot: string): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background } })
     .composite([

@@ -1,27 +1,14 @@
 /** What the accessibility and any-screen journeys share: axe-core in the page, a seeded daemon, signing in. */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { REPO_ROOT } from './browser.js';
+
 import { upload, type TestDaemon } from './daemon.js';
+import { axeFindings } from './axe.js';
 
-const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+/** axe-core's serious and critical findings on the whole page as it is now. */
+export const axeProblems = (page: Page): Promise<string[]> => axeFindings(page);
+
 export const PASSWORD = 'correct horse battery';
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-}
-
-/** axe-core's serious and critical findings on the whole page as it is now ("rule: targets"). */
-export async function axeProblems(page: Page): Promise<string[]> {
-  // Evaluated rather than added as a <script>: the UI's CSP (rightly) runs no inline script.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  const result = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResult> } }).axe.run());
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** ana (a user) with files at the root and in a folder, one shared, one in the trash; bob beside her. */
 export async function seedUsers(t: TestDaemon): Promise<void> {
