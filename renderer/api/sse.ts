@@ -1,4 +1,5 @@
 import { CHANGE_EVENT_TYPES, type ChangeEvent, type ChangeEventType } from '../../shared/types';
+import { ApiError, isAbort, type NimbusClient } from './client';
 
 export interface SseMessage {
   event: string;
@@ -67,4 +68,63 @@ export function toChangeEvent(message: SseMessage): ChangeEvent | null {
     folder: stringOrNull(record.folder),
     file: stringOrNull(record.file),
   };
+}
+
+const MAX_BACKOFF_MS = 15_000;
+
+/** What a follower of the event stream hears (followEvents). */
+export interface EventStreamHandlers {
+  /** A connection is being tried. */
+  connecting?(): void;
+  /** The stream is open; `again` after a reconnect (what came meanwhile was missed). */
+  open(again: boolean): void;
+  event(event: ChangeEvent): void;
+  /** After the events of one chunk of the stream. */
+  chunk?(): void;
+  /** The stream is down: `unsupported` when the daemon has none (no retry), else it retries. */
+  down(unsupported: boolean): void;
+}
+
+/**
+ * Follows GET /api/events until `signal` aborts, reconnecting with backoff (1 s, doubling to
+ * 15 s). The one loop behind every listener of the stream.
+ */
+export function followEvents(client: NimbusClient, signal: AbortSignal, on: EventStreamHandlers): void {
+  let backoff = 1_000;
+  let opened = false;
+  let retry: number | undefined;
+  signal.addEventListener('abort', () => window.clearTimeout(retry));
+
+  const connect = async () => {
+    on.connecting?.();
+    try {
+      const stream = await client.events(signal);
+      on.open(opened);
+      opened = true;
+      backoff = 1_000;
+      const reader = stream.getReader();
+      const decoder = new TextDecoder();
+      const parser = new SseParser();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const message of parser.push(decoder.decode(value, { stream: true }))) {
+          const event = toChangeEvent(message);
+          if (event) on.event(event);
+        }
+        on.chunk?.();
+      }
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      if (error instanceof ApiError && (error.status === 404 || error.status === 405)) {
+        on.down(true);
+        return;
+      }
+    }
+    if (signal.aborted) return;
+    on.down(false);
+    retry = window.setTimeout(() => void connect(), backoff);
+    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+  };
+  void connect();
 }

@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ApiError, isAbort } from '../../api/client';
 import type { NimbusClient } from '../../api/client';
-import { SseParser, toChangeEvent } from '../../api/sse';
+import { followEvents } from '../../api/sse';
 import { useClient } from '../Session/sessionContext';
 import { ActivityLog, BUCKET_MS } from './activityLog';
 
 const REPAINT_MS = 250;
-const MAX_BACKOFF_MS = 15_000;
 
 // One log per connection, kept while the page lives: leaving the Overview and coming back
 // shows what was heard before (the minutes away are a gap of zeros, not lost history).
@@ -43,8 +41,6 @@ export function useActivity(): Activity {
   useEffect(() => {
     const controller = new AbortController();
     let repaint: number | undefined;
-    let retry: number | undefined;
-    let backoff = 1_000;
     const redraw = () => {
       repaint = undefined;
       setNow(Date.now());
@@ -52,41 +48,24 @@ export function useActivity(): Activity {
     // The window slides even when nothing happens.
     const clock = window.setInterval(redraw, BUCKET_MS);
 
-    const listen = async () => {
-      try {
-        const stream = await client.events(controller.signal);
-        setListening(true);
-        backoff = 1_000;
-        const reader = stream.getReader();
-        const decoder = new TextDecoder();
-        const parser = new SseParser();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          for (const message of parser.push(decoder.decode(value, { stream: true }))) {
-            const event = toChangeEvent(message);
-            if (!event || event.type === 'index.state') continue;
-            log.add(event, Date.now());
-          }
-          repaint ??= window.setTimeout(redraw, REPAINT_MS);
-        }
-      } catch (error) {
-        if (controller.signal.aborted || isAbort(error)) return;
-        // A daemon without the stream: nothing to listen to.
-        if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return;
-      }
-      if (controller.signal.aborted) return;
-      setListening(false);
-      retry = window.setTimeout(() => void listen(), backoff);
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-    };
-
-    void listen();
+    followEvents(client, controller.signal, {
+      open: () => setListening(true),
+      // Index-state events are the daemon's own, not activity.
+      event: (event) => {
+        if (event.type !== 'index.state') log.add(event, Date.now());
+      },
+      chunk: () => {
+        repaint ??= window.setTimeout(redraw, REPAINT_MS);
+      },
+      // A daemon without the stream: nothing to listen to.
+      down: (unsupported) => {
+        if (!unsupported) setListening(false);
+      },
+    });
     return () => {
       controller.abort();
       window.clearInterval(clock);
       window.clearTimeout(repaint);
-      window.clearTimeout(retry);
     };
   }, [client, log]);
 
