@@ -1,10 +1,11 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Folder, Link2, MoreHorizontal } from 'lucide-react';
+import { Folder, Link2 } from 'lucide-react';
 import { formatBytes, formatFullDate } from '../../lib/format';
 import type { Row } from '../../lib/rows';
 import { RenameEditor } from '../RenameEditor/RenameEditor';
-import { dropTargetProps, menuPositionOf, type RowEvents } from '../FileTable/rowEvents';
+import { RowMenuButton } from '../FileTable/RowMenuButton';
+import { rowInteractionProps, type RowEvents } from '../FileTable/rowEvents';
 import { Thumbnail } from './Thumbnail';
 
 export interface FileCardProps extends RowEvents {
@@ -21,8 +22,6 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
   const { t } = useTranslation();
   const { row, selected, active, editing } = props;
   const className = ['fg__card', selected && 'is-selected', active && 'is-active'].filter(Boolean).join(' ');
-  const onDropOnFolder = props.onDropOnFolder;
-  const drop = row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {};
   return (
     <div
       id={props.id}
@@ -30,15 +29,7 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
       aria-selected={selected}
       className={className}
       title={formatFullDate(row.modifiedAt)}
-      draggable={row.kind === 'file' && !editing && props.onRowDragStart !== undefined}
-      onDragStart={(event) => props.onRowDragStart?.(row, event)}
-      {...drop}
-      onClick={(event) => props.onRowClick(row, event)}
-      onDoubleClick={() => props.onRowDoubleClick(row)}
-      onContextMenu={(event) => {
-        event.preventDefault();
-        props.onRowMenu(row, { x: event.clientX, y: event.clientY });
-      }}
+      {...rowInteractionProps(row, editing, props)}
     >
       <div className="fg__picture">
         {row.kind === 'folder' ? (
@@ -74,20 +65,7 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
             {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
           </span>
         </div>
-        <button
-          type="button"
-          tabIndex={-1}
-          className="icon-button fg__more"
-          aria-label={t('explorer:menu.openFor', { name: row.name })}
-          aria-haspopup="menu"
-          onClick={(event) => {
-            event.stopPropagation();
-            props.onRowMenu(row, menuPositionOf(event.currentTarget));
-          }}
-          onDoubleClick={(event) => event.stopPropagation()}
-        >
-          <MoreHorizontal size={18} aria-hidden="true" />
-        </button>
+        <RowMenuButton row={row} className="fg__more" onRowMenu={props.onRowMenu} />
       </div>
     </div>
   );

@@ -1,11 +1,12 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link2, MoreHorizontal } from 'lucide-react';
+import { Link2 } from 'lucide-react';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
 import type { Row } from '../../lib/rows';
 import { RenameEditor } from '../RenameEditor/RenameEditor';
-import { dropTargetProps, menuPositionOf, type RowEvents } from './rowEvents';
+import { RowMenuButton } from './RowMenuButton';
+import { rowInteractionProps, type RowEvents } from './rowEvents';
 
 export interface FileRowProps extends RowEvents {
   row: Row;
@@ -25,8 +26,6 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
   const kind = row.kind === 'folder' ? 'folder' : fileKind(row.name, row.file.mimeType);
   const Icon = KIND_ICON[kind];
   const className = ['ft__row', 'ft__row--body', selected && 'is-selected', active && 'is-active'].filter(Boolean).join(' ');
-  const onDropOnFolder = props.onDropOnFolder;
-  const drop = row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {};
   return (
     <div
       id={props.id}
@@ -35,15 +34,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
       aria-selected={selected}
       className={className}
       style={{ transform: `translateY(${props.top}px)`, height: props.height }}
-      draggable={row.kind === 'file' && !editing && props.onRowDragStart !== undefined}
-      onDragStart={(event) => props.onRowDragStart?.(row, event)}
-      {...drop}
-      onClick={(event) => props.onRowClick(row, event)}
-      onDoubleClick={() => props.onRowDoubleClick(row)}
-      onContextMenu={(event) => {
-        event.preventDefault();
-        props.onRowMenu(row, { x: event.clientX, y: event.clientY });
-      }}
+      {...rowInteractionProps(row, editing, props)}
     >
       <div role="gridcell" className="ft__cell ft__cell--name">
         <Icon size={18} className={`ft__icon ft__icon--${kind}`} aria-hidden="true" />
@@ -79,20 +70,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
         ) : null}
       </div>
       <div role="gridcell" className="ft__cell ft__cell--more">
-        <button
-          type="button"
-          tabIndex={-1}
-          className="icon-button ft__more"
-          aria-label={t('explorer:menu.openFor', { name: row.name })}
-          aria-haspopup="menu"
-          onClick={(event) => {
-            event.stopPropagation();
-            props.onRowMenu(row, menuPositionOf(event.currentTarget));
-          }}
-          onDoubleClick={(event) => event.stopPropagation()}
-        >
-          <MoreHorizontal size={18} aria-hidden="true" />
-        </button>
+        <RowMenuButton row={row} className="ft__more" onRowMenu={props.onRowMenu} />
       </div>
     </div>
   );

@@ -58,3 +58,22 @@ export function menuPositionOf(element: Element | null): { x: number; y: number 
   const rect = element?.getBoundingClientRect();
   return rect ? { x: rect.left + 24, y: rect.bottom } : { x: 40, y: 40 };
 }
+
+/**
+ * What a list row and a grid card answer alike: clicks, the context menu, dragging a file,
+ * and dropping rows on a folder.
+ */
+export function rowInteractionProps(row: Row, editing: boolean, events: RowEvents) {
+  const onDropOnFolder = events.onDropOnFolder;
+  return {
+    draggable: row.kind === 'file' && !editing && events.onRowDragStart !== undefined,
+    onDragStart: (event: DragEvent) => events.onRowDragStart?.(row, event),
+    ...(row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {}),
+    onClick: (event: MouseEvent) => events.onRowClick(row, event),
+    onDoubleClick: () => events.onRowDoubleClick(row),
+    onContextMenu: (event: MouseEvent) => {
+      event.preventDefault();
+      events.onRowMenu(row, { x: event.clientX, y: event.clientY });
+    },
+  };
+}
