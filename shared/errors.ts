@@ -57,6 +57,8 @@ export const ERROR_STATUS = {
   internal: 500,
   mail_failed: 502,
   storage_unavailable: 503,
+  /** PostgreSQL cannot be reached (docs/cluster.md); the daemon recovers by itself once it can. */
+  database_unavailable: 503,
   quota_exceeded: 507,
   disk_full: 507,
 } as const;

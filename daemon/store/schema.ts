@@ -94,6 +94,37 @@ export interface StoredTrashItem {
   deletedAt: string;
 }
 
+/**
+ * A file in object mode (docs/cluster.md): its bytes are the object `files/<id>` in the
+ * bucket. The id never changes, so renaming the file, its folder or its user changes rows only.
+ */
+export interface StoredFile {
+  /** 32 random hex digits. */
+  id: string;
+  username: string;
+  /** The folder's id (null: the user's root). */
+  folderId: string | null;
+  name: string;
+  size: number;
+  mtimeMs: number;
+  contentType: string;
+  /** The object's ETag as the object store gave it. */
+  etag: string;
+  /** Set while the file is in the trash: the trash item holding it. */
+  trashId: string | null;
+}
+
+/** A folder in object mode (docs/cluster.md). */
+export interface StoredFolder {
+  /** 32 random hex digits. */
+  id: string;
+  username: string;
+  name: string;
+  mtimeMs: number;
+  /** Set while the folder is in the trash. */
+  trashId: string | null;
+}
+
 export interface DbData {
   schema: 1;
   users: StoredUser[];
@@ -106,6 +137,9 @@ export interface DbData {
   resets: StoredReset[];
   /** Added by issue 13; a store written before has none (migrateDb adds it). */
   trash: StoredTrashItem[];
+  /** Object mode only (docs/cluster.md); absent or empty otherwise. */
+  files?: StoredFile[];
+  folders?: StoredFolder[];
 }
 
 /**

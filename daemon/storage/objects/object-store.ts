@@ -1,0 +1,45 @@
+/**
+ * Where file bytes live in object mode (docs/cluster.md): an S3 bucket. Keys are
+ * `files/<id>`, ids that never change; the store's `files` rows say which name each has.
+ */
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  size: number;
+  /** As the store gave it, quotes included. */
+  etag: string;
+  lastModified: Date;
+}
+
+export interface PutOptions {
+  contentType: string;
+  /** Called with the running total as bytes go out; a throw aborts the upload (nothing is left behind) and rejects put with it. */
+  onBytes?: (total: number) => void;
+}
+
+export interface ObjectStore {
+  /** Creates the bucket when it is missing (at start). */
+  ensureBucket(): Promise<void>;
+  /** Streams `body` to a new object (multipart for large bodies). */
+  put(key: string, body: Readable, options: PutOptions): Promise<StoredObject>;
+  /** Reads the whole object, or the bytes start..end (inclusive). Rejects with ObjectMissing when there is none. */
+  get(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** The object's size and ETag, or null when there is none. */
+  head(key: string): Promise<StoredObject | null>;
+  /** Copies an object inside the bucket (files.copy). */
+  copy(from: string, to: string): Promise<StoredObject>;
+  /** Deletes objects (missing ones are not an error), in batches. */
+  delete(keys: string[]): Promise<void>;
+  /** Every object under a prefix, page by page (the sweeper). */
+  list(prefix: string): AsyncIterable<{ key: string } & StoredObject>;
+  /** Rejects when the bucket cannot be reached (health). */
+  check(): Promise<void>;
+  close(): void;
+}
+
+export class ObjectMissing extends Error {
+  constructor(key: string) {
+    super(`No object ${key}`);
+    this.name = 'ObjectMissing';
+  }
+}
