@@ -9,6 +9,12 @@ import type { Storage } from './storage/storage.js';
 import type { Store } from './store/store.js';
 import type { KeyedMutex } from './util/mutex.js';
 
+/** One thing `GET /api/health` checks (the database, the bucket, the storage folder); rejects when it cannot be reached. */
+export interface HealthProbe {
+  name: string;
+  check: () => Promise<void>;
+}
+
 /** What every service and handler works with: one per running daemon. */
 export interface NimbusContext {
   config: DaemonConfig;
@@ -35,6 +41,8 @@ export interface NimbusContext {
   sessions: Sessions;
   /** Reconciles the index with the disk now (set once the index is built). */
   rescan?: () => Promise<void>;
+  /** What `GET /api/health` checks (daemon/services/health.ts); filled in at start for the configured backends. */
+  probes: HealthProbe[];
   /** This daemon's logger (daemon/logging.ts): the log file, echoed to stderr. */
   logger: Logger;
   /** A warning line for the log (`logger.warn`); tests passing `DaemonOptions.log` receive these too. */

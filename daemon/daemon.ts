@@ -77,6 +77,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       watcherMode: 'starting',
       revocations,
       sessions,
+      probes: [],
       logger: logs.logger,
       log,
     };
