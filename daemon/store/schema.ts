@@ -166,6 +166,8 @@ export function emptyDb(): DbData {
     sessions: [],
     resets: [],
     trash: [],
+    files: [],
+    folders: [],
   };
 }
 
@@ -189,6 +191,15 @@ export function migrateDb(data: DbData): boolean {
   // The trash came with issue 13.
   if (!Array.isArray(data.trash)) {
     data.trash = [];
+    changed = true;
+  }
+  // The file index of object mode came with issue 14 (empty in the other modes).
+  if (!Array.isArray(data.files)) {
+    data.files = [];
+    changed = true;
+  }
+  if (!Array.isArray(data.folders)) {
+    data.folders = [];
     changed = true;
   }
   for (const role of data.roles) {

@@ -6,6 +6,8 @@ import {
   emptyDb,
   migrateDb,
   type DbData,
+  type StoredFile,
+  type StoredFolder,
   type StoredKey,
   type StoredReset,
   type StoredRole,
@@ -54,6 +56,10 @@ export class Store {
   readonly resets = new Map<string, StoredReset>();
   /** Trash items by id (daemon/services/trash.ts); change them through putTrash and deleteTrash. */
   readonly trash = new Map<string, StoredTrashItem>();
+  /** Object mode's files by id (docs/cluster.md); empty in the other modes. */
+  readonly files = new Map<string, StoredFile>();
+  /** Object mode's folders by id (docs/cluster.md); empty in the other modes. */
+  readonly folders = new Map<string, StoredFolder>();
   /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
   readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
   /** Called just before each write takes its snapshot (sessions flush their last use into it). */
@@ -198,6 +204,8 @@ export class Store {
       sessions: [...this.sessions.values()],
       resets: [...this.resets.values()],
       trash: [...this.trash.values()],
+      files: [...this.files.values()],
+      folders: [...this.folders.values()],
     };
   }
 
@@ -211,6 +219,8 @@ export class Store {
     fill(this.verifications, copy.verifications, (v) => v.hash);
     fill(this.sessions, copy.sessions ?? [], (s) => s.hash);
     fill(this.resets, copy.resets ?? [], (r) => r.hash);
+    fill(this.files, copy.files ?? [], (f) => f.id);
+    fill(this.folders, copy.folders ?? [], (f) => f.id);
     this.trash.clear();
     this.#trashByUser.clear();
     for (const item of copy.trash ?? []) this.putTrash(item);
