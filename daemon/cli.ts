@@ -28,6 +28,10 @@ Options:
   --data-dir <dir>      Store, keys, outbox (NIMBUS_DATA_DIR; default per OS: ~/.local/share/nimbus)
   --storage-dir <dir>   User files (NIMBUS_STORAGE_DIR; default <data-dir>/storage)
   --log-level <level>   ${LOG_LEVELS.join('|')} (NIMBUS_LOG_LEVEL; default info); the log is <data-dir>/logs/nimbus.log
+  --database-url <url>  postgres://user:password@host:5432/db: metadata in PostgreSQL instead of
+                        <data-dir>/db.json (NIMBUS_DATABASE_URL; docs/scaling.md)
+  --s3-endpoint <url>   http(s) URL of an S3-compatible store: file bytes in a bucket instead of the
+                        storage folder (NIMBUS_S3_ENDPOINT; needs the NIMBUS_S3_* variables below)
 
 Environment:
   NIMBUS_API_KEY        Use this admin key instead of the OS keychain (automation)
@@ -43,6 +47,12 @@ Environment:
   NIMBUS_EVENT_BUFFER_KB    Unread backlog after which an event stream is dropped (default 1024)
   NIMBUS_MAX_CONNECTIONS    Open connections at most (default 2000)
   NIMBUS_ADMIN_DIALECT      Response shapes of the admin key: nimbus (default) or daneecloud
+  NIMBUS_DATABASE_URL       As --database-url
+  NIMBUS_S3_ENDPOINT        As --s3-endpoint
+  NIMBUS_S3_BUCKET          The bucket (required with an endpoint)
+  NIMBUS_S3_REGION          Region to sign requests for (default us-east-1)
+  NIMBUS_S3_ACCESS_KEY_ID, NIMBUS_S3_SECRET_ACCESS_KEY  The store's credentials (required with an endpoint)
+  NIMBUS_S3_FORCE_PATH_STYLE  1: <endpoint>/<bucket>/<key> URLs (default with an endpoint); 0: virtual hosts
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -55,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       'storage-dir': { type: 'string' },
       'log-level': { type: 'string' },
+      'database-url': { type: 'string' },
+      's3-endpoint': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -75,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
     dataDir: values['data-dir'],
     storageDir: values['storage-dir'],
     logLevel: parseLogLevel(values['log-level'], '--log-level'),
+    databaseUrl: values['database-url'],
+    s3Endpoint: values['s3-endpoint'],
   };
   if (command === 'daemon') return runDaemon(input);
   if (command === 'paths') return printPaths(input, values.json === true);
@@ -83,7 +97,15 @@ export async function main(argv: string[]): Promise<number> {
   return 1;
 }
 
-type Input = { host?: string; port?: number; dataDir?: string; storageDir?: string; logLevel?: LogLevel };
+type Input = {
+  host?: string;
+  port?: number;
+  dataDir?: string;
+  storageDir?: string;
+  logLevel?: LogLevel;
+  databaseUrl?: string;
+  s3Endpoint?: string;
+};
 
 async function runDaemon(input: Input): Promise<number> {
   // Handlers go in before the listening line is printed: a supervisor that signals as soon

@@ -46,6 +46,27 @@ export interface DaemonConfig {
   requireVerified: boolean;
   /** Trash items older than this many days are purged (NIMBUS_TRASH_DAYS, a whole number ≥ 1; default 30). */
   trashDays: number;
+  /**
+   * PostgreSQL for metadata instead of db.json (--database-url, NIMBUS_DATABASE_URL: a
+   * postgres:// or postgresql:// URL); null is the embedded store (docs/cluster.md, "Modes").
+   */
+  databaseUrl: string | null;
+  /** An S3 bucket for file bytes instead of the storage folder (--s3-endpoint, NIMBUS_S3_*); null keeps the folder. */
+  s3: S3Config | null;
+}
+
+/** Where file bytes live in object mode, and how to reach them (NIMBUS_S3_* variables). */
+export interface S3Config {
+  /** http(s) URL of the S3 API (NIMBUS_S3_ENDPOINT or --s3-endpoint). */
+  endpoint: string;
+  /** NIMBUS_S3_BUCKET: required with an endpoint. */
+  bucket: string;
+  /** NIMBUS_S3_REGION, default us-east-1 (what most S3-compatible stores accept). */
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** NIMBUS_S3_FORCE_PATH_STYLE: `endpoint/bucket/key` URLs (default true: self-hosted stores rarely have per-bucket DNS). */
+  forcePathStyle: boolean;
 }
 
 export interface ConfigInput {
@@ -55,6 +76,10 @@ export interface ConfigInput {
   storageDir?: string;
   apiKey?: string;
   logLevel?: LogLevel;
+  /** --database-url: wins over NIMBUS_DATABASE_URL. */
+  databaseUrl?: string;
+  /** --s3-endpoint: wins over NIMBUS_S3_ENDPOINT (the other NIMBUS_S3_* variables still apply). */
+  s3Endpoint?: string;
 }
 
 export const DEFAULT_PORT = 7878;
@@ -93,7 +118,95 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     registration: parseRegistration(env.NIMBUS_REGISTRATION),
     requireVerified: parseFlag(env.NIMBUS_REQUIRE_VERIFIED, 'NIMBUS_REQUIRE_VERIFIED'),
     trashDays: parseTrashDays(env.NIMBUS_TRASH_DAYS),
+    databaseUrl: parseDatabaseUrl(
+      input.databaseUrl ?? env.NIMBUS_DATABASE_URL,
+      input.databaseUrl ? '--database-url' : 'NIMBUS_DATABASE_URL',
+    ),
+    s3: parseS3(input.s3Endpoint ?? env.NIMBUS_S3_ENDPOINT, input.s3Endpoint ? '--s3-endpoint' : 'NIMBUS_S3_ENDPOINT', env),
   };
+}
+
+/**
+ * A URL as it may be logged or shown: the password replaced by `***`
+ * (postgres://nimbus:***@db:5432/nimbus). Anything that does not parse as a URL is not
+ * shown at all: it could be a password pasted in the wrong place.
+ */
+export function redactUrl(raw: string): string {
+  const url = parseUrl(raw);
+  if (!url) return '(not a URL)';
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+/**
+ * `scheme://…` parsed, or null. WHATWG's parser also accepts `word:anything` as an opaque
+ * URL, so "nimbus:hunter2 at db" would parse (and be shown whole): only URLs with an
+ * authority part count.
+ */
+function parseUrl(raw: string): URL | null {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return null;
+  try {
+    return new URL(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** A postgres:// or postgresql:// URL with a host, or null when unset; the error never repeats the password. */
+function parseDatabaseUrl(raw: string | undefined, name: string): string | null {
+  if (!raw) return null;
+  const url = parseUrl(raw);
+  // Said without the value: what does not parse cannot be redacted reliably.
+  if (!url) throw new Error(`Invalid ${name}: not a URL (expected postgres://user:password@host:5432/database)`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new Error(`Invalid ${name}: ${redactUrl(raw)} (expected a postgres:// or postgresql:// URL)`);
+  // `postgres:///db?host=/run/postgresql` (a Unix socket, as libpq allows) has no host part.
+  if (!url.hostname && !url.searchParams.get('host'))
+    throw new Error(`Invalid ${name}: ${redactUrl(raw)} has no host (postgres://user:password@host:5432/database)`);
+  return raw;
+}
+
+/** The S3 settings when an endpoint is set (flag or variable), else null; each mistake named by its variable. */
+function parseS3(endpoint: string | undefined, endpointName: string, env: NodeJS.ProcessEnv): S3Config | null {
+  if (!endpoint) {
+    // A bucket without an endpoint would be silently ignored: the operator meant object mode.
+    if (env.NIMBUS_S3_BUCKET) throw new Error('NIMBUS_S3_BUCKET is set but NIMBUS_S3_ENDPOINT is not (set both, or neither)');
+    return null;
+  }
+  const url = parseUrl(endpoint);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(`Invalid ${endpointName}: ${url ? redactUrl(endpoint) : 'not a URL'} (expected an http:// or https:// URL)`);
+  if (url.username || url.password)
+    throw new Error(`Invalid ${endpointName}: put credentials in NIMBUS_S3_ACCESS_KEY_ID and NIMBUS_S3_SECRET_ACCESS_KEY, not in the URL`);
+  const bucket = env.NIMBUS_S3_BUCKET ?? '';
+  if (!bucket) throw new Error(`NIMBUS_S3_BUCKET is required when ${endpointName} is set`);
+  if (!isBucketName(bucket))
+    throw new Error(
+      `Invalid NIMBUS_S3_BUCKET: ${bucket} (3 to 63 characters: lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit)`,
+    );
+  const accessKeyId = env.NIMBUS_S3_ACCESS_KEY_ID ?? '';
+  const secretAccessKey = env.NIMBUS_S3_SECRET_ACCESS_KEY ?? '';
+  // Required rather than left to the SDK's default chain: a daemon that silently picked up
+  // ~/.aws or an instance role would write to a bucket nobody configured for it.
+  if (!accessKeyId || !secretAccessKey) {
+    const missing = [!accessKeyId && 'NIMBUS_S3_ACCESS_KEY_ID', !secretAccessKey && 'NIMBUS_S3_SECRET_ACCESS_KEY'].filter(Boolean);
+    throw new Error(
+      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required when ${endpointName} is set (both, or neither with no endpoint)`,
+    );
+  }
+  return {
+    endpoint: endpoint.replace(/\/+$/, ''),
+    bucket,
+    region: env.NIMBUS_S3_REGION || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: env.NIMBUS_S3_FORCE_PATH_STYLE ? parseFlag(env.NIMBUS_S3_FORCE_PATH_STYLE, 'NIMBUS_S3_FORCE_PATH_STYLE') : true,
+  };
+}
+
+/** S3's bucket naming rules (the ones every implementation shares): 3–63 of a-z 0-9 . -, no "..", not an IP address. */
+function isBucketName(name: string): boolean {
+  return /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) && !name.includes('..') && !/^\d+\.\d+\.\d+\.\d+$/.test(name);
 }
 
 function parseRegistration(raw: string | undefined): 'open' | 'closed' {

@@ -12,6 +12,10 @@ export interface DaemonOptions {
   storageDir?: string;
   /** Sets the admin key (as NIMBUS_API_KEY does) instead of the keychain's. */
   apiKey?: string;
+  /** PostgreSQL for metadata (as NIMBUS_DATABASE_URL; wins over it). */
+  databaseUrl?: string;
+  /** An S3 endpoint for file bytes (as NIMBUS_S3_ENDPOINT; wins over it; the other NIMBUS_S3_* still apply). */
+  s3Endpoint?: string;
   /** Environment to read NIMBUS_* settings from; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
   /**
