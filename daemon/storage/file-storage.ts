@@ -1,0 +1,197 @@
+/**
+ * What services call for bytes (docs/cluster.md, "Bytes"): the files and folders of users,
+ * uploads, reads and the trash, whatever keeps them. `Storage` (storage.ts) keeps them in
+ * the plain storage folder; `ObjectStorage` (storage/cluster/) keeps them as objects in S3
+ * with their rows in the store. Services never reach past this interface (no paths, no
+ * file handles), so both backends answer every API call alike.
+ */
+import type { Readable } from 'node:stream';
+import { conflict } from '../errors.js';
+import type { FileMeta } from './index-tree.js';
+import type { UploadTicket } from './upload-tickets.js';
+
+export type { FileMeta, UploadTicket };
+
+/**
+ * A file opened for reading: the bytes it had when opened, whatever happens to it meanwhile
+ * (a disk file's open handle; an object's id and ETag). Whoever opened it calls `close()`
+ * on every path; `stream()` hands the bytes to the stream, which releases them at its end
+ * or when destroyed (close() after that is harmless).
+ */
+export interface OpenedFile {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /**
+   * Names these exact bytes, for caches (thumbnails): a file replaced or written in place
+   * gets another one. Disk: `dev:ino:size:mtimeNs:ctimeNs` of the open file; objects: `id:etag`.
+   */
+  readonly identity: string;
+  /** The object's ETag, when the backend has one (S3); the disk has none. */
+  readonly etag?: string;
+  /**
+   * The bytes (all of them up to `size`, or the inclusive `range`), read in 1 MiB chunks.
+   * Call at most once, and not for an empty file (callers answer those without reading).
+   */
+  stream(range?: { start: number; end: number }): Readable;
+  /** The whole file in one buffer (thumbnails: what is sniffed is what is decoded); callers check `size` first. */
+  read(): Promise<Buffer>;
+  /** Releases the file (a stream still open is destroyed first); may be called more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * An upload's bytes once received, before they are placed: only the backend that made it
+ * reads `ref` (disk: the fsynced temp file's path; objects: the new object's key).
+ */
+export interface ReceivedUpload {
+  readonly size: number;
+  readonly ref: string;
+}
+
+/** Thrown by a trash move or restore that would replace something: the callers turn it into their 409 (trashTaken). */
+export class NameTaken extends Error {
+  constructor(readonly kind: 'file' | 'folder' | 'other') {
+    super('The name is taken');
+  }
+}
+
+/** The 409 a NameTaken answers. */
+export const trashTaken = (taken: NameTaken) =>
+  taken.kind === 'folder'
+    ? conflict('folder_exists', 'A folder with that name already exists')
+    : conflict('file_exists', 'A file with that name already exists');
+
+/** A user's file or folder going into, or coming back from, the trash as item `id`. */
+export interface TrashTarget {
+  username: string;
+  /** The folder the file is in (null: the root); for a folder, the folder itself is `name`. */
+  folder: string | null;
+  name: string;
+  kind: 'file' | 'folder';
+  id: string;
+}
+
+export interface RestoreTarget extends TrashTarget {
+  /** The name to restore under (the item's own, or one with " (restored)"). */
+  as: string;
+}
+
+/** What a restore put back: the files' metas (a folder's, by name), for the index. */
+export interface Placed {
+  files: Map<string, FileMeta>;
+  /** The folder's mtime (a restored folder, or a file's folder made again); null for a file at the root. */
+  folderMtimeMs: number | null;
+}
+
+/** One item the trash holds, as found at start (to adopt what the store lacks). */
+export interface TrashEntry {
+  id: string;
+  kind: 'file' | 'folder';
+  name: string;
+  size: number;
+  fileCount: number;
+  /** When it went into the trash. */
+  mtimeMs: number;
+}
+
+/**
+ * The trash's bytes: what services/trash.ts does with them (the store keeps the records).
+ * Nothing here ever replaces a user's entry: a taken name is NameTaken.
+ */
+export interface TrashStorage {
+  /**
+   * Moves a user's file or folder into the trash as item `target.id`. A folder's uploads in
+   * flight are voided (they end in 404), as a delete's. `moved` runs synchronously once the
+   * entry is in the trash (the index and store change in that one step). 404 when it is gone.
+   */
+  moveIn(target: TrashTarget, moved: () => void): Promise<void>;
+  /**
+   * Puts an item back under `target.as`, never replacing anything (NameTaken); a file's
+   * folder that no longer exists is made again. `placed` runs synchronously once the entry
+   * is back, with what the index should learn. 404 `trash_item_not_found` when it is gone.
+   */
+  restore(target: RestoreTarget, placed: (what: Placed) => void): Promise<void>;
+  /** Deletes one item's bytes for good (nothing there is fine). */
+  removeItem(username: string, id: string): Promise<void>;
+  /** Deletes a deleted user's whole trash. */
+  removeUser(username: string): Promise<void>;
+  /** A renamed user's trash follows them (what a crash left under the new name goes first). */
+  renameUser(from: string, to: string): Promise<void>;
+  /**
+   * At start: each user's items as they are, after clearing what a crash left half done;
+   * users not in `keep` (deleted while their trash was being removed) lose their trash.
+   */
+  survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>>;
+}
+
+/**
+ * Users' files and folders. Names are checked (and resolved) here; `require*` answer from
+ * what is known now (the index), the operations check again where the bytes are. Work
+ * inside a user or folder waits for its delete or rename, and the other way round.
+ */
+export interface FileStorage {
+  /** 'disk': the plain storage folder (watched, reconciled, shown in /api/dash); 'object': S3. */
+  readonly kind: 'disk' | 'object';
+  readonly trash: TrashStorage;
+
+  /** Refuses (503 storage_unavailable) to write while the bytes cannot be reached. */
+  assertWritable(): void;
+  /** 404 folder_not_found unless the user has the folder (null: the root, always there). */
+  requireFolder(username: string, folder: string | null): void;
+  /** The file's meta; 404 folder_not_found / file_not_found. */
+  requireFile(username: string, folder: string | null, file: string): FileMeta;
+
+  /** Makes a new user's place, or adopts one already there. */
+  ensureUserDir(username: string): Promise<void>;
+  /** Puts back a user's missing place. */
+  restoreUserDir(username: string): Promise<void>;
+  /** Reads one user's tree again into the index. */
+  rescanUser(username: string): Promise<void>;
+  renameUser(from: string, to: string): Promise<void>;
+  deleteUser(username: string): Promise<void>;
+
+  createFolder(username: string, folder: string): Promise<void>;
+  deleteFolder(username: string, folder: string): Promise<void>;
+  deleteFile(username: string, folder: string | null, file: string): Promise<void>;
+  /** Renames without ever replacing another file. */
+  renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void>;
+  /** Moves a file to another folder (or the root), never replacing anything; `whileLocked` runs under the locks once the index has it. */
+  moveFile(
+    username: string,
+    from: string | null,
+    file: string,
+    to: string | null,
+    whileLocked?: (meta: FileMeta) => void,
+  ): Promise<FileMeta>;
+  /** Renames a folder with its files; `whileLocked` runs under the locks once the index has the new name. */
+  renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void>;
+
+  /** Checks, before a byte of the body is read, that an upload could land (409 for a taken name without `overwrite`). */
+  checkUploadTarget(username: string, folder: string | null, file: string, overwrite: boolean): Promise<void>;
+  /** Claims the user and folder for an upload until `endUpload`: deleting or renaming either voids it. */
+  beginUpload(username: string, folder: string | null): UploadTicket;
+  endUpload(ticket: UploadTicket): void;
+  /**
+   * Streams `source` somewhere durable, not yet visible. `onBytes` gets the running total
+   * and throws (or rejects) to stop; a promise it returns holds the stream until it settles.
+   * On any failure nothing is left behind.
+   */
+  receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload>;
+  /**
+   * Makes a received upload the file `file` of the ticket's user and folder (409 for an
+   * existing file without `overwrite`; 404 once the ticket is void or `isCurrent()` is false).
+   * The received bytes are discarded on every failure.
+   */
+  placeUpload(
+    received: ReceivedUpload,
+    ticket: UploadTicket,
+    file: string,
+    overwrite: boolean,
+    isCurrent: () => boolean,
+  ): Promise<FileMeta>;
+  /** Drops received bytes that will not be placed. */
+  discardUpload(received: ReceivedUpload): Promise<void>;
+
+  /** Opens a file for reading (never through a link); 404 file_not_found. */
+  openFile(username: string, folder: string | null, file: string): Promise<OpenedFile>;
+}
