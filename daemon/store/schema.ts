@@ -210,3 +210,19 @@ export function migrateDb(data: DbData): boolean {
   }
   return changed;
 }
+
+/** Whether a parsed db.json looks like a Nimbus store (the lists every version has). */
+export function isDbData(value: unknown): value is DbData {
+  const v = value as Partial<DbData> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.users) &&
+    Array.isArray(v.roles) &&
+    Array.isArray(v.shares) &&
+    Array.isArray(v.keys) &&
+    Array.isArray(v.verifications) &&
+    (v.files === undefined || Array.isArray(v.files)) &&
+    (v.folders === undefined || Array.isArray(v.folders))
+  );
+}

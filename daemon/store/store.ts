@@ -1,110 +1,129 @@
-import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { Adapter } from 'lowdb';
-import { DurableJSONFile } from './durable-json-file.js';
-import {
-  emptyDb,
-  migrateDb,
-  type DbData,
-  type StoredFile,
-  type StoredFolder,
-  type StoredKey,
-  type StoredReset,
-  type StoredRole,
-  type StoredSession,
-  type StoredShare,
-  type StoredTrashItem,
-  type StoredUser,
-  type StoredVerification,
+import { ApiError } from '../errors.js';
+import { COLLECTIONS, type CollectionName, type RemoteChange, type StoreBackend, type StoreHost } from './backend.js';
+import { JsonBackend } from './json-backend.js';
+import type { Database } from './postgres/database.js';
+import { PgBackend, type PgBackendOptions } from './postgres/pg-backend.js';
+import type {
+  DbData,
+  StoredFile,
+  StoredFolder,
+  StoredKey,
+  StoredReset,
+  StoredRole,
+  StoredSession,
+  StoredShare,
+  StoredTrashItem,
+  StoredUser,
+  StoredVerification,
 } from './schema.js';
+import { TrackedMap } from './tracked-map.js';
 
-export class CorruptStoreError extends Error {
-  constructor(file: string, backup: string, cause: unknown) {
-    super(
-      `The store ${file} is unreadable (${(cause as Error).message}). It was left untouched. ` +
-        `The last good copy is ${backup} (if it exists): inspect both, then move one into place.`,
-    );
-    this.name = 'CorruptStoreError';
-  }
-}
+export { CorruptStoreError } from './json-backend.js';
+export type { RemoteChange } from './backend.js';
 
 /** Key of a file's share in `sharesByPath`. */
 export const sharePathKey = (username: string, folder: string | null, file: string): string =>
   `${username}\u0000${folder ?? ''}\u0000${file}`;
 
 /**
- * The metadata store: Maps in memory for O(1) lookups, written through a lowdb adapter
- * (DurableJSONFile: temp file, fsync, rename, fsync of the directory). Callers change the
- * Maps synchronously, then `await commit()`: it resolves once a write holding the change
- * is on disk. Changes made while a write runs share the next write (group commit), so a
- * burst of N mutations costs two serialisations, not N.
- *
- * The adapter is held alone, not inside lowdb's `Low`: the Maps are the model, and a flush
- * writes a snapshot of them, so `Low.data` would only be a staging field between the two,
- * and `Low.read()` cannot tell a missing file (first start) from an empty one.
+ * The metadata store: Maps in memory for O(1) lookups, kept by a backend (daemon/store/backend.ts):
+ * db.json (JsonBackend) or PostgreSQL (PgBackend). Callers change the Maps synchronously, then
+ * `await commit()`: it resolves once the change is durable. The persisted Maps are TrackedMaps,
+ * so a backend that writes rows knows what changed (docs/cluster.md, "The store").
  */
 export class Store {
-  readonly users = new Map<string, StoredUser>();
-  readonly roles = new Map<string, StoredRole>();
-  readonly sharesByToken = new Map<string, StoredShare>();
+  readonly users = new TrackedMap<StoredUser>();
+  readonly roles = new TrackedMap<StoredRole>();
+  readonly sharesByToken = new TrackedMap<StoredShare>();
+  /** Derived from sharesByToken (never persisted); change shares through putShare and deleteShare. */
   readonly sharesByPath = new Map<string, StoredShare>();
-  readonly keysByHash = new Map<string, StoredKey>();
-  readonly verifications = new Map<string, StoredVerification>();
+  readonly keysByHash = new TrackedMap<StoredKey>();
+  readonly verifications = new TrackedMap<StoredVerification>();
   /** Sessions by the hash of their cookie (daemon/services/sessions.ts). */
-  readonly sessions = new Map<string, StoredSession>();
+  readonly sessions = new TrackedMap<StoredSession>();
   /** Pending password resets by the hash of their token (daemon/services/auth.ts). */
-  readonly resets = new Map<string, StoredReset>();
+  readonly resets = new TrackedMap<StoredReset>();
   /** Trash items by id (daemon/services/trash.ts); change them through putTrash and deleteTrash. */
-  readonly trash = new Map<string, StoredTrashItem>();
+  readonly trash = new TrackedMap<StoredTrashItem>();
   /** Object mode's files by id (docs/cluster.md); empty in the other modes. */
-  readonly files = new Map<string, StoredFile>();
+  readonly files = new TrackedMap<StoredFile>();
   /** Object mode's folders by id (docs/cluster.md); empty in the other modes. */
-  readonly folders = new Map<string, StoredFolder>();
+  readonly folders = new TrackedMap<StoredFolder>();
   /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
   readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
-  /** Called just before each write takes its snapshot (sessions flush their last use into it). */
+  /** Called just before each write takes its snapshot or change-set (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
 
-  readonly #adapter: Adapter<DbData>;
-  readonly #file: string;
-  #writing: Promise<void> | null = null;
-  #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
-  /** The last state known to be on disk, restored when a write fails. */
-  #durable: DbData = emptyDb();
+  readonly #backend: StoreBackend;
+  readonly #byCollection: Record<CollectionName, TrackedMap<unknown>>;
+  readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
+  readonly #availabilityListeners = new Set<(available: boolean) => void>();
+  #available = true;
 
-  constructor(file: string) {
-    this.#file = file;
-    this.#adapter = new DurableJSONFile<DbData>(file);
+  /** A path: db.json (the embedded mode), as before issue 14; or any backend. */
+  constructor(fileOrBackend: string | StoreBackend) {
+    this.#backend = typeof fileOrBackend === 'string' ? new JsonBackend(fileOrBackend) : fileOrBackend;
+    this.#byCollection = {
+      users: this.users,
+      roles: this.roles,
+      shares: this.sharesByToken,
+      keys: this.keysByHash,
+      verifications: this.verifications,
+      sessions: this.sessions,
+      resets: this.resets,
+      trash: this.trash,
+      files: this.files,
+      folders: this.folders,
+    } as Record<CollectionName, TrackedMap<unknown>>;
+    for (const name of COLLECTIONS) this.#byCollection[name].tracking = this.#backend.tracksChanges;
   }
 
-  get backupFile(): string {
-    return `${this.#file}.bak`;
-  }
-
-  /** Reads db.json, creating it on first start. A file that does not parse stops here, untouched. */
-  async open(): Promise<void> {
-    let stored: DbData | null;
+  /** A store on PostgreSQL (`url`: postgres://…), migrated, loaded and listening for other daemons. */
+  static async openPostgres(url: string, options: PgBackendOptions = {}): Promise<Store> {
+    const store = new Store(await PgBackend.connect(url, options));
     try {
-      stored = await this.#adapter.read();
-      if (stored !== null && !isDbData(stored)) throw new Error('not a Nimbus store');
+      await store.open();
     } catch (err) {
-      throw new CorruptStoreError(this.#file, this.backupFile, err);
+      await store.close().catch(() => undefined);
+      throw err;
     }
-    const existed = stored !== null;
-    const data = stored ?? emptyDb();
-    // An older store is brought up to date and written back at once (a no-op for a current one).
-    const migrated = existed && migrateDb(data);
-    this.#load(data);
-    this.#durable = data;
-    if (!existed || migrated) await this.commit();
+    return store;
   }
 
-  /** Resolves when every change made before the call is durable. */
+  /** Loads the Maps (db.json: creating it on first start; a file that does not parse stops here, untouched). */
+  async open(): Promise<void> {
+    await this.#backend.open(this.#host());
+  }
+
+  /** Resolves when every change made before the call is durable; rejects 409 `conflict` or 503 `database_unavailable`. */
   commit(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
-      if (!this.#writing) this.#writing = this.#flushLoop();
-    });
+    if (!this.#available) {
+      return Promise.reject(new ApiError('database_unavailable', 'The database cannot be reached; try again shortly'));
+    }
+    return this.#backend.commit();
+  }
+
+  /** The database (PostgreSQL backend), for other modules' queries; null in the embedded mode. */
+  get database(): Database | null {
+    return this.#backend.database;
+  }
+
+  /** False while the database cannot be reached (commits reject 503 meanwhile). Always true for db.json. */
+  get available(): boolean {
+    return this.#available;
+  }
+
+  /** Calls `fn(available)` when the database is lost or back; returns the unsubscribe. */
+  onAvailability(fn: (available: boolean) => void): () => void {
+    this.#availabilityListeners.add(fn);
+    return () => this.#availabilityListeners.delete(fn);
+  }
+
+  /** Calls `fn` for each record another daemon changed (or a resync found changed); returns the unsubscribe. */
+  onRemoteChange(fn: (change: RemoteChange) => void): () => void {
+    this.#remoteListeners.add(fn);
+    return () => this.#remoteListeners.delete(fn);
   }
 
   /** Adds or replaces a share, keeping both of its indexes in step (`previous`: the record it replaces). */
@@ -123,12 +142,9 @@ export class Store {
   /** Adds or replaces a trash item, keeping the per-user lists and bytes in step. */
   putTrash(item: StoredTrashItem): void {
     const previous = this.trash.get(item.id);
-    if (previous) this.deleteTrash(previous);
+    if (previous) this.#unindexTrash(previous);
     this.trash.set(item.id, item);
-    let mine = this.#trashByUser.get(item.username);
-    if (!mine) this.#trashByUser.set(item.username, (mine = { items: new Map(), bytes: 0 }));
-    mine.items.set(item.id, item);
-    mine.bytes += item.size;
+    this.#indexTrash(item);
   }
 
   /** Removes a trash item (by its id). */
@@ -136,10 +152,7 @@ export class Store {
     const stored = this.trash.get(item.id);
     if (!stored) return;
     this.trash.delete(item.id);
-    const mine = this.#trashByUser.get(stored.username)!;
-    mine.items.delete(stored.id);
-    mine.bytes -= stored.size;
-    if (mine.items.size === 0) this.#trashByUser.delete(stored.username);
+    this.#unindexTrash(stored);
   }
 
   /** A user's trash items, in no particular order. */
@@ -152,45 +165,61 @@ export class Store {
     return this.#trashByUser.get(username)?.bytes ?? 0;
   }
 
-  /** Waits for pending writes, then refreshes the backup to the final state (a clean stop). */
+  /** Waits for pending writes, then closes the backend (db.json: refreshes the backup; PostgreSQL: disconnects). */
   async close(): Promise<void> {
-    await this.idle();
-    const staged = `${this.backupFile}.tmp`;
-    try {
-      await copyFile(this.#file, staged);
-      await rename(staged, this.backupFile);
-    } catch {
-      // A backup that cannot be refreshed (full disk) keeps the one rotated by the last write.
-    }
+    await this.#backend.close();
   }
 
   /** Waits for the write in progress, if any. */
   async idle(): Promise<void> {
-    while (this.#writing) await this.#writing.catch(() => undefined);
+    await this.#backend.idle();
   }
 
-  async #flushLoop(): Promise<void> {
-    // Let the other mutations of this tick join the first write.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting;
-      this.#waiting = [];
-      this.beforeWrite?.();
-      const data = this.#snapshot();
-      try {
-        await this.#adapter.write(data);
-        this.#durable = data;
-        for (const waiter of batch) waiter.resolve();
-      } catch (err) {
-        // The disk did not take it: go back to what the disk holds, and fail every
-        // unacknowledged change (those queued behind it were built on the lost state).
-        const failed = [...batch, ...this.#waiting];
-        this.#waiting = [];
-        this.#load(this.#durable);
-        for (const waiter of failed) waiter.reject(err);
-      }
-    }
-    this.#writing = null;
+  /** db.json's path (the embedded mode only). */
+  get file(): string {
+    if (!(this.#backend instanceof JsonBackend)) throw new Error('This store has no file: it is kept in a database');
+    return this.#backend.file;
+  }
+
+  get backupFile(): string {
+    return `${this.file}.bak`;
+  }
+
+  get dir(): string {
+    return path.dirname(this.file);
+  }
+
+  #indexTrash(item: StoredTrashItem): void {
+    let mine = this.#trashByUser.get(item.username);
+    if (!mine) this.#trashByUser.set(item.username, (mine = { items: new Map(), bytes: 0 }));
+    mine.items.set(item.id, item);
+    mine.bytes += item.size;
+  }
+
+  #unindexTrash(item: StoredTrashItem): void {
+    const mine = this.#trashByUser.get(item.username);
+    if (!mine || !mine.items.delete(item.id)) return;
+    mine.bytes -= item.size;
+    if (mine.items.size === 0) this.#trashByUser.delete(item.username);
+  }
+
+  /** What the backend may do to the store (backend.ts). */
+  #host(): StoreHost {
+    return {
+      map: (collection) => this.#byCollection[collection],
+      replaceAll: (data) => this.#replaceAll(data),
+      snapshot: () => this.#snapshot(),
+      applyRemote: (collection, key, after) => this.#applyRemote(collection, key, after),
+      emitRemote: (change) => {
+        for (const fn of this.#remoteListeners) fn(change);
+      },
+      setAvailable: (available) => {
+        if (available === this.#available) return;
+        this.#available = available;
+        for (const fn of this.#availabilityListeners) fn(available);
+      },
+      beforeWrite: () => this.beforeWrite?.(),
+    };
   }
 
   #snapshot(): DbData {
@@ -209,46 +238,38 @@ export class Store {
     };
   }
 
-  #load(data: DbData): void {
+  #replaceAll(data: DbData): void {
     const copy = structuredClone(data);
-    fill(this.users, copy.users, (u) => u.username);
-    fill(this.roles, copy.roles, (r) => r.name);
-    fill(this.sharesByToken, copy.shares, (s) => s.token);
-    fill(this.sharesByPath, copy.shares, (s) => sharePathKey(s.username, s.folder, s.file));
-    fill(this.keysByHash, copy.keys, (k) => k.hash);
-    fill(this.verifications, copy.verifications, (v) => v.hash);
-    fill(this.sessions, copy.sessions ?? [], (s) => s.hash);
-    fill(this.resets, copy.resets ?? [], (r) => r.hash);
-    fill(this.files, copy.files ?? [], (f) => f.id);
-    fill(this.folders, copy.folders ?? [], (f) => f.id);
-    this.trash.clear();
+    this.users.load(copy.users.map((u) => [u.username, u]));
+    this.roles.load(copy.roles.map((r) => [r.name, r]));
+    this.sharesByToken.load(copy.shares.map((s) => [s.token, s]));
+    this.sharesByPath.clear();
+    for (const s of copy.shares) this.sharesByPath.set(sharePathKey(s.username, s.folder, s.file), s);
+    this.keysByHash.load(copy.keys.map((k) => [k.hash, k]));
+    this.verifications.load(copy.verifications.map((v) => [v.hash, v]));
+    this.sessions.load((copy.sessions ?? []).map((s) => [s.hash, s]));
+    this.resets.load((copy.resets ?? []).map((r) => [r.hash, r]));
+    this.files.load((copy.files ?? []).map((f) => [f.id, f]));
+    this.folders.load((copy.folders ?? []).map((f) => [f.id, f]));
+    this.trash.load((copy.trash ?? []).map((t) => [t.id, t]));
     this.#trashByUser.clear();
-    for (const item of copy.trash ?? []) this.putTrash(item);
+    for (const item of this.trash.values()) this.#indexTrash(item);
   }
 
-  get file(): string {
-    return this.#file;
+  /** One record from the database, untracked; the derived indexes (share paths, trash by user) follow. */
+  #applyRemote(collection: CollectionName, key: string, after: unknown): unknown {
+    const map = this.#byCollection[collection];
+    const before = map.get(key);
+    if (collection === 'shares') {
+      const [was, now] = [before as StoredShare | undefined, after as StoredShare | undefined];
+      const wasPath = was && sharePathKey(was.username, was.folder, was.file);
+      if (wasPath && this.sharesByPath.get(wasPath) === was) this.sharesByPath.delete(wasPath);
+      if (now) this.sharesByPath.set(sharePathKey(now.username, now.folder, now.file), now);
+    } else if (collection === 'trash') {
+      if (before) this.#unindexTrash(before as StoredTrashItem);
+      if (after) this.#indexTrash(after as StoredTrashItem);
+    }
+    map.applyRemote(key, after);
+    return before;
   }
-
-  get dir(): string {
-    return path.dirname(this.#file);
-  }
-}
-
-function fill<T>(map: Map<string, T>, items: T[], key: (item: T) => string): void {
-  map.clear();
-  for (const item of items) map.set(key(item), item);
-}
-
-function isDbData(value: unknown): value is DbData {
-  const v = value as Partial<DbData> | null;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Array.isArray(v.users) &&
-    Array.isArray(v.roles) &&
-    Array.isArray(v.shares) &&
-    Array.isArray(v.keys) &&
-    Array.isArray(v.verifications)
-  );
 }

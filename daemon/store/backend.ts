@@ -1,0 +1,97 @@
+/**
+ * Where the store's Maps are kept between runs (docs/cluster.md, "The store"): the embedded
+ * db.json (JsonBackend) or PostgreSQL (PgBackend). The Store owns the Maps and the indexes
+ * derived from them; a backend loads them, makes changes durable and, for a shared database,
+ * applies what other daemons changed.
+ */
+import type { Database } from './postgres/database.js';
+import type { DbData } from './schema.js';
+import type { TrackedMap } from './tracked-map.js';
+
+/** The persisted collections: a db.json array each, a PostgreSQL table each. */
+export const COLLECTIONS = [
+  'users',
+  'roles',
+  'shares',
+  'keys',
+  'verifications',
+  'sessions',
+  'resets',
+  'trash',
+  'files',
+  'folders',
+] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
+
+/** Each collection's record key (the Map key, and the `key` column in PostgreSQL). */
+export const RECORD_KEY: Record<CollectionName, (record: never) => string> = {
+  users: (r: { username: string }) => r.username,
+  roles: (r: { name: string }) => r.name,
+  shares: (r: { token: string }) => r.token,
+  keys: (r: { hash: string }) => r.hash,
+  verifications: (r: { hash: string }) => r.hash,
+  sessions: (r: { hash: string }) => r.hash,
+  resets: (r: { hash: string }) => r.hash,
+  trash: (r: { id: string }) => r.id,
+  files: (r: { id: string }) => r.id,
+  folders: (r: { id: string }) => r.id,
+};
+
+export const recordKey = (collection: CollectionName, record: unknown): string => RECORD_KEY[collection](record as never);
+
+/** One record changed by a change-set: its value at `commit()` (undefined: deleted). */
+export interface Change {
+  collection: CollectionName;
+  key: string;
+  /** Whether the key was in the durable state before this change-set (UPDATE/DELETE, else INSERT). */
+  existed: boolean;
+  value: unknown;
+}
+
+/** What one `commit()` call changed since the previous one. */
+export type ChangeSet = Change[];
+
+/** A change another daemon made (or a resync found), as `store.onRemoteChange` reports it. */
+export interface RemoteChange {
+  collection: CollectionName;
+  key: string;
+  /** The record before (undefined: it did not exist here). */
+  before: unknown;
+  /** The record after (undefined: it is gone). */
+  after: unknown;
+}
+
+/** What a backend sees of the Store. */
+export interface StoreHost {
+  map(collection: CollectionName): TrackedMap<unknown>;
+  /** Replaces every Map (untracked), rebuilding the derived indexes. */
+  replaceAll(data: DbData): void;
+  /** A copy-free picture of every Map, as db.json holds it. */
+  snapshot(): DbData;
+  /** Applies one record read from the database (untracked), keeping the indexes in step; returns the record it replaced. */
+  applyRemote(collection: CollectionName, key: string, after: unknown): unknown;
+  /** Tells onRemoteChange listeners. */
+  emitRemote(change: RemoteChange): void;
+  /** The store can (not) reach its database: tells onAvailability listeners. */
+  setAvailable(available: boolean): void;
+  /** Runs the store's beforeWrite hook (sessions). */
+  beforeWrite(): void;
+}
+
+export interface StoreBackend {
+  /** Whether the backend needs change-sets (false: it writes snapshots, and the Maps need not track). */
+  readonly tracksChanges: boolean;
+  /** The database, for other modules' queries (null: no database). */
+  readonly database: Database | null;
+  /** Loads the Maps (through host.replaceAll); a new store is created and written. */
+  open(host: StoreHost): Promise<void>;
+  /**
+   * Makes durable every change made to the Maps since the previous call (its change-set,
+   * taken from the TrackedMaps' dirty keys by a backend that tracks changes).
+   */
+  commit(): Promise<void>;
+  /** Waits for the write in progress, if any. */
+  idle(): Promise<void>;
+  /** Waits for pending writes, then releases files and connections. */
+  close(): Promise<void>;
+}

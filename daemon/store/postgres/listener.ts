@@ -1,0 +1,56 @@
+/**
+ * The dedicated connection on which a daemon LISTENs for other daemons' changes
+ * (docs/cluster.md, "The store"). It is not pooled: a LISTEN belongs to one session. When
+ * the connection ends or fails, `onLost` is called once; the backend then reconnects it
+ * (with backoff) through `start()` again.
+ */
+import pg from 'pg';
+
+export const CHANGES_CHANNEL = 'nimbus_changes';
+
+export class ChangeListener {
+  readonly #url: string;
+  readonly #onNotification: (payload: string) => void;
+  readonly #onLost: (err: Error) => void;
+  #client: pg.Client | null = null;
+
+  constructor(url: string, onNotification: (payload: string) => void, onLost: (err: Error) => void) {
+    this.#url = url;
+    this.#onNotification = onNotification;
+    this.#onLost = onLost;
+  }
+
+  /** Connects and LISTENs; resolves once notifications from now on will arrive. */
+  async start(): Promise<void> {
+    await this.stop();
+    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5000 });
+    let lost = false;
+    const lose = (err: Error): void => {
+      if (lost || this.#client !== client) return;
+      lost = true;
+      this.#client = null;
+      void client.end().catch(() => undefined);
+      this.#onLost(err);
+    };
+    client.on('error', lose);
+    client.on('end', () => lose(new Error('Connection terminated (LISTEN connection)')));
+    client.on('notification', (message) => {
+      if (message.channel === CHANGES_CHANNEL && message.payload !== undefined) this.#onNotification(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    this.#client = client;
+  }
+
+  /** Disconnects without calling onLost. */
+  async stop(): Promise<void> {
+    const client = this.#client;
+    this.#client = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+}

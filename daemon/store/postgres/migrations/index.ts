@@ -1,0 +1,19 @@
+/**
+ * The schema's migrations, in order (docs/cluster.md, "The store"). Each is a module
+ * `NNN-name.ts` exporting `{ version, name, sql }`; daemon/store/postgres/migrate.ts applies the
+ * missing ones at start. A migration, once released, is never edited: add the next one.
+ */
+import records from './001-records.js';
+
+export interface Migration {
+  /** 1, 2, 3, … (the NNN of the file name). */
+  version: number;
+  name: string;
+  /** Statements run in the migrations' transaction. */
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  records,
+  // 002-reservations.ts (the quota `reservations` table, docs/cluster.md "Quota across daemons") goes here.
+];

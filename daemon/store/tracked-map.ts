@@ -1,0 +1,57 @@
+/**
+ * A Map that remembers which keys changed (docs/cluster.md, "The store"). Services change the
+ * store's Maps as before; `set`, `delete` and `clear` add the keys they touch to a dirty set,
+ * which the store takes at each `commit()` to form that call's change-set. Backends fill and
+ * refresh the Map through `load` and `applyRemote`, which mark nothing: those records are
+ * already in the database.
+ *
+ * Cost on the hot path is one boolean test and one Set add; a backend that writes snapshots
+ * (the embedded db.json) turns tracking off, and then `set` is a plain Map set.
+ */
+export class TrackedMap<V> extends Map<string, V> {
+  /** Whether changes are recorded (false: the backend writes whole snapshots). */
+  tracking = true;
+  #dirty = new Set<string>();
+
+  override set(key: string, value: V): this {
+    // (Never constructed with entries: Map's constructor would call set() before #dirty exists.)
+    if (this.tracking) this.#dirty.add(key);
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    const existed = super.delete(key);
+    if (existed && this.tracking) this.#dirty.add(key);
+    return existed;
+  }
+
+  override clear(): void {
+    if (this.tracking) for (const key of this.keys()) this.#dirty.add(key);
+    super.clear();
+  }
+
+  /** Marks a record changed in place (e.g. a field of the stored object was assigned). */
+  touch(key: string): void {
+    if (this.tracking) this.#dirty.add(key);
+  }
+
+  /** The keys changed since the last call (or since the Map was loaded), forgetting them. */
+  takeDirty(): Set<string> {
+    const dirty = this.#dirty;
+    if (dirty.size > 0) this.#dirty = new Set();
+    return dirty;
+  }
+
+  /** Replaces the whole content without recording anything (a backend's load or resync). */
+  load(entries: Iterable<readonly [string, V]>): void {
+    super.clear();
+    for (const [key, value] of entries) super.set(key, value);
+    this.#dirty.clear();
+  }
+
+  /** Applies a record read from the database (undefined: it is gone) without recording it. */
+  applyRemote(key: string, value: V | undefined): void {
+    if (value === undefined) super.delete(key);
+    else super.set(key, value);
+  }
+}
