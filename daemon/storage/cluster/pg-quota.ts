@@ -1,0 +1,121 @@
+/**
+ * The quota ledger of several daemons (docs/cluster.md, "Quota across daemons"): reservations
+ * are rows of the `reservations` table, and each reservation (or growth) is one transaction
+ * holding `pg_advisory_xact_lock(hashtext(username))` that sums, from the database and not
+ * from a daemon's cache, the user's `files.size` (trash included: trashed files keep their
+ * rows) and their live reservations. Two daemons racing for the last bytes of a quota are
+ * serialised by the lock, so together they never pass it.
+ *
+ * The sum is the files table's: this ledger is for object mode (PostgreSQL + S3), where the
+ * rows are every file; the daemon's own count (`usedBytes`) is not used.
+ *
+ * A reservation expires `ttlMs` after its last refresh; this daemon refreshes its own on a
+ * timer, so only a dead daemon's expire (and are deleted by the next reservation of that user).
+ */
+import { randomBytes } from 'node:crypto';
+import { quotaExceeded } from '../../errors.js';
+import { usedMessage, type QuotaLedger, type Reservation } from '../../services/quota.js';
+import type { Database } from '../../store/postgres/database.js';
+
+const MIB = 1024 * 1024;
+
+interface RowReservation extends Reservation {
+  readonly id: string;
+  bytes: number;
+}
+
+export interface PgQuotaLedgerOptions {
+  /** How long a reservation counts without a refresh (its daemon died): 5 minutes by default. */
+  ttlMs?: number;
+  /** Bytes reserved ahead for a body of unknown length: 8 MiB by default. */
+  step?: number;
+}
+
+export class PgQuotaLedger implements QuotaLedger {
+  readonly step: number;
+  readonly #database: Database;
+  readonly #ttlMs: number;
+  /** This daemon's reservations, refreshed while it lives. */
+  readonly #live = new Map<string, RowReservation>();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(database: Database, options: PgQuotaLedgerOptions = {}) {
+    this.#database = database;
+    this.#ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.step = options.step ?? 8 * MIB;
+    this.#timer = setInterval(() => void this.refresh().catch(() => undefined), Math.max(1000, this.#ttlMs / 3));
+    this.#timer.unref();
+  }
+
+  async reserve(username: string, bytes: number, maxBytes: number, _usedBytes: number, freedBytes: number): Promise<Reservation> {
+    const reservation: RowReservation = { id: randomBytes(16).toString('hex'), username, bytes: 0 };
+    await this.#hold(reservation, bytes, maxBytes, freedBytes);
+    this.#live.set(reservation.id, reservation);
+    return reservation;
+  }
+
+  async grow(reservation: Reservation, bytes: number, maxBytes: number, _usedBytes: number, freedBytes: number): Promise<void> {
+    await this.#hold(reservation as RowReservation, bytes, maxBytes, freedBytes);
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    const held = reservation as RowReservation;
+    this.#live.delete(held.id);
+    held.bytes = 0;
+    await this.#database.query('DELETE FROM reservations WHERE id = $1', [held.id]);
+  }
+
+  /** What the database counts against the user now: their files (trash included) and live reservations. */
+  async usedBytes(username: string): Promise<number> {
+    return usedIn(this.#database, username);
+  }
+
+  /** Pushes this daemon's reservations' expiry forward (the timer calls it; tests may). */
+  async refresh(): Promise<void> {
+    const ids = [...this.#live.keys()];
+    if (ids.length === 0) return;
+    await this.#database.query(`UPDATE reservations SET expires_at = now() + $2 * interval '1 millisecond' WHERE id = ANY($1::text[])`, [
+      ids,
+      this.#ttlMs,
+    ]);
+  }
+
+  /** Stops refreshing (the daemon stops); its reservations expire unless released. */
+  close(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** Holds `bytes` more on the reservation if the user's usage, everything reserved and `bytes` fit in `maxBytes`. */
+  async #hold(reservation: RowReservation, bytes: number, maxBytes: number, freedBytes: number): Promise<void> {
+    await this.#database.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [reservation.username]);
+      // Expired reservations (their daemon died) stop counting, and go.
+      await client.query('DELETE FROM reservations WHERE username = $1 AND expires_at < now()', [reservation.username]);
+      if (maxBytes >= 0) {
+        const used = (await usedIn(client, reservation.username)) - freedBytes;
+        if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
+      }
+      // The whole total, not an increment: a row that expired meanwhile (this daemon stalled) comes back whole.
+      await client.query(
+        `INSERT INTO reservations (id, username, bytes, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+         ON CONFLICT (id) DO UPDATE SET bytes = EXCLUDED.bytes, expires_at = EXCLUDED.expires_at`,
+        [reservation.id, reservation.username, reservation.bytes + bytes, this.#ttlMs],
+      );
+    });
+    reservation.bytes += bytes;
+  }
+}
+
+/** Anything that runs one statement (the pool, or a transaction's client). */
+interface RunsQueries {
+  query(text: string, values: unknown[]): Promise<{ rows: { used?: string }[] }>;
+}
+
+async function usedIn(db: RunsQueries, username: string): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT (SELECT coalesce(sum(size), 0) FROM files WHERE username = $1)
+          + (SELECT coalesce(sum(bytes), 0) FROM reservations WHERE username = $1 AND expires_at >= now()) AS used`,
+    [username],
+  );
+  return Number(rows[0]?.used ?? 0);
+}

@@ -1,0 +1,123 @@
+/**
+ * The sweeper (docs/cluster.md, "Bytes"): deletes objects no row names. An upload writes its
+ * object before its row commits, and a delete commits its rows before deleting the objects,
+ * so a crash (or a failed delete) leaves at most an orphan object, never a row without its
+ * object; this finds them. Only objects older than `minAgeMs` (an hour) go, so an upload
+ * still between its object and its row is never taken. The objects are listed first and the
+ * rows read after, so a row committed during the listing still protects its object.
+ *
+ * With PostgreSQL one daemon at a time sweeps: the one that gets `pg_try_advisory_lock`; the
+ * rows are read from the database itself (another daemon's newest rows included).
+ */
+import type { Database } from '../../store/postgres/database.js';
+import type { Store } from '../../store/store.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import { FILES_PREFIX, fileIdOf, objectKey } from './ids.js';
+
+/** The advisory lock key of the sweeper (any constant no other Nimbus lock uses). */
+export const SWEEPER_LOCK = 0x6e696d62; // "nimb"
+
+export interface SweepResult {
+  /** False when another daemon holds the sweeper's lock (nothing was listed). */
+  ran: boolean;
+  /** Objects under `files/` listed. */
+  listed: number;
+  /** Orphans deleted. */
+  deleted: number;
+  /** Orphans younger than `minAgeMs`, left for a later sweep. */
+  young: number;
+}
+
+export interface SweeperOptions {
+  objects: ObjectStore;
+  store: Store;
+  /** The shared database (PostgreSQL), or null: one daemon, rows from the store's Maps. */
+  database: Database | null;
+  log: (line: string) => void;
+  /** Only objects older than this go (default: an hour). */
+  minAgeMs?: number;
+  /** How often `start()` sweeps (default: every 10 minutes). */
+  intervalMs?: number;
+}
+
+export class Sweeper {
+  readonly #options: SweeperOptions;
+  readonly #minAgeMs: number;
+  readonly #intervalMs: number;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<SweepResult> | null = null;
+
+  constructor(options: SweeperOptions) {
+    this.#options = options;
+    this.#minAgeMs = options.minAgeMs ?? 60 * 60_000;
+    this.#intervalMs = options.intervalMs ?? 10 * 60_000;
+  }
+
+  /** Sweeps now and then every `intervalMs` until `stop()`; a failed sweep is logged and tried again next time. */
+  start(): void {
+    if (this.#timer) return;
+    const run = () => {
+      this.sweep().catch((err: unknown) =>
+        this.#options.log(`Nimbus: the sweeper failed (it tries again later): ${(err as Error).message}`),
+      );
+    };
+    this.#timer = setInterval(run, this.#intervalMs);
+    this.#timer.unref();
+    run();
+  }
+
+  /** Stops the timer and waits for a sweep in progress. */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** One sweep (one at a time in this daemon; with a database, in one daemon at a time). */
+  sweep(): Promise<SweepResult> {
+    this.#running ??= this.#sweepOnce().finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  async #sweepOnce(): Promise<SweepResult> {
+    const { database } = this.#options;
+    if (!database) return this.#sweepOrphans(async () => new Set(this.#options.store.files.keys()));
+    // A session lock, held on one connection for the sweep: another daemon trying meanwhile gets false.
+    const client = await database.pool.connect();
+    try {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SWEEPER_LOCK]);
+      if (!rows[0]?.locked) return { ran: false, listed: 0, deleted: 0, young: 0 };
+      try {
+        return await this.#sweepOrphans(async () => {
+          const named = await client.query<{ key: string }>('SELECT key FROM files');
+          return new Set(named.rows.map((r) => r.key));
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [SWEEPER_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async #sweepOrphans(namedIds: () => Promise<Set<string>>): Promise<SweepResult> {
+    const { objects } = this.#options;
+    const oldEnough = Date.now() - this.#minAgeMs;
+    const candidates: { id: string; old: boolean }[] = [];
+    let listed = 0;
+    for await (const object of objects.list(FILES_PREFIX)) {
+      listed++;
+      const id = fileIdOf(object.key);
+      // A key of another shape under files/ is not ours to judge.
+      if (id !== null) candidates.push({ id, old: object.lastModified.getTime() <= oldEnough });
+    }
+    const named = await namedIds();
+    const orphans = candidates.filter((c) => !named.has(c.id));
+    const due = orphans.filter((c) => c.old).map((c) => objectKey(c.id));
+    if (due.length > 0) {
+      await objects.delete(due);
+      this.#options.log(`Nimbus: the sweeper deleted ${due.length} object(s) no file names.`);
+    }
+    return { ran: true, listed, deleted: due.length, young: orphans.length - due.length };
+  }
+}
