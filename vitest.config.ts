@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: the daemon, main process and end-to-end tests run in Node against real
-// servers; renderer component tests run in jsdom.
+// servers; renderer component tests run in jsdom. The node project's globalSetup starts the
+// shared PostgreSQL and Swift (S3) in the background for the tests that ask for them
+// (test/helpers/engines.ts).
 export default defineConfig({
   test: {
     projects: [
@@ -21,6 +23,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          globalSetup: ['test/helpers/engines/global-setup.ts'],
         },
       },
       {
