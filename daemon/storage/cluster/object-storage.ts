@@ -15,7 +15,7 @@
 import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
 import { conflict, fileTaken, notFound } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import type { RemoteChange, Store } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
 import type { FileMeta } from '../index-tree.js';
@@ -76,7 +76,7 @@ export class ObjectStorage implements FileStorage {
     for (const username of this.store.users.keys()) this.index.ensureUser(username);
     for (const folder of this.store.folders.values()) this.rows.applyFolder(folder.id, folder);
     for (const file of this.store.files.values()) this.rows.applyFile(file.id, file);
-    this.#unsubscribe = followRemoteChanges(this.store, (change) => this.applyRemote(change));
+    this.#unsubscribe = this.store.onRemoteChange((change) => this.applyRemote(change));
     this.index.setState('ready');
   }
 
@@ -86,7 +86,7 @@ export class ObjectStorage implements FileStorage {
   }
 
   /** Another daemon's change to a row (store.onRemoteChange), applied as a local one is. */
-  applyRemote(change: RowChange): void {
+  applyRemote(change: RemoteChange): void {
     if (change.collection === 'files') this.rows.applyFile(change.key, change.after as StoredFile | undefined);
     else if (change.collection === 'folders') this.rows.applyFolder(change.key, change.after as StoredFolder | undefined);
     else if (change.collection === 'users') {
@@ -497,20 +497,4 @@ export class ObjectStorage implements FileStorage {
       this.#log(`Nimbus: ${ids.length} object(s) could not be deleted (the sweeper will): ${(err as Error).message}`);
     }
   }
-}
-
-/** A row changed by another daemon, as store.onRemoteChange reports it. */
-export interface RowChange {
-  collection: string;
-  key: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** Subscribes to another daemon's changes when the store reports them (the PostgreSQL backend); the JSON store has no other daemon. */
-function followRemoteChanges(store: Store, apply: (change: RowChange) => void): () => void {
-  const subscribe = (store as unknown as { onRemoteChange?: (fn: (change: RowChange) => void) => (() => void) | void }).onRemoteChange;
-  if (typeof subscribe !== 'function') return () => undefined;
-  const off = subscribe.call(store, apply);
-  return typeof off === 'function' ? off : () => undefined;
 }
