@@ -11,6 +11,7 @@ import type { DaemonOptions, RunningDaemon } from './index.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
+import { storageProbe } from './services/health.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
 import { watchForVanishedShares } from './services/shares.js';
@@ -82,6 +83,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       log,
     };
     watchForVanishedShares(nimbus);
+    nimbus.probes.push(storageProbe(nimbus));
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
     await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
     await adoptTrash(nimbus);

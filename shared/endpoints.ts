@@ -906,6 +906,19 @@ const ENDPOINT_LIST = [
     events: [],
   },
   {
+    id: 'health.get',
+    method: 'GET',
+    path: '/api/health',
+    group: 'meta',
+    summary:
+      'Whether this daemon can serve (what a load balancer polls): 200 {status: "ok"}, or 503 {status: "unavailable", checks: {<probe>: "ok" | <reason>}}',
+    audience: 'public',
+    params: {},
+    success: 200,
+    errors: [503],
+    events: [],
+  },
+  {
     id: 'share.download',
     method: 'GET',
     path: '/s/{token}',

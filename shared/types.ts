@@ -205,6 +205,12 @@ export interface OpenApiDocument {
 }
 
 /**
+ * GET /api/health (docs/cluster.md, "Health"): 200 `{status: 'ok'}`, or 503 with each probe's
+ * result (`'ok'` or a short reason) by name: `database`, `bucket`, `storage`.
+ */
+export type Health = { status: 'ok' } | { status: 'unavailable'; checks: Record<string, string> };
+
+/**
  * What each endpoint of the table (shared/endpoints.ts) answers on success, in the `nimbus`
  * dialect, by endpoint id: `ResponseOf<Id>` there. The daemon's handlers must return it, the
  * UI's client and the tests' helper read it. Raw rows (bytes, events, a page) send no JSON:
@@ -266,6 +272,8 @@ export interface ResponseMap {
   'auth.sessions': { sessions: SessionInfo[] };
   'auth.sessions.delete': Msg;
   openapi: OpenApiDocument;
+  /** The 200 answer; the 503 one (`Health` with `status: 'unavailable'`) is written by the handler itself. */
+  'health.get': Extract<Health, { status: 'ok' }> | void;
   'share.download': void;
   /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */
   verify: { username: string } | void;

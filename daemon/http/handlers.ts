@@ -21,6 +21,7 @@ import * as transfers from '../services/transfers.js';
 import * as users from '../services/users.js';
 import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
+import { checkHealth } from '../services/health.js';
 import { VERSION } from '../version.js';
 import { sendFile } from './download.js';
 import { sendThumbnail } from './thumbnail-response.js';
@@ -311,6 +312,13 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     return { msg: 'Session ended' };
   },
   openapi: () => (openApiCache ??= jsonText(openApiDocument(VERSION))),
+  'health.get': async ({ nimbus, ctx }) => {
+    const health = await checkHealth(nimbus);
+    if (health.status === 'ok') return health;
+    // Not an error of the request ({error, code}): the answer a balancer reads, with its own status.
+    ctx.status = 503;
+    ctx.body = health;
+  },
 
   'share.download': async ({ nimbus, params, ctx, throttle }) => {
     throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));

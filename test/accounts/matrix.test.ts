@@ -310,6 +310,7 @@ const CASES: Record<EndpointId, Case> = {
     admitted: { adminKey: [404], personalWriteKey: [404, 200] },
   },
   openapi: { run: (c) => get(c, '/api/openapi.json') },
+  'health.get': { run: (c) => get(c, '/api/health') },
   'share.download': {
     run: async (c) => {
       const f = await file(OTHER);
@@ -339,6 +340,7 @@ const PUBLIC_STATUS: Record<PublicId, { status: number; code?: string }> = {
   'auth.reset': { status: 200 },
   'auth.reset.confirm': { status: 400, code: 'invalid_token' },
   'auth.register': { status: 403, code: 'registration_closed' },
+  'health.get': { status: 200 },
   'share.download': { status: 200 },
   verify: { status: 200 },
 };
@@ -425,7 +427,7 @@ describe('the audience of every row', () => {
       ].sort(),
     );
     expect(byAudience.public.sort()).toEqual(
-      ['auth.login', 'auth.options', 'auth.register', 'auth.reset', 'auth.reset.confirm', 'share.download', 'verify'].sort(),
+      ['auth.login', 'auth.options', 'auth.register', 'auth.reset', 'auth.reset.confirm', 'health.get', 'share.download', 'verify'].sort(),
     );
   });
 });

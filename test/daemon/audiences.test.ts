@@ -73,6 +73,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'auth.sessions': () => ({}),
   'auth.sessions.delete': () => ({ id: 'f'.repeat(32) }),
   openapi: () => ({}),
+  'health.get': () => ({}),
   'share.download': () => ({ token: 'A'.repeat(22) }),
   verify: () => ({ token: 'A'.repeat(24) }),
 };

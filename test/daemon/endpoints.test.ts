@@ -1236,6 +1236,14 @@ const CASES: Record<EndpointId, Case[]> = {
       api(fx.t, 'auth.sessions.delete', { id: '0123456789abcdef0123456789abcdef' }, { key: null, headers: (await fx.session()).headers }),
     ),
   ],
+  'health.get': [
+    ok(
+      'says the daemon can serve, without a key',
+      200,
+      (fx) => api(fx.t, 'health.get', {}, { key: null }),
+      (res) => expect(res.body).toEqual({ status: 'ok' }),
+    ),
+  ],
   openapi: [
     ok(
       'describes the API',
@@ -1311,8 +1319,9 @@ const CASES: Record<EndpointId, Case[]> = {
   ],
 };
 
-// The 404 of /verify is an HTML page, not {error, code}: checked on its own below.
-const HTML_ERRORS: Partial<Record<EndpointId, number[]>> = { verify: [404] };
+// The 404 of /verify is an HTML page, not {error, code}: checked on its own below. The 503 of
+// /api/health is `{status: 'unavailable', checks}`, what a balancer reads: test/daemon/health.test.ts.
+const HTML_ERRORS: Partial<Record<EndpointId, number[]>> = { verify: [404], 'health.get': [503] };
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
