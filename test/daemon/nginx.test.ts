@@ -1,0 +1,204 @@
+/**
+ * nginx as the balancer (deploy/nginx.conf, run by test/helpers/nginx.ts) in front of one
+ * embedded `nimbus daemon` child process: a 1 GiB upload and download stream through both
+ * with the daemon's resident memory flat and the bytes intact (sha256), an event stream
+ * passes an upload's event, a Range request passes, and /api/health answers. The daemon
+ * knows the balancer's address from NIMBUS_PUBLIC_URL, as deployed. (The two-daemon version
+ * comes with the PostgreSQL + S3 backend.)
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, spawnDaemon, type CliRun } from '../helpers/child.js';
+import { TEST_KEY } from '../helpers/daemon.js';
+import { freePort, startNginx, type RunningNginx } from '../helpers/nginx.js';
+
+const GIB = 1 << 30;
+const MIB = 1 << 20;
+const USER = 'big';
+const headers = { 'API-Key': TEST_KEY };
+
+/** The resident memory of a process, in bytes (VmRSS of /proc/<pid>/status). */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+/** Samples a process's RSS every 50 ms while `work` runs; resolves with the work's result and the peak growth. */
+async function peakGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
+  const before = await rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(
+    () =>
+      void rssOf(pid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      ),
+    50,
+  );
+  try {
+    const result = await work();
+    peak = Math.max(peak, await rssOf(pid));
+    return { result, before, peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/**
+ * `size` bytes made on the fly (a random MiB, each copy stamped with its index so no two MiB
+ * are alike), hashed as they are made: nothing of that size is ever held in the test either.
+ */
+function generated(size: number): { stream: Readable; sha256: () => string } {
+  const block = Buffer.alloc(MIB);
+  for (let i = 0; i < MIB; i += 4) block.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
+  const hash = createHash('sha256');
+  let sent = 0;
+  let index = 0;
+  const stream = new Readable({
+    read() {
+      if (sent >= size) {
+        this.push(null);
+        return;
+      }
+      const chunk = Buffer.from(block.subarray(0, Math.min(MIB, size - sent)));
+      chunk.writeUInt32LE(index++, 0);
+      hash.update(chunk);
+      sent += chunk.length;
+      this.push(chunk);
+    },
+  });
+  return { stream, sha256: () => hash.digest('hex') };
+}
+
+/** A streamed upload with a Content-Length (as a browser sends a file) through `base`. */
+function uploadStream(base: string, file: string, body: Readable, size: number): Promise<{ status: number; text: string }> {
+  const url = new URL(`/api/files/upload?username=${USER}&file=${encodeURIComponent(file)}`, base);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'Content-Type': 'application/octet-stream', 'Content-Length': String(size) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    body.pipe(req);
+  });
+}
+
+/** The sha256 and length of a streamed download. */
+async function hashDownload(res: Response): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+describe('nginx (deploy/nginx.conf) in front of a nimbus daemon', () => {
+  let dataDir = '';
+  let daemon: CliRun & { url: string };
+  let nginx: RunningNginx;
+  let pid = 0;
+  const post = (route: string) => fetch(`${nginx.url}${route}`, { method: 'POST', headers });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-nginx-daemon-'));
+    // The balancer's port first: the daemon is told its public address, as an operator does.
+    const port = await freePort();
+    daemon = await spawnDaemon(
+      dataDir,
+      childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off', NIMBUS_PUBLIC_URL: `http://127.0.0.1:${port}` }),
+    );
+    pid = daemon.child.pid!;
+    nginx = await startNginx({ upstreams: [new URL(daemon.url).host], port });
+    expect((await post(`/api/role/create?name=big&maxStorage=4096&badge=${encodeURIComponent('https://example.com/b.png')}`)).status).toBe(
+      201,
+    );
+    expect((await post(`/api/user/create?username=${USER}&email=big@example.com&password=password123`)).status).toBe(201);
+    expect((await post(`/api/user/role?username=${USER}&name=big`)).status).toBe(201);
+  }, 60_000);
+
+  afterAll(async () => {
+    await nginx?.stop();
+    if (daemon && daemon.child.exitCode === null) {
+      daemon.child.kill('SIGTERM');
+      await daemon.exited;
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers GET /api/health through the balancer, without a key', async () => {
+    const res = await fetch(`${nginx.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('streams a 1 GiB upload and its download through nginx with the daemon’s memory flat and the bytes intact', async () => {
+    // A small transfer first loads the upload and download code, so what follows measures streaming alone.
+    expect((await uploadStream(nginx.url, 'warm.bin', generated(MIB).stream, MIB)).status).toBe(201);
+    await (await fetch(`${nginx.url}/api/files/download?username=${USER}&file=warm.bin`, { headers })).arrayBuffer();
+
+    const source = generated(GIB);
+    const up = await peakGrowth(pid, () => uploadStream(nginx.url, 'big.bin', source.stream, GIB));
+    expect(up.result.status, up.result.text).toBe(201);
+    expect(up.peak - up.before, `upload: RSS grew from ${up.before >> 20} MiB to ${up.peak >> 20} MiB`).toBeLessThan(64 * MIB);
+
+    const down = await peakGrowth(pid, async () => {
+      const res = await fetch(`${nginx.url}/api/files/download?username=${USER}&file=big.bin`, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Length')).toBe(String(GIB));
+      return hashDownload(res);
+    });
+    expect(down.peak - down.before, `download: RSS grew from ${down.before >> 20} MiB to ${down.peak >> 20} MiB`).toBeLessThan(64 * MIB);
+    expect(down.result).toEqual({ sha256: source.sha256(), bytes: GIB });
+  }, 600_000);
+
+  it('passes a Range request and its 206', async () => {
+    const source = generated(4 * MIB);
+    const chunks: Buffer[] = [];
+    source.stream.on('data', (c: Buffer) => chunks.push(c));
+    const whole = new Promise<Buffer>((resolve) => source.stream.on('end', () => resolve(Buffer.concat(chunks))));
+    expect((await uploadStream(nginx.url, 'ranged.bin', source.stream, 4 * MIB)).status).toBe(201);
+    const content = await whole;
+    const res = await fetch(`${nginx.url}/api/files/download?username=${USER}&file=ranged.bin`, {
+      headers: { ...headers, Range: `bytes=${MIB + 10}-${2 * MIB + 9}` },
+    });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('Content-Range')).toBe(`bytes ${MIB + 10}-${2 * MIB + 9}/${4 * MIB}`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(content.subarray(MIB + 10, 2 * MIB + 10))).toBe(true);
+  }, 60_000);
+
+  it('delivers an upload’s event on a stream opened through nginx', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${nginx.url}/api/events`, { headers, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    // The upload starts once the stream is open; its event must come through while it stays open.
+    const uploaded = uploadStream(nginx.url, 'evented.txt', Readable.from([Buffer.from('hello')]), 5);
+    try {
+      while (!/"file":"evented\.txt"/.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the event stream ended before the upload's event: ${received}`);
+        received += decoder.decode(value, { stream: true });
+      }
+    } finally {
+      controller.abort();
+    }
+    expect((await uploaded).status).toBe(201);
+    expect(received).toMatch(/event: file\.\w+\ndata: \{[^\n]*"username":"big"[^\n]*"file":"evented\.txt"/);
+  }, 60_000);
+});
