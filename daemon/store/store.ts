@@ -120,7 +120,11 @@ export class Store {
     return () => this.#availabilityListeners.delete(fn);
   }
 
-  /** Calls `fn` for each record another daemon changed (or a resync found changed); returns the unsubscribe. */
+  /**
+   * Calls `fn` for each record changed other than by this daemon's successful commits: another
+   * daemon's change, a difference a resync found, or a record a conflicting commit put back to
+   * the database's state. Called after the Maps hold `after`. Returns the unsubscribe.
+   */
   onRemoteChange(fn: (change: RemoteChange) => void): () => void {
     this.#remoteListeners.add(fn);
     return () => this.#remoteListeners.delete(fn);
@@ -210,13 +214,11 @@ export class Store {
       replaceAll: (data) => this.#replaceAll(data),
       snapshot: () => this.#snapshot(),
       applyRemote: (collection, key, after) => this.#applyRemote(collection, key, after),
-      emitRemote: (change) => {
-        for (const fn of this.#remoteListeners) fn(change);
-      },
+      emitRemote: (change) => notifyAll(this.#remoteListeners, change),
       setAvailable: (available) => {
         if (available === this.#available) return;
         this.#available = available;
-        for (const fn of this.#availabilityListeners) fn(available);
+        notifyAll(this.#availabilityListeners, available);
       },
       beforeWrite: () => this.beforeWrite?.(),
     };
@@ -271,5 +273,16 @@ export class Store {
     }
     map.applyRemote(key, after);
     return before;
+  }
+}
+
+/** Calls every listener; one that throws does not keep the others (or the store's bookkeeping) from running. */
+function notifyAll<T>(listeners: Set<(value: T) => void>, value: T): void {
+  for (const fn of listeners) {
+    try {
+      fn(value);
+    } catch (err) {
+      process.emitWarning(`A store listener failed: ${(err as Error).stack ?? String(err)}`);
+    }
   }
 }

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { ApiError } from '../../errors.js';
 import { COLLECTIONS, type ChangeSet, type CollectionName, type StoreBackend, type StoreHost } from '../backend.js';
 import type { DbData } from '../schema.js';
-import { Database } from './database.js';
+import { Database, type Queryable } from './database.js';
 import { CHANGES_CHANNEL, ChangeListener } from './listener.js';
 import { migrate } from './migrate.js';
 
@@ -108,10 +108,11 @@ export class PgBackend implements StoreBackend {
   }
 
   commit(): Promise<void> {
+    // While unavailable the dirty keys stay where they are: the resync that ends the outage drops them.
+    if (!this.#available) return Promise.reject(unavailable());
     const host = this.#host!;
     host.beforeWrite();
     const changes = this.#takeChanges(host);
-    if (!this.#available) return Promise.reject(unavailable());
     return new Promise((resolve, reject) => {
       this.#queue.push({ changes, resolve, reject });
       if (!this.#writing) this.#writing = this.#flushLoop();
@@ -236,9 +237,7 @@ export class PgBackend implements StoreBackend {
       if (!keys) byCollection.set(collection, (keys = new Set()));
       keys.add(key);
     }
-    await this.#serially(async () => {
-      for (const [collection, keys] of byCollection) await this.#refreshKeys(collection, [...keys]);
-    });
+    await this.#serially(() => this.#refresh([...byCollection].map(([collection, keys]) => [collection, [...keys]])));
   }
 
   #rereadFailed(err: unknown): void {
@@ -259,12 +258,11 @@ export class PgBackend implements StoreBackend {
       return;
     }
     if (notice.origin === this.origin) return;
-    void this.#serially(async () => {
-      for (const collection of notice.reload ?? []) await this.#refreshCollection(collection);
-      for (const [collection, keys] of Object.entries(notice.changes ?? {})) {
-        await this.#refreshKeys(collection as CollectionName, keys);
-      }
-    }).catch((err: unknown) => this.#rereadFailed(err));
+    const wanted: [CollectionName, string[] | null][] = [
+      ...(notice.reload ?? []).map((collection): [CollectionName, null] => [collection, null]),
+      ...Object.entries(notice.changes ?? {}).map(([collection, keys]): [CollectionName, string[]] => [collection as CollectionName, keys]),
+    ];
+    void this.#serially(() => this.#refresh(wanted)).catch((err: unknown) => this.#rereadFailed(err));
   }
 
   /** Runs remote work after the remote work already queued. */
@@ -274,22 +272,38 @@ export class PgBackend implements StoreBackend {
     return run;
   }
 
-  /** Re-reads some rows and applies them (untracked), telling onRemoteChange listeners of each difference. */
-  async #refreshKeys(collection: CollectionName, keys: string[]): Promise<void> {
-    if (!isCollection(collection) || keys.length === 0) return;
-    const { rows } = await this.database.query<{ key: string; data: unknown }>(
-      `SELECT key, data FROM "${collection}" WHERE key = ANY($1::text[])`,
-      [keys],
-    );
-    const found = new Map(rows.map((row) => [row.key, row.data]));
-    for (const key of keys) this.#apply(collection, key, found.get(key));
+  /**
+   * Re-reads rows (`keys`: those keys; null: the whole table) in one snapshot, then applies them
+   * all at once (untracked), so another daemon's commit appears here whole, never half.
+   */
+  async #refresh(wanted: [collection: CollectionName, keys: string[] | null][]): Promise<void> {
+    const reads = wanted.filter(([collection, keys]) => isCollection(collection) && (keys === null || keys.length > 0));
+    if (reads.length === 0) return;
+    const found = await this.#snapshotRead(async (client) => {
+      const results: Map<string, unknown>[] = [];
+      for (const [collection, keys] of reads) {
+        const { rows } =
+          keys === null
+            ? await client.query<{ key: string; data: unknown }>(`SELECT key, data FROM "${collection}"`)
+            : await client.query<{ key: string; data: unknown }>(`SELECT key, data FROM "${collection}" WHERE key = ANY($1::text[])`, [
+                keys,
+              ]);
+        results.push(new Map(rows.map((row) => [row.key, row.data])));
+      }
+      return results;
+    });
+    reads.forEach(([collection, keys], i) => {
+      if (keys === null) this.#applyCollection(collection, found[i]);
+      else for (const key of keys) this.#apply(collection, key, found[i].get(key));
+    });
   }
 
-  /** Re-reads a whole table (a notification too large to name its keys). */
-  async #refreshCollection(collection: CollectionName): Promise<void> {
-    if (!isCollection(collection)) return;
-    const { rows } = await this.database.query<{ key: string; data: unknown }>(`SELECT key, data FROM "${collection}"`);
-    this.#applyCollection(collection, new Map(rows.map((row) => [row.key, row.data])));
+  /** Runs reads in one read-only snapshot (one statement needs no transaction). */
+  async #snapshotRead<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
+    return this.database.transaction(async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      return fn(client);
+    });
   }
 
   #applyCollection(collection: CollectionName, found: Map<string, unknown>): void {
@@ -311,8 +325,7 @@ export class PgBackend implements StoreBackend {
   async #readAll(): Promise<Map<CollectionName, Map<string, unknown>>> {
     const all = new Map<CollectionName, Map<string, unknown>>();
     // One snapshot for all tables, so the Maps never mix two moments.
-    await this.database.transaction(async (client) => {
-      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await this.#snapshotRead(async (client) => {
       for (const collection of COLLECTIONS) {
         const { rows } = await client.query<{ key: string; data: unknown }>(`SELECT key, data FROM "${collection}"`);
         all.set(collection, new Map(rows.map((row) => [row.key, row.data])));

@@ -1,0 +1,346 @@
+/**
+ * The store on PostgreSQL (docs/cluster.md, "The store"): every collection survives a reopen;
+ * two stores on one database behave as two daemons (changes travel by NOTIFY, conflicts answer
+ * 409 and converge on the winner); a failed change-set fails alone; daemons migrate at once;
+ * an outage answers 503 and heals without a restart, with a resync of what was missed.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../daemon/errors.js';
+import type { RemoteChange } from '../../daemon/store/backend.js';
+import { Database } from '../../daemon/store/postgres/database.js';
+import { migrate } from '../../daemon/store/postgres/migrate.js';
+import { MIGRATIONS } from '../../daemon/store/postgres/migrations/index.js';
+import type {
+  StoredFile,
+  StoredFolder,
+  StoredKey,
+  StoredReset,
+  StoredSession,
+  StoredShare,
+  StoredTrashItem,
+  StoredUser,
+  StoredVerification,
+} from '../../daemon/store/schema.js';
+import { sharePathKey, Store } from '../../daemon/store/store.js';
+import { sharedPostgres, startPostgres, type PrivatePostgres } from '../helpers/engines.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+const user = (username: string, email = `${username}@example.com`): StoredUser => ({
+  username,
+  email,
+  role: 'user',
+  emailVerified: true,
+  createdAt: at,
+  passwordHash: 'scrypt$1$1$1$salt$hash',
+});
+const file = (id: string, name: string, folderId: string | null = null): StoredFile => ({
+  id,
+  username: 'ana',
+  folderId,
+  name,
+  size: 5,
+  mtimeMs: 1,
+  contentType: 'text/plain',
+  etag: '"e"',
+  trashId: null,
+});
+
+/** Stores opened by a test, closed after it. */
+const opened: Store[] = [];
+async function open(url: string): Promise<Store> {
+  const store = await Store.openPostgres(url);
+  opened.push(store);
+  return store;
+}
+const closeAll = async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close().catch(() => undefined)));
+};
+
+/** Watches a store's remote changes. */
+function remoteChanges(store: Store): RemoteChange[] {
+  const seen: RemoteChange[] = [];
+  store.onRemoteChange((change) => seen.push(change));
+  return seen;
+}
+
+const statusOf = (result: PromiseSettledResult<void>) => (result.status === 'rejected' ? (result.reason as ApiError).status : 200);
+
+describe('the PostgreSQL store', () => {
+  let newDatabase: () => Promise<string>;
+  beforeAll(async () => {
+    const engine = await sharedPostgres();
+    newDatabase = () => engine.createDatabase();
+  });
+  afterAll(closeAll);
+
+  it('keeps every collection across a reopen, starting with the built-in roles', async () => {
+    const url = await newDatabase();
+    const a = await open(url);
+    expect([...a.roles.keys()].sort()).toEqual(['admin', 'user']);
+    const share: StoredShare = { token: 't1', username: 'ana', folder: null, file: 'a.txt', createdAt: at };
+    const key: StoredKey = { label: 'ci', scope: 'read', hash: 'k1', createdAt: at, username: null };
+    const verification: StoredVerification = { hash: 'v1', username: 'ana', email: 'a@example.com', expiresAt: at };
+    const session: StoredSession = {
+      id: 's',
+      hash: 'h1',
+      username: 'ana',
+      createdAt: at,
+      lastUsedAt: at,
+      expiresAt: at,
+      device: 'Firefox',
+      address: '::1',
+    };
+    const reset: StoredReset = { hash: 'r1', username: 'ana', expiresAt: at };
+    const trashed: StoredTrashItem = {
+      id: 'tr1',
+      username: 'ana',
+      kind: 'file',
+      name: 'old.txt',
+      folder: null,
+      size: 7,
+      fileCount: 1,
+      deletedAt: at,
+    };
+    const folder: StoredFolder = { id: 'fo1', username: 'ana', name: 'docs', mtimeMs: 2, trashId: null };
+    a.users.set('ana', user('ana'));
+    a.roles.set('gold', { name: 'gold', maxStorage: 42, badge: '/b.png', builtIn: false });
+    a.putShare(share);
+    a.keysByHash.set(key.hash, key);
+    a.verifications.set(verification.hash, verification);
+    a.sessions.set(session.hash, session);
+    a.resets.set(reset.hash, reset);
+    a.putTrash(trashed);
+    a.files.set('f1', file('f1', 'a.txt', 'fo1'));
+    a.folders.set(folder.id, folder);
+    await a.commit();
+    await a.close();
+
+    const b = await open(url);
+    expect(b.users.get('ana')).toEqual(user('ana'));
+    expect(b.roles.get('gold')?.maxStorage).toBe(42);
+    expect(b.sharesByToken.get('t1')).toEqual(share);
+    expect(b.sharesByPath.get(sharePathKey('ana', null, 'a.txt'))).toEqual(share);
+    expect(b.keysByHash.get('k1')).toEqual(key);
+    expect(b.verifications.get('v1')).toEqual(verification);
+    expect(b.sessions.get('h1')).toEqual(session);
+    expect(b.resets.get('r1')).toEqual(reset);
+    expect(b.trashOf('ana')).toEqual([trashed]);
+    expect(b.trashBytes('ana')).toBe(7);
+    expect(b.files.get('f1')).toEqual(file('f1', 'a.txt', 'fo1'));
+    expect(b.folders.get('fo1')).toEqual(folder);
+
+    // Operators query the generated columns.
+    const { rows } = await b.database!.query('SELECT username, folder_id, name, size, trash_id FROM files');
+    expect(rows).toEqual([{ username: 'ana', folder_id: 'fo1', name: 'a.txt', size: '5', trash_id: null }]);
+
+    // An update and a delete reach the database too.
+    b.users.set('ana', user('ana', 'new@example.com'));
+    b.deleteShare(share);
+    b.files.delete('f1');
+    await b.commit();
+    await b.close();
+    const c = await open(url);
+    expect(c.users.get('ana')?.email).toBe('new@example.com');
+    expect(c.sharesByToken.size).toBe(0);
+    expect(c.files.size).toBe(0);
+  });
+
+  it('runs the sessions’ beforeWrite hook, and writes a record changed in place once touched', async () => {
+    const url = await newDatabase();
+    const a = await open(url);
+    let calls = 0;
+    a.beforeWrite = () => calls++;
+    const session: StoredSession = {
+      id: 's',
+      hash: 'h',
+      username: 'ana',
+      createdAt: at,
+      lastUsedAt: at,
+      expiresAt: at,
+      device: '',
+      address: '',
+    };
+    a.sessions.set('h', session);
+    await a.commit();
+    session.lastUsedAt = '2026-02-02T00:00:00.000Z';
+    a.sessions.touch('h');
+    await a.commit();
+    expect(calls).toBe(2);
+    const { rows } = await a.database!.query("SELECT data->>'lastUsedAt' AS last FROM sessions");
+    expect(rows).toEqual([{ last: '2026-02-02T00:00:00.000Z' }]);
+  });
+
+  describe('two daemons on one database', () => {
+    let a: Store;
+    let b: Store;
+    beforeAll(async () => {
+      const url = await newDatabase();
+      [a, b] = await Promise.all([open(url), open(url)]);
+    });
+
+    it('see each other’s changes, indexes included, with onRemoteChange', async () => {
+      const seen = remoteChanges(b);
+      a.users.set('bo', user('bo'));
+      const share: StoredShare = { token: 'tb', username: 'bo', folder: 'x', file: 'y', createdAt: at };
+      a.putShare(share);
+      const item: StoredTrashItem = {
+        id: 'tb1',
+        username: 'bo',
+        kind: 'folder',
+        name: 'z',
+        folder: null,
+        size: 11,
+        fileCount: 2,
+        deletedAt: at,
+      };
+      a.putTrash(item);
+      await a.commit();
+      await vi.waitFor(() => expect(b.users.get('bo')).toEqual(user('bo')));
+      expect(b.sharesByPath.get(sharePathKey('bo', 'x', 'y'))).toEqual(share);
+      expect(b.trashBytes('bo')).toBe(11);
+      expect(seen).toContainEqual({ collection: 'users', key: 'bo', before: undefined, after: user('bo') });
+
+      // A change seen elsewhere is not written back by the daemon that received it.
+      b.users.set('other', user('other'));
+      await b.commit();
+      const { rows } = await b.database!.query<{ key: string }>('SELECT key FROM users ORDER BY key');
+      expect(rows.map((r) => r.key)).toEqual(['bo', 'other']);
+
+      a.deleteShare(share);
+      a.deleteTrash(item);
+      await a.commit();
+      await vi.waitFor(() => expect(b.sharesByToken.has('tb')).toBe(false));
+      expect(b.sharesByPath.size).toBe(0);
+      expect(b.trashBytes('bo')).toBe(0);
+      expect(seen).toContainEqual({ collection: 'shares', key: 'tb', before: share, after: undefined });
+    });
+
+    it('answer 409 to the loser of an insert race, and both end with the winner’s record', async () => {
+      a.users.set('race', user('race', 'a@example.com'));
+      b.users.set('race', user('race', 'b@example.com'));
+      const results = await Promise.allSettled([a.commit(), b.commit()]);
+      expect(results.map(statusOf).sort()).toEqual([200, 409]);
+      const winner = results[0].status === 'fulfilled' ? 'a@example.com' : 'b@example.com';
+      await vi.waitFor(() => {
+        expect(a.users.get('race')?.email).toBe(winner);
+        expect(b.users.get('race')?.email).toBe(winner);
+      });
+    });
+
+    it('answer 409 to an update of a record deleted elsewhere', async () => {
+      a.users.set('gone', user('gone'));
+      await a.commit();
+      await vi.waitFor(() => expect(b.users.has('gone')).toBe(true));
+      a.users.delete('gone');
+      await a.commit();
+      // b has not heard of the delete yet when it takes its change-set: an UPDATE.
+      b.users.set('gone', user('gone', 'late@example.com'));
+      await expect(b.commit()).rejects.toMatchObject({ status: 409, code: 'conflict' });
+      expect(b.users.has('gone')).toBe(false);
+      await vi.waitFor(() => expect(a.users.has('gone')).toBe(false));
+    });
+
+    it('fail only the change-set that conflicts, not the others of the same flush', async () => {
+      // A row written behind a's back (no notification): a believes the name free.
+      await b.database!.query(`INSERT INTO users (key, data) VALUES ('hidden', $1)`, [JSON.stringify(user('hidden', 'db@example.com'))]);
+      a.users.set('hidden', user('hidden', 'mine@example.com'));
+      const first = a.commit();
+      a.users.set('fine', user('fine'));
+      const second = a.commit();
+      const results = await Promise.allSettled([first, second]);
+      expect(results.map(statusOf)).toEqual([409, 200]);
+      // The failed change-set's keys were re-read from the database.
+      expect(a.users.get('hidden')?.email).toBe('db@example.com');
+      await vi.waitFor(() => expect(b.users.has('fine')).toBe(true));
+      // The unique indexes hold too: a second share on one path conflicts.
+      a.putShare({ token: 'p1', username: 'ana', folder: null, file: 'same', createdAt: at });
+      await a.commit();
+      b.putShare({ token: 'p2', username: 'ana', folder: null, file: 'same', createdAt: at });
+      await expect(b.commit()).rejects.toMatchObject({ status: 409 });
+    });
+
+    it('tell the others to reload a collection when a change names too many keys', async () => {
+      const seen = remoteChanges(b);
+      for (let i = 0; i < 2000; i++) a.files.set(`bulk${i}`, file(`bulk${i}`, `n${i}`));
+      await a.commit();
+      await vi.waitFor(() => expect([...b.files.keys()].filter((k) => k.startsWith('bulk'))).toHaveLength(2000));
+      expect(seen.filter((c) => c.collection === 'files')).toHaveLength(2000);
+      // A rename of all of them is one change-set of updates.
+      for (let i = 0; i < 2000; i++) a.files.set(`bulk${i}`, { ...file(`bulk${i}`, `n${i}`), username: 'bea' });
+      await a.commit();
+      await vi.waitFor(() => expect(b.files.get('bulk1999')?.username).toBe('bea'));
+    });
+  });
+
+  it('lets daemons that start at once migrate one after the other', async () => {
+    const url = await newDatabase();
+    const [x, y] = await Promise.all([Database.connect(url), Database.connect(url)]);
+    try {
+      const applied = await Promise.all([migrate(x), migrate(y)]);
+      const all = MIGRATIONS.map((m) => m.version);
+      expect(applied.map((v) => v.length).sort()).toEqual([0, all.length]);
+      const { rows } = await x.query<{ version: number }>('SELECT version FROM nimbus_migrations ORDER BY version');
+      expect(rows.map((r) => r.version)).toEqual(all);
+      const roles = await x.query('SELECT key FROM roles');
+      expect(roles.rowCount).toBe(2);
+    } finally {
+      await Promise.all([x.close(), y.close()]);
+    }
+    // Whole stores too.
+    const url2 = await newDatabase();
+    const stores = await Promise.all([open(url2), open(url2), open(url2)]);
+    for (const store of stores) expect([...store.roles.keys()].sort()).toEqual(['admin', 'user']);
+  });
+
+  it('re-reads everything after its LISTEN connection drops, reporting what it missed', async () => {
+    const url = await newDatabase();
+    const a = await open(url);
+    const seen = remoteChanges(a);
+    const availability: boolean[] = [];
+    a.onAvailability((available) => availability.push(available));
+    // Changed behind a's back, no notification: only a resync can find it.
+    await a.database!.query(`INSERT INTO users (key, data) VALUES ('missed', $1)`, [JSON.stringify(user('missed'))]);
+    await a.database!.query(`DELETE FROM roles WHERE key = 'admin'`);
+    await a.database!.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`,
+    );
+    await vi.waitFor(() => expect(availability).toEqual([false, true]), { timeout: 10_000 });
+    expect(a.available).toBe(true);
+    expect(a.users.get('missed')).toEqual(user('missed'));
+    expect(a.roles.has('admin')).toBe(false);
+    expect(seen.map((c) => `${c.collection}:${c.key}`).sort()).toEqual(['roles:admin', 'users:missed']);
+  });
+
+  describe('a database outage', () => {
+    let server: PrivatePostgres;
+    beforeAll(async () => {
+      server = await startPostgres();
+    });
+    afterAll(async () => {
+      await closeAll();
+      await server?.close();
+    });
+
+    it('answers 503 while the database is down, and heals without a restart', async () => {
+      const url = await server.createDatabase();
+      const [a, b] = await Promise.all([open(url), open(url)]);
+      await server.stop();
+      a.users.set('during', user('during'));
+      await expect(a.commit()).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+      await vi.waitFor(() => expect(a.available).toBe(false));
+      // Still refused while unavailable, without waiting on the network.
+      a.users.set('during', user('during'));
+      await expect(a.commit()).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+
+      await server.restart();
+      await vi.waitFor(() => expect(a.available && b.available).toBe(true), { timeout: 20_000 });
+      // The refused change is gone: the database's state won.
+      expect(a.users.has('during')).toBe(false);
+      b.users.set('after', user('after'));
+      await b.commit();
+      await vi.waitFor(() => expect(a.users.get('after')).toEqual(user('after')));
+      a.users.set('again', user('again'));
+      await a.commit();
+    });
+  });
+});
