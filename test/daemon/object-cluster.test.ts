@@ -60,6 +60,16 @@ async function upload(storage: ObjectStorage, username: string, folder: string |
   }
 }
 
+async function overwrite(storage: ObjectStorage, username: string, folder: string | null, file: string, body: string) {
+  const ticket = storage.beginUpload(username, folder);
+  try {
+    const received = await storage.receive(Readable.from([Buffer.from(body)]), () => undefined);
+    return await storage.placeUpload(received, ticket, file, true, () => true);
+  } finally {
+    storage.endUpload(ticket);
+  }
+}
+
 let a: Daemon;
 let b: Daemon;
 const ledgers: PgQuotaLedger[] = [];
@@ -120,6 +130,29 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     });
     expect(b.index.user('ana')!.folders.has('docs')).toBe(false);
     expect(b.index.getFile('ana', null, 'b.txt')).toBeUndefined();
+  });
+
+  it('A’s trash, restore, overwrite and user delete show in B’s index', async () => {
+    await a.storage.createFolder('ana', 'docs');
+    await upload(a.storage, 'ana', 'docs', 'a.txt', 'aaa');
+    await vi.waitFor(() => expect(b.index.getFile('ana', 'docs', 'a.txt')).toBeDefined());
+    const id = 'd'.repeat(32);
+    await a.storage.trash.moveIn({ username: 'ana', folder: null, name: 'docs', kind: 'folder', id }, () => undefined);
+    await vi.waitFor(() => expect(b.index.user('ana')!.folders.has('docs')).toBe(false));
+    expect(b.index.usedBytes('ana')).toBe(0);
+    await a.storage.trash.restore({ username: 'ana', folder: null, name: 'docs', kind: 'folder', id, as: 'docs' }, () => undefined);
+    await vi.waitFor(() => expect(b.index.getFile('ana', 'docs', 'a.txt')?.size).toBe(3));
+
+    await overwrite(a.storage, 'ana', 'docs', 'a.txt', 'longer');
+    await vi.waitFor(() => expect(b.index.getFile('ana', 'docs', 'a.txt')?.size).toBe(6));
+    expect((await (await b.storage.openFile('ana', 'docs', 'a.txt')).read()).toString()).toBe('longer');
+    expect(await bucketKeys(a.objects)).toHaveLength(1);
+
+    await a.storage.deleteUser('ana');
+    a.store.users.delete('ana');
+    await a.store.commit();
+    await vi.waitFor(() => expect(b.index.user('ana')).toBeUndefined());
+    expect(await bucketKeys(a.objects)).toEqual([]);
   });
 
   it('the same new name uploaded through A and B at once: one file, one object, the other a 409', async () => {

@@ -50,6 +50,12 @@ async function upload(storage: ObjectStorage, username: string, folder: string |
   }
 }
 
+function chunksOf(bytes: Buffer, size: number): Buffer[] {
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return chunks;
+}
+
 interface Setup {
   dir: string;
   store: Store;
@@ -144,6 +150,48 @@ describe('ObjectStorage (db.json + Swift)', () => {
     await expect(
       s.storage.receive(body, (total) => {
         if (total > 500_000) throw refused;
+      }),
+    ).rejects.toBe(refused);
+    expect(await bucketKeys(s.objects)).toEqual([]);
+  });
+
+  it('an empty file is an empty object', async () => {
+    const meta = await upload(s.storage, 'ana', null, 'empty.txt', '');
+    expect(meta.size).toBe(0);
+    expect(await bucketKeys(s.objects)).toHaveLength(1);
+    expect((await (await s.storage.openFile('ana', null, 'empty.txt')).read()).length).toBe(0);
+  });
+
+  it('a large body goes up in parts while an asynchronous quota check holds it; ranges across parts read right', async () => {
+    const size = 20 * 1024 * 1024 + 123;
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i += 4096) bytes.writeUInt32LE(i, i);
+    const checked: number[] = [];
+    const received = await s.storage.receive(Readable.from(chunksOf(bytes, 1 << 20)), async (total) => {
+      // As the PostgreSQL ledger: an answer that takes a while.
+      await new Promise((resolve) => setImmediate(resolve));
+      checked.push(total);
+    });
+    expect(received.size).toBe(size);
+    expect(checked.at(-1)).toBe(size);
+    const ticket = s.storage.beginUpload('ana', null);
+    await s.storage.placeUpload(received, ticket, 'big.bin', false, () => true);
+    s.storage.endUpload(ticket);
+    const opened = await s.storage.openFile('ana', null, 'big.bin');
+    expect(opened.size).toBe(size);
+    const start = 8 * 1024 * 1024 - 10;
+    const part = await readAll(opened.stream({ start, end: start + 99 }));
+    expect(part.equals(bytes.subarray(start, start + 100))).toBe(true);
+    expect((await opened.read()).equals(bytes)).toBe(true);
+  });
+
+  it('an asynchronous refusal mid-way through a large body leaves nothing in the bucket (parts included)', async () => {
+    const bytes = Buffer.alloc(20 * 1024 * 1024, 7);
+    const refused = new ApiError('quota_exceeded', 'Storage quota exceeded');
+    await expect(
+      s.storage.receive(Readable.from(chunksOf(bytes, 1 << 20)), async (total) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (total > 17 * 1024 * 1024) throw refused;
       }),
     ).rejects.toBe(refused);
     expect(await bucketKeys(s.objects)).toEqual([]);
