@@ -1,0 +1,197 @@
+/**
+ * ObjectStore on an S3 bucket (docs/cluster.md, "Bytes"), through the AWS SDK with the
+ * settings S3 servers other than AWS need (s3-client.ts). Uploads stream through
+ * lib-storage's Upload (8 MiB parts, 4 at a time), so memory stays flat whatever the size.
+ */
+import {
+  AbortMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { ObjectMissing, type ObjectStore, type PutOptions, type StoredObject } from './object-store.js';
+import { createS3Client, type S3Settings } from './s3-client.js';
+
+export interface S3ObjectStoreSettings extends S3Settings {
+  bucket: string;
+  /** Keys per ListObjectsV2 page (S3's default, 1000, unless set: tests page with fewer). */
+  listPageSize?: number;
+  /** Keys per DeleteObjects call (at most S3's limit, 1000: tests batch with fewer). */
+  deleteBatchSize?: number;
+}
+
+const PART_SIZE = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 4;
+/** DeleteObjects takes at most 1000 keys. */
+const DELETE_BATCH = 1000;
+
+export class S3ObjectStore implements ObjectStore {
+  readonly bucket: string;
+  private readonly client: S3Client;
+  private readonly listPageSize: number | undefined;
+  private readonly deleteBatchSize: number;
+
+  constructor(settings: S3ObjectStoreSettings) {
+    this.bucket = settings.bucket;
+    this.listPageSize = settings.listPageSize;
+    this.deleteBatchSize = Math.min(settings.deleteBatchSize ?? DELETE_BATCH, DELETE_BATCH);
+    this.client = createS3Client(settings);
+  }
+
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return;
+    } catch (err) {
+      if (!isStatus404(err)) throw err;
+    }
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+    } catch (err) {
+      // Another daemon starting at the same moment created it first.
+      if ((err as Error).name !== 'BucketAlreadyOwnedByYou' && (err as Error).name !== 'BucketAlreadyExists') throw err;
+    }
+  }
+
+  async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
+    let total = 0;
+    let failure: unknown;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        total += chunk.length;
+        try {
+          options.onBytes?.(total);
+        } catch (err) {
+          failure = err;
+          return callback(err as Error);
+        }
+        callback(null, chunk);
+      },
+    });
+    // An error on either side (the source failing, onBytes throwing) destroys both streams: the
+    // source stops being read and Upload's read of the counter throws.
+    pipeline(body, counter, (err) => {
+      if (err && failure === undefined) failure = err;
+    });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: counter, ContentType: options.contentType },
+      partSize: PART_SIZE,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+    // Why not Upload.abort(): it makes done() reject at once, while parts still in flight finish
+    // and AbortMultipartUpload runs later — a caller could see the upload's parts after put
+    // rejected. A failed stream makes Upload abort the multipart upload itself, and done()
+    // settles only after that.
+    try {
+      const result = await upload.done();
+      return { size: total, etag: result.ETag ?? '', lastModified: new Date() };
+    } catch (err) {
+      await this.abortMultipartUploads(key).catch(() => undefined);
+      throw failure ?? err;
+    }
+  }
+
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    try {
+      const result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
+      return result.Body as Readable;
+    } catch (err) {
+      if (isNoSuchKey(err)) throw new ObjectMissing(key);
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: result.ContentLength ?? 0, etag: result.ETag ?? '', lastModified: result.LastModified ?? new Date(0) };
+    } catch (err) {
+      // HEAD answers carry no error code: a 404 is the object's absence (a missing bucket
+      // shows in check()).
+      if (isStatus404(err)) return null;
+      throw err;
+    }
+  }
+
+  async copy(from: string, to: string): Promise<StoredObject> {
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeKey(from)}` }));
+    } catch (err) {
+      if (isNoSuchKey(err)) throw new ObjectMissing(from);
+      throw err;
+    }
+    // CopyObject's answer has no size: ask for the new object's metadata.
+    const copied = await this.head(to);
+    if (!copied) throw new ObjectMissing(to);
+    return copied;
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += this.deleteBatchSize) {
+      const batch = keys.slice(i, i + this.deleteBatchSize);
+      const result = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
+      const errors = (result.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (errors.length > 0) {
+        throw new Error(`Could not delete ${errors.length} object(s), e.g. ${errors[0].Key}: ${errors[0].Code} ${errors[0].Message ?? ''}`);
+      }
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<{ key: string } & StoredObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: this.listPageSize }),
+      );
+      for (const item of page.Contents ?? []) {
+        if (item.Key === undefined) continue;
+        yield { key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '', lastModified: item.LastModified ?? new Date(0) };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+
+  /** A safety net after a failed put: keys are new ids, so any multipart upload under this key is that put's. */
+  private async abortMultipartUploads(key: string): Promise<void> {
+    const listed = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }));
+    for (const upload of listed.Uploads ?? []) {
+      if (upload.Key !== key || !upload.UploadId) continue;
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.UploadId }));
+    }
+  }
+}
+
+function isNoSuchKey(err: unknown): boolean {
+  return (err as Error)?.name === 'NoSuchKey';
+}
+
+function isStatus404(err: unknown): boolean {
+  return (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+}
+
+/** CopySource is a URL path: each segment encoded, the slashes kept. */
+function encodeKey(key: string): string {
+  return key.split('/').map(encodeURIComponent).join('/');
+}
