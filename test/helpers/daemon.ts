@@ -34,7 +34,32 @@ export interface ApiResponse {
   text: string;
 }
 
-export async function startTestDaemon(options: DaemonOptions = {}): Promise<TestDaemon> {
+/**
+ * Where a test daemon keeps its metadata and bytes (docs/cluster.md, "Modes"): embedded (db.json
+ * and the storage folder), postgres (a fresh database), object (a fresh bucket), cluster (both),
+ * on the run's shared engines (test/helpers/engines.ts).
+ */
+export type TestBackend = 'embedded' | 'postgres' | 'object' | 'cluster';
+
+export interface TestDaemonOptions extends DaemonOptions {
+  /** Default: NIMBUS_TEST_BACKEND, else embedded. */
+  backend?: TestBackend;
+}
+
+const BACKEND_ENGINES: Record<Exclude<TestBackend, 'embedded'>, { database?: boolean; s3?: boolean }> = {
+  postgres: { database: true },
+  object: { s3: true },
+  cluster: { database: true, s3: true },
+};
+
+export async function startTestDaemon(testOptions: TestDaemonOptions = {}): Promise<TestDaemon> {
+  const { backend = testBackendFromEnvironment(), ...options } = testOptions;
+  if (backend !== 'embedded') {
+    // Imported only here: an embedded run does not load the database and S3 clients.
+    const { clusterEnv } = await import('./engines.js');
+    // Variables the test gives win over the fresh database and bucket.
+    options.env = { ...(await clusterEnv(BACKEND_ENGINES[backend])), ...options.env };
+  }
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nimbus-test-')));
   const logs: string[] = [];
   const opts: DaemonOptions = { port: 0, apiKey: TEST_KEY, env: {}, log: (line) => logs.push(line), ...options, dataDir };
@@ -90,6 +115,12 @@ export async function startTestDaemon(options: DaemonOptions = {}): Promise<Test
     },
   };
   return t;
+}
+
+function testBackendFromEnvironment(): TestBackend {
+  const value = process.env.NIMBUS_TEST_BACKEND ?? 'embedded';
+  if (value === 'embedded' || Object.hasOwn(BACKEND_ENGINES, value)) return value as TestBackend;
+  throw new Error(`NIMBUS_TEST_BACKEND=${value}: expected embedded, postgres, object or cluster`);
 }
 
 export interface NodeResponse {
