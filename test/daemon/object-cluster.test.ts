@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
+import { startObjectMode } from '../../daemon/storage/cluster/object-mode.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
 import { PgQuotaLedger } from '../../daemon/storage/cluster/pg-quota.js';
 import { Sweeper } from '../../daemon/storage/cluster/sweeper.js';
@@ -219,5 +220,22 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     expect(keys).not.toContain(orphanA.ref);
     expect(keys).not.toContain(orphanB.ref);
     expect((await (await b.storage.openFile('ana', null, 'kept.txt')).read()).toString()).toBe('kept');
+  });
+
+  it('startObjectMode with PostgreSQL: the shared ledger, an index from the database’s rows', async () => {
+    await upload(a.storage, 'ana', null, 'a.txt', 'aaa');
+    const index = new FileIndex();
+    const mode = await startObjectMode({ store: b.store, index, s3: b.objects, log: () => undefined, sweeper: { intervalMs: 60_000 } });
+    try {
+      await vi.waitFor(() => expect(index.getFile('ana', null, 'a.txt')?.size).toBe(3));
+      expect(mode.quota).toBeInstanceOf(PgQuotaLedger);
+      const held = await mode.quota.reserve('ana', 5, 100, 0, 0);
+      expect(await (mode.quota as PgQuotaLedger).usedBytes('ana')).toBe(8);
+      await mode.quota.release(held);
+    } finally {
+      await mode.sweeper.stop();
+      (mode.quota as PgQuotaLedger).close();
+      mode.storage.close();
+    }
   });
 });

@@ -11,7 +11,9 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
 import { ApiError } from '../../daemon/errors.js';
+import { startObjectMode } from '../../daemon/storage/cluster/object-mode.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
+import { MemoryQuotaLedger } from '../../daemon/services/quota.js';
 import { Sweeper } from '../../daemon/storage/cluster/sweeper.js';
 import { FileIndex } from '../../daemon/storage/file-index.js';
 import type { ObjectStore } from '../../daemon/storage/objects/object-store.js';
@@ -350,5 +352,35 @@ describe('ObjectStorage (db.json + Swift)', () => {
     const keys = await bucketKeys(s.objects);
     expect(keys).toEqual([`files/${[...s.store.files.keys()][0]}`]);
     expect(keys).not.toContain(orphan.ref);
+  });
+
+  it('startObjectMode (db.json): a bucket made if missing, the index ready from the rows, the in-memory ledger, a sweeper, a probe', async () => {
+    await upload(s.storage, 'ana', null, 'a.txt', 'aaa');
+    s.storage.close();
+    const engine = await sharedS3();
+    const bucket = `nimbus-new-${Date.now().toString(16)}`;
+    const index = new FileIndex();
+    const mode = await startObjectMode({
+      store: s.store,
+      index,
+      s3: {
+        endpoint: engine.endpoint,
+        region: engine.region,
+        accessKeyId: engine.accessKeyId,
+        secretAccessKey: engine.secretAccessKey,
+        bucket,
+        forcePathStyle: true,
+      },
+      log: () => undefined,
+    });
+    try {
+      expect(index.state).toBe('ready');
+      expect(index.getFile('ana', null, 'a.txt')?.size).toBe(3);
+      expect(mode.quota).toBeInstanceOf(MemoryQuotaLedger);
+      await mode.probe.check();
+      expect(await mode.sweeper.sweep()).toMatchObject({ ran: true });
+    } finally {
+      await mode.close();
+    }
   });
 });
