@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { isAlive } from './run.js';
 
 const PREFIX = 'nimbus-engines-';
-export const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** The newest installed PostgreSQL's programs (Debian keeps them per version, outside PATH). */
+export const PG_BIN = newestPostgresBin();
 const WATCHDOG = fileURLToPath(new URL('./watchdog.sh', import.meta.url));
 
 /** A fresh home owned by this process (after reaping the dead ones). */
@@ -88,4 +89,11 @@ function safeReaddir(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+function newestPostgresBin(): string {
+  const versions = safeReaddir('/usr/lib/postgresql')
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(a) - Number(b));
+  return path.join('/usr/lib/postgresql', versions.at(-1) ?? '15', 'bin');
 }
