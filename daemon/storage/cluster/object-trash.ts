@@ -54,8 +54,9 @@ export class ObjectTrash implements TrashStorage {
     const s = this.s;
     const folder = kind === 'file' ? target.folder : null;
     await s.live.run(folder === null ? [userKey(username)] : keysOf(username, folder), false, async () => {
-      const files = [...s.rows.files.values()].filter((f) => f.trashId === id && f.username === username);
-      const folderRow = [...s.rows.folders.values()].find((f) => f.trashId === id && f.username === username);
+      const held = s.rows.inTrash(id, username);
+      const files = held.files;
+      const folderRow = held.folders[0];
       if (files.length === 0 && !folderRow) throw notFound('trash_item_not_found', 'Trash item not found');
       const restoredFiles: StoredFile[] = [];
       const restoredFolders: StoredFolder[] = [];
@@ -102,8 +103,7 @@ export class ObjectTrash implements TrashStorage {
   /** Deletes one item's rows, then its objects. */
   async removeItem(username: string, id: string): Promise<void> {
     const s = this.s;
-    const files = [...s.rows.files.values()].filter((f) => f.trashId === id && f.username === username);
-    const folders = [...s.rows.folders.values()].filter((f) => f.trashId === id && f.username === username);
+    const { files, folders } = s.rows.inTrash(id, username);
     if (files.length > 0 || folders.length > 0) await s.deleteRows(files, folders);
   }
 

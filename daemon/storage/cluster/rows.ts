@@ -24,6 +24,8 @@ export class IndexedRows {
   readonly #folderIds = new Map<string, string>();
   /** The ids of the files of each folder id (a folder may arrive after its files, from another daemon). */
   readonly #filesOf = new Map<string, Set<string>>();
+  /** The file and folder ids of each trash item (a restore or a removal finds them without a scan). */
+  readonly #trashed = new Map<string, { files: Set<string>; folders: Set<string> }>();
 
   constructor(readonly index: FileIndex) {}
 
@@ -41,6 +43,34 @@ export class IndexedRows {
   /** The rows of the files in a folder (trashed ones too). */
   filesIn(folderId: string): StoredFile[] {
     return [...(this.#filesOf.get(folderId) ?? [])].map((id) => this.files.get(id)!);
+  }
+
+  /** The rows a trash item holds (a file's, or a folder's with its files), of that user only. */
+  inTrash(trashId: string, username: string): { files: StoredFile[]; folders: StoredFolder[] } {
+    const ids = this.#trashed.get(trashId);
+    const mine = <T extends { username: string }>(rows: (T | undefined)[]) => rows.filter((r): r is T => r?.username === username);
+    return {
+      files: mine([...(ids?.files ?? [])].map((id) => this.files.get(id))),
+      folders: mine([...(ids?.folders ?? [])].map((id) => this.folders.get(id))),
+    };
+  }
+
+  #trackTrash(
+    kind: 'files' | 'folders',
+    id: string,
+    before: { trashId: string | null } | undefined,
+    after: { trashId: string | null } | undefined,
+  ): void {
+    if (before?.trashId) {
+      const ids = this.#trashed.get(before.trashId);
+      ids?.[kind].delete(id);
+      if (ids && ids.files.size === 0 && ids.folders.size === 0) this.#trashed.delete(before.trashId);
+    }
+    if (after?.trashId) {
+      let ids = this.#trashed.get(after.trashId);
+      if (!ids) this.#trashed.set(after.trashId, (ids = { files: new Set(), folders: new Set() }));
+      ids[kind].add(id);
+    }
   }
 
   /** Every row of a user (files and folders, trashed ones too). */
@@ -65,6 +95,7 @@ export class IndexedRows {
     const before = this.files.get(id);
     const was = before ? this.placeOf(before) : null;
     // An overwrite inserts the new row before the old one goes: the old one must not take the new one's entry with it.
+    this.#trackTrash('files', id, before, after);
     const holder = before && this.#fileIds.get(fileKey(before.username, before.folderId, before.name));
     const replaced = holder !== undefined && holder !== id;
     if (before) {
@@ -93,6 +124,7 @@ export class IndexedRows {
   /** Applies a folder row's new state (undefined: deleted) to the index, with the files it shows or hides. */
   applyFolder(id: string, after: StoredFolder | undefined): void {
     const before = this.folders.get(id);
+    this.#trackTrash('folders', id, before, after);
     const wasShown = before !== undefined && before.trashId === null;
     const shown = after !== undefined && after.trashId === null;
     if (before) {
