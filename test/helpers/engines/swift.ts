@@ -60,7 +60,11 @@ export async function startSwiftServer(home: string, signal?: AbortSignal): Prom
     );
     await close();
     if (signal?.aborted) throw err;
-    throw new Error(`Swift did not start: ${(err as Error).message}\n${logs.join('\n')}`);
+    const hint =
+      (err as NodeJS.ErrnoException).code === 'ENOENT'
+        ? ' (not installed? apt-get install swift swift-proxy swift-account swift-container swift-object memcached)'
+        : '';
+    throw new Error(`Swift did not start${hint}: ${(err as Error).message}\n${logs.join('\n')}`);
   }
   return {
     endpoint: `http://127.0.0.1:${proxyPort}`,
