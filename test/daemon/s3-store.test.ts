@@ -75,6 +75,21 @@ describe('S3ObjectStore', () => {
     await expect(store.check()).resolves.toBeUndefined();
   });
 
+  it('AWS_CA_BUNDLE (set on some machines for other tools) does not get in the way of an http endpoint', async () => {
+    const saved = process.env.AWS_CA_BUNDLE;
+    process.env.AWS_CA_BUNDLE = '/nonexistent/ca-bundle.pem';
+    const other = new S3ObjectStore({ ...engine, bucket, forcePathStyle: true });
+    try {
+      await other.check();
+      await other.put('files/ca-bundle', Readable.from([Buffer.from('ok')]), { contentType: 'text/plain' });
+      expect((await readAll(await other.get('files/ca-bundle'))).toString()).toBe('ok');
+    } finally {
+      other.close();
+      if (saved === undefined) delete process.env.AWS_CA_BUNDLE;
+      else process.env.AWS_CA_BUNDLE = saved;
+    }
+  });
+
   it('put then get, head: the same bytes, size and ETag', async () => {
     const put = await store.put('files/small', Readable.from([Buffer.from('hello '), Buffer.from('object store')]), {
       contentType: 'text/plain',
