@@ -15,11 +15,11 @@ import { Sweeper } from '../../daemon/storage/cluster/sweeper.js';
 import { FileIndex } from '../../daemon/storage/file-index.js';
 import type { ObjectStore } from '../../daemon/storage/objects/object-store.js';
 import { S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
-import type { Database } from '../../daemon/store/postgres/database.js';
+import { Database } from '../../daemon/store/postgres/database.js';
 import { MIGRATIONS } from '../../daemon/store/postgres/migrations/index.js';
 import reservations from '../../daemon/store/postgres/migrations/002-reservations.js';
 import { Store } from '../../daemon/store/store.js';
-import { sharedPostgres, sharedS3 } from '../helpers/engines.js';
+import { sharedPostgres, sharedS3, startPostgres } from '../helpers/engines.js';
 
 const MIB = 1024 * 1024;
 
@@ -75,35 +75,35 @@ let a: Daemon;
 let b: Daemon;
 const ledgers: PgQuotaLedger[] = [];
 
-beforeEach(async () => {
-  const url = await (await sharedPostgres()).createDatabase();
-  const bucket = await (await sharedS3()).createBucket();
-  a = await startDaemon(url, bucket);
-  // Until migrations/index.ts lists 002, the table is made here (the same SQL).
-  if (!MIGRATIONS.some((m) => m.version === reservations.version)) await a.database.query(reservations.sql);
-  b = await startDaemon(url, bucket);
-  a.store.users.set('ana', {
-    username: 'ana',
-    email: 'ana@example.com',
-    role: 'user',
-    emailVerified: true,
-    createdAt: new Date().toISOString(),
-  } as never);
-  await a.store.commit();
-  await a.storage.ensureUserDir('ana');
-  await vi.waitFor(() => expect(b.index.user('ana')).toBeDefined());
-});
-
-afterEach(async () => {
-  for (const ledger of ledgers.splice(0)) ledger.close();
-  for (const d of [a, b]) {
-    d.storage.close();
-    await d.store.close();
-    d.objects.close();
-  }
-});
-
 describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
+  beforeEach(async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const bucket = await (await sharedS3()).createBucket();
+    a = await startDaemon(url, bucket);
+    // Until migrations/index.ts lists 002, the table is made here (the same SQL).
+    if (!MIGRATIONS.some((m) => m.version === reservations.version)) await a.database.query(reservations.sql);
+    b = await startDaemon(url, bucket);
+    a.store.users.set('ana', {
+      username: 'ana',
+      email: 'ana@example.com',
+      role: 'user',
+      emailVerified: true,
+      createdAt: new Date().toISOString(),
+    } as never);
+    await a.store.commit();
+    await a.storage.ensureUserDir('ana');
+    await vi.waitFor(() => expect(b.index.user('ana')).toBeDefined());
+  });
+
+  afterEach(async () => {
+    for (const ledger of ledgers.splice(0)) ledger.close();
+    for (const d of [a, b]) {
+      d.storage.close();
+      await d.store.close();
+      d.objects.close();
+    }
+  });
+
   it('an upload through A shows in B’s index with the same events; B reads its bytes', async () => {
     await a.storage.createFolder('ana', 'docs');
     await upload(a.storage, 'ana', 'docs', 'a.txt', 'from A');
@@ -236,6 +236,31 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
       await mode.sweeper.stop();
       (mode.quota as PgQuotaLedger).close();
       mode.storage.close();
+    }
+  });
+});
+
+describe('PgQuotaLedger while the database is away', () => {
+  it('a reservation answers 503 database_unavailable; a release does not fail the upload; both work again once it is back', async () => {
+    const server = await startPostgres();
+    const database = await Database.connect(await server.createDatabase());
+    const ledger = new PgQuotaLedger(database);
+    try {
+      await database.query(reservations.sql);
+      await database.query('CREATE TABLE files (key text PRIMARY KEY, username text, size bigint)');
+      const held = await ledger.reserve('ana', 10, 100, 0, 0);
+      await server.stop();
+      await expect(ledger.reserve('ana', 10, 100, 0, 0)).rejects.toMatchObject({ code: 'database_unavailable' });
+      await ledger.release(held);
+      await server.restart();
+      await vi.waitFor(async () => expect(await ledger.usedBytes('ana')).toBe(10), { timeout: 10_000, interval: 200 });
+      const again = await ledger.reserve('ana', 10, 100, 0, 0);
+      expect(await ledger.usedBytes('ana')).toBe(20);
+      await ledger.release(again);
+    } finally {
+      ledger.close();
+      await database.close().catch(() => undefined);
+      await server.close();
     }
   });
 });

@@ -13,9 +13,9 @@
  * timer, so only a dead daemon's expire (and are deleted by the next reservation of that user).
  */
 import { randomBytes } from 'node:crypto';
-import { quotaExceeded } from '../../errors.js';
+import { ApiError, quotaExceeded } from '../../errors.js';
 import { usedMessage, type QuotaLedger, type Reservation } from '../../services/quota.js';
-import type { Database } from '../../store/postgres/database.js';
+import { Database } from '../../store/postgres/database.js';
 
 const MIB = 1024 * 1024;
 
@@ -62,7 +62,9 @@ export class PgQuotaLedger implements QuotaLedger {
     const held = reservation as RowReservation;
     this.#live.delete(held.id);
     held.bytes = 0;
-    await this.#database.query('DELETE FROM reservations WHERE id = $1', [held.id]);
+    // Released once the file is committed: a database lost just now must not fail an upload that
+    // landed. The row, no longer refreshed, stops counting once it expires (ttlMs).
+    await this.#database.query('DELETE FROM reservations WHERE id = $1', [held.id]).catch(() => undefined);
   }
 
   /** What the database counts against the user now: their files (trash included) and live reservations. */
@@ -87,21 +89,28 @@ export class PgQuotaLedger implements QuotaLedger {
 
   /** Holds `bytes` more on the reservation if the user's usage, everything reserved and `bytes` fit in `maxBytes`. */
   async #hold(reservation: RowReservation, bytes: number, maxBytes: number, freedBytes: number): Promise<void> {
-    await this.#database.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [reservation.username]);
-      // Expired reservations (their daemon died) stop counting, and go.
-      await client.query('DELETE FROM reservations WHERE username = $1 AND expires_at < now()', [reservation.username]);
-      if (maxBytes >= 0) {
-        const used = (await usedIn(client, reservation.username)) - freedBytes;
-        if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
-      }
-      // The whole total, not an increment: a row that expired meanwhile (this daemon stalled) comes back whole.
-      await client.query(
-        `INSERT INTO reservations (id, username, bytes, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+    await this.#database
+      .transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [reservation.username]);
+        // Expired reservations (their daemon died) stop counting, and go.
+        await client.query('DELETE FROM reservations WHERE username = $1 AND expires_at < now()', [reservation.username]);
+        if (maxBytes >= 0) {
+          const used = (await usedIn(client, reservation.username)) - freedBytes;
+          if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
+        }
+        // The whole total, not an increment: a row that expired meanwhile (this daemon stalled) comes back whole.
+        await client.query(
+          `INSERT INTO reservations (id, username, bytes, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
          ON CONFLICT (id) DO UPDATE SET bytes = EXCLUDED.bytes, expires_at = EXCLUDED.expires_at`,
-        [reservation.id, reservation.username, reservation.bytes + bytes, this.#ttlMs],
-      );
-    });
+          [reservation.id, reservation.username, reservation.bytes + bytes, this.#ttlMs],
+        );
+      })
+      .catch((err: unknown) => {
+        // As the store's commits: a database that cannot be reached is a 503, not a 500.
+        if (Database.isConnectionError(err))
+          throw new ApiError('database_unavailable', 'The database cannot be reached; try again shortly');
+        throw err;
+      });
     reservation.bytes += bytes;
   }
 }
