@@ -324,7 +324,15 @@ describe('the PostgreSQL store', () => {
     it('answers 503 while the database is down, and heals without a restart', async () => {
       const url = await server.createDatabase();
       const [a, b] = await Promise.all([open(url), open(url)]);
+      // A large write in flight when the server stops: it fails (or had just finished), never crashes.
+      for (let i = 0; i < 5000; i++) a.files.set(`big${i}`, file(`big${i}`, `n${i}`));
+      const inFlight = a.commit().then(
+        () => 200,
+        (err: ApiError) => err.status,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
       await server.stop();
+      expect([200, 503]).toContain(await inFlight);
       a.users.set('during', user('during'));
       await expect(a.commit()).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
       await vi.waitFor(() => expect(a.available).toBe(false));
@@ -336,6 +344,8 @@ describe('the PostgreSQL store', () => {
       await vi.waitFor(() => expect(a.available && b.available).toBe(true), { timeout: 20_000 });
       // The refused change is gone: the database's state won.
       expect(a.users.has('during')).toBe(false);
+      const { rows } = await a.database!.query<{ count: string }>('SELECT count(*) FROM files');
+      expect(a.files.size).toBe(Number(rows[0].count));
       b.users.set('after', user('after'));
       await b.commit();
       await vi.waitFor(() => expect(a.users.get('after')).toEqual(user('after')));

@@ -23,6 +23,8 @@ const CONNECTION_ERRNOS = new Set([
 /** SQLSTATEs of a server going away: admin/crash shutdown, cannot connect now, and class 08 (connection exception). */
 const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 
+const ignore = (): void => undefined;
+
 export class Database {
   readonly pool: pg.Pool;
   readonly url: string;
@@ -57,6 +59,9 @@ export class Database {
   /** Runs `fn` inside BEGIN … COMMIT on one connection; ROLLBACK when it throws (then rethrows). */
   async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: a server that goes away
+    // mid-transaction would crash the process. The failing query reports the error anyway.
+    client.on('error', ignore);
     let broken: unknown = undefined;
     try {
       await client.query('BEGIN');
@@ -68,8 +73,13 @@ export class Database {
       if (Database.isConnectionError(err)) broken = err;
       throw err;
     } finally {
-      // A connection that failed is destroyed rather than handed to the next caller.
-      client.release(broken instanceof Error ? broken : undefined);
+      // A connection that failed is destroyed rather than handed to the next caller (and keeps
+      // its listener: it may still report the error it died of).
+      if (broken instanceof Error) client.release(broken);
+      else {
+        client.off('error', ignore);
+        client.release();
+      }
     }
   }
 
