@@ -1,0 +1,46 @@
+/**
+ * TrackedMap (daemon/store/tracked-map.ts): what services change is recorded for the next
+ * change-set; what a backend loads or receives from another daemon is not.
+ */
+import { describe, expect, it } from 'vitest';
+import { TrackedMap } from '../../daemon/store/tracked-map.js';
+
+describe('TrackedMap', () => {
+  it('records the keys set, deleted or cleared, once each, until taken', () => {
+    const map = new TrackedMap<number>();
+    map.set('a', 1).set('a', 2).set('b', 3);
+    map.delete('b');
+    map.delete('never');
+    expect([...map.takeDirty()].sort()).toEqual(['a', 'b']);
+    expect(map.takeDirty().size).toBe(0);
+    map.clear();
+    expect([...map.takeDirty()]).toEqual(['a']);
+    map.touch('x');
+    expect([...map.takeDirty()]).toEqual(['x']);
+  });
+
+  it('records nothing that a backend loads or applies', () => {
+    const map = new TrackedMap<number>();
+    map.set('mine', 1);
+    map.load([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    map.applyRemote('c', 3);
+    map.applyRemote('a', undefined);
+    expect([...map.entries()]).toEqual([
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expect(map.takeDirty().size).toBe(0);
+  });
+
+  it('records nothing when tracking is off (a backend that writes snapshots)', () => {
+    const map = new TrackedMap<number>();
+    map.tracking = false;
+    map.set('a', 1);
+    map.delete('a');
+    map.touch('a');
+    expect(map.takeDirty().size).toBe(0);
+  });
+});
