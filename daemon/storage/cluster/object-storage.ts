@@ -12,8 +12,7 @@
  * index); the locks here are the disk path's: work inside a user or folder holds it shared,
  * deleting or renaming it exclusively, and uploads in flight hold tickets a delete voids.
  */
-import { Transform, type Readable } from 'node:stream';
-import mime from 'mime-types';
+import type { Readable } from 'node:stream';
 import { conflict, fileTaken, notFound } from '../../errors.js';
 import type { RemoteChange, Store } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
@@ -27,14 +26,9 @@ import { folderKey, keysOf, userKey } from '../storage-parts.js';
 import { UploadTickets, type UploadTicket } from '../upload-tickets.js';
 import { fileIdOf, newId, objectKey } from './ids.js';
 import { ObjectTrash } from './object-trash.js';
+import { placeObject, streamToObject, type ReceivedObject } from './object-uploads.js';
 import { openObject } from './opened-object.js';
 import { IndexedRows, metaOf } from './rows.js';
-
-/** What an upload's body became: a new object (`ref` its key), not yet named by any row. */
-export interface ReceivedObject extends ReceivedUpload {
-  readonly id: string;
-  readonly etag: string;
-}
 
 export interface ObjectStorageOptions {
   store: Store;
@@ -46,6 +40,8 @@ export interface ObjectStorageOptions {
 
 const missingIn = (folder: string | null) =>
   folder === null ? notFound('user_not_found', 'User not found') : notFound('folder_not_found', 'Folder not found');
+
+export type { ReceivedObject };
 
 export class ObjectStorage implements FileStorage {
   readonly kind = 'object';
@@ -291,7 +287,8 @@ export class ObjectStorage implements FileStorage {
     const source = this.rows.files.get(sourceId)!;
     const id = newId();
     const copied = await this.objects.copy(objectKey(sourceId), objectKey(id));
-    return this.#placeObject(
+    return placeObject(
+      this,
       { id, ref: objectKey(id), size: copied.size, etag: copied.etag },
       { username, folder: to, file, overwrite: false, isCurrent: () => true, contentType: source.contentType },
     );
@@ -317,50 +314,9 @@ export class ObjectStorage implements FileStorage {
     this.tickets.end(ticket);
   }
 
-  /**
-   * Streams `source` to a new object. `onBytes` gets the running total before each chunk goes
-   * on, and throws or rejects to stop (a promise holds the stream until it settles: the
-   * PostgreSQL quota ledger answers from the database); the object store then leaves nothing
-   * behind. A client that goes away mid-body fails it.
-   */
-  async receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedObject> {
-    const id = newId();
-    let total = 0;
-    const counter = new Transform({
-      highWaterMark: 1 << 20,
-      transform(chunk: Buffer, _enc, done) {
-        total += chunk.length;
-        let held: void | Promise<void>;
-        try {
-          held = onBytes(total);
-        } catch (err) {
-          return done(err as Error);
-        }
-        if (held instanceof Promise)
-          held.then(
-            () => done(null, chunk),
-            (err: unknown) => done(err as Error),
-          );
-        else done(null, chunk);
-      },
-    });
-    // The request is piped, not pipelined: a refused upload must not destroy the request's
-    // socket, or the client would never read the 507 (as the disk path's receive).
-    const onSourceGone = () => {
-      if (!source.readableEnded) counter.destroy(new Error('The client went away before the upload finished'));
-    };
-    source.on('close', onSourceGone);
-    source.on('error', onSourceGone);
-    source.pipe(counter);
-    if (source.destroyed) onSourceGone();
-    try {
-      const stored = await this.objects.put(objectKey(id), counter, { contentType: 'application/octet-stream' });
-      return { id, ref: objectKey(id), size: stored.size, etag: stored.etag };
-    } finally {
-      source.unpipe(counter);
-      source.off('close', onSourceGone);
-      source.off('error', onSourceGone);
-    }
+  /** Streams `source` to a new object (object-uploads.ts); `onBytes` may throw or reject to stop. */
+  receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedObject> {
+    return streamToObject(this.objects, source, onBytes);
   }
 
   /**
@@ -377,7 +333,7 @@ export class ObjectStorage implements FileStorage {
     isCurrent: () => boolean,
   ): Promise<FileMeta> {
     const { username, folder } = ticket;
-    return this.#placeObject(await this.#asReceived(received), { username, folder, file, overwrite, isCurrent, ticket });
+    return placeObject(this, await this.#asReceived(received), { username, folder, file, overwrite, isCurrent, ticket });
   }
 
   /** Deletes a received object that will not be placed. */
@@ -412,62 +368,6 @@ export class ObjectStorage implements FileStorage {
     assertComponent(username);
     if (folder !== null) assertComponent(folder);
     assertComponent(file);
-  }
-
-  async #placeObject(
-    received: ReceivedObject,
-    target: {
-      username: string;
-      folder: string | null;
-      file: string;
-      overwrite: boolean;
-      isCurrent: () => boolean;
-      ticket?: UploadTicket;
-      contentType?: string;
-    },
-  ): Promise<FileMeta> {
-    const { username, folder, file, overwrite, ticket } = target;
-    let committed = false;
-    try {
-      return await this.live.run(keysOf(username, folder), false, async () => {
-        if (ticket?.void || !target.isCurrent() || !this.index.user(username)) {
-          throw folder === null
-            ? notFound('user_not_found', 'The user was deleted during the upload')
-            : notFound('folder_not_found', 'The folder was deleted during the upload');
-        }
-        const folderId = folder === null ? null : this.rows.folderId(username, folder);
-        if (folderId === undefined) throw notFound('folder_not_found', 'The folder was deleted during the upload');
-        if (folder === null && this.rows.folderId(username, file) !== undefined)
-          throw conflict('file_exists', 'A folder or link with that name already exists');
-        const replacedId = this.rows.fileId(username, folder, file);
-        if (replacedId !== undefined && !overwrite) throw fileTaken();
-        const row: StoredFile = {
-          id: received.id,
-          username,
-          folderId,
-          name: file,
-          size: received.size,
-          mtimeMs: Date.now(),
-          contentType: target.contentType ?? (mime.lookup(file) || 'application/octet-stream'),
-          etag: received.etag,
-          trashId: null,
-        };
-        // The replaced row and the new one change in one commit: the name is never without a file.
-        if (replacedId !== undefined) this.store.files.delete(replacedId);
-        this.store.files.set(row.id, row);
-        await this.store.commit();
-        committed = true;
-        this.rows.applyFile(row.id, row);
-        if (replacedId !== undefined) {
-          this.rows.applyFile(replacedId, undefined);
-          await this.deleteObjects([replacedId]);
-        }
-        return metaOf(row);
-      });
-    } catch (err) {
-      if (!committed) await this.deleteObjects([received.id]);
-      throw err;
-    }
   }
 
   /** Changes one file row, commits (with what `beforeCommit` changes in the store), then shows it in the index. */

@@ -1,0 +1,140 @@
+/**
+ * Object mode's uploads (docs/cluster.md, "Bytes"): the body streams to a new object
+ * `files/<newId>`, then a row names it, committed under the locks; a replaced file's object is
+ * deleted only after the commit, and the new object is deleted on every failure before it
+ * (a 409 from another daemon's row of that name, a 503). A crash in between leaves at most an
+ * orphan object, which the sweeper deletes.
+ */
+import { Transform, type Readable } from 'node:stream';
+import mime from 'mime-types';
+import { conflict, fileTaken, notFound } from '../../errors.js';
+import type { StoredFile } from '../../store/schema.js';
+import type { ReceivedUpload } from '../file-storage.js';
+import type { FileMeta } from '../index-tree.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import { keysOf } from '../storage-parts.js';
+import type { UploadTicket } from '../upload-tickets.js';
+import { newId, objectKey } from './ids.js';
+import type { ObjectStorage } from './object-storage.js';
+import { metaOf } from './rows.js';
+
+/** What an upload's body became: a new object (`ref` its key), not yet named by any row. */
+export interface ReceivedObject extends ReceivedUpload {
+  readonly id: string;
+  readonly etag: string;
+}
+
+/** Where a received object goes. */
+export interface PlaceTarget {
+  username: string;
+  folder: string | null;
+  file: string;
+  overwrite: boolean;
+  /** False once the user was deleted (perhaps made again) meanwhile: a 404. */
+  isCurrent: () => boolean;
+  /** The upload's claim (a delete or rename of its user or folder voids it: a 404). */
+  ticket?: UploadTicket;
+  /** The row's type (a copy keeps its source's); by the name's extension otherwise. */
+  contentType?: string;
+}
+
+/**
+ * Streams `source` to a new object. `onBytes` gets the running total before each chunk goes
+ * on, and throws or rejects to stop (a promise holds the stream until it settles: the
+ * PostgreSQL quota ledger answers from the database); the object store then leaves nothing
+ * behind. A client that goes away mid-body fails it.
+ */
+export async function streamToObject(
+  objects: ObjectStore,
+  source: Readable,
+  onBytes: (total: number) => void | Promise<void>,
+): Promise<ReceivedObject> {
+  const id = newId();
+  let total = 0;
+  const counter = new Transform({
+    highWaterMark: 1 << 20,
+    transform(chunk: Buffer, _enc, done) {
+      total += chunk.length;
+      let held: void | Promise<void>;
+      try {
+        held = onBytes(total);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (held instanceof Promise)
+        held.then(
+          () => done(null, chunk),
+          (err: unknown) => done(err as Error),
+        );
+      else done(null, chunk);
+    },
+  });
+  // The request is piped, not pipelined: a refused upload must not destroy the request's
+  // socket, or the client would never read the 507 (as the disk path's receive).
+  const onSourceGone = () => {
+    if (!source.readableEnded) counter.destroy(new Error('The client went away before the upload finished'));
+  };
+  source.on('close', onSourceGone);
+  source.on('error', onSourceGone);
+  source.pipe(counter);
+  if (source.destroyed) onSourceGone();
+  try {
+    const stored = await objects.put(objectKey(id), counter, { contentType: 'application/octet-stream' });
+    return { id, ref: objectKey(id), size: stored.size, etag: stored.etag };
+  } finally {
+    source.unpipe(counter);
+    source.off('close', onSourceGone);
+    source.off('error', onSourceGone);
+  }
+}
+
+/**
+ * Names a received object: under the locks, inserts its row (or, with `overwrite`, replaces
+ * the existing file's row by it, in the same commit: the name is never without a file),
+ * commits, then deletes the replaced object. The new object is deleted on every failure
+ * before the commit.
+ */
+export async function placeObject(s: ObjectStorage, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
+  const { username, folder, file, overwrite, ticket } = target;
+  let committed = false;
+  try {
+    return await s.live.run(keysOf(username, folder), false, async () => {
+      if (ticket?.void || !target.isCurrent() || !s.index.user(username)) {
+        throw folder === null
+          ? notFound('user_not_found', 'The user was deleted during the upload')
+          : notFound('folder_not_found', 'The folder was deleted during the upload');
+      }
+      const folderId = folder === null ? null : s.rows.folderId(username, folder);
+      if (folderId === undefined) throw notFound('folder_not_found', 'The folder was deleted during the upload');
+      if (folder === null && s.rows.folderId(username, file) !== undefined)
+        throw conflict('file_exists', 'A folder or link with that name already exists');
+      const replacedId = s.rows.fileId(username, folder, file);
+      if (replacedId !== undefined && !overwrite) throw fileTaken();
+      const row: StoredFile = {
+        id: received.id,
+        username,
+        folderId,
+        name: file,
+        size: received.size,
+        mtimeMs: Date.now(),
+        contentType: target.contentType ?? (mime.lookup(file) || 'application/octet-stream'),
+        etag: received.etag,
+        trashId: null,
+      };
+      // The replaced row and the new one change in one commit: the name is never without a file.
+      if (replacedId !== undefined) s.store.files.delete(replacedId);
+      s.store.files.set(row.id, row);
+      await s.store.commit();
+      committed = true;
+      s.rows.applyFile(row.id, row);
+      if (replacedId !== undefined) {
+        s.rows.applyFile(replacedId, undefined);
+        await s.deleteObjects([replacedId]);
+      }
+      return metaOf(row);
+    });
+  } catch (err) {
+    if (!committed) await s.deleteObjects([received.id]);
+    throw err;
+  }
+}
