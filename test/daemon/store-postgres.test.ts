@@ -231,13 +231,14 @@ describe('the PostgreSQL store', () => {
       a.users.set('gone', user('gone'));
       await a.commit();
       await vi.waitFor(() => expect(b.users.has('gone')).toBe(true));
-      a.users.delete('gone');
-      await a.commit();
-      // b has not heard of the delete yet when it takes its change-set: an UPDATE.
+      // Deleted without a notification, so b surely still believes the row is there: an UPDATE.
+      await a.database!.query(`DELETE FROM users WHERE key = 'gone'`);
       b.users.set('gone', user('gone', 'late@example.com'));
+      const seen = remoteChanges(b);
       await expect(b.commit()).rejects.toMatchObject({ status: 409, code: 'conflict' });
+      // b re-read the row: gone, and its listeners heard of it.
       expect(b.users.has('gone')).toBe(false);
-      await vi.waitFor(() => expect(a.users.has('gone')).toBe(false));
+      expect(seen).toEqual([{ collection: 'users', key: 'gone', before: user('gone', 'late@example.com'), after: undefined }]);
     });
 
     it('fail only the change-set that conflicts, not the others of the same flush', async () => {
@@ -290,6 +291,24 @@ describe('the PostgreSQL store', () => {
     const url2 = await newDatabase();
     const stores = await Promise.all([open(url2), open(url2), open(url2)]);
     for (const store of stores) expect([...store.roles.keys()].sort()).toEqual(['admin', 'user']);
+  });
+
+  it('tells a connection error from a refused statement', async () => {
+    const refused = await Database.connect('postgres://postgres@127.0.0.1:1/none').catch((err: unknown) => err);
+    expect(Database.isConnectionError(refused)).toBe(true);
+    const db = await Database.connect(await newDatabase());
+    try {
+      const syntax = await db.query('SELEC 1').catch((err: unknown) => err);
+      expect(db.isConnectionError(syntax)).toBe(false);
+      const killed = await db
+        .transaction((client) => client.query('SELECT pg_terminate_backend(pg_backend_pid())'))
+        .catch((err: unknown) => err);
+      expect(db.isConnectionError(killed)).toBe(true);
+      // The pool recovers by itself.
+      expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('re-reads everything after its LISTEN connection drops, reporting what it missed', async () => {

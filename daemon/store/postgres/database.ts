@@ -90,7 +90,7 @@ export class Database {
     if (typeof code === 'string') {
       if (CONNECTION_ERRNOS.has(code) || CONNECTION_SQLSTATES.has(code) || code.startsWith('08')) return true;
     }
-    return /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended|not queryable/i.test(
+    return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i.test(
       err.message,
     );
   }
