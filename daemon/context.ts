@@ -2,10 +2,11 @@ import type { DaemonConfig } from './config.js';
 import type { AdminKeySource } from './keys/admin-key.js';
 import type { Logger } from './logging.js';
 import type { Mailer } from './mail.js';
+import type { QuotaLedger } from './services/quota.js';
 import type { Revocations } from './services/revocations.js';
 import type { Sessions } from './services/sessions.js';
 import type { FileIndex } from './storage/file-index.js';
-import type { Storage } from './storage/storage.js';
+import type { FileStorage } from './storage/file-storage.js';
 import type { Store } from './store/store.js';
 import type { KeyedMutex } from './util/mutex.js';
 
@@ -20,10 +21,11 @@ export interface NimbusContext {
   config: DaemonConfig;
   store: Store;
   index: FileIndex;
-  storage: Storage;
+  /** The users' bytes: the storage folder (Storage) or S3 (ObjectStorage). */
+  storage: FileStorage;
   mailer: Mailer;
-  /** Bytes promised to uploads in flight, per user. */
-  reserved: Map<string, number>;
+  /** Bytes promised to uploads in flight (services/quota.ts): this process's, or every daemon's. */
+  quota: QuotaLedger;
   /** Serialises multi-step mutations of one record (a user, a file path). */
   locks: KeyedMutex;
   /** The admin key (kept in memory only, to hand to the desktop shell) and its hash. */

@@ -12,6 +12,7 @@ import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
 import { storageProbe } from './services/health.js';
+import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
 import { watchForVanishedShares } from './services/shares.js';
@@ -63,13 +64,13 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(() => mailer.close());
     const revocations = new Revocations();
     const sessions = new Sessions(store, revocations);
-    const nimbus: NimbusContext = {
+    const nimbus: NimbusContext & { storage: Storage } = {
       config,
       store,
       index,
       storage,
       mailer,
-      reserved: new Map(),
+      quota: new MemoryQuotaLedger(),
       locks: new KeyedMutex(),
       admin: { key: admin.key, hash: hashSecret(admin.key), source: admin.source },
       startedAt: Date.now(),

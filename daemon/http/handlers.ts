@@ -326,7 +326,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.
     const preview = params.inline || params.download ? null : sharePreviewKind(ctx, name);
     if (preview) {
-      await opened.handle.close();
+      await opened.close();
       sendSharePreview(ctx, params.token, name, preview, opened.size);
       return;
     }

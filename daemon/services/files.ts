@@ -3,8 +3,9 @@ import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { badRequest, conflict, fileTaken, quotaExceeded } from '../errors.js';
 import { foldName } from '../storage/file-index.js';
-import type { OpenedFile } from '../storage/storage.js';
+import type { OpenedFile } from '../storage/file-storage.js';
 import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
+import { QuotaHold } from './quota.js';
 import { moveShare, revokeShare } from './shares.js';
 import { trashFile } from './trash.js';
 
@@ -91,17 +92,11 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
   const maxBytes = maxBytesOf(nimbus, user);
   // Replacing a file frees its old bytes once the new one is in place.
   const freed = req.overwrite && existing ? existing.size : 0;
-  let reserved = 0;
-  const reserve = (total: number) => {
-    if (total <= reserved) return;
-    const extra = total - reserved;
-    if (maxBytes >= 0) {
-      const used = usedBytesOf(nimbus, req.username) - freed + (nimbus.reserved.get(req.username) ?? 0);
-      if (used + extra > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
-    }
-    reserved += extra;
-    nimbus.reserved.set(req.username, (nimbus.reserved.get(req.username) ?? 0) + extra);
-  };
+  const quota = new QuotaHold(nimbus.quota, req.username, () => ({
+    maxBytes,
+    usedBytes: usedBytesOf(nimbus, req.username) - freed,
+    freedBytes: freed,
+  }));
   // A delete of the user or folder while the body streams voids the ticket: the upload is then a 404.
   const ticket = nimbus.storage.beginUpload(req.username, req.folder);
   // The same user, not one deleted and made again with this name meanwhile.
@@ -112,35 +107,34 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
     await nimbus.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
     if (maxBytes >= 0 && usedBytesOf(nimbus, req.username) > maxBytes)
       throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
-    if (req.declaredLength !== null) reserve(req.declaredLength);
+    if (req.declaredLength !== null) await quota.cover(req.declaredLength, true);
     const received = await nimbus.storage.receive(req.body, (total) => {
       if (req.declaredLength !== null && total > req.declaredLength)
         throw badRequest('The body is longer than its Content-Length', 'bad_request');
-      reserve(total);
+      return quota.cover(total);
     });
     if (req.declaredLength !== null && received.size !== req.declaredLength) {
       // The client went away mid-body (Node ends the request at the socket's end).
-      await nimbus.storage.discardTemp(received.tempPath);
+      await nimbus.storage.discardUpload(received);
       throw badRequest('The body is shorter than its Content-Length', 'bad_request');
     }
-    // placeUpload removes the temp file on every failure.
+    // placeUpload discards the received bytes on every failure.
     meta = await nimbus.locks.run(fileLock(req.username, req.folder, req.file), async () => {
       // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
       if (!nimbus.index.getFile(req.username, req.folder, req.file)) {
         try {
           assertNoCaseTwin(nimbus, req.username, req.folder, req.file);
         } catch (err) {
-          await nimbus.storage.discardTemp(received.tempPath);
+          await nimbus.storage.discardUpload(received);
           throw err;
         }
       }
-      return nimbus.storage.placeUpload(received.tempPath, ticket, req.file, req.overwrite, isCurrent);
+      return nimbus.storage.placeUpload(received, ticket, req.file, req.overwrite, isCurrent);
     });
   } finally {
     nimbus.storage.endUpload(ticket);
-    const left = (nimbus.reserved.get(req.username) ?? 0) - reserved;
-    if (left > 0) nimbus.reserved.set(req.username, left);
-    else nimbus.reserved.delete(req.username);
+    // Once the file is counted (or the upload failed): briefly counted twice, never zero times.
+    await quota.release();
   }
   // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
   return toFileEntry(nimbus, req.username, req.folder, req.file, meta);
@@ -149,9 +143,4 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
 export async function openDownload(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {
   requireUser(nimbus, username);
   return nimbus.storage.openFile(username, folder, file);
-}
-
-function usedMessage(used: number, max: number): string {
-  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-  return `Storage quota exceeded: ${mb(used)} of ${mb(max)} used`;
 }

@@ -1,5 +1,5 @@
 import type { ChangeEvent, FileEntry } from '../../shared/types.js';
-import type { OpenedFile } from '../storage/storage.js';
+import type { OpenedFile } from '../storage/file-storage.js';
 import type { NimbusContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { newSecret } from '../keys/secrets.js';

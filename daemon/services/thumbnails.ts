@@ -7,7 +7,7 @@ import path from 'node:path';
 import type SharpFactory from 'sharp';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import type { OpenedFile } from '../storage/storage.js';
+import type { OpenedFile } from '../storage/file-storage.js';
 import { requireUser } from './records.js';
 import { ThumbnailCache, type ThumbnailSource } from './thumbnail-cache.js';
 
@@ -86,7 +86,7 @@ export async function thumbnailOf(nimbus: NimbusContext, source: ThumbnailSource
   const generation = cache.generation(source);
   const opened = await nimbus.storage.openFile(source.username, source.folder, source.file);
   try {
-    const key = await identityKey(opened, edge);
+    const key = identityKey(opened, edge);
     const etag = `"${key}"`;
     if (ifNoneMatch.split(/\s*,\s*/).includes(etag)) return { etag, bytes: null };
     const entry = cache.entryPath(source, key);
@@ -102,18 +102,18 @@ export async function thumbnailOf(nimbus: NimbusContext, source: ThumbnailSource
       .catch((err: Error) => nimbus.log(`Nimbus: a thumbnail was not kept: ${err.message}`));
     return { bytes, etag };
   } finally {
-    await opened.handle.close();
+    await opened.close();
   }
 }
 
 /**
- * What names these exact bytes at this edge: inode, size, and modification and change
- * times to the nanosecond, read from the open file itself. A file replaced (a new inode)
- * or written in place (new times) gets a new key, even within the same millisecond.
+ * What names these exact bytes at this edge: the opened file's identity (on disk its inode,
+ * size, and modification and change times to the nanosecond, read from the open file
+ * itself; an object's id and ETag). A file replaced or written in place gets a new key,
+ * even within the same millisecond.
  */
-async function identityKey(opened: OpenedFile, edge: number): Promise<string> {
-  const s = await opened.handle.stat({ bigint: true });
-  return createHash('sha256').update(`${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${edge}`).digest('hex').slice(0, 32);
+function identityKey(opened: OpenedFile, edge: number): string {
+  return createHash('sha256').update(`${opened.identity}:${edge}`).digest('hex').slice(0, 32);
 }
 
 /** Renders of the same picture asked at once share one render. */
@@ -154,9 +154,7 @@ const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 async function renderFile(sharp: typeof SharpFactory, opened: OpenedFile, edge: number): Promise<Buffer> {
   if (opened.size > THUMBNAIL_LIMITS.maxInputBytes) throw cannotPreview('the file is too large');
   // One read: the bytes sniffed are the bytes decoded (the file may change meanwhile; this copy cannot).
-  const bytes = Buffer.alloc(opened.size);
-  const { bytesRead } = await opened.handle.read(bytes, 0, opened.size, 0);
-  const input = bytes.subarray(0, bytesRead);
+  const input = await opened.read();
   await renderProbe.afterRead?.();
   // Decided from the bytes, never the name, before sharp sees them: an SVG (whatever it is
   // called) never reaches librsvg, whose documents may refer to other files.

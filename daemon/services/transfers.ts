@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { FileEntry, Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
-import type { OpenedFile } from '../storage/storage.js';
+import type { OpenedFile } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
 import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
@@ -78,25 +78,15 @@ export async function copyFile(
  * still growing is copied as it was then), and closes the file however `fn` ends.
  */
 async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Promise<T>): Promise<T> {
-  if (opened.size === 0) {
-    try {
-      return await fn(Readable.from([]));
-    } finally {
-      await opened.handle.close();
-    }
-  }
-  // The stream owns the handle: it closes it at its end, or when destroyed below.
-  const body = opened.handle.createReadStream({ start: 0, end: opened.size - 1 });
-  // The upload listens while it reads; an error after it gave up (a read still in flight) must not go unheard.
-  body.on('error', () => undefined);
   try {
+    if (opened.size === 0) return await fn(Readable.from([]));
+    const body = opened.stream();
+    // The upload listens while it reads; an error after it gave up (a read still in flight) must not go unheard.
+    body.on('error', () => undefined);
     return await fn(body);
   } finally {
-    if (!body.closed) {
-      const closed = new Promise<void>((resolve) => body.once('close', () => resolve()));
-      body.destroy();
-      await closed;
-    }
+    // Destroys the stream if the upload stopped early, and waits until the file is closed.
+    await opened.close();
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * The trash (docs/explorer.md, "Trash"): deleted files and folders wait in
- * `<data-dir>/trash/<username>/<id>/<name>` with a record in the store, count against the
- * quota, and are restored, deleted for good, or purged after NIMBUS_TRASH_DAYS. Each item's
+ * The trash (docs/explorer.md, "Trash"): deleted files and folders wait in the storage's
+ * trash (`nimbus.storage.trash`; on disk `<data-dir>/trash/<username>/<id>/<name>`) with a
+ * record in the store, count against the quota, and are restored, deleted for good, or purged after NIMBUS_TRASH_DAYS. Each item's
  * operations hold its lock (`trash:<id>`), so two restores, or a restore and a purge, of one
  * item run one after the other and the second finds it gone (404).
  */
@@ -12,17 +12,7 @@ import type { TrashItem, TrashRestored } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError, conflict, notFound } from '../errors.js';
 import type { StoredTrashItem } from '../store/schema.js';
-import {
-  moveToTrash,
-  NameTaken,
-  readTrash,
-  removeTrashItem,
-  removeUserTrash,
-  renameUserTrash,
-  restoreFromTrash,
-  trashTaken,
-  type Placed,
-} from '../storage/trash-dir.js';
+import { NameTaken, trashTaken, type Placed } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
 import { requireUser } from './records.js';
 import { revokeFolderShares, revokeShare } from './shares.js';
@@ -31,6 +21,7 @@ const DAY_MS = 86_400_000;
 /** How many " (restored N)" names a restore with `rename` tries before it gives up (409). */
 const MAX_RESTORED_SUFFIX = 100;
 
+/** Where the disk's trash is (Storage's default): daemon/daemon.ts makes it at start. */
 export const trashRoot = (nimbus: NimbusContext): string => path.join(nimbus.config.dataDir, 'trash');
 const itemLock = (id: string) => `trash:${id}`;
 const newTrashId = () => randomBytes(16).toString('hex');
@@ -81,7 +72,7 @@ export async function trashFile(nimbus: NimbusContext, username: string, folder:
   return nimbus.locks.run(fileLock(username, folder, file), async () => {
     nimbus.storage.requireFile(username, folder, file);
     const id = newTrashId();
-    await moveToTrash(nimbus.storage, trashRoot(nimbus), { username, folder, name: file, kind: 'file', id }, () => {
+    await nimbus.storage.trash.moveIn({ username, folder, name: file, kind: 'file', id }, () => {
       const size = nimbus.index.getFile(username, folder, file)?.size ?? 0;
       nimbus.index.removeFile(username, folder, file);
       revokeShare(nimbus, username, folder, file);
@@ -102,7 +93,7 @@ export async function trashFolder(nimbus: NimbusContext, username: string, folde
   return nimbus.locks.run(fileLock(username, null, folder), async () => {
     nimbus.storage.requireFolder(username, folder);
     const id = newTrashId();
-    await moveToTrash(nimbus.storage, trashRoot(nimbus), { username, folder: null, name: folder, kind: 'folder', id }, () => {
+    await nimbus.storage.trash.moveIn({ username, folder: null, name: folder, kind: 'folder', id }, () => {
       const node = nimbus.index.user(username)?.folders.get(folder);
       const size = node?.sizeBytes ?? 0;
       const fileCount = node?.files.size ?? 0;
@@ -178,16 +169,11 @@ async function restoreAs(nimbus: NimbusContext, item: StoredTrashItem, as: strin
     const taken = takenInIndex(nimbus, username, folder, as);
     if (taken) throw taken;
     assertNoCaseTwin(nimbus, username, folder, as);
-    await restoreFromTrash(
-      nimbus.storage,
-      trashRoot(nimbus),
-      { username, folder, name: item.name, kind, id: item.id, as },
-      (placed: Placed) => {
-        if (kind === 'folder') nimbus.index.addFolder(username, as, placed.folderMtimeMs ?? Date.now());
-        for (const [name, meta] of placed.files) nimbus.index.setFile(username, kind === 'folder' ? as : folder, name, meta);
-        nimbus.store.deleteTrash(item);
-      },
-    );
+    await nimbus.storage.trash.restore({ username, folder, name: item.name, kind, id: item.id, as }, (placed: Placed) => {
+      if (kind === 'folder') nimbus.index.addFolder(username, as, placed.folderMtimeMs ?? Date.now());
+      for (const [name, meta] of placed.files) nimbus.index.setFile(username, kind === 'folder' ? as : folder, name, meta);
+      nimbus.store.deleteTrash(item);
+    });
     await nimbus.store.commit();
   });
 }
@@ -196,7 +182,7 @@ async function restoreAs(nimbus: NimbusContext, item: StoredTrashItem, as: strin
 async function removeItem(nimbus: NimbusContext, item: StoredTrashItem): Promise<boolean> {
   return nimbus.locks.run(itemLock(item.id), async () => {
     if (nimbus.store.trash.get(item.id) !== item) return false;
-    await removeTrashItem(trashRoot(nimbus), item.username, item.id);
+    await nimbus.storage.trash.removeItem(item.username, item.id);
     nimbus.store.deleteTrash(item);
     await nimbus.store.commit();
     return true;
@@ -234,13 +220,13 @@ export async function purgeTrash(nimbus: NimbusContext, now = Date.now()): Promi
 }
 
 /**
- * At start, makes the store and the trash directory agree after a crash (docs/explorer.md):
+ * At start, makes the store and the storage's trash agree after a crash (docs/explorer.md):
  * an entry without a record is adopted (named by its directory entry, as deleted from the
  * root, when its item directory was made); a record without an entry is dropped; sizes are
  * read again from the disk. The trash of users that no longer exist is removed.
  */
 export async function adoptTrash(nimbus: NimbusContext): Promise<{ adopted: number; dropped: number }> {
-  const found = await readTrash(trashRoot(nimbus), (username) => nimbus.store.users.has(username));
+  const found = await nimbus.storage.trash.survey((username) => nimbus.store.users.has(username));
   let adopted = 0;
   let dropped = 0;
   let changed = false;
@@ -279,7 +265,7 @@ export async function adoptTrash(nimbus: NimbusContext): Promise<{ adopted: numb
 
 /** A renamed user's trash follows them (its directory and records); the caller commits. */
 export async function moveTrashOf(nimbus: NimbusContext, from: string, to: string): Promise<void> {
-  await renameUserTrash(trashRoot(nimbus), from, to);
+  await nimbus.storage.trash.renameUser(from, to);
   for (const item of nimbus.store.trashOf(from)) nimbus.store.putTrash({ ...item, username: to });
 }
 
@@ -288,7 +274,7 @@ export function dropTrashOf(nimbus: NimbusContext, username: string): void {
   for (const item of nimbus.store.trashOf(username)) nimbus.store.deleteTrash(item);
 }
 
-/** Removes a deleted user's trash directory. */
+/** Removes a deleted user's trash (its bytes). */
 export function removeTrashDirOf(nimbus: NimbusContext, username: string): Promise<void> {
-  return removeUserTrash(trashRoot(nimbus), username);
+  return nimbus.storage.trash.removeUser(username);
 }

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import type { OpenedFile } from '../storage/storage.js';
+import type { OpenedFile } from '../storage/file-storage.js';
 import { mimeTypeOf, requireUser } from './records.js';
 
 /** One file of the zip: where it is in the storage, and its path inside the zip. */
@@ -136,7 +136,7 @@ export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvent
     const item = plan.items[i];
     const opened = await openForZip(nimbus, plan.username, item);
     if (stopped) {
-      void opened?.handle.close();
+      void opened?.close();
       return;
     }
     if (!opened) {
@@ -145,15 +145,15 @@ export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvent
     }
     const options = { mtime: new Date(opened.mtimeMs), compress: shouldDeflate(item.file) };
     if (opened.size === 0) {
-      void opened.handle.close();
+      void opened.close();
       zip.addBuffer(Buffer.alloc(0), item.entry, options);
       return addNext(i + 1);
     }
     // Up to the size seen at open: a file appended to meanwhile is taken as it was. No
     // `size` for yazl: a file cut short by another program ends its entry early (the data
-    // descriptor says how long) instead of failing the whole zip. No `start` either: plain
-    // reads from the fresh handle's offset 0, so the offset (/proc fdinfo) shows how far it got.
-    const stream = opened.handle.createReadStream({ end: opened.size - 1, autoClose: true, highWaterMark: 1 << 20 });
+    // descriptor says how long) instead of failing the whole zip. The stream releases the
+    // file at its end, or when destroyed.
+    const stream = opened.stream();
     current = stream;
     stream.once('error', (err) => zip.emit('error', err));
     // The next file is opened once this one is closed: never two open at once.

@@ -1,14 +1,10 @@
-import { constants } from 'node:fs';
+/** Reading a user's file from disk: opened once without following links, then streamed or read from that handle. */
+import { constants, type BigIntStats, type ReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { notFound } from '../errors.js';
+import type { OpenedFile } from './file-storage.js';
 import { within, type StorageParts } from './storage-parts.js';
-
-/** An open regular file, ready to stream. */
-export interface OpenedFile {
-  handle: FileHandle;
-  size: number;
-  mtimeMs: number;
-}
 
 /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */
 export async function openFile(s: StorageParts, username: string, folder: string | null, file: string): Promise<OpenedFile> {
@@ -26,15 +22,78 @@ export async function openFile(s: StorageParts, username: string, folder: string
       throw err;
     }
     try {
-      const stat = await handle.stat();
+      const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) throw notFound('file_not_found', 'File not found');
       await dir.recheck().catch(() => {
         throw notFound('file_not_found', 'File not found');
       });
-      return { handle, size: stat.size, mtimeMs: stat.mtimeMs };
+      return new DiskOpenedFile(handle, stat);
     } catch (err) {
       await handle.close();
       throw err;
     }
   });
+}
+
+/** 1 MiB reads (256 KiB ran ~30 % slower in the bench). */
+const CHUNK_BYTES = 1 << 20;
+
+/** An open regular file: its size and times as they were at open, read from the handle. */
+class DiskOpenedFile implements OpenedFile {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly identity: string;
+  #stream: ReadStream | null = null;
+  #closed = false;
+
+  constructor(
+    private readonly handle: FileHandle,
+    stat: BigIntStats,
+  ) {
+    this.size = Number(stat.size);
+    // The float milliseconds a plain stat answers (Last-Modified, a zip entry's time).
+    this.mtimeMs = Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6;
+    // Inode, size, and modification and change times to the nanosecond: a file replaced (a
+    // new inode) or written in place (new times) is another, even within the same millisecond.
+    this.identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  }
+
+  stream(range?: { start: number; end: number }): Readable {
+    if (this.#stream || this.#closed) throw new Error('The file was streamed or closed already');
+    if (this.size === 0) {
+      void this.close();
+      return Readable.from([]);
+    }
+    // Up to the size seen at open: a file appended to meanwhile is read as it was. Without a
+    // range, no `start`: plain reads from the fresh handle's offset 0, so the offset (/proc
+    // fdinfo) shows how far it got. The stream owns the handle: it closes it at its end or
+    // when destroyed.
+    const options = range
+      ? { start: range.start, end: range.end, autoClose: true, highWaterMark: CHUNK_BYTES }
+      : { end: this.size - 1, autoClose: true, highWaterMark: CHUNK_BYTES };
+    this.#stream = this.handle.createReadStream(options);
+    return this.#stream;
+  }
+
+  async read(): Promise<Buffer> {
+    // One read: the bytes sniffed are the bytes decoded (the file may change meanwhile; this copy cannot).
+    const bytes = Buffer.alloc(this.size);
+    const { bytesRead } = await this.handle.read(bytes, 0, this.size, 0);
+    return bytes.subarray(0, bytesRead);
+  }
+
+  async close(): Promise<void> {
+    const stream = this.#stream;
+    if (stream) {
+      if (!stream.closed) {
+        const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+        stream.destroy();
+        await closed;
+      }
+      return;
+    }
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.handle.close();
+  }
 }

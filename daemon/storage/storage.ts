@@ -4,19 +4,21 @@ import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../errors.js';
 import { createFolder, deleteFile, deleteFolder, renameFile } from './entries.js';
 import type { FileIndex } from './file-index.js';
+import type { FileStorage, OpenedFile, ReceivedUpload } from './file-storage.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
 import { moveFile, renameFolder } from './moves.js';
-import { openFile, type OpenedFile } from './open-file.js';
+import { openFile } from './open-file.js';
 import { resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
 import type { StorageParts } from './storage-parts.js';
+import { DiskTrash } from './trash-dir.js';
 import { checkUploadTarget, placeUpload, receive } from './uploads.js';
 import { UploadTickets, type UploadTicket } from './upload-tickets.js';
 import { deleteUser, ensureUserDir, renameUser, restoreUserDir } from './user-dirs.js';
 
-export type { OpenedFile, UploadTicket };
+export type { FileStorage, OpenedFile, ReceivedUpload, UploadTicket };
 
 /**
  * The files on disk: `<storageDir>/<username>/[<folder>/]<file>`. Every name goes through
@@ -26,17 +28,24 @@ export type { OpenedFile, UploadTicket };
  * watcher's echo changes nothing. Work inside a user or folder holds it shared; deleting
  * or renaming it holds it exclusively (a delete waits for a file being placed, and
  * nothing is placed into what was deleted). The operations live in user-dirs.ts,
- * entries.ts, uploads.ts and open-file.ts; this class holds what they share.
+ * entries.ts, uploads.ts, open-file.ts and trash-dir.ts; this class holds what they share.
+ * It is the disk's FileStorage (file-storage.ts): services see nothing more of it.
  */
-export class Storage implements StorageParts {
+export class Storage implements FileStorage, StorageParts {
+  readonly kind = 'disk';
   readonly live = new SharedExclusiveLock();
   readonly tickets = new UploadTickets();
+  readonly trash: DiskTrash;
 
+  /** `trashDir` defaults to `trash` beside `tmpDir` (both in the data directory, outside the storage folder). */
   constructor(
     readonly storageDir: string,
     readonly tmpDir: string,
     readonly index: FileIndex,
-  ) {}
+    trashDir = path.join(path.dirname(tmpDir), 'trash'),
+  ) {
+    this.trash = new DiskTrash(this, trashDir);
+  }
 
   /** Refuses to write while the storage directory is gone, so nothing is created on a bare mount point. */
   assertWritable(): void {
@@ -132,14 +141,50 @@ export class Storage implements StorageParts {
     this.tickets.end(ticket);
   }
 
-  /** Streams `source` into an fsynced temp file; `onBytes` gets the running total and throws to stop. */
-  receive(source: Readable, onBytes: (total: number) => void): Promise<{ tempPath: string; size: number }> {
-    return receive(this, source, onBytes);
+  /**
+   * Streams `source` into an fsynced temp file (`ref`: its path). The disk's receive counts
+   * synchronously: while a promise `onBytes` returned is pending the bytes keep going to the
+   * temp file, later totals are checked after it in order, and a refusal stops the stream at
+   * the next chunk (or, at the end, before anything is placed) with the temp file removed.
+   */
+  async receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload> {
+    let pending: Promise<void> | null = null;
+    let refusal: { err: unknown } | null = null;
+    const counted = (total: number) => {
+      if (refusal) throw refusal.err;
+      if (pending === null) {
+        const result = onBytes(total);
+        if (!(result instanceof Promise)) return;
+        pending = result;
+      } else {
+        pending = pending.then(() => onBytes(total));
+      }
+      pending.catch((err: unknown) => {
+        refusal ??= { err };
+      });
+    };
+    const { tempPath, size } = await receive(this, source, counted);
+    const received = { ref: tempPath, size };
+    if (pending !== null) {
+      try {
+        await pending;
+      } catch (err) {
+        await this.discardUpload(received);
+        throw err;
+      }
+    }
+    return received;
   }
 
   /** Moves a received temp file into place (a 409 for an existing file without `overwrite`, a 404 once voided). */
-  placeUpload(tempPath: string, ticket: UploadTicket, file: string, overwrite: boolean, isCurrent: () => boolean): Promise<FileMeta> {
-    return placeUpload(this, tempPath, ticket, file, overwrite, isCurrent);
+  placeUpload(
+    received: ReceivedUpload,
+    ticket: UploadTicket,
+    file: string,
+    overwrite: boolean,
+    isCurrent: () => boolean,
+  ): Promise<FileMeta> {
+    return placeUpload(this, received.ref, ticket, file, overwrite, isCurrent);
   }
 
   /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */
@@ -147,8 +192,8 @@ export class Storage implements StorageParts {
     return openFile(this, username, folder, file);
   }
 
-  async discardTemp(tempPath: string): Promise<void> {
-    await unlink(tempPath).catch(ignoreMissing);
+  async discardUpload(received: ReceivedUpload): Promise<void> {
+    await unlink(received.ref).catch(ignoreMissing);
   }
 
   /** Removes upload temp files a crash left behind. */

@@ -8,7 +8,8 @@
 import { constants } from 'node:fs';
 import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { conflict, fromFsError, notFound } from '../errors.js';
+import { fromFsError, notFound } from '../errors.js';
+import { NameTaken, type Placed, type RestoreTarget, type TrashEntry, type TrashStorage, type TrashTarget } from './file-storage.js';
 import { ignoreExists, ignoreMissing, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
@@ -21,13 +22,6 @@ const stagedName = () => `.nimbus-staged-${randomBytes(12).toString('hex')}`;
 
 /** A trash item's directory name: 16 random bytes, hex (shared/endpoints.ts checks the same). */
 export const TRASH_ID = /^[0-9a-f]{32}$/;
-
-/** Thrown by a move that would replace something: the callers turn it into their 409. */
-export class NameTaken extends Error {
-  constructor(readonly kind: 'file' | 'folder' | 'other') {
-    super('The name is taken');
-  }
-}
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
@@ -159,15 +153,6 @@ async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName: strin
   placed();
 }
 
-export interface TrashTarget {
-  username: string;
-  /** The folder the file is in (null: the root); for a folder, the folder itself is `name`. */
-  folder: string | null;
-  name: string;
-  kind: 'file' | 'folder';
-  id: string;
-}
-
 /**
  * Moves a user's file or folder into `<trash>/<username>/<id>/<name>`. A file's directory is
  * held shared; a folder exclusively, and its uploads in flight are voided (they end in 404),
@@ -204,18 +189,6 @@ export async function moveToTrash(s: StorageParts, trashRoot: string, target: Tr
     });
   if (kind === 'file') await s.live.run(keysOf(username, folder), false, work);
   else await s.live.run([userKey(username)], false, () => s.live.run([folderKey(username, name)], true, work));
-}
-
-/** Where a restore put a file, and the metas of the files it put back (a folder's, by name). */
-export interface Placed {
-  files: Map<string, FileMeta>;
-  /** The folder's mtime (a restored folder, or a file's folder made again); null for a file at the root. */
-  folderMtimeMs: number | null;
-}
-
-export interface RestoreTarget extends TrashTarget {
-  /** The name to restore under (the item's own, or one with " (restored)"). */
-  as: string;
 }
 
 /** Reads the regular files directly in `dir` (what the index counts), with their metas. */
@@ -385,24 +358,13 @@ export async function renameUserTrash(trashRoot: string, from: string, to: strin
   }
 }
 
-/** One entry found in a user's trash directory at start. */
-export interface FoundEntry {
-  id: string;
-  kind: 'file' | 'folder';
-  name: string;
-  size: number;
-  fileCount: number;
-  /** When the item directory was made: when it was deleted. */
-  mtimeMs: number;
-}
-
 /**
  * Reads the trash at start: each user's items as they are on disk, after removing what a
  * crash left half done (staged copies, item directories holding no entry, names that are not
  * items). Users not in `keep` (deleted while their trash was being removed) lose their trash.
  */
-export async function readTrash(trashRoot: string, keep: (username: string) => boolean): Promise<Map<string, FoundEntry[]>> {
-  const found = new Map<string, FoundEntry[]>();
+export async function readTrash(trashRoot: string, keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>> {
+  const found = new Map<string, TrashEntry[]>();
   let root: OpenDir;
   try {
     root = await OpenDir.open(trashRoot, []);
@@ -429,15 +391,15 @@ export async function readTrash(trashRoot: string, keep: (username: string) => b
   return found;
 }
 
-async function readUserTrash(mine: OpenDir): Promise<FoundEntry[]> {
-  const entries: FoundEntry[] = [];
+async function readUserTrash(mine: OpenDir): Promise<TrashEntry[]> {
+  const entries: TrashEntry[] = [];
   for (const item of await readdir(mine.at(), { withFileTypes: true })) {
     if (!item.isDirectory() || !TRASH_ID.test(item.name)) {
       await removeTree(mine, item.name);
       continue;
     }
     const itemDir = await mine.child(item.name);
-    let entry: FoundEntry | null = null;
+    let entry: TrashEntry | null = null;
     try {
       const mtimeMs = (await itemDir.stat()).mtimeMs;
       for (const inner of await readdir(itemDir.at(), { withFileTypes: true })) {
@@ -469,7 +431,37 @@ async function readUserTrash(mine: OpenDir): Promise<FoundEntry[]> {
   return entries;
 }
 
-export const trashTaken = (taken: NameTaken) =>
-  taken.kind === 'folder'
-    ? conflict('folder_exists', 'A folder with that name already exists')
-    : conflict('file_exists', 'A file with that name already exists');
+/**
+ * The disk's trash (FileStorage.trash): `<trashDir>/<username>/<id>/<name>`, moved in and
+ * out of the storage directory of `s` with the functions above.
+ */
+export class DiskTrash implements TrashStorage {
+  constructor(
+    private readonly s: StorageParts,
+    readonly trashDir: string,
+  ) {}
+
+  moveIn(target: TrashTarget, moved: () => void): Promise<void> {
+    return moveToTrash(this.s, this.trashDir, target, moved);
+  }
+
+  restore(target: RestoreTarget, placed: (what: Placed) => void): Promise<void> {
+    return restoreFromTrash(this.s, this.trashDir, target, placed);
+  }
+
+  removeItem(username: string, id: string): Promise<void> {
+    return removeTrashItem(this.trashDir, username, id);
+  }
+
+  removeUser(username: string): Promise<void> {
+    return removeUserTrash(this.trashDir, username);
+  }
+
+  renameUser(from: string, to: string): Promise<void> {
+    return renameUserTrash(this.trashDir, from, to);
+  }
+
+  survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>> {
+    return readTrash(this.trashDir, keep);
+  }
+}
