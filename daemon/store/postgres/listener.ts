@@ -47,6 +47,11 @@ export class ChangeListener {
     this.#client = client;
   }
 
+  /** Whether the connection is up and listening. */
+  get listening(): boolean {
+    return this.#client !== null;
+  }
+
   /** Disconnects without calling onLost. */
   async stop(): Promise<void> {
     const client = this.#client;

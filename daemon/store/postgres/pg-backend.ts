@@ -372,6 +372,8 @@ export class PgBackend implements StoreBackend {
         await this.#listener.start();
         await this.#serially(() => this.#resync());
         if (this.#closed) return;
+        // Lost again during the resync (its onLost was ignored while recovering): once more.
+        if (!this.#listener.listening) throw new Error('The LISTEN connection dropped during the resync');
         this.#available = true;
         this.#host?.setAvailable(true);
         this.#log?.info({}, 'store: the database is back; resynchronised');
