@@ -4,6 +4,7 @@
  * missing ones at start. A migration, once released, is never edited: add the next one.
  */
 import records from './001-records.js';
+import reservations from './002-reservations.js';
 
 export interface Migration {
   /** 1, 2, 3, … (the NNN of the file name). */
@@ -15,5 +16,6 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   records,
-  // 002-reservations.ts (the quota `reservations` table, docs/cluster.md "Quota across daemons") goes here.
+  // The quota's `reservations` table (docs/cluster.md, "Quota across daemons").
+  reservations,
 ];
