@@ -99,6 +99,9 @@ export interface QuotaLimits {
 export class QuotaHold {
   #reservation: Reservation | null = null;
   #held = 0;
+  #stepRefused = false;
+  /** A hold the ledger has not answered yet: release waits for it, or its bytes would stay held. */
+  #answering: Promise<unknown> | null = null;
 
   constructor(
     private readonly ledger: QuotaLedger,
@@ -108,20 +111,30 @@ export class QuotaHold {
 
   /**
    * Makes sure `total` bytes are held. `exact`: hold no more (a declared Content-Length);
-   * otherwise the ledger's step ahead, or just what is needed when a step would not fit.
+   * otherwise the ledger's step ahead, or just what is needed once a step no longer fits
+   * (from then on: the quota is nearly full, and a step would be refused each time).
    */
   cover(total: number, exact = false): MaybePromise<void> {
     if (total <= this.#held) return;
     const needed = total - this.#held;
-    const ahead = exact ? needed : Math.max(needed, this.ledger.step);
-    if (ahead === needed) return this.#hold(needed);
-    return catchQuota(
-      () => this.#hold(ahead),
-      () => this.#hold(needed),
-    );
+    const ahead = exact || this.#stepRefused ? needed : Math.max(needed, this.ledger.step);
+    const held =
+      ahead === needed
+        ? this.#hold(needed)
+        : catchQuota(
+            () => this.#hold(ahead),
+            () => {
+              this.#stepRefused = true;
+              return this.#hold(needed);
+            },
+          );
+    if (held instanceof Promise) this.#answering = Promise.all([this.#answering, held.catch(() => undefined)]);
+    return held;
   }
 
+  /** Lets go of everything held (after a hold still being answered). */
   async release(): Promise<void> {
+    await this.#answering;
     const reservation = this.#reservation;
     this.#reservation = null;
     this.#held = 0;

@@ -150,6 +150,7 @@ export class Storage implements FileStorage, StorageParts {
   async receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload> {
     let pending: Promise<void> | null = null;
     let refusal: { err: unknown } | null = null;
+    let stopped = false;
     const counted = (total: number) => {
       if (refusal) throw refusal.err;
       if (pending === null) {
@@ -157,14 +158,22 @@ export class Storage implements FileStorage, StorageParts {
         if (!(result instanceof Promise)) return;
         pending = result;
       } else {
-        pending = pending.then(() => onBytes(total));
+        pending = pending.then(() => (stopped ? undefined : onBytes(total)));
       }
       pending.catch((err: unknown) => {
         refusal ??= { err };
       });
     };
-    const { tempPath, size } = await receive(this, source, counted);
-    const received = { ref: tempPath, size };
+    let received: ReceivedUpload;
+    try {
+      const { tempPath, size } = await receive(this, source, counted);
+      received = { ref: tempPath, size };
+    } catch (err) {
+      // No check may still be running once this answers: the caller lets go of what they held.
+      stopped = true;
+      await (pending as Promise<void> | null)?.catch(() => undefined);
+      throw err;
+    }
     if (pending !== null) {
       try {
         await pending;
