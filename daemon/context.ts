@@ -35,8 +35,8 @@ export interface NimbusContext {
   baseUrl: string;
   /** Top-level directories in storage that belong to no user: left alone, reported in /api/dash. */
   orphans: Set<string>;
-  /** How the storage directory is being followed. */
-  watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting';
+  /** How the storage directory is being followed ('none': object mode, whose index is the store's rows). */
+  watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting' | 'none';
   /** Where a deleted key or a rotated admin key is announced, so its streams and connections close. */
   revocations: Revocations;
   /** Signed-in users' sessions (daemon/services/sessions.ts). */

@@ -2,7 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { resolveConfig } from './config.js';
+import { backendMode, needsDataDirLock, openBackends } from './backends.js';
+import { redactUrl, resolveConfig } from './config.js';
+import { announceRemoteChange } from './http/remote-events.js';
 import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
 import { createApp } from './http/app.js';
@@ -22,7 +24,6 @@ import { Storage } from './storage/storage.js';
 import { LiveStorage } from './storage/watcher.js';
 import { ApiError } from './errors.js';
 import { DataDirLock } from './store/lock.js';
-import { Store } from './store/store.js';
 import { KeyedMutex } from './util/mutex.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 import { openDaemonLog } from './logging.js';
@@ -36,8 +37,10 @@ const TRASH_PURGE_INTERVAL_MS = 60 * 60_000;
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
   const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
+  const mode = backendMode(config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  await mkdir(config.storageDir, { recursive: true });
+  // Object mode has no storage folder: the bytes are in the bucket.
+  if (!config.s3) await mkdir(config.storageDir, { recursive: true });
   // One logger per daemon: <data-dir>/logs/nimbus.log, echoed to stderr unless the caller takes the lines.
   const logs = openDaemonLog({ dataDir: config.dataDir, level: config.logLevel, terminal: options.log ? null : process.stderr });
   const log = (line: string) => {
@@ -46,7 +49,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   };
   const lock = new DataDirLock(path.join(config.dataDir, 'nimbus.lock'));
   try {
-    lock.acquire();
+    // Several daemons share PostgreSQL + S3; each keeps only logs, caches and temp files in its data directory.
+    if (needsDataDirLock(mode)) lock.acquire();
   } catch (err) {
     logs.startFailed(err);
     logs.close();
@@ -54,37 +58,44 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const cleanups: (() => Promise<void> | void)[] = [() => logs.close(), () => lock.release()];
   try {
-    const store = new Store(path.join(config.dataDir, 'db.json'));
-    await store.open();
-    const admin = await loadAdminKey(config, log);
     const index = new FileIndex();
-    const storage = new Storage(config.storageDir, path.join(config.dataDir, 'tmp'), index);
-    await storage.cleanTemp();
+    const backends = await openBackends(config, index, logs.logger, log);
+    const store = backends.store;
+    let storeClosed = false;
+    const closeStore = async () => {
+      if (storeClosed) return;
+      storeClosed = true;
+      await backends.closeBeforeStore();
+      await store.close();
+    };
+    cleanups.push(closeStore);
+    const admin = await loadAdminKey(config, log);
+    const disk = backends.objects ? null : new Storage(config.storageDir, path.join(config.dataDir, 'tmp'), index);
+    await disk?.cleanTemp();
     const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
     cleanups.push(() => mailer.close());
     const revocations = new Revocations();
     const sessions = new Sessions(store, revocations);
-    const nimbus: NimbusContext & { storage: Storage } = {
+    const nimbus: NimbusContext = {
       config,
       store,
       index,
-      storage,
+      storage: backends.objects?.storage ?? disk!,
       mailer,
-      quota: new MemoryQuotaLedger(),
+      quota: backends.objects?.quota ?? new MemoryQuotaLedger(),
       locks: new KeyedMutex(),
       admin: { key: admin.key, hash: hashSecret(admin.key), source: admin.source },
       startedAt: Date.now(),
       baseUrl: '',
       orphans: new Set(),
-      watcherMode: 'starting',
+      watcherMode: disk ? 'starting' : 'none',
       revocations,
       sessions,
-      probes: [],
+      probes: [...backends.probes, backends.objects?.probe ?? storageProbe({ index })],
       logger: logs.logger,
       log,
     };
     watchForVanishedShares(nimbus);
-    nimbus.probes.push(storageProbe(nimbus));
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
     await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
     await adoptTrash(nimbus);
@@ -100,6 +111,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(stopPurging);
     const events = new EventHub(index, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
+    // What other daemons change reaches this one's event streams (files: through the index, above).
+    store.onRemoteChange((change) => announceRemoteChange(change, (event) => events.publish(event), revocations));
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
     const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
     const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {
@@ -124,24 +137,27 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     nimbus.baseUrl = config.publicUrl ?? url;
     await writeRunFile(config.dataDir, { pid: process.pid, url });
     cleanups.push(() => removeRunFile(config.dataDir));
-    logs.logger.info({ url, dataDir: config.dataDir, storageDir: config.storageDir }, `Nimbus ${VERSION} started on ${url}`);
+    logs.logger.info(
+      {
+        url,
+        mode,
+        dataDir: config.dataDir,
+        ...(disk ? { storageDir: config.storageDir } : { bucket: config.s3!.bucket, s3Endpoint: config.s3!.endpoint }),
+        ...(config.databaseUrl ? { database: redactUrl(config.databaseUrl) } : {}),
+      },
+      `Nimbus ${VERSION} started on ${url}`,
+    );
 
     // The first scan runs after listening: the API answers (index `scanning`) while it reads.
-    const live = new LiveStorage(nimbus, options.watchFactory);
-    cleanups.push(() => live.close());
-    nimbus.rescan = async () => {
-      if (!(await live.reconcile()))
-        throw new ApiError('storage_unavailable', `The storage directory ${config.storageDir} is not available`);
-    };
-    const scanning = live.reconcile().catch((err: Error) => log(`Nimbus: the first scan of ${config.storageDir} failed: ${err.message}`));
-    const timer =
-      config.reconcileIntervalMs > 0
-        ? setInterval(
-            () => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)),
-            config.reconcileIntervalMs,
-          )
-        : null;
-    timer?.unref();
+    // Object mode has nothing to scan: its index was built from the rows before listening.
+    // (The context itself, not a copy: the watcher writes watcherMode into it.)
+    const following = disk ? followStorageFolder(nimbus as NimbusContext & { storage: Storage }, options.watchFactory, log) : null;
+    if (following) {
+      cleanups.push(() => following.live.close());
+      nimbus.rescan = following.rescan;
+    } else nimbus.rescan = async () => undefined;
+    const scanning = following?.scanning ?? Promise.resolve();
+    const timer = following?.timer ?? null;
 
     let closing: Promise<void> | null = null;
     const close = () =>
@@ -156,7 +172,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         await scanning;
         await stopPurging();
         await sessions.close();
-        await store.close();
+        await closeStore();
         logs.logger.info('Nimbus stopped');
         for (const cleanup of cleanups.reverse()) await cleanup();
       })());
@@ -176,6 +192,29 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     for (const cleanup of cleanups.reverse()) await cleanup();
     throw err;
   }
+}
+
+/** The storage folder followed: the first scan (in the background), the watcher, and the periodic reconcile. */
+function followStorageFolder(
+  target: NimbusContext & { storage: Storage },
+  watchFactory: DaemonOptions['watchFactory'],
+  log: (line: string) => void,
+) {
+  const { storageDir, reconcileIntervalMs } = target.config;
+  const live = new LiveStorage(target, watchFactory);
+  const rescan = async () => {
+    if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${storageDir} is not available`);
+  };
+  const scanning = live.reconcile().catch((err: Error) => log(`Nimbus: the first scan of ${storageDir} failed: ${err.message}`));
+  const timer =
+    reconcileIntervalMs > 0
+      ? setInterval(
+          () => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)),
+          reconcileIntervalMs,
+        )
+      : null;
+  timer?.unref();
+  return { live, rescan, scanning, timer };
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

@@ -153,7 +153,7 @@ export interface DashInfo {
   folders: number;
   shares: number;
   storage: { usedBytes: number; dir: string; available: boolean };
-  index: { state: IndexState; watcher: 'inotify' | 'polling' | 'reconcile-only' | 'starting' };
+  index: { state: IndexState; watcher: 'inotify' | 'polling' | 'reconcile-only' | 'starting' | 'none' };
   orphans: string[];
   mail: { delivery: MailDelivery };
   /** Clients subscribed to GET /api/events now. */

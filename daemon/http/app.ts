@@ -151,6 +151,10 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     endpoint: Endpoint & { id: Id },
     pathParams: Readonly<Record<string, string>> | undefined,
   ): Promise<void> => {
+    // A daemon that lost its database answers nothing from a cache that may be stale, and
+    // takes no change it cannot keep; health still answers (503) so a balancer moves away.
+    if (!nimbus.store.available && endpoint.id !== 'health.get')
+      throw new ApiError('database_unavailable', 'The database cannot be reached; try again in a moment', { 'Retry-After': '5' });
     const caller = authorize(guards, ctx, endpoint);
     const { params, page } = await readParams(ctx, endpoint, pathParams);
     admitNamed(caller, endpoint, params);

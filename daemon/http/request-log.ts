@@ -59,6 +59,8 @@ function idSource(): () => string {
   return () => `${prefix}-${(++next).toString(36)}`;
 }
 
+const isHealthPoll = (url: string | undefined) => url === '/api/health' || url?.startsWith('/api/health?') === true;
+
 /** Logs each request once its response has ended; mount it outside the error handler so it sees the final status. */
 export function requestLog(logger: Logger): Middleware {
   const nextId = idSource();
@@ -71,7 +73,9 @@ export function requestLog(logger: Logger): Middleware {
     const ip = req.socket.remoteAddress;
     res.once('close', () => {
       const status = res.statusCode;
-      if (!logger.isLevelEnabled(status >= 500 ? 'error' : 'info')) return;
+      // A balancer polls /api/health every few seconds: a healthy answer is not worth a line at info.
+      const level = status >= 500 ? 'error' : isHealthPoll(req.url) ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const url = redactUrl(req.url ?? '');
       const length = Number(res.getHeader('Content-Length'));
@@ -86,8 +90,7 @@ export function requestLog(logger: Logger): Middleware {
         ...(!res.writableFinished && { aborted: true }),
       };
       const msg = `${req.method} ${url} ${status} ${ms}ms${res.writableFinished ? '' : ' (aborted)'}`;
-      if (status >= 500) logger.error(line, msg);
-      else logger.info(line, msg);
+      logger[level](line, msg);
     });
     await next();
   };

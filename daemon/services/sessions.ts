@@ -77,6 +77,8 @@ export class Sessions {
     }
     if (now - Date.parse(session.lastUsedAt) >= TOUCH_GRANULARITY_MS) {
       session.lastUsedAt = new Date(now).toISOString();
+      // Changed in place: PostgreSQL writes only the records marked changed.
+      this.#store.sessions.touch(session.hash);
       this.#dirty = true;
     }
     return session;
