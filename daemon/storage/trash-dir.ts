@@ -6,7 +6,7 @@
  * skipped, never followed), fsynced, then removed. Nothing here ever replaces an entry.
  */
 import { constants } from 'node:fs';
-import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { fromFsError, notFound } from '../errors.js';
 import { NameTaken, type Placed, type RestoreTarget, type TrashEntry, type TrashStorage, type TrashTarget } from './file-storage.js';
@@ -461,7 +461,9 @@ export class DiskTrash implements TrashStorage {
     return renameUserTrash(this.trashDir, from, to);
   }
 
-  survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>> {
+  /** Makes the trash directory (private to the daemon's user) if it is missing, then reads it. */
+  async survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>> {
+    await mkdir(this.trashDir, { recursive: true, mode: 0o700 });
     return readTrash(this.trashDir, keep);
   }
 }
