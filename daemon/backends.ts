@@ -71,7 +71,9 @@ export async function openBackends(
       diskLock = await holdLocalDiskLock(config.databaseUrl!);
       undo.push(() => diskLock?.end());
     }
-    const objects = config.s3 ? await startObjectMode({ store, index, s3: config.s3, log }) : null;
+    const objects = config.s3
+      ? await startObjectMode({ store, index, s3: config.s3, log, sweeper: { minAgeMs: config.orphanMinAgeMs } })
+      : null;
     return {
       mode,
       store,

@@ -53,6 +53,12 @@ export interface DaemonConfig {
   databaseUrl: string | null;
   /** An S3 bucket for file bytes instead of the storage folder (--s3-endpoint, NIMBUS_S3_*); null keeps the folder. */
   s3: S3Config | null;
+  /**
+   * Object mode: the sweeper deletes an object no row names only once it is this old
+   * (NIMBUS_ORPHAN_MIN_AGE_SECONDS, default an hour), so an upload between its object and
+   * its row is never taken for an orphan. Tests shorten it to see a sweep.
+   */
+  orphanMinAgeMs: number;
 }
 
 /** Where file bytes live in object mode, and how to reach them (NIMBUS_S3_* variables). */
@@ -123,6 +129,7 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
       input.databaseUrl ? '--database-url' : 'NIMBUS_DATABASE_URL',
     ),
     s3: parseS3(input.s3Endpoint ?? env.NIMBUS_S3_ENDPOINT, input.s3Endpoint ? '--s3-endpoint' : 'NIMBUS_S3_ENDPOINT', env),
+    orphanMinAgeMs: (positive(env, 'NIMBUS_ORPHAN_MIN_AGE_SECONDS') ?? 60 * 60) * 1000,
   };
 }
 
