@@ -52,9 +52,11 @@ export async function openBackends(
   const store = config.databaseUrl
     ? await Store.openPostgres(config.databaseUrl, { log: logger })
     : new Store(path.join(config.dataDir, 'db.json'));
+  // Opened before anything may close it: closing a db.json store refreshes its backup from
+  // the file, and a file that failed to open must never replace the last good copy.
+  if (!config.databaseUrl) await store.open();
   const undo: (() => Promise<void> | void)[] = [() => store.close()];
   try {
-    if (!config.databaseUrl) await store.open();
     const probes: HealthProbe[] = [];
     const database = store.database;
     if (database) {
