@@ -1,0 +1,57 @@
+/**
+ * A TCP proxy a test can cut and mend: one daemon's way to PostgreSQL goes through it, so
+ * that daemon alone loses the database (a network partition) while the others keep theirs.
+ * Cut: every open connection is destroyed and new ones are dropped at once; mended: new
+ * connections pass again.
+ */
+import net from 'node:net';
+
+export interface TcpProxy {
+  /** The proxy's own port on 127.0.0.1. */
+  port: number;
+  cut(): void;
+  mend(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let open = true;
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  };
+  const server = net.createServer((client) => {
+    track(client);
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(target);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cutAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    cut() {
+      open = false;
+      cutAll();
+    },
+    mend() {
+      open = true;
+    },
+    async close() {
+      open = false;
+      cutAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
