@@ -378,7 +378,12 @@ function dash(nimbus: NimbusContext, events: EventHub): DashInfo {
     files: totals.files,
     folders: totals.folders,
     shares: nimbus.store.sharesByToken.size,
-    storage: { usedBytes: totals.usedBytes, dir: nimbus.config.storageDir, available: nimbus.index.state !== 'unavailable' },
+    // Object mode has no folder: where the bytes are is the bucket.
+    storage: {
+      usedBytes: totals.usedBytes,
+      dir: nimbus.config.s3 ? `s3://${nimbus.config.s3.bucket}` : nimbus.config.storageDir,
+      available: nimbus.index.state !== 'unavailable',
+    },
     index: { state: nimbus.index.state, watcher: nimbus.watcherMode },
     orphans: [...nimbus.orphans].sort(),
     mail: { delivery: nimbus.mailer.delivery },
