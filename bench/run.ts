@@ -21,6 +21,7 @@ import { detailList, fmt, machineSection, markdownTable, notMeasured, textTable,
 import { filesPageRow, fullListingRow, userGetRow } from './scenarios/api.js';
 import { routerRow } from './scenarios/router.js';
 import { searchRow } from './scenarios/search.js';
+import { clusterRows } from './scenarios/cluster.js';
 import { startupRows } from './scenarios/startup.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
@@ -36,8 +37,8 @@ const rounds = Number(env.BENCH_ROUNDS ?? 3);
 const only = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const profileDir = env.BENCH_PROFILE === '1' ? path.join(ROOT, 'bench', 'data', 'profiles') : null;
 
-/** Scenarios after start-up, in run order; each gets the running daemon. */
-const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][] = [
+/** Scenarios after start-up, in run order; each gets the running daemon and gives one row or several. */
+const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | Row[]>][] = [
   ['user', 'GET /api/user', userGetRow],
   ['router', 'Routing: @koa/router vs the endpoint table', routerRow],
   ['files', 'GET /api/files/?limit=100', filesPageRow],
@@ -52,6 +53,8 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row>][]
   ['upload', 'Upload of the big file', uploadRow],
   ['zip', 'Zip of the big file’s folder', zipRow],
   ['ui', 'UI: open the big folder', uiRow],
+  // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.
+  ['cluster', 'PostgreSQL + S3 beside the embedded daemon', clusterRows],
 ];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -103,7 +106,7 @@ async function main(): Promise<number> {
       t = performance.now();
       log(`${title}…`);
       try {
-        rows.push(await run(bench));
+        rows.push(...[await run(bench)].flat());
       } catch (err) {
         log(`  failed: ${(err as Error).stack ?? String(err)}`);
         rows.push(notMeasured(title, '—', `the scenario failed: ${(err as Error).message.slice(0, 300)}`));
