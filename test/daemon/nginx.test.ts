@@ -6,104 +6,21 @@
  * knows the balancer's address from NIMBUS_PUBLIC_URL, as deployed. (The two-daemon version
  * comes with the PostgreSQL + S3 backend.)
  */
-import { createHash } from 'node:crypto';
-import http from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GIB, generated, hashDownload, MIB, peakGrowth, uploadStream as uploadAs } from '../helpers/big-transfers.js';
 import { childEnv, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { TEST_KEY } from '../helpers/daemon.js';
 import { freePort, startNginx, type RunningNginx } from '../helpers/nginx.js';
 
-const GIB = 1 << 30;
-const MIB = 1 << 20;
 const USER = 'big';
 const headers = { 'API-Key': TEST_KEY };
 
-/** The resident memory of a process, in bytes (VmRSS of /proc/<pid>/status). */
-async function rssOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) * 1024;
-}
-
-/** Samples a process's RSS every 50 ms while `work` runs; resolves with the work's result and the peak growth. */
-async function peakGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
-  const before = await rssOf(pid);
-  let peak = before;
-  const sampler = setInterval(
-    () =>
-      void rssOf(pid).then(
-        (rss) => (peak = Math.max(peak, rss)),
-        () => undefined,
-      ),
-    50,
-  );
-  try {
-    const result = await work();
-    peak = Math.max(peak, await rssOf(pid));
-    return { result, before, peak };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
-/**
- * `size` bytes made on the fly (a random MiB, each copy stamped with its index so no two MiB
- * are alike), hashed as they are made: nothing of that size is ever held in the test either.
- */
-function generated(size: number): { stream: Readable; sha256: () => string } {
-  const block = Buffer.alloc(MIB);
-  for (let i = 0; i < MIB; i += 4) block.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
-  const hash = createHash('sha256');
-  let sent = 0;
-  let index = 0;
-  const stream = new Readable({
-    read() {
-      if (sent >= size) {
-        this.push(null);
-        return;
-      }
-      const chunk = Buffer.from(block.subarray(0, Math.min(MIB, size - sent)));
-      chunk.writeUInt32LE(index++, 0);
-      hash.update(chunk);
-      sent += chunk.length;
-      this.push(chunk);
-    },
-  });
-  return { stream, sha256: () => hash.digest('hex') };
-}
-
-/** A streamed upload with a Content-Length (as a browser sends a file) through `base`. */
-function uploadStream(base: string, file: string, body: Readable, size: number): Promise<{ status: number; text: string }> {
-  const url = new URL(`/api/files/upload?username=${USER}&file=${encodeURIComponent(file)}`, base);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', headers: { ...headers, 'Content-Type': 'application/octet-stream', 'Content-Length': String(size) } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    body.pipe(req);
-  });
-}
-
-/** The sha256 and length of a streamed download. */
-async function hashDownload(res: Response): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
-}
+/** A streamed upload of USER's `file` through `base`. */
+const uploadStream = (base: string, file: string, body: Readable, size: number) => uploadAs(base, TEST_KEY, USER, file, body, size);
 
 describe('nginx (deploy/nginx.conf) in front of a nimbus daemon', () => {
   let dataDir = '';
