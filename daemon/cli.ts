@@ -10,6 +10,7 @@ import { loadAdminKey, saveAdminKey } from './keys/admin-key.js';
 import { newSecret } from './keys/secrets.js';
 import { startDaemon } from './daemon.js';
 import { LOG_FILE, LOG_LEVELS, logDirOf, parseLogLevel, type LogLevel } from './logging.js';
+import { runMigrate } from './migrate/command.js';
 import { readRunFile } from './run-file.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 
@@ -20,6 +21,11 @@ Usage:
   nimbus key show           Print the admin API key
   nimbus key rotate         Replace the admin API key and print the new one
   nimbus paths [--json]     Print where the data, storage, logs and settings are
+  nimbus migrate --data-dir <dir>
+                            Copy an embedded installation (daemon stopped) into the configured
+                            database and bucket, resumable and verified (docs/scaling.md)
+  nimbus migrate --to-data-dir <dir>
+                            Copy the configured database and bucket back into a new data directory
   nimbus --help | --version
 
 Options:
@@ -63,6 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
+      'to-data-dir': { type: 'string' },
       'storage-dir': { type: 'string' },
       'log-level': { type: 'string' },
       'database-url': { type: 'string' },
@@ -91,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
     s3Endpoint: values['s3-endpoint'],
   };
   if (command === 'daemon') return runDaemon(input);
+  if (command === 'migrate') return runMigrate({ ...input, toDataDir: values['to-data-dir'] });
   if (command === 'paths') return printPaths(input, values.json === true);
   if (command === 'key' && (sub === 'show' || sub === 'rotate')) return sub === 'show' ? showKey(input) : rotateKey(input);
   process.stderr.write(`nimbus: unknown command "${positionals.join(' ')}"\n\n${HELP}`);

@@ -1,0 +1,109 @@
+/**
+ * An embedded installation as `nimbus migrate` reads it, without changing anything: db.json
+ * parsed in memory (not opened as a store, which would rewrite it and its backup), the
+ * storage folder scanned as the daemon scans it (links never followed, names the API cannot
+ * address skipped), and each trash record's entry in `<data-dir>/trash/<user>/<id>/<name>`.
+ */
+import { readdir, readFile, lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { isAddressableName, scanUserDir } from '../storage/scan.js';
+import { isDbData, migrateDb, type DbData, type StoredTrashItem } from '../store/schema.js';
+
+/** A file of the installation: where it shows (or the trash item holding it) and where its bytes are. */
+export interface SourceFile {
+  username: string;
+  /** The folder's name (null: the user's root); for a trashed file, the folder it was deleted from. */
+  folder: string | null;
+  name: string;
+  /** The trash item holding it, or null. */
+  trashId: string | null;
+  /** True for a file inside a trashed folder (its folder is that item's folder). */
+  inTrashedFolder: boolean;
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface SourceFolder {
+  username: string;
+  name: string;
+  trashId: string | null;
+  mtimeMs: number;
+}
+
+export interface EmbeddedInstallation {
+  /** The records, as the daemon would load them; trash records whose entry is gone are left out (the daemon drops them at start too). */
+  data: DbData;
+  files: SourceFile[];
+  folders: SourceFolder[];
+  /** What was not taken, and why (for the summary). */
+  skipped: string[];
+}
+
+export async function readDbJson(dataDir: string): Promise<DbData> {
+  const file = path.join(dataDir, 'db.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${dataDir} holds no db.json: not a Nimbus data directory`);
+    throw err;
+  }
+  const data: unknown = JSON.parse(text);
+  if (!isDbData(data)) throw new Error(`${file} is not a Nimbus store`);
+  migrateDb(data);
+  return data;
+}
+
+export async function readEmbedded(dataDir: string, storageDir: string): Promise<EmbeddedInstallation> {
+  const data = await readDbJson(dataDir);
+  const files: SourceFile[] = [];
+  const folders: SourceFolder[] = [];
+  const skipped: string[] = [];
+  for (const { username } of data.users) {
+    const node = await scanUserDir(storageDir, username);
+    const at = (...parts: string[]) => path.join(storageDir, username, ...parts);
+    for (const [name, meta] of node.root)
+      files.push({ username, folder: null, name, trashId: null, inTrashedFolder: false, path: at(name), ...meta });
+    for (const [folder, f] of node.folders) {
+      folders.push({ username, name: folder, trashId: null, mtimeMs: f.mtimeMs });
+      for (const [name, meta] of f.files)
+        files.push({ username, folder, name, trashId: null, inTrashedFolder: false, path: at(folder, name), ...meta });
+    }
+  }
+  const kept: StoredTrashItem[] = [];
+  const users = new Set(data.users.map((u) => u.username));
+  for (const item of data.trash) {
+    const entry = path.join(dataDir, 'trash', item.username, item.id, item.name);
+    const stat = users.has(item.username) ? await lstat(entry).catch(() => null) : null;
+    if (item.kind === 'file' && stat?.isFile()) {
+      files.push({ ...placeOf(item), inTrashedFolder: false, path: entry, size: stat.size, mtimeMs: stat.mtimeMs });
+    } else if (item.kind === 'folder' && stat?.isDirectory()) {
+      folders.push({ username: item.username, name: item.name, trashId: item.id, mtimeMs: stat.mtimeMs });
+      for (const e of await readdir(entry, { withFileTypes: true })) {
+        if (!e.isFile() || !isAddressableName(e.name)) continue;
+        const file = path.join(entry, e.name);
+        const s = await lstat(file);
+        if (!s.isFile()) continue;
+        files.push({
+          username: item.username,
+          folder: item.name,
+          name: e.name,
+          trashId: item.id,
+          inTrashedFolder: true,
+          path: file,
+          size: s.size,
+          mtimeMs: s.mtimeMs,
+        });
+      }
+    } else {
+      skipped.push(`trash item ${item.id} of ${item.username} (${item.kind} ${item.name}): nothing at ${entry}`);
+      continue;
+    }
+    kept.push(item);
+  }
+  data.trash = kept;
+  return { data, files, folders, skipped };
+}
+
+const placeOf = (item: StoredTrashItem) => ({ username: item.username, folder: item.folder, name: item.name, trashId: item.id });

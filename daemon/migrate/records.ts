@@ -1,0 +1,121 @@
+/**
+ * The records `nimbus migrate` carries over (everything in a store but object mode's file
+ * index): read by key from a DbData or a Store, mirrored into a Store, and compared. The
+ * comparison is on canonical JSON (keys sorted), since PostgreSQL's jsonb does not keep the
+ * order in which a record's fields were written.
+ */
+import type { Store } from '../store/store.js';
+import type { DbData } from '../store/schema.js';
+
+export const RECORD_COLLECTIONS = ['users', 'roles', 'shares', 'keys', 'verifications', 'sessions', 'resets', 'trash'] as const;
+export type RecordCollection = (typeof RECORD_COLLECTIONS)[number];
+export type Records = Record<RecordCollection, Map<string, object>>;
+
+/** The key of each record, as the store keys its Map (and PostgreSQL its table). */
+const KEY_OF: Record<RecordCollection, (record: never) => string> = {
+  users: (r: { username: string }) => r.username,
+  roles: (r: { name: string }) => r.name,
+  shares: (r: { token: string }) => r.token,
+  keys: (r: { hash: string }) => r.hash,
+  verifications: (r: { hash: string }) => r.hash,
+  sessions: (r: { hash: string }) => r.hash,
+  resets: (r: { hash: string }) => r.hash,
+  trash: (r: { id: string }) => r.id,
+};
+
+export function recordsOfData(data: DbData): Records {
+  const out = {} as Records;
+  for (const name of RECORD_COLLECTIONS) {
+    const list = (data[name] ?? []) as object[];
+    out[name] = new Map(list.map((record) => [(KEY_OF[name] as (r: object) => string)(record), record]));
+  }
+  return out;
+}
+
+/** The Maps of a store, by collection name (the store names some of them after their key). */
+export function recordsOfStore(store: Store): Records {
+  return {
+    users: store.users,
+    roles: store.roles,
+    shares: store.sharesByToken,
+    keys: store.keysByHash,
+    verifications: store.verifications,
+    sessions: store.sessions,
+    resets: store.resets,
+    trash: store.trash,
+  } as unknown as Records;
+}
+
+/** A DbData of a store's records (files and folders empty: the embedded mode keeps those on disk). */
+export function dataOfStore(store: Store): DbData {
+  const r = recordsOfStore(store);
+  const list = <T>(name: RecordCollection) => [...r[name].values()] as T[];
+  return {
+    schema: 1,
+    users: list('users'),
+    roles: list('roles'),
+    shares: list('shares'),
+    keys: list('keys'),
+    verifications: list('verifications'),
+    sessions: list('sessions'),
+    resets: list('resets'),
+    trash: list('trash'),
+    files: [],
+    folders: [],
+  };
+}
+
+/**
+ * Makes the store's records those of `source` (adds, replaces, and removes what `source` does
+ * not have): the store was checked to hold nothing else than this migration's own earlier run.
+ */
+export function mirrorRecords(source: Records, store: Store): void {
+  const target = recordsOfStore(store);
+  for (const name of RECORD_COLLECTIONS) {
+    for (const [key, record] of target[name]) {
+      if (source[name].has(key)) continue;
+      if (name === 'shares') store.deleteShare(record as never);
+      else if (name === 'trash') store.deleteTrash(record as never);
+      else target[name].delete(key);
+    }
+    for (const [key, record] of source[name]) {
+      const copy = structuredClone(record);
+      if (canonical(target[name].get(key)) === canonical(copy)) continue;
+      if (name === 'shares') store.putShare(copy as never, target.shares.get(key) as never);
+      else if (name === 'trash') store.putTrash(copy as never);
+      else target[name].set(key, copy);
+    }
+  }
+}
+
+/** Per collection, the count on each side, and every record missing, extra or different (by key). */
+export function compareRecords(
+  source: Records,
+  target: Records,
+): { counts: Record<RecordCollection, [number, number]>; mismatches: string[] } {
+  const counts = {} as Record<RecordCollection, [number, number]>;
+  const mismatches: string[] = [];
+  for (const name of RECORD_COLLECTIONS) {
+    const [a, b] = [source[name], target[name]];
+    counts[name] = [a.size, b.size];
+    for (const [key, record] of a) {
+      const other = b.get(key);
+      if (!other) mismatches.push(`${name} ${shortKey(key)}: missing in the target`);
+      else if (canonical(other) !== canonical(record)) mismatches.push(`${name} ${shortKey(key)}: differs in the target`);
+    }
+    for (const key of b.keys()) if (!a.has(key)) mismatches.push(`${name} ${shortKey(key)}: in the target only`);
+  }
+  return { counts, mismatches };
+}
+
+/** Hashes are secrets' fingerprints: shown shortened, enough to find them. */
+const shortKey = (key: string) => (/^[0-9a-f]{64}$/.test(key) ? `${key.slice(0, 12)}…` : JSON.stringify(key));
+
+/** JSON with object keys sorted and undefined fields dropped (as jsonb and JSON.stringify drop them). */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}

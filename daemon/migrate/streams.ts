@@ -1,0 +1,80 @@
+/**
+ * The byte-level pieces both directions of `nimbus migrate` share: a sha256 taken while a
+ * stream passes through (so each file is read once on the way over), the sha256 of a file or
+ * object read back, and a small pool that runs a few copies at once.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+
+/** Files copied at once: enough to hide the latency of each request, few enough to keep memory flat (each S3 put holds up to 4 parts of 8 MiB). */
+export const PARALLEL_FILES = 4;
+
+/** A pass-through that hashes what goes through it; `digest()` once the stream has ended. */
+export function hashingStream(): Transform & { digest(): string; bytes(): number } {
+  const hash = createHash('sha256');
+  let total = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      total += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  let digest: string | null = null;
+  return Object.assign(stream, {
+    digest: () => (digest ??= hash.digest('hex')),
+    bytes: () => total,
+  });
+}
+
+/** sha256 (hex) and length of everything a stream yields, read to its end. */
+export async function hashOf(source: Readable): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  await pipeline(
+    source,
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        size += chunk.length;
+        callback();
+      },
+    }),
+  );
+  return { sha256: hash.digest('hex'), size };
+}
+
+export const hashOfFile = (file: string) => hashOf(createReadStream(file));
+
+/** Runs `fn` on every item, `limit` at a time; the first failure stops new work and rejects once the running ones settle. */
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const item = items[next++];
+      try {
+        await fn(item);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { err: unknown }).err;
+}
+
+/** "1.2 GiB": bytes as people read them in a summary. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}

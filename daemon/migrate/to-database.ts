@@ -1,0 +1,213 @@
+/**
+ * `nimbus migrate --data-dir DIR`: an embedded installation into PostgreSQL (records) and,
+ * with S3 configured, a bucket (every file, trashed ones included, as `files/<id>` with its
+ * row). The source is only read; the data-directory lock keeps its daemon from starting
+ * meanwhile. Resumable: ids derive from the file's place and a salt the target keeps
+ * (target-claim.ts), so a row already there with the file's size and mtime is not copied
+ * again. Verified at the end from a freshly loaded store: records equal, and each file's
+ * sha256 taken while it was uploaded (or read from the disk, for one copied by an earlier
+ * run) equal to the sha256 of the object read back.
+ */
+import { createReadStream } from 'node:fs';
+import os from 'node:os';
+import { pipeline } from 'node:stream';
+import path from 'node:path';
+import mime from 'mime-types';
+import type { S3Config } from '../config.js';
+import { objectKey } from '../storage/cluster/ids.js';
+import { S3ObjectStore } from '../storage/objects/s3-store.js';
+import { DataDirLock } from '../store/lock.js';
+import type { StoredFile, StoredFolder } from '../store/schema.js';
+import { Store } from '../store/store.js';
+import { readEmbedded, type SourceFile } from './embedded-source.js';
+import { compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
+import { forEachLimit, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
+import { claimTarget } from './target-claim.js';
+import { Progress, reportOk, type MigrationReport } from './report.js';
+
+export interface ToDatabaseOptions {
+  dataDir: string;
+  storageDir: string;
+  databaseUrl: string;
+  /** Null: PostgreSQL with the storage folder (the files stay where they are; only records move). */
+  s3: S3Config | null;
+  out: (line: string) => void;
+}
+
+export async function migrateToDatabase(options: ToDatabaseOptions): Promise<MigrationReport> {
+  const { dataDir, storageDir, databaseUrl, s3, out } = options;
+  const started = Date.now();
+  const lock = new DataDirLock(path.join(dataDir, 'nimbus.lock'));
+  lock.acquire();
+  try {
+    const source = await readEmbedded(dataDir, storageDir);
+    for (const line of source.skipped) out(`Skipped ${line}`);
+    const records = recordsOfData(source.data);
+    const bucket = s3 ? new S3ObjectStore(s3) : null;
+    const store = await Store.openPostgres(databaseUrl);
+    const claim = await claimTarget(databaseUrl, store, `${os.hostname()}:${path.resolve(dataDir)}`).catch(async (err: unknown) => {
+      await store.close();
+      throw err;
+    });
+    const uploaded = new Map<string, string>();
+    try {
+      if (claim.resumed) out('Carrying on with an earlier run of this migration.');
+      mirrorRecords(records, store);
+      await store.commit();
+      if (bucket) {
+        await bucket.ensureBucket();
+        const plan = planRows(source.files, source.folders, claim.idOf);
+        await mirrorFolders(store, plan.folders);
+        await copyFiles(store, bucket, plan.files, uploaded, out);
+        await dropStaleFiles(store, bucket, new Set(plan.files.map((f) => f.row.id)));
+      }
+    } finally {
+      await store.close();
+    }
+    // Checked on what the database holds now, not on the Maps this run wrote.
+    const check = await Store.openPostgres(databaseUrl);
+    const report: MigrationReport = { counts: {}, mismatches: [], files: 0, bytes: 0, ms: 0, notes: [] };
+    try {
+      const compared = compareRecords(records, recordsOfStore(check));
+      Object.assign(report.counts, compared.counts);
+      report.mismatches.push(...compared.mismatches);
+      if (bucket) {
+        const plan = planRows(source.files, source.folders, claim.idOf);
+        report.counts.files = [plan.files.length, check.files.size];
+        report.counts.folders = [plan.folders.length, check.folders.size];
+        await verifyObjects(check, bucket, plan.files, uploaded, report, out);
+      } else {
+        report.files = source.files.length;
+        report.bytes = source.files.reduce((n, f) => n + f.size, 0);
+        report.notes.push(`The files stay in ${storageDir}: start the daemon with this --data-dir (and --storage-dir, if you gave one).`);
+      }
+      if (reportOk(report)) await claim.finish();
+    } finally {
+      await check.close();
+      await claim.release();
+      bucket?.close();
+    }
+    report.ms = Date.now() - started;
+    return report;
+  } finally {
+    lock.release();
+  }
+}
+
+interface PlannedFile {
+  source: SourceFile;
+  row: StoredFile;
+}
+
+/** The rows the installation becomes: ids derived from each entry's place, so every run plans the same ones. */
+function planRows(
+  files: SourceFile[],
+  folders: { username: string; name: string; trashId: string | null; mtimeMs: number }[],
+  idOf: (kind: 'file' | 'folder', ...parts: (string | null)[]) => string,
+): { files: PlannedFile[]; folders: StoredFolder[] } {
+  const folderRows = folders.map((f) => ({ ...f, id: idOf('folder', f.username, f.name, f.trashId) }));
+  const live = new Set(folderRows.filter((f) => f.trashId === null).map((f) => f.id));
+  const planned = files.map((source): PlannedFile => {
+    let folderId: string | null = null;
+    if (source.inTrashedFolder) folderId = idOf('folder', source.username, source.folder, source.trashId);
+    else if (source.folder !== null) {
+      // A trashed file keeps its folder while that folder exists (as a daemon leaves it); its trash record says where it was.
+      const id = idOf('folder', source.username, source.folder, null);
+      folderId = live.has(id) ? id : null;
+    }
+    return {
+      source,
+      row: {
+        id: idOf('file', source.username, source.folder, source.name, source.trashId),
+        username: source.username,
+        folderId,
+        name: source.name,
+        size: source.size,
+        mtimeMs: source.mtimeMs,
+        contentType: mime.lookup(source.name) || 'application/octet-stream',
+        etag: '',
+        trashId: source.trashId,
+      },
+    };
+  });
+  return { files: planned, folders: folderRows };
+}
+
+/** Folder rows first, so a daemon started on a half-migrated database never shows a file in an unknown folder. */
+async function mirrorFolders(store: Store, folders: StoredFolder[]): Promise<void> {
+  const wanted = new Map(folders.map((f) => [f.id, f]));
+  for (const id of [...store.folders.keys()]) if (!wanted.has(id)) store.folders.delete(id);
+  for (const folder of folders) store.folders.set(folder.id, folder);
+  await store.commit();
+}
+
+/** Uploads each file whose row is missing or describes other bytes, then commits its row (the object first, as a daemon does). */
+async function copyFiles(
+  store: Store,
+  bucket: S3ObjectStore,
+  files: PlannedFile[],
+  uploaded: Map<string, string>,
+  out: (line: string) => void,
+) {
+  const progress = new Progress('Copied', files.length, out);
+  await forEachLimit(files, PARALLEL_FILES, async ({ source, row }) => {
+    const existing = store.files.get(row.id);
+    if (existing && existing.size === row.size && existing.mtimeMs === row.mtimeMs && existing.etag !== '') {
+      progress.step(0);
+      return;
+    }
+    const hasher = hashingStream();
+    // pipeline, not pipe: a read error must fail the upload (destroying the hasher), not leave it waiting.
+    const body = pipeline(createReadStream(source.path), hasher, () => undefined);
+    const stored = await bucket.put(objectKey(row.id), body, { contentType: row.contentType });
+    if (stored.size !== row.size)
+      throw new Error(`${describe(source)} changed while it was copied (${row.size} bytes, then ${stored.size})`);
+    uploaded.set(row.id, hasher.digest());
+    store.files.set(row.id, { ...row, etag: stored.etag });
+    await store.commit();
+    progress.step(row.size);
+  });
+  progress.done();
+}
+
+/** Rows (and objects) an earlier run made for files that are no longer in the source. */
+async function dropStaleFiles(store: Store, bucket: S3ObjectStore, wanted: Set<string>): Promise<void> {
+  const stale = [...store.files.keys()].filter((id) => !wanted.has(id));
+  if (stale.length === 0) return;
+  for (const id of stale) store.files.delete(id);
+  await store.commit();
+  await bucket.delete(stale.map(objectKey));
+}
+
+async function verifyObjects(
+  store: Store,
+  bucket: S3ObjectStore,
+  files: PlannedFile[],
+  uploaded: Map<string, string>,
+  report: MigrationReport,
+  out: (line: string) => void,
+): Promise<void> {
+  const progress = new Progress('Verified', files.length, out);
+  await forEachLimit(files, PARALLEL_FILES, async ({ source, row }) => {
+    const stored = store.files.get(row.id);
+    if (!stored) return void report.mismatches.push(`${describe(source)}: no row in the database`);
+    if (stored.size !== source.size)
+      return void report.mismatches.push(`${describe(source)}: ${source.size} bytes, the row says ${stored.size}`);
+    const expected = uploaded.get(row.id) ?? (await hashOfFile(source.path)).sha256;
+    let actual: { sha256: string; size: number };
+    try {
+      actual = await hashOf(await bucket.get(objectKey(row.id)));
+    } catch (err) {
+      return void report.mismatches.push(`${describe(source)}: object ${objectKey(row.id)} unreadable (${(err as Error).message})`);
+    }
+    if (actual.sha256 !== expected || actual.size !== source.size)
+      return void report.mismatches.push(`${describe(source)}: the object's sha256 differs from the file's`);
+    report.files++;
+    report.bytes += source.size;
+    progress.step(source.size);
+  });
+  progress.done();
+}
+
+export const describe = (f: { username: string; folder: string | null; name: string; trashId: string | null }) =>
+  `${f.trashId ? `trash ${f.trashId} of ` : ''}${[f.username, f.folder, f.name].filter((p) => p !== null).join('/')}`;
