@@ -55,7 +55,7 @@ export async function startObjectMode(options: ObjectModeOptions): Promise<Objec
     storage,
     quota,
     sweeper,
-    probe: { name: 'storage', check: () => objects.check() },
+    probe: { name: 'bucket', check: () => objects.check() },
     async close() {
       await sweeper.stop();
       ledger?.close();
