@@ -172,22 +172,7 @@ describe('nimbus migrate', () => {
     const third = await migrate(['--data-dir', source.dataDir], env);
     expect(third.code, third.stderr).toBe(0);
 
-    const cluster = await startTestDaemon({ env, backend: 'embedded' });
-    try {
-      expect(cluster.daemon.storageDir).toBeDefined();
-      expect(await viewOf(cluster)).toEqual(before);
-      const link = await cluster.raw('GET', shareUrl, { key: null });
-      expect(link.status).toBe(200);
-      expect(link.text).toBe('hello from alice');
-      expect((await cluster.api('GET', '/api/files', { username: 'alice' }, { key: personalKey })).status).toBe(200);
-      const me = await cluster.api('GET', '/api/auth/me', {}, { key: null, headers: { Cookie: cookie, Origin: cluster.url } });
-      expect(me.status, me.text).toBe(200);
-      expect(me.body.user?.username ?? me.body.username).toBe('alice');
-    } finally {
-      await cluster.close();
-    }
-
-    // Back: into a new data directory, which an embedded daemon serves the same.
+    // Back (before the cluster daemon changes anything): into a new data directory, which an embedded daemon serves the same.
     const back = path.join(await mkdtemp(path.join(os.tmpdir(), 'nimbus-back-')), 'data');
     dirs.push(path.dirname(back));
     const returned = await migrate(['--to-data-dir', back], env);
@@ -201,7 +186,47 @@ describe('nimbus migrate', () => {
     } finally {
       await embedded.stop();
     }
+
+    const cluster = await startTestDaemon({ env, backend: 'embedded' });
+    try {
+      expect(cluster.daemon.storageDir).toBeDefined();
+      expect(await viewOf(cluster)).toEqual(before);
+      const link = await cluster.raw('GET', shareUrl, { key: null });
+      expect(link.status).toBe(200);
+      expect(link.text).toBe('hello from alice');
+      expect((await cluster.api('GET', '/api/files', { username: 'alice' }, { key: personalKey })).status).toBe(200);
+      const me = await cluster.api('GET', '/api/auth/me', {}, { key: null, headers: { Cookie: cookie, Origin: cluster.url } });
+      expect(me.status, me.text).toBe(200);
+      expect(me.body.user?.username ?? me.body.username).toBe('alice');
+      // The trash items are the cluster's own now: a file goes back into its folder, a folder with its files.
+      const items = (await cluster.api('GET', '/api/trash', { username: 'alice' })).body.items as { id: string }[];
+      expect((await cluster.api('POST', '/api/trash/restore', { username: 'alice', id: items[0].id })).status).toBe(201);
+      const docs = (await cluster.api('GET', '/api/folders/files', { username: 'alice', folder: 'docs' })).body.files as { name: string }[];
+      expect(docs.map((f) => f.name)).toContain('gone.txt');
+      const old = (await cluster.api('GET', '/api/trash', { username: 'bob' })).body.items as { id: string }[];
+      expect((await cluster.api('POST', '/api/trash/restore', { username: 'bob', id: old[0].id })).status).toBe(201);
+      const restored = (await cluster.api('GET', '/api/folders/files', { username: 'bob', folder: 'old' })).body.files as {
+        name: string;
+      }[];
+      expect(restored.map((f) => f.name).sort()).toEqual(['a.txt', 'b.txt']);
+    } finally {
+      await cluster.close();
+    }
   }, 240_000);
+
+  it('with PostgreSQL alone moves the records only: a daemon on the same data directory serves the same', async () => {
+    const { NIMBUS_DATABASE_URL } = await clusterEnv({ database: true });
+    const run = await migrate(['--data-dir', source.dataDir], { NIMBUS_DATABASE_URL });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('The files stay in');
+    const onPostgres = await startTestDaemon({ dataDir: source.dataDir, env: { NIMBUS_DATABASE_URL }, backend: 'embedded' });
+    try {
+      expect(await viewOf(onPostgres)).toEqual(before);
+      expect((await onPostgres.raw('GET', shareUrl, { key: null })).text).toBe('hello from alice');
+    } finally {
+      await onPostgres.stop();
+    }
+  }, 120_000);
 
   it("refuses a database holding another installation's data, and a non-empty target directory", async () => {
     const other = await clusterEnv();
