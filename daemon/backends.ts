@@ -25,6 +25,18 @@ export function backendMode(config: Pick<DaemonConfig, 'databaseUrl' | 's3'>): B
   return config.s3 ? 'object' : 'embedded';
 }
 
+/**
+ * Daemons sharing PostgreSQL and a bucket must accept the same admin key, and each machine's
+ * keychain would give each its own: the cluster mode takes it from NIMBUS_API_KEY. (Checked
+ * at the daemon's start, not in resolveConfig: `nimbus migrate` needs no admin key.)
+ */
+export function assertSharedAdminKey(config: Pick<DaemonConfig, 'databaseUrl' | 's3' | 'apiKey'>): void {
+  if (backendMode(config) === 'cluster' && !config.apiKey)
+    throw new Error(
+      'With NIMBUS_DATABASE_URL and NIMBUS_S3_ENDPOINT, several daemons share one admin key: set NIMBUS_API_KEY (the same on every daemon).',
+    );
+}
+
 /** Only PostgreSQL + S3 shares everything between daemons; every other mode has one daemon per data directory. */
 export const needsDataDirLock = (mode: BackendMode): boolean => mode !== 'cluster';
 

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { backendMode, needsDataDirLock, openBackends } from './backends.js';
+import { assertSharedAdminKey, backendMode, needsDataDirLock, openBackends } from './backends.js';
 import { redactUrl, resolveConfig } from './config.js';
 import { announceRemoteChange } from './http/remote-events.js';
 import type { NimbusContext } from './context.js';
@@ -38,6 +38,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const env = options.env ?? process.env;
   const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
   const mode = backendMode(config);
+  assertSharedAdminKey(config);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   // Object mode has no storage folder: the bytes are in the bucket.
   if (!config.s3) await mkdir(config.storageDir, { recursive: true });

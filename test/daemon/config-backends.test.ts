@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { assertSharedAdminKey } from '../../daemon/backends.js';
 import { redactUrl, resolveConfig } from '../../daemon/config.js';
 import { childEnv, runCli } from '../helpers/child.js';
 
@@ -26,6 +27,17 @@ describe('the embedded default', () => {
     const config = resolve({});
     expect(config.databaseUrl).toBeNull();
     expect(config.s3).toBeNull();
+  });
+});
+
+describe('PostgreSQL and S3 together (several daemons)', () => {
+  it('need NIMBUS_API_KEY to start a daemon: every daemon must accept the same admin key', () => {
+    const both = { ...S3_ENV, NIMBUS_DATABASE_URL: 'postgres://nimbus@db.example/nimbus' };
+    expect(() => assertSharedAdminKey(resolve(both))).toThrow(/NIMBUS_API_KEY/);
+    expect(() => assertSharedAdminKey(resolve({ ...both, NIMBUS_API_KEY: 'k'.repeat(32) }))).not.toThrow();
+    expect(() => assertSharedAdminKey(resolve(both, { apiKey: 'k'.repeat(32) }))).not.toThrow();
+    // One daemon per data directory otherwise: its own keychain is fine.
+    expect(() => assertSharedAdminKey(resolve(S3_ENV))).not.toThrow();
   });
 });
 
@@ -99,7 +111,7 @@ describe('NIMBUS_S3_* and --s3-endpoint', () => {
   });
 
   it('works beside a database URL (the several-daemons mode)', () => {
-    const config = resolve({ ...S3_ENV, NIMBUS_DATABASE_URL: 'postgres://nimbus:pw@db/nimbus' });
+    const config = resolve({ ...S3_ENV, NIMBUS_DATABASE_URL: 'postgres://nimbus:pw@db/nimbus', NIMBUS_API_KEY: 'k'.repeat(32) });
     expect(config.databaseUrl).not.toBeNull();
     expect(config.s3).not.toBeNull();
   });
