@@ -6,7 +6,7 @@
  * is 0 only when everything was verified.
  */
 import path from 'node:path';
-import { resolveConfig, type ConfigInput } from '../config.js';
+import { resolveConfig, type ConfigInput, type DaemonConfig } from '../config.js';
 import { LockHeldError } from '../store/lock.js';
 import { reportOk, summaryLines, type MigrationReport } from './report.js';
 import { TargetRefused } from './target-claim.js';
@@ -32,7 +32,13 @@ export async function runMigrate(
   if (!input.toDataDir && !input.dataDir && !env.NIMBUS_DATA_DIR)
     return fail('name the embedded data directory: --data-dir DIR (into the database), or --to-data-dir DIR (back from it)');
   const dataDir = input.toDataDir ?? input.dataDir;
-  const config = resolveConfig({ ...input, dataDir }, env, '');
+  let config: DaemonConfig;
+  try {
+    // An admin key is the daemons' business (the cluster requires one shared key): migrate calls no API, so any stands in.
+    config = resolveConfig({ ...input, dataDir, apiKey: env.NIMBUS_API_KEY || 'unused-by-migrate' }, env, '');
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   if (!config.databaseUrl)
     return fail(
       'no target: set NIMBUS_DATABASE_URL (or --database-url), and the NIMBUS_S3_* variables to keep the files in a bucket (docs/scaling.md)',
@@ -56,7 +62,10 @@ export async function runMigrate(
         });
   } catch (e) {
     if (e instanceof LockHeldError || e instanceof TargetRefused) return fail(e.message);
-    return fail(`${(e as Error).stack ?? String(e)}\nNothing was lost: run the same command again to carry on.`);
+    const next = input.toDataDir
+      ? `Remove ${config.dataDir} (it is incomplete) and run the same command again.`
+      : 'Nothing was lost: run the same command again to carry on.';
+    return fail(`${(e as Error).stack ?? String(e)}\n${next}`);
   }
   const direction = input.toDataDir ? `into ${path.resolve(input.toDataDir)}` : 'into the database';
   out(`Migration ${direction}:`);

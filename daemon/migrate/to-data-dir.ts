@@ -37,11 +37,10 @@ export interface ToDataDirOptions {
 export async function migrateToDataDir(options: ToDataDirOptions): Promise<MigrationReport> {
   const { toDataDir, storageDir, databaseUrl, s3, out } = options;
   const started = Date.now();
-  const existing = await readdir(toDataDir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return [];
-    throw err;
-  });
-  if (existing.length > 0) throw new TargetRefused(`${toDataDir} is not empty: the target must be a new or empty directory.`);
+  // Both, when the storage folder is elsewhere (--storage-dir): nothing anywhere is ever replaced.
+  for (const dir of new Set([toDataDir, storageDir])) {
+    if (!(await isEmptyOrMissing(dir))) throw new TargetRefused(`${dir} is not empty: the target must be a new or empty directory.`);
+  }
   await mkdir(toDataDir, { recursive: true });
   const lock = new DataDirLock(path.join(toDataDir, 'nimbus.lock'));
   lock.acquire();
@@ -159,3 +158,12 @@ async function setFolderTimes(store: Store, dataDir: string, storageDir: string)
 
 /** An mtime for utimes in seconds: a Date would cut the sub-millisecond part the disk (and the row) keep. */
 const seconds = (mtimeMs: number) => mtimeMs / 1000;
+
+async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).length === 0;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw err;
+  }
+}

@@ -21,7 +21,7 @@ import type { StoredFile, StoredFolder } from '../store/schema.js';
 import { Store } from '../store/store.js';
 import { readEmbedded, type SourceFile } from './embedded-source.js';
 import { compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
-import { forEachLimit, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
+import { forEachLimit, formatBytes, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
 import { claimTarget } from './target-claim.js';
 import { Progress, reportOk, type MigrationReport } from './report.js';
 
@@ -44,46 +44,60 @@ export async function migrateToDatabase(options: ToDatabaseOptions): Promise<Mig
     for (const line of source.skipped) out(`Skipped ${line}`);
     const records = recordsOfData(source.data);
     const bucket = s3 ? new S3ObjectStore(s3) : null;
-    const store = await Store.openPostgres(databaseUrl);
-    const claim = await claimTarget(databaseUrl, store, `${os.hostname()}:${path.resolve(dataDir)}`).catch(async (err: unknown) => {
-      await store.close();
-      throw err;
-    });
-    const uploaded = new Map<string, string>();
+    let store: Store;
+    let claim: Awaited<ReturnType<typeof claimTarget>>;
     try {
-      if (claim.resumed) out('Carrying on with an earlier run of this migration.');
-      mirrorRecords(records, store);
-      await store.commit();
-      if (bucket) {
-        await bucket.ensureBucket();
-        const plan = planRows(source.files, source.folders, claim.idOf);
-        await mirrorFolders(store, plan.folders);
-        await copyFiles(store, bucket, plan.files, uploaded, out);
-        await dropStaleFiles(store, bucket, new Set(plan.files.map((f) => f.row.id)));
-      }
-    } finally {
-      await store.close();
+      store = await Store.openPostgres(databaseUrl);
+    } catch (err) {
+      bucket?.close();
+      throw err;
     }
-    // Checked on what the database holds now, not on the Maps this run wrote.
-    const check = await Store.openPostgres(databaseUrl);
+    try {
+      claim = await claimTarget(databaseUrl, store, `${os.hostname()}:${path.resolve(dataDir)}`);
+    } catch (err) {
+      await store.close();
+      bucket?.close();
+      throw err;
+    }
+    const uploaded = new Map<string, string>();
+    const plan = planRows(source.files, source.folders, claim.idOf);
     const report: MigrationReport = { counts: {}, mismatches: [], files: 0, bytes: 0, ms: 0, notes: [] };
     try {
-      const compared = compareRecords(records, recordsOfStore(check));
-      Object.assign(report.counts, compared.counts);
-      report.mismatches.push(...compared.mismatches);
-      if (bucket) {
-        const plan = planRows(source.files, source.folders, claim.idOf);
-        report.counts.files = [plan.files.length, check.files.size];
-        report.counts.folders = [plan.folders.length, check.folders.size];
-        await verifyObjects(check, bucket, plan.files, uploaded, report, out);
-      } else {
-        report.files = source.files.length;
-        report.bytes = source.files.reduce((n, f) => n + f.size, 0);
-        report.notes.push(`The files stay in ${storageDir}: start the daemon with this --data-dir (and --storage-dir, if you gave one).`);
+      try {
+        if (claim.resumed) out('Carrying on with an earlier run of this migration.');
+        mirrorRecords(records, store);
+        await store.commit();
+        if (bucket) {
+          await bucket.ensureBucket();
+          await mirrorFolders(store, plan.folders);
+          await copyFiles(store, bucket, plan.files, uploaded, out);
+          await dropStaleFiles(store, bucket, new Set(plan.files.map((f) => f.row.id)));
+        }
+      } finally {
+        await store.close();
+      }
+      // Checked on what the database holds now, not on the Maps this run wrote.
+      const check = await Store.openPostgres(databaseUrl);
+      try {
+        const compared = compareRecords(records, recordsOfStore(check));
+        Object.assign(report.counts, compared.counts);
+        report.mismatches.push(...compared.mismatches);
+        if (bucket) {
+          report.counts.files = [plan.files.length, check.files.size];
+          report.counts.folders = [plan.folders.length, check.folders.size];
+          await verifyObjects(check, bucket, plan.files, uploaded, report, out);
+        } else {
+          const bytes = source.files.reduce((n, f) => n + f.size, 0);
+          report.notes.push(
+            `The ${source.files.length} files (${formatBytes(bytes)}) stay in ${storageDir}: start the daemon with this --data-dir ` +
+              '(and --storage-dir, if you gave one) and NIMBUS_DATABASE_URL.',
+          );
+        }
+      } finally {
+        await check.close();
       }
       if (reportOk(report)) await claim.finish();
     } finally {
-      await check.close();
       await claim.release();
       bucket?.close();
     }
