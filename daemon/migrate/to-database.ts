@@ -20,7 +20,7 @@ import { DataDirLock } from '../store/lock.js';
 import type { StoredFile, StoredFolder } from '../store/schema.js';
 import { Store } from '../store/store.js';
 import { readEmbedded, type SourceFile } from './embedded-source.js';
-import { compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
+import { canonical, compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
 import { forEachLimit, formatBytes, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
 import { claimTarget } from './target-claim.js';
 import { Progress, reportOk, type MigrationReport } from './report.js';
@@ -167,6 +167,12 @@ async function copyFiles(
   await forEachLimit(files, PARALLEL_FILES, async ({ source, row }) => {
     const existing = store.files.get(row.id);
     if (existing && existing.size === row.size && existing.mtimeMs === row.mtimeMs && existing.etag !== '') {
+      // The same bytes: not copied again, only its place put back if the row was changed since.
+      const wanted = { ...row, etag: existing.etag };
+      if (canonical(existing) !== canonical(wanted)) {
+        store.files.set(row.id, wanted);
+        await store.commit();
+      }
       progress.step(0);
       return;
     }

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
 import { signIn } from '../helpers/api.js';
@@ -226,6 +226,29 @@ describe('nimbus migrate', () => {
     } finally {
       await onPostgres.stop();
     }
+  }, 120_000);
+
+  it('fails naming a file whose object does not hold its bytes', async () => {
+    const target = await clusterEnv();
+    expect((await migrate(['--data-dir', source.dataDir], target)).code).toBe(0);
+    const db = new pg.Client({ connectionString: target.NIMBUS_DATABASE_URL });
+    await db.connect();
+    const id = (await db.query<{ key: string }>("SELECT key FROM files WHERE name = 'notes.txt'")).rows[0].key;
+    await db.end();
+    // Same length, other bytes: only the checksum can tell.
+    const s3 = createS3Client({
+      endpoint: target.NIMBUS_S3_ENDPOINT,
+      region: target.NIMBUS_S3_REGION,
+      accessKeyId: target.NIMBUS_S3_ACCESS_KEY_ID,
+      secretAccessKey: target.NIMBUS_S3_SECRET_ACCESS_KEY,
+      forcePathStyle: true,
+    });
+    await s3.send(new PutObjectCommand({ Bucket: target.NIMBUS_S3_BUCKET, Key: `files/${id}`, Body: 'HELLO FROM ALICE' }));
+    s3.destroy();
+    const run = await migrate(['--data-dir', source.dataDir], target);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("MISMATCH alice/notes.txt: the object's sha256 differs from the file's");
+    expect(run.stderr).toContain('NOT verified: 1 mismatch(es)');
   }, 120_000);
 
   it("refuses a database holding another installation's data, and a non-empty target directory", async () => {
