@@ -20,10 +20,11 @@ const CREATE = `CREATE TABLE IF NOT EXISTS nimbus_migration_progress (
   finished_at timestamptz
 )`;
 
-export class TargetRefused extends Error {
+/** A migration that must not start (the message says why and what to do); nothing was written. */
+export class MigrationRefused extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'TargetRefused';
+    this.name = 'MigrationRefused';
   }
 }
 
@@ -36,20 +37,20 @@ export interface Claim {
   release(): Promise<void>;
 }
 
-/** Takes the target for `source`, or throws TargetRefused. `store` is the target, loaded. */
+/** Takes the target for `source`, or throws MigrationRefused. `store` is the target, loaded. */
 export async function claimTarget(url: string, store: Store, source: string): Promise<Claim> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => undefined);
   await client.connect();
   try {
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK]);
-    if (!locked[0]?.ok) throw new TargetRefused('Another `nimbus migrate` is writing into this database; wait for it to end.');
+    if (!locked[0]?.ok) throw new MigrationRefused('Another `nimbus migrate` is writing into this database; wait for it to end.');
     await client.query(CREATE);
     const { rows } = await client.query<{ source: string; salt: string }>('SELECT source, salt FROM nimbus_migration_progress');
     const mine = rows.find((r) => r.source === source);
     const others = rows.filter((r) => r.source !== source);
     if (others.length > 0)
-      throw new TargetRefused(
+      throw new MigrationRefused(
         `The target database holds a migration from another installation (${others[0].source}); use an empty database.`,
       );
     let salt: string;
@@ -57,7 +58,7 @@ export async function claimTarget(url: string, store: Store, source: string): Pr
     else {
       const holds = whatItHolds(store);
       if (holds.length > 0)
-        throw new TargetRefused(
+        throw new MigrationRefused(
           `The target database already holds another installation's data (${holds.join(', ')}); use an empty database.`,
         );
       salt = randomBytes(16).toString('hex');

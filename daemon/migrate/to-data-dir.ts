@@ -22,7 +22,7 @@ import { readDbJson, readEmbedded } from './embedded-source.js';
 import { compareRecords, dataOfStore, mirrorRecords, recordsOfData } from './records.js';
 import { Progress, type MigrationReport } from './report.js';
 import { forEachLimit, hashingStream, hashOfFile, PARALLEL_FILES } from './streams.js';
-import { TargetRefused } from './target-claim.js';
+import { MigrationRefused } from './target-claim.js';
 import { describe } from './to-database.js';
 
 export interface ToDataDirOptions {
@@ -39,7 +39,7 @@ export async function migrateToDataDir(options: ToDataDirOptions): Promise<Migra
   const started = Date.now();
   // Both, when the storage folder is elsewhere (--storage-dir): nothing anywhere is ever replaced.
   for (const dir of new Set([toDataDir, storageDir])) {
-    if (!(await isEmptyOrMissing(dir))) throw new TargetRefused(`${dir} is not empty: the target must be a new or empty directory.`);
+    if (!(await isEmptyOrMissing(dir))) throw new MigrationRefused(`${dir} is not empty: the target must be a new or empty directory.`);
   }
   await mkdir(toDataDir, { recursive: true });
   const lock = new DataDirLock(path.join(toDataDir, 'nimbus.lock'));

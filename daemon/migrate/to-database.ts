@@ -8,7 +8,7 @@
  * sha256 taken while it was uploaded (or read from the disk, for one copied by an earlier
  * run) equal to the sha256 of the object read back.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import { pipeline } from 'node:stream';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import { Store } from '../store/store.js';
 import { readEmbedded, type SourceFile } from './embedded-source.js';
 import { canonical, compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
 import { forEachLimit, formatBytes, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
-import { claimTarget } from './target-claim.js';
+import { claimTarget, MigrationRefused } from './target-claim.js';
 import { Progress, reportOk, type MigrationReport } from './report.js';
 
 export interface ToDatabaseOptions {
@@ -37,6 +37,7 @@ export interface ToDatabaseOptions {
 export async function migrateToDatabase(options: ToDatabaseOptions): Promise<MigrationReport> {
   const { dataDir, storageDir, databaseUrl, s3, out } = options;
   const started = Date.now();
+  if (!existsSync(path.join(dataDir, 'db.json'))) throw new MigrationRefused(`${dataDir} holds no db.json: not a Nimbus data directory`);
   const lock = new DataDirLock(path.join(dataDir, 'nimbus.lock'));
   lock.acquire();
   try {

@@ -24,7 +24,9 @@ const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
 
 /** Everything a user of the API sees of an installation, bytes as sha256: two equal views are the same installation. */
 async function viewOf(t: TestDaemon) {
-  const users = ((await t.api('GET', '/api/user/all')).body as { username: string; role: string; email: string }[])
+  const all = await t.api('GET', '/api/user/all');
+  if (!Array.isArray(all.body)) throw new Error(`user.all: ${all.status} ${all.text.slice(0, 300)} ${t.logs.slice(-3).join(' | ')}`);
+  const users = (all.body as { username: string; role: string; email: string }[])
     .map(({ username, role, email }) => ({ username, role, email }))
     .sort((a, b) => a.username.localeCompare(b.username));
   const roles = ((await t.api('GET', '/api/role/all')).body as { name: string; maxStorage: number }[])
