@@ -9,6 +9,7 @@ import Koa, { type Context } from 'koa';
 import { ENDPOINTS, refusesReadOnly, type Audience, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
+import type { ErrorCode } from '../../shared/errors.js';
 import { ApiError, notFound } from '../errors.js';
 import { dummyPasswordHash, registrationClosed } from '../services/auth.js';
 import { identify, sessionCaller, type Caller } from '../services/keys.js';
@@ -155,6 +156,8 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     // takes no change it cannot keep; health still answers (503) so a balancer moves away.
     if (!nimbus.store.available && endpoint.id !== 'health.get')
       throw new ApiError('database_unavailable', 'The database cannot be reached; try again in a moment', { 'Retry-After': '5' });
+    // Another daemon may have made this key or session a moment ago: catch up before refusing it.
+    if (nimbus.store.database && credentialUnknown(nimbus, ctx)) await nimbus.store.catchUp();
     const caller = authorize(guards, ctx, endpoint);
     const { params, page } = await readParams(ctx, endpoint, pathParams);
     admitNamed(caller, endpoint, params);
@@ -165,7 +168,15 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
       else if (!nimbus.index.isComplete(username)) await indexSettled(nimbus.index, username);
     }
     const input: HandlerInput<Id> = { ctx, params, page, nimbus, caller, events, throttle, logins };
-    const result = await HANDLERS[endpoint.id](input);
+    let result;
+    try {
+      result = await HANDLERS[endpoint.id](input);
+    } catch (err) {
+      // A user, file or share another daemon made a moment ago may not be here yet: catch up
+      // and answer again once. A miss changes nothing, and is decided before a body is read.
+      if (!(err instanceof ApiError && RETRIED_MISSES.has(err.code) && (await nimbus.store.catchUp()))) throw err;
+      result = await HANDLERS[endpoint.id](input);
+    }
     // Raw rows (bytes, events, a page) wrote their response themselves.
     if (!endpoint.raw && result !== undefined) {
       ctx.status = endpoint.success;
@@ -289,6 +300,26 @@ const ADMITS: Record<Exclude<Audience, 'public'>, (caller: Caller) => boolean> =
  * to a public POST is still checked (a wrong key 401, a read-only one 403), and a public POST
  * (of /api/auth) with another site's Origin is 403.
  */
+/** Misses that, with several daemons, may only mean this daemon has not heard of a change yet. */
+const RETRIED_MISSES = new Set<ErrorCode>([
+  'user_not_found',
+  'folder_not_found',
+  'file_not_found',
+  'share_not_found',
+  'trash_item_not_found',
+  'key_not_found',
+  'session_not_found',
+  'role_not_found',
+]);
+
+/** A presented key or session cookie this daemon does not know (it may be another daemon's new one). */
+function credentialUnknown(nimbus: NimbusContext, ctx: Context): boolean {
+  const key = presentedKey(ctx);
+  if (key) return identify(nimbus, key) === null;
+  const token = sessionToken(ctx);
+  return token !== null && !nimbus.sessions.has(token);
+}
+
 function authorize(guards: Guards, ctx: Context, endpoint: Endpoint): Caller | null {
   const { nimbus } = guards;
   const key = presentedKey(ctx);

@@ -66,6 +66,11 @@ export class Sessions {
    * expired or idle one (an expired one is ended here) or one whose user is gone. The lookup
    * is by the value's SHA-256 in a Map: the hash, not the value, is what is compared.
    */
+  /** Whether a session with this cookie value is in the store (alive or not). */
+  has(token: string): boolean {
+    return token.length > 0 && token.length <= 256 && this.#store.sessions.has(hashPresented(token));
+  }
+
   authenticate(token: string, now = Date.now()): StoredSession | null {
     if (token.length === 0 || token.length > 256) return null;
     const session = this.#store.sessions.get(hashPresented(token));

@@ -92,6 +92,8 @@ export interface StoreBackend {
   commit(): Promise<void>;
   /** Waits for the write in progress, if any. */
   idle(): Promise<void>;
+  /** Applies every commit other daemons made before the call (absent: there are no others). */
+  catchUp?(): Promise<void>;
   /** Waits for pending writes, then releases files and connections. */
   close(): Promise<void>;
 }

@@ -175,6 +175,17 @@ export class Store {
   }
 
   /** Waits for the write in progress, if any. */
+  /**
+   * With several daemons: waits until the Maps hold every commit another daemon made before
+   * the call, and answers true; false (at once) when no other daemon can write. Called on a
+   * miss (an unknown session, key, user or file) before answering it as one.
+   */
+  async catchUp(): Promise<boolean> {
+    if (!this.#backend.catchUp) return false;
+    await this.#backend.catchUp();
+    return true;
+  }
+
   async idle(): Promise<void> {
     await this.#backend.idle();
   }

@@ -47,6 +47,15 @@ export class ChangeListener {
     this.#client = client;
   }
 
+  /**
+   * Resolves once every notification of a transaction committed before the call has been
+   * handed to `onNotification`: PostgreSQL sends a listening session what is queued for it
+   * before the answer to its next command, so one round trip on this connection is the barrier.
+   */
+  async sync(): Promise<void> {
+    await this.#client?.query('SELECT 1');
+  }
+
   /** Whether the connection is up and listening. */
   get listening(): boolean {
     return this.#client !== null;

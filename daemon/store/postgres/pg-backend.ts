@@ -269,6 +269,18 @@ export class PgBackend implements StoreBackend {
     void this.#serially(() => this.#refresh(wanted)).catch((err: unknown) => this.#rereadFailed(err));
   }
 
+  /**
+   * Resolves once this daemon's Maps hold every commit other daemons made before the call:
+   * the notifications are all in (a round trip on the LISTEN connection), and the rows they
+   * name have been read and applied. For a miss that may only be this daemon lagging (a
+   * session signed in through another daemon a moment ago).
+   */
+  async catchUp(): Promise<void> {
+    if (!this.#listener.listening) return;
+    await this.#listener.sync().catch(() => undefined);
+    await this.#remote;
+  }
+
   /** Runs remote work after the remote work already queued. */
   #serially(work: () => Promise<void>): Promise<void> {
     const run = this.#remote.then(work);
