@@ -2,10 +2,8 @@
  * Password reset, registration and the password rules (docs/accounts.md, "Password reset",
  * "Passwords", NIMBUS_REGISTRATION, NIMBUS_REQUIRE_VERIFIED), with a real SMTP server.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readDb, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { editDb, readDb, readDbText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { resetLink, startSmtp, verifyLink, type Smtp } from '../helpers/mail.js';
 import {
@@ -98,7 +96,7 @@ describe('password reset', () => {
     expect(link.origin).toBe(t.url);
     expect(link.pathname).toBe('/reset');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await readFile(path.join(t.dataDir, 'db.json'), 'utf8')).not.toContain(token);
+    expect(await readDbText(t)).not.toContain(token);
   });
 
   it('confirm sets the password once: the second use is 400 invalid_token', async () => {
@@ -202,13 +200,16 @@ describe('password reset', () => {
   it('refuses a token past its hour (expiry kept in the store)', async () => {
     await makeUser(t, 'old');
     const token = await resetToken(t, 'old');
-    const db = await readDb(t.dataDir);
+    const db = await readDb(t);
     const entry = (db.resets as { username: string; expiresAt: string }[]).find((r) => r.username === 'old')!;
     expect(Date.parse(entry.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000);
     expect(Date.parse(entry.expiresAt) - Date.now()).toBeLessThanOrEqual(60 * 60_000);
     await t.stop();
-    entry.expiresAt = new Date(Date.now() - 1000).toISOString();
-    await writeFile(path.join(t.dataDir, 'db.json'), JSON.stringify(db));
+    await editDb(t, (stored) => {
+      (stored.resets as { username: string; expiresAt: string }[]).find((r) => r.username === 'old')!.expiresAt = new Date(
+        Date.now() - 1000,
+      ).toISOString();
+    });
     await t.restart();
     const res = await confirm(t, token, 'Too-late-pw-8812');
     expect(res.status, show(res)).toBe(400);

@@ -4,12 +4,10 @@
  * an unknown user and a wrong password, passwords only in bodies, the guessing limits, password
  * change and reset, registration, and the cross-site rule.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordVerificationsRun } from '../../daemon/keys/secrets.js';
 import { api, apiLoose, sessionCookie, signIn } from '../helpers/api.js';
-import { createUser, nodeRequest, readDb, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { createUser, editDb, nodeRequest, readDbText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { decodeQuotedPrintable, readOutbox, resetLink, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody, expectUser } from '../helpers/records.js';
 
@@ -70,7 +68,7 @@ describe('auth.login', () => {
     expect(header).toMatch(/^nimbus_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=2592000$/);
     // Only the hash of the cookie is stored.
     const value = sessionCookie(res)!.split('=')[1];
-    expect(await readFile(path.join(t.dataDir, 'db.json'), 'utf8')).not.toContain(value);
+    expect(await readDbText(t)).not.toContain(value);
   });
 
   it('says an admin-role user is an admin', async () => {
@@ -292,7 +290,7 @@ describe('password reset', () => {
     const [token] = await resetTokens(t, `${username}@example.com`);
     const mail = decodeQuotedPrintable((await readOutbox(t.dataDir)).find((m) => m.includes(token))!);
     expect(mail).toContain(`${t.url}/reset?token=${token}`);
-    expect(await readFile(path.join(t.dataDir, 'db.json'), 'utf8')).not.toContain(token);
+    expect(await readDbText(t)).not.toContain(token);
     const res = await api(t, 'auth.reset.confirm', { token, newpassword: 'brand new phrase' }, { key: null });
     expect(res.status).toBe(200);
     expect((await api(t, 'auth.me', {}, { key: null, headers: session.headers })).status).toBe(401);
@@ -336,9 +334,9 @@ describe('password reset', () => {
       await api(own, 'auth.reset', { username: 'ana' }, { key: null });
       const [token] = await resetTokens(own, 'ana@example.com');
       await own.stop();
-      const db = await readDb(own.dataDir);
-      db.resets[0].expiresAt = new Date(Date.now() - 1000).toISOString();
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+      await editDb(own, (db) => {
+        db.resets[0].expiresAt = new Date(Date.now() - 1000).toISOString();
+      });
       await own.restart();
       expectErrorBody(
         await api(own, 'auth.reset.confirm', { token, newpassword: 'brand new phrase' }, { key: null }),
@@ -394,7 +392,7 @@ describe('cross-site requests', () => {
   it('refuses a cookie POST from another origin, or with neither Origin nor Sec-Fetch-Site, and changes nothing', async () => {
     const username = await newUser();
     const { cookie } = await signIn(t, username);
-    const before = await readFile(path.join(t.dataDir, 'db.json'), 'utf8');
+    const before = await readDbText(t);
     for (const headers of <Record<string, string>[]>[
       { Cookie: cookie, Origin: 'https://evil.example' },
       { Cookie: cookie },
@@ -404,7 +402,7 @@ describe('cross-site requests', () => {
       const res = await api(t, 'folders.create', { username, folder: 'docs' }, { key: null, headers });
       expectErrorBody(res, 403, 'cross_site_request');
     }
-    expect(await readFile(path.join(t.dataDir, 'db.json'), 'utf8')).toBe(before);
+    expect(await readDbText(t)).toBe(before);
     expect((await api(t, 'folders.list', { username })).body.folders).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, readDb, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody } from '../helpers/records.js';
 
@@ -24,7 +25,7 @@ describe('concurrent mutations', () => {
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
-    const db = await readDb(t.dataDir);
+    const db = await readDb(t);
     expect(db.users.filter((u: { username: string }) => u.username === 'race')).toHaveLength(1);
   });
 
@@ -34,7 +35,7 @@ describe('concurrent mutations', () => {
       names.map((username) => t.api('POST', '/api/user/create', { username, email: `${username}@example.com`, password: 'password123' })),
     );
     expect(results.every((r) => r.status === 201)).toBe(true);
-    const stored = new Set((await readDb(t.dataDir)).users.map((u: { username: string }) => u.username));
+    const stored = new Set((await readDb(t)).users.map((u: { username: string }) => u.username));
     expect(names.filter((n) => !stored.has(n))).toEqual([]);
   });
 
@@ -43,7 +44,7 @@ describe('concurrent mutations', () => {
     await upload(t, 'sharer', 'a.txt', 'x');
     const results = await Promise.all([0, 1, 2].map(() => t.api('POST', '/api/files/share', { username: 'sharer', file: 'a.txt' })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    expect((await readDb(t.dataDir)).shares.filter((s: { username: string }) => s.username === 'sharer')).toHaveLength(1);
+    expect((await readDb(t)).shares.filter((s: { username: string }) => s.username === 'sharer')).toHaveLength(1);
   });
 });
 
@@ -123,7 +124,7 @@ describe('related records', () => {
     expect((await t.api('POST', '/api/user/delete', { username: 'goner' })).status).toBe(200);
     expect(existsSync(path.join(t.storageDir, 'goner'))).toBe(false);
     expect((await t.raw('GET', new URL(link).pathname, { key: null })).status).toBe(404);
-    const db = await readDb(t.dataDir);
+    const db = await readDb(t);
     expect(db.shares.some((s: { username: string }) => s.username === 'goner')).toBe(false);
     expect(db.verifications.some((v: { username: string }) => v.username === 'goner')).toBe(false);
     // The name can be used again, and starts empty.
@@ -170,30 +171,34 @@ describe('related records', () => {
   });
 });
 
-describe('a store write that fails', () => {
-  it('answers 500 internal without details, acknowledges nothing, and keeps working once the disk is back', async () => {
-    const db = path.join(t.dataDir, 'db.json');
-    const saved = await readDb(t.dataDir);
-    // A non-empty directory where db.json should be: the atomic rename over it fails.
-    await rm(db);
-    await mkdir(path.join(db, 'blocker'), { recursive: true });
-    try {
-      const res = await t.api('POST', '/api/role/create', { name: 'lost', maxStorage: '1', badge: 'https://example.com/l.png' });
-      expectErrorBody(res, 500, 'internal');
-      expect(res.body.error).toBe('Internal error');
-      expect(res.text).not.toMatch(/db\.json|EISDIR|ENOTDIR|\n\s+at /);
-      expect(t.logs.some((l) => l.includes('internal error'))).toBe(true);
-      // Not acknowledged, so not there.
-      expectErrorBody(await t.api('GET', '/api/role', { name: 'lost' }), 404, 'role_not_found');
-    } finally {
-      await rm(db, { recursive: true, force: true });
-      await writeFile(db, JSON.stringify(saved));
-    }
-    expect((await t.api('POST', '/api/role/create', { name: 'kept', maxStorage: '1', badge: 'https://example.com/k.png' })).status).toBe(
-      201,
-    );
-    const after = await readDb(t.dataDir);
-    expect(after.roles.map((r: { name: string }) => r.name)).toContain('kept');
-    expect(after.roles.map((r: { name: string }) => r.name)).not.toContain('lost');
+// db.json made unwritable: the embedded store's failure (a database outage is
+// test/daemon/cluster-*.test.ts's).
+onDisk(() => {
+  describe('a store write that fails', () => {
+    it('answers 500 internal without details, acknowledges nothing, and keeps working once the disk is back', async () => {
+      const db = path.join(t.dataDir, 'db.json');
+      const saved = await readDb(t.dataDir);
+      // A non-empty directory where db.json should be: the atomic rename over it fails.
+      await rm(db);
+      await mkdir(path.join(db, 'blocker'), { recursive: true });
+      try {
+        const res = await t.api('POST', '/api/role/create', { name: 'lost', maxStorage: '1', badge: 'https://example.com/l.png' });
+        expectErrorBody(res, 500, 'internal');
+        expect(res.body.error).toBe('Internal error');
+        expect(res.text).not.toMatch(/db\.json|EISDIR|ENOTDIR|\n\s+at /);
+        expect(t.logs.some((l) => l.includes('internal error'))).toBe(true);
+        // Not acknowledged, so not there.
+        expectErrorBody(await t.api('GET', '/api/role', { name: 'lost' }), 404, 'role_not_found');
+      } finally {
+        await rm(db, { recursive: true, force: true });
+        await writeFile(db, JSON.stringify(saved));
+      }
+      expect((await t.api('POST', '/api/role/create', { name: 'kept', maxStorage: '1', badge: 'https://example.com/k.png' })).status).toBe(
+        201,
+      );
+      const after = await readDb(t.dataDir);
+      expect(after.roles.map((r: { name: string }) => r.name)).toContain('kept');
+      expect(after.roles.map((r: { name: string }) => r.name)).not.toContain('lost');
+    });
   });
 });

@@ -3,11 +3,11 @@
  * attachment) and share links (revocation, rename, delete, reuse of a name).
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { createUser, startTestDaemon, storedBytes, storedNames, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody, expectFileEntry } from '../helpers/records.js';
 
 const MIB = 1024 * 1024;
@@ -43,7 +43,7 @@ describe('upload', () => {
     expect(res.status, res.text).toBe(201);
     expectFileEntry(res.body.file);
     expect(res.body.file.size).toBe(5 * MIB + 123);
-    const onDisk = await readFile(path.join(t.storageDir, 'ana', 'big.bin'));
+    const onDisk = await storedBytes(t, 'ana', 'big.bin');
     expect(createHash('sha256').update(onDisk).digest('hex')).toBe(sha256);
     const download = await fetch(`${t.url}/api/files/download?username=ana&file=big.bin`, { headers: { 'API-Key': t.key } });
     expect(
@@ -61,7 +61,7 @@ describe('upload', () => {
       409,
       'file_exists',
     );
-    expect(await readFile(path.join(t.storageDir, 'ana', 'notes.txt'), 'utf8')).toBe('first');
+    expect((await storedBytes(t, 'ana', 'notes.txt')).toString('utf8')).toBe('first');
     const res = await t.api(
       'POST',
       '/api/files/upload',
@@ -70,7 +70,7 @@ describe('upload', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body.file.size).toBe(14);
-    expect(await readFile(path.join(t.storageDir, 'ana', 'notes.txt'), 'utf8')).toBe('second, longer');
+    expect((await storedBytes(t, 'ana', 'notes.txt')).toString('utf8')).toBe('second, longer');
     expect(await tempFiles()).toEqual([]);
   });
 
@@ -110,7 +110,7 @@ describe('quota', () => {
     );
     const { body } = streamedBody(2 * MIB, 64 * 1024);
     expectErrorBody(await t.api('POST', '/api/files/upload', { username: 'q1', file: 'big' }, streamInit(body)), 507, 'quota_exceeded');
-    expect(await readdir(path.join(t.storageDir, 'q1'))).toEqual([]);
+    expect(await storedNames(t, 'q1')).toEqual([]);
     expect(await usedBytes('q1')).toBe(0);
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]));
   });
@@ -146,7 +146,7 @@ describe('quota', () => {
     expect(stored).toBeLessThanOrEqual(3);
     expect(await usedBytes('q3')).toBe(stored * size);
     expect(await usedBytes('q3')).toBeLessThanOrEqual(MIB);
-    const onDisk = await readdir(path.join(t.storageDir, 'q3'));
+    const onDisk = await storedNames(t, 'q3');
     expect(onDisk).toHaveLength(stored);
     await vi.waitFor(async () => expect(await tempFiles()).toEqual([]));
   });

@@ -9,7 +9,8 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, listTree, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
+import { onDisk } from '../helpers/backend.js';
+import { createUser, readDb, snapshotState, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody } from '../helpers/records.js';
 
 let t: TestDaemon;
@@ -33,10 +34,10 @@ describe('users', () => {
     const name = unique('ana');
     await createUser(t, name);
     const upper = name.toUpperCase();
-    const before = await listTree(t.storageDir);
+    const before = (await snapshotState(t)).tree;
     expectCaseConflict(await t.api('POST', '/api/user/create', { username: upper, email: 'x@example.com', password: 'password123' }), name);
     expect((await t.api('GET', '/api/user', { username: upper })).status).toBe(404);
-    expect(await listTree(t.storageDir)).toEqual(before);
+    expect((await snapshotState(t)).tree).toEqual(before);
   });
 
   it('refuses to rename a user to a name that differs only in case from another user', async () => {
@@ -80,7 +81,10 @@ describe('users', () => {
         ),
       );
       expect([a.status, b.status].sort(), `${a.text} ${b.text}`).toEqual([201, 409]);
-      const dirs = (await readdir(t.storageDir)).filter((d) => d.toLowerCase() === name);
+      // The user's storage folder on disk; the user records where there is none.
+      const stored =
+        t.backend === 'embedded' ? await readdir(t.storageDir) : (await readDb(t)).users.map((u: { username: string }) => u.username);
+      const dirs = stored.filter((d: string) => d.toLowerCase() === name);
       expect(dirs).toHaveLength(1);
     }
   });
@@ -209,49 +213,55 @@ describe('files', () => {
     }
   });
 
-  it('still lists files another program made that differ only in case (the disk is the truth)', async () => {
-    const dir = path.join(t.storageDir, user, 'docs');
-    await writeFile(path.join(dir, 'dropped.txt'), 'lower');
-    await writeFile(path.join(dir, 'DROPPED.txt'), 'upper');
-    // A case-insensitive disk keeps one file: nothing to check there.
-    if ((await readdir(dir)).filter((f) => f.toLowerCase() === 'dropped.txt').length < 2) return;
-    await vi.waitFor(
-      async () => {
-        const list = await t.api('GET', '/api/folders/files', { username: user, folder: 'docs' });
-        expect(
-          list.body.files
-            .map((f: { name: string }) => f.name)
-            .filter((f: string) => f.toLowerCase() === 'dropped.txt')
-            .sort(),
-        ).toEqual(['DROPPED.txt', 'dropped.txt']);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    // Either one can still be overwritten and renamed by its own name.
-    await upload(t, user, 'dropped.txt', 'new', { folder: 'docs', overwrite: 'true' });
-    expect((await t.api('GET', '/api/files/download', { username: user, folder: 'docs', file: 'DROPPED.txt' })).text).toBe('upper');
-    // A third spelling is refused, naming one of them.
-    const res = await t.api('POST', '/api/files/upload', { username: user, folder: 'docs', file: 'Dropped.txt' }, { body: 'x' });
-    expectErrorBody(res, 409, 'name_case_conflict');
+  // Files another program made in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('still lists files another program made that differ only in case (the disk is the truth)', async () => {
+      const dir = path.join(t.storageDir, user, 'docs');
+      await writeFile(path.join(dir, 'dropped.txt'), 'lower');
+      await writeFile(path.join(dir, 'DROPPED.txt'), 'upper');
+      // A case-insensitive disk keeps one file: nothing to check there.
+      if ((await readdir(dir)).filter((f) => f.toLowerCase() === 'dropped.txt').length < 2) return;
+      await vi.waitFor(
+        async () => {
+          const list = await t.api('GET', '/api/folders/files', { username: user, folder: 'docs' });
+          expect(
+            list.body.files
+              .map((f: { name: string }) => f.name)
+              .filter((f: string) => f.toLowerCase() === 'dropped.txt')
+              .sort(),
+          ).toEqual(['DROPPED.txt', 'dropped.txt']);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      // Either one can still be overwritten and renamed by its own name.
+      await upload(t, user, 'dropped.txt', 'new', { folder: 'docs', overwrite: 'true' });
+      expect((await t.api('GET', '/api/files/download', { username: user, folder: 'docs', file: 'DROPPED.txt' })).text).toBe('upper');
+      // A third spelling is refused, naming one of them.
+      const res = await t.api('POST', '/api/files/upload', { username: user, folder: 'docs', file: 'Dropped.txt' }, { body: 'x' });
+      expectErrorBody(res, 409, 'name_case_conflict');
+    });
   });
 
-  it('refuses a folder other programs made twice in different case only through the API (both are listed)', async () => {
-    const root = path.join(t.storageDir, user);
-    await mkdir(path.join(root, 'Music'));
-    await mkdir(path.join(root, 'music'));
-    if ((await readdir(root)).filter((f) => f.toLowerCase() === 'music').length < 2) return;
-    await vi.waitFor(
-      async () => {
-        const list = await t.api('GET', '/api/folders', { username: user });
-        expect(
-          list.body.folders
-            .map((f: { name: string }) => f.name)
-            .filter((f: string) => f.toLowerCase() === 'music')
-            .sort(),
-        ).toEqual(['Music', 'music']);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    expectErrorBody(await t.api('POST', '/api/folders/create', { username: user, folder: 'MUSIC' }), 409, 'name_case_conflict');
+  // Folders another program made in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('refuses a folder other programs made twice in different case only through the API (both are listed)', async () => {
+      const root = path.join(t.storageDir, user);
+      await mkdir(path.join(root, 'Music'));
+      await mkdir(path.join(root, 'music'));
+      if ((await readdir(root)).filter((f) => f.toLowerCase() === 'music').length < 2) return;
+      await vi.waitFor(
+        async () => {
+          const list = await t.api('GET', '/api/folders', { username: user });
+          expect(
+            list.body.folders
+              .map((f: { name: string }) => f.name)
+              .filter((f: string) => f.toLowerCase() === 'music')
+              .sort(),
+          ).toEqual(['Music', 'music']);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expectErrorBody(await t.api('POST', '/api/folders/create', { username: user, folder: 'MUSIC' }), 409, 'name_case_conflict');
+    });
   });
 });

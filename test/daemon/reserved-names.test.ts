@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkAccountName, checkFileName } from '../../shared/validation.js';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, snapshotState, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody } from '../helpers/records.js';
 
@@ -88,34 +89,37 @@ describe('folder and file names', () => {
     for (const file of ['.profile', 'nimbus-storage', 'notes.nimbus', 'a.nimbus-backup']) await upload(t, 'ana', file, 'ok');
   });
 
-  it('never lists files or folders with reserved names that are on disk', async () => {
-    const root = path.join(t.storageDir, 'ana');
-    await writeFile(path.join(root, '.nimbus-delete-1234'), 'hidden');
-    await writeFile(path.join(root, 'b.txt.nimbus-00112233aabb'), 'staging');
-    await mkdir(path.join(root, '.nimbus-trash'));
-    await writeFile(path.join(root, '.nimbus-trash', 'gone.txt'), 'gone');
-    await writeFile(path.join(root, 'docs', '.nimbus-storage'), 'marker copy');
-    await writeFile(path.join(root, 'visible.txt'), 'seen');
-    // The visible file shows the watcher has seen the directory; a rescan makes sure.
-    await vi.waitFor(
-      async () =>
-        expect((await t.api('GET', '/api/files', { username: 'ana' })).body.files.map((f: { name: string }) => f.name)).toContain(
-          'visible.txt',
-        ),
-      {
-        timeout: 10_000,
-        interval: 50,
-      },
-    );
-    expect((await t.api('POST', '/api/dash/rescan')).status).toBe(200);
-    const rootFiles = (await t.api('GET', '/api/files', { username: 'ana' })).body.files.map((f: { name: string }) => f.name);
-    expect(rootFiles.filter((f: string) => /nimbus-/i.test(f) && f !== 'nimbus-storage' && f !== 'a.nimbus-backup')).toEqual([]);
-    const folders = (await t.api('GET', '/api/folders', { username: 'ana' })).body.folders.map((f: { name: string }) => f.name);
-    expect(folders).toEqual(['docs']);
-    const docs = (await t.api('GET', '/api/folders/files', { username: 'ana', folder: 'docs' })).body.files.map(
-      (f: { name: string }) => f.name,
-    );
-    expect(docs).not.toContain('.nimbus-storage');
+  // Files another program puts in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('never lists files or folders with reserved names that are on disk', async () => {
+      const root = path.join(t.storageDir, 'ana');
+      await writeFile(path.join(root, '.nimbus-delete-1234'), 'hidden');
+      await writeFile(path.join(root, 'b.txt.nimbus-00112233aabb'), 'staging');
+      await mkdir(path.join(root, '.nimbus-trash'));
+      await writeFile(path.join(root, '.nimbus-trash', 'gone.txt'), 'gone');
+      await writeFile(path.join(root, 'docs', '.nimbus-storage'), 'marker copy');
+      await writeFile(path.join(root, 'visible.txt'), 'seen');
+      // The visible file shows the watcher has seen the directory; a rescan makes sure.
+      await vi.waitFor(
+        async () =>
+          expect((await t.api('GET', '/api/files', { username: 'ana' })).body.files.map((f: { name: string }) => f.name)).toContain(
+            'visible.txt',
+          ),
+        {
+          timeout: 10_000,
+          interval: 50,
+        },
+      );
+      expect((await t.api('POST', '/api/dash/rescan')).status).toBe(200);
+      const rootFiles = (await t.api('GET', '/api/files', { username: 'ana' })).body.files.map((f: { name: string }) => f.name);
+      expect(rootFiles.filter((f: string) => /nimbus-/i.test(f) && f !== 'nimbus-storage' && f !== 'a.nimbus-backup')).toEqual([]);
+      const folders = (await t.api('GET', '/api/folders', { username: 'ana' })).body.folders.map((f: { name: string }) => f.name);
+      expect(folders).toEqual(['docs']);
+      const docs = (await t.api('GET', '/api/folders/files', { username: 'ana', folder: 'docs' })).body.files.map(
+        (f: { name: string }) => f.name,
+      );
+      expect(docs).not.toContain('.nimbus-storage');
+    });
   });
 });
 

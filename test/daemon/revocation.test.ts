@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { onDisk } from '../helpers/backend.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream, type EventStream } from '../helpers/events.js';
 
@@ -97,40 +98,44 @@ describe('deleting a key', () => {
   });
 });
 
-describe('rotating the admin key (kept in the key file)', () => {
-  let t: TestDaemon;
-  beforeAll(async () => {
-    t = await startTestDaemon({ apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
-  });
-  afterAll(() => t.close());
+// A key file of the daemon's own: cluster daemons share NIMBUS_API_KEY instead (docs/cluster.md),
+// and a key set that way is not rotated.
+onDisk(() => {
+  describe('rotating the admin key (kept in the key file)', () => {
+    let t: TestDaemon;
+    beforeAll(async () => {
+      t = await startTestDaemon({ apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    });
+    afterAll(() => t.close());
 
-  it('answers the rotate request, then ends the old key’s streams and closes its connections', async () => {
-    const oldKey = t.daemon.adminKey();
-    const stream = await openEvents(t, oldKey);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const before = await agentRequest(t, agent, 'GET', '/api/dash', oldKey);
-      expect(before.status).toBe(200);
-      const socketClosed = watchClose(before.socket);
+    it('answers the rotate request, then ends the old key’s streams and closes its connections', async () => {
+      const oldKey = t.daemon.adminKey();
+      const stream = await openEvents(t, oldKey);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const before = await agentRequest(t, agent, 'GET', '/api/dash', oldKey);
+        expect(before.status).toBe(200);
+        const socketClosed = watchClose(before.socket);
 
-      // The rotate goes over that same connection: its answer must arrive before it closes.
-      const rotated = await agentRequest(t, agent, 'POST', '/api/keys/rotate', oldKey);
-      expect(rotated.status).toBe(201);
-      expect(rotated.socket).toBe(before.socket);
-      const newKey = JSON.parse(rotated.body).key as string;
-      expect(newKey).toBe(t.daemon.adminKey());
-      expect(newKey).not.toBe(oldKey);
+        // The rotate goes over that same connection: its answer must arrive before it closes.
+        const rotated = await agentRequest(t, agent, 'POST', '/api/keys/rotate', oldKey);
+        expect(rotated.status).toBe(201);
+        expect(rotated.socket).toBe(before.socket);
+        const newKey = JSON.parse(rotated.body).key as string;
+        expect(newKey).toBe(t.daemon.adminKey());
+        expect(newKey).not.toBe(oldKey);
 
-      await vi.waitFor(() => expect(stream.ended()).toBe(true), WAIT);
-      await vi.waitFor(() => expect(socketClosed()).toBe(true), WAIT);
-      expect((await t.api('GET', '/api/dash', {}, { key: oldKey })).status).toBe(401);
-      expect((await t.api('GET', '/api/dash', {}, { key: newKey })).status).toBe(200);
-      const fresh = await openEvents(t, newKey);
-      expect(fresh.status).toBe(200);
-      fresh.close();
-    } finally {
-      stream.close();
-      agent.destroy();
-    }
+        await vi.waitFor(() => expect(stream.ended()).toBe(true), WAIT);
+        await vi.waitFor(() => expect(socketClosed()).toBe(true), WAIT);
+        expect((await t.api('GET', '/api/dash', {}, { key: oldKey })).status).toBe(401);
+        expect((await t.api('GET', '/api/dash', {}, { key: newKey })).status).toBe(200);
+        const fresh = await openEvents(t, newKey);
+        expect(fresh.status).toBe(200);
+        fresh.close();
+      } finally {
+        stream.close();
+        agent.destroy();
+      }
+    });
   });
 });

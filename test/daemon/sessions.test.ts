@@ -4,11 +4,12 @@
  * revocation (connections and event streams close) on logout and when the user is deleted,
  * renamed or has their password set by an admin.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, signIn } from '../helpers/api.js';
-import { createUser, readDb, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { onDisk } from '../helpers/backend.js';
+import { createUser, editDb, readDb, readDbText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { expectErrorBody } from '../helpers/records.js';
 
@@ -158,27 +159,30 @@ describe('sessions in db.json', () => {
     }
   });
 
-  it('save the last use with the next write of the store, and at a clean stop', async () => {
-    const own = await startTestDaemon();
-    try {
-      await createUser(own, 'ana');
-      const { cookie } = await signIn(own, 'ana');
-      const signedInAt = (await readDb(own.dataDir)).sessions[0].lastUsedAt;
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      await api(own, 'auth.me', {}, { key: null, headers: { Cookie: cookie } });
-      // A read writes nothing: the last use waits in memory...
-      expect((await readDb(own.dataDir)).sessions[0].lastUsedAt).toBe(signedInAt);
-      // ...for the next write of the store.
-      await api(own, 'role.create', { name: 'extra', maxStorage: 5, badge: 'https://example.com/b.png' });
-      const saved = (await readDb(own.dataDir)).sessions[0].lastUsedAt;
-      expect(Date.parse(saved)).toBeGreaterThan(Date.parse(signedInAt));
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      await api(own, 'auth.me', {}, { key: null, headers: { Cookie: cookie } });
-      await own.stop();
-      expect(Date.parse((await readDb(own.dataDir)).sessions[0].lastUsedAt)).toBeGreaterThan(Date.parse(saved));
-    } finally {
-      await own.close();
-    }
+  // When db.json is written (with the next write, at a clean stop): the embedded store's own timing.
+  onDisk(() => {
+    it('save the last use with the next write of the store, and at a clean stop', async () => {
+      const own = await startTestDaemon();
+      try {
+        await createUser(own, 'ana');
+        const { cookie } = await signIn(own, 'ana');
+        const signedInAt = (await readDb(own)).sessions[0].lastUsedAt;
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await api(own, 'auth.me', {}, { key: null, headers: { Cookie: cookie } });
+        // A read writes nothing: the last use waits in memory...
+        expect((await readDb(own)).sessions[0].lastUsedAt).toBe(signedInAt);
+        // ...for the next write of the store.
+        await api(own, 'role.create', { name: 'extra', maxStorage: 5, badge: 'https://example.com/b.png' });
+        const saved = (await readDb(own)).sessions[0].lastUsedAt;
+        expect(Date.parse(saved)).toBeGreaterThan(Date.parse(signedInAt));
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await api(own, 'auth.me', {}, { key: null, headers: { Cookie: cookie } });
+        await own.stop();
+        expect(Date.parse((await readDb(own)).sessions[0].lastUsedAt)).toBeGreaterThan(Date.parse(saved));
+      } finally {
+        await own.close();
+      }
+    });
   });
 
   it.each([
@@ -190,32 +194,35 @@ describe('sessions in db.json', () => {
       await createUser(own, 'ana');
       const { cookie } = await signIn(own, 'ana');
       await own.stop();
-      const db = await readDb(own.dataDir);
-      for (const [field, delta] of Object.entries(shift)) db.sessions[0][field] = new Date(Date.now() + delta).toISOString();
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+      await editDb(own, (db) => {
+        for (const [field, delta] of Object.entries(shift)) db.sessions[0][field] = new Date(Date.now() + delta).toISOString();
+      });
       await own.restart();
       expectErrorBody(await api(own, 'auth.me', {}, { key: null, headers: { Cookie: cookie } }), 401, 'unauthorized');
-      await vi.waitFor(async () => expect((await readDb(own.dataDir)).sessions).toEqual([]), WAIT);
+      await vi.waitFor(async () => expect((await readDb(own)).sessions).toEqual([]), WAIT);
     } finally {
       await own.close();
     }
   });
 
-  it('are added to a store written before accounts', async () => {
-    const own = await startTestDaemon();
-    try {
-      await own.stop();
-      const db = await readDb(own.dataDir);
-      delete db.sessions;
-      delete db.resets;
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
-      await own.restart();
-      const migrated = JSON.parse(await readFile(path.join(own.dataDir, 'db.json'), 'utf8'));
-      expect(migrated).toMatchObject({ sessions: [], resets: [] });
-      await createUser(own, 'ana');
-      expect((await api(own, 'auth.login', { username: 'ana', password: 'password123' }, { key: null })).status).toBe(200);
-    } finally {
-      await own.close();
-    }
+  // A db.json from before accounts: only an embedded daemon reads one.
+  onDisk(() => {
+    it('are added to a store written before accounts', async () => {
+      const own = await startTestDaemon();
+      try {
+        await own.stop();
+        const db = await readDb(own);
+        delete db.sessions;
+        delete db.resets;
+        await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+        await own.restart();
+        const migrated = JSON.parse(await readDbText(own));
+        expect(migrated).toMatchObject({ sessions: [], resets: [] });
+        await createUser(own, 'ana');
+        expect((await api(own, 'auth.login', { username: 'ana', password: 'password123' }, { key: null })).status).toBe(200);
+      } finally {
+        await own.close();
+      }
+    });
   });
 });

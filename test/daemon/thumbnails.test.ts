@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ThumbnailCache } from '../../daemon/services/thumbnail-cache.js';
 import { renderCounts, renderProbe, sniffRaster } from '../../daemon/services/thumbnails.js';
 import { api, apiLoose, signIn } from '../helpers/api.js';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, listTree, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 /** A solid picture of the given size and colour. */
@@ -198,21 +199,24 @@ describe('GET /api/files/thumbnail', () => {
     expect((await cached()).filter((p) => !before.includes(p))).toHaveLength(1);
   });
 
-  it('gives a file changed on disk by another program (same size, same second) a new picture', async () => {
-    const file = path.join(t.storageDir, 'ana', 'outside.png');
-    await writeFile(file, await picture(60, 60, 'png', 250));
-    await vi.waitFor(async () => expect((await thumbBytes('ana', 'outside.png', { size: 64 })).status).toBe(200));
-    const before = await thumbBytes('ana', 'outside.png', { size: 64 });
-    const stamp = new Date(Date.now() - 5000);
-    await utimes(file, stamp, stamp);
-    const next = await picture(60, 60, 'png', 10);
-    // Same length, and the same mtime put back: only the change time and the bytes differ.
-    await writeFile(file, next);
-    await utimes(file, stamp, stamp);
-    const after = await thumbBytes('ana', 'outside.png', { size: 64 });
-    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
-    const { data } = await sharp(after.bytes).raw().toBuffer({ resolveWithObject: true });
-    expect(data[0]).toBeLessThan(60); // the new, dark red
+  // Another program rewriting a file in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('gives a file changed on disk by another program (same size, same second) a new picture', async () => {
+      const file = path.join(t.storageDir, 'ana', 'outside.png');
+      await writeFile(file, await picture(60, 60, 'png', 250));
+      await vi.waitFor(async () => expect((await thumbBytes('ana', 'outside.png', { size: 64 })).status).toBe(200));
+      const before = await thumbBytes('ana', 'outside.png', { size: 64 });
+      const stamp = new Date(Date.now() - 5000);
+      await utimes(file, stamp, stamp);
+      const next = await picture(60, 60, 'png', 10);
+      // Same length, and the same mtime put back: only the change time and the bytes differ.
+      await writeFile(file, next);
+      await utimes(file, stamp, stamp);
+      const after = await thumbBytes('ana', 'outside.png', { size: 64 });
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+      const { data } = await sharp(after.bytes).raw().toBuffer({ resolveWithObject: true });
+      expect(data[0]).toBeLessThan(60); // the new, dark red
+    });
   });
 
   it('never keeps a picture of the old bytes when the file is overwritten while it renders', async () => {
@@ -262,12 +266,15 @@ describe('GET /api/files/thumbnail', () => {
     expect(renderProbe.peak).toBeLessThanOrEqual(2);
   });
 
-  it('follows no symlink put in the storage folder', async () => {
-    const outside = path.join(os.tmpdir(), `nimbus-thumb-secret-${process.pid}.png`);
-    await writeFile(outside, await picture(50, 50));
-    await symlink(outside, path.join(t.storageDir, 'bob', 'link.png'));
-    const res = await apiLoose(t, 'files.thumbnail', { username: 'bob', file: 'link.png' });
-    expect(res.status).toBe(404);
+  // A symlink another program puts in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('follows no symlink put in the storage folder', async () => {
+      const outside = path.join(os.tmpdir(), `nimbus-thumb-secret-${process.pid}.png`);
+      await writeFile(outside, await picture(50, 50));
+      await symlink(outside, path.join(t.storageDir, 'bob', 'link.png'));
+      const res = await apiLoose(t, 'files.thumbnail', { username: 'bob', file: 'link.png' });
+      expect(res.status).toBe(404);
+    });
   });
 });
 

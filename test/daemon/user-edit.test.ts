@@ -10,7 +10,7 @@ describe('POST /api/user/edit', () => {
   afterAll(() => t.close());
 
   const hashOf = async (username: string) =>
-    ((await readDb(t.dataDir)).users as { username: string; passwordHash: string }[]).find((u) => u.username === username)?.passwordHash;
+    ((await readDb(t)).users as { username: string; passwordHash: string }[]).find((u) => u.username === username)?.passwordHash;
 
   it('keeps the password when newpassword is left out', async () => {
     await createUser(t, 'ana');

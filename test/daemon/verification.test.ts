@@ -2,10 +2,9 @@
  * E-mail verification: the outbox without SMTP, a real SMTP server with it, a link that
  * works once, survives a restart and dies after 24 hours or an address change.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, readDb, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { embeddedRun } from '../helpers/backend.js';
+import { createUser, editDb, readDb, readDbText, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { readOutbox, startSmtp, verifyLink, type Smtp } from '../helpers/mail.js';
 import { expectErrorBody } from '../helpers/records.js';
 
@@ -22,7 +21,8 @@ async function outboxLink(t: TestDaemon, username: string): Promise<URL> {
 describe('verification through the outbox', () => {
   let t: TestDaemon;
   beforeAll(async () => {
-    t = await startTestDaemon({ apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } });
+    // Cluster daemons share NIMBUS_API_KEY (docs/cluster.md): no key of their own to keep.
+    t = await startTestDaemon(embeddedRun ? { apiKey: undefined, env: { NIMBUS_KEYCHAIN: 'off' } } : {});
   });
   afterAll(() => t.close());
 
@@ -115,13 +115,14 @@ describe('verification through the outbox', () => {
     await createUser(t, 'old');
     await t.api('POST', '/api/user/verify', { username: 'old' });
     const link = await outboxLink(t, 'old');
-    const db = await readDb(t.dataDir);
+    const db = await readDb(t);
     const entry = db.verifications.find((v: { username: string }) => v.username === 'old');
     expect(Date.parse(entry.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
     expect(Date.parse(entry.expiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
     await t.stop();
-    entry.expiresAt = new Date(Date.now() - 1000).toISOString();
-    await writeFile(path.join(t.dataDir, 'db.json'), JSON.stringify(db));
+    await editDb(t, (stored) => {
+      stored.verifications.find((v: { username: string }) => v.username === 'old').expiresAt = new Date(Date.now() - 1000).toISOString();
+    });
     await t.restart();
     expect((await open(t, link)).status).toBe(404);
     expect(await isVerified(t, 'old')).toBe(false);
@@ -129,7 +130,7 @@ describe('verification through the outbox', () => {
 
   it('stores only the token’s hash', async () => {
     const link = await outboxLink(t, 'old');
-    const text = await readFile(path.join(t.dataDir, 'db.json'), 'utf8');
+    const text = await readDbText(t);
     expect(text).not.toContain(link.searchParams.get('token'));
   });
 });

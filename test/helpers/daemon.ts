@@ -1,9 +1,11 @@
 /** Starts a real daemon on port 0 with a temp data directory, and calls it over real HTTP. */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startDaemon, type DaemonOptions, type RunningDaemon } from '../../daemon/index.js';
+import { testBackendFromEnvironment, type TestBackend } from './backend.js';
+import { listBucket, readDatabase, writeDatabase } from './state.js';
 
 export const TEST_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -15,6 +17,10 @@ export interface TestDaemon {
   dataDir: string;
   storageDir: string;
   logs: string[];
+  /** Where this daemon keeps metadata and bytes. */
+  backend: TestBackend;
+  /** The variables the daemon was started with (NIMBUS_DATABASE_URL, NIMBUS_S3_* outside embedded). */
+  env: Record<string, string>;
   /** Calls the API with the admin key; params go in the query string. */
   api(method: string, route: string, params?: Record<string, string>, init?: RequestInit & { key?: string | null }): Promise<ApiResponse>;
   /** Calls a path with its query string exactly as given (odd forms such as `a=1&&b=2`). */
@@ -39,7 +45,7 @@ export interface ApiResponse {
  * and the storage folder), postgres (a fresh database), object (a fresh bucket), cluster (both),
  * on the run's shared engines (test/helpers/engines.ts).
  */
-export type TestBackend = 'embedded' | 'postgres' | 'object' | 'cluster';
+export type { TestBackend };
 
 export interface TestDaemonOptions extends DaemonOptions {
   /** Default: NIMBUS_TEST_BACKEND, else embedded. */
@@ -92,6 +98,8 @@ export async function startTestDaemon(testOptions: TestDaemonOptions = {}): Prom
     dataDir,
     storageDir: daemon.storageDir,
     logs,
+    backend,
+    env: { ...(opts.env as Record<string, string>) },
     api(method, route, params = {}, init = {}) {
       const query = new URLSearchParams(params).toString();
       return call(method, `${daemon.url}${route}${query ? `?${query}` : ''}`, init);
@@ -115,12 +123,6 @@ export async function startTestDaemon(testOptions: TestDaemonOptions = {}): Prom
     },
   };
   return t;
-}
-
-function testBackendFromEnvironment(): TestBackend {
-  const value = process.env.NIMBUS_TEST_BACKEND ?? 'embedded';
-  if (value === 'embedded' || Object.hasOwn(BACKEND_ENGINES, value)) return value as TestBackend;
-  throw new Error(`NIMBUS_TEST_BACKEND=${value}: expected embedded, postgres, object or cluster`);
 }
 
 export interface NodeResponse {
@@ -173,19 +175,80 @@ export async function listTree(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The storage tree, the upload temp dir and db.json's bytes: compare two of these to prove nothing changed. */
-export async function snapshotState(t: Pick<TestDaemon, 'dataDir' | 'storageDir'>): Promise<{ tree: string[]; tmp: string[]; db: string }> {
+/**
+ * The stored bytes, the upload temp dir and the metadata: compare two of these to prove nothing
+ * changed. Embedded: the storage tree and db.json's text. Outside embedded, the bucket's objects
+ * (names and sizes) stand for the tree and the tables' records (db.json's shape) for db.json.
+ */
+export async function snapshotState(
+  t: Pick<TestDaemon, 'dataDir' | 'storageDir'> & Partial<Pick<TestDaemon, 'backend' | 'env'>>,
+): Promise<{ tree: string[]; tmp: string[]; db: string }> {
+  const env = t.env ?? {};
   return {
-    tree: await listTree(t.storageDir),
+    tree: env.NIMBUS_S3_BUCKET ? await listBucket(env) : await listTree(t.storageDir),
     tmp: await listTree(path.join(t.dataDir, 'tmp')),
-    db: await readFile(path.join(t.dataDir, 'db.json'), 'utf8'),
+    db: await readDbText({ dataDir: t.dataDir, env }),
   };
 }
 
-/** Reads db.json as the daemon last wrote it. */
+/** The metadata as text, to search for what must never be stored (a token, a cookie): db.json's bytes, or the records. */
+export async function readDbText(t: Pick<TestDaemon, 'dataDir' | 'env'>): Promise<string> {
+  const url = t.env.NIMBUS_DATABASE_URL;
+  return url ? JSON.stringify(await readDatabase(url), null, 2) : readFile(path.join(t.dataDir, 'db.json'), 'utf8');
+}
+
+/**
+ * The metadata as the daemon last wrote it, in db.json's shape: db.json in a data directory (a
+ * path, or an embedded daemon), the PostgreSQL tables for a daemon that keeps them there.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect db.json loosely
-export async function readDb(dataDir: string): Promise<any> {
+export async function readDb(source: string | Pick<TestDaemon, 'dataDir' | 'env'>): Promise<any> {
+  if (typeof source !== 'string' && source.env.NIMBUS_DATABASE_URL) return readDatabase(source.env.NIMBUS_DATABASE_URL);
+  const dataDir = typeof source === 'string' ? source : source.dataDir;
   return JSON.parse(await readFile(path.join(dataDir, 'db.json'), 'utf8'));
+}
+
+/**
+ * Edits the metadata of a STOPPED daemon (db.json, or the PostgreSQL rows), as an operator or
+ * the passing of time would: `edit` changes the records in place (arrays may be replaced).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests edit db.json loosely
+export async function editDb(t: Pick<TestDaemon, 'dataDir' | 'env'>, edit: (db: any) => void | Promise<void>): Promise<void> {
+  const url = t.env.NIMBUS_DATABASE_URL;
+  if (url) {
+    const db = await readDatabase(url);
+    await edit(db);
+    await writeDatabase(url, db);
+    return;
+  }
+  const file = path.join(t.dataDir, 'db.json');
+  const db = JSON.parse(await readFile(file, 'utf8'));
+  await edit(db);
+  await writeFile(file, JSON.stringify(db, null, 2));
+}
+
+/**
+ * A stored file's bytes: read from the storage folder on an embedded daemon (what is on disk),
+ * downloaded through the API elsewhere (the bucket's keys are not the user's paths).
+ * `where` is the path under the user's storage: `file` or `folder/file`.
+ */
+export async function storedBytes(t: TestDaemon, username: string, where: string): Promise<Buffer> {
+  if (t.backend === 'embedded') return readFile(path.join(t.storageDir, username, ...where.split('/')));
+  const slash = where.lastIndexOf('/');
+  const params: Record<string, string> = { username, file: where.slice(slash + 1) };
+  if (slash > 0) params.folder = where.slice(0, slash);
+  const res = await fetch(`${t.url}/api/files/download?${new URLSearchParams(params)}`, { headers: { 'API-Key': t.key } });
+  if (res.status !== 200) throw new Error(`downloading ${username}/${where}: ${res.status} ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** What is at the top of a user's storage: the folder's entries on an embedded daemon, the listed files and folders elsewhere. */
+export async function storedNames(t: TestDaemon, username: string): Promise<string[]> {
+  if (t.backend === 'embedded') return readdir(path.join(t.storageDir, username));
+  const files = await t.api('GET', '/api/files', { username });
+  const folders = await t.api('GET', '/api/folders', { username });
+  if (files.status !== 200 || folders.status !== 200) throw new Error(`listing ${username}: ${files.status} ${folders.status}`);
+  return [...files.body.files, ...folders.body.folders].map((entry: { name: string }) => entry.name);
 }
 
 /** A user (with default password) made through the API; throws unless it was created. */
