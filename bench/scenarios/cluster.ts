@@ -110,7 +110,7 @@ export async function clusterRows(b: Bench): Promise<Row[]> {
         `GET /api/files/?limit=100, folder of ${b.ds.spec.bigFolderFiles.toLocaleString('en-US')} files (user with ${loaded.toLocaleString('en-US')} files; embedded ${b.ds.spec.files.toLocaleString('en-US')})`,
       ),
     );
-    await attempt(TITLES.upload, () => uploadRow(b, a));
+    await attempt(TITLES.upload, () => uploadRow(b, a, engines));
     await attempt(TITLES.role, () => roleRow(b, a, engines.databaseUrl));
     await attempt(TITLES.nginx, () => nginxRow(b, a, second, userRoute, nginxPort));
     return rows;
@@ -347,7 +347,41 @@ async function uploadOnce(b: Bench, d: { url: string; pid: number }, name: strin
   return { bytesPerSec: bytes / seconds, growth: peak - before };
 }
 
-async function uploadRow(b: Bench, a: NimbusProcess): Promise<Row> {
+/**
+ * The bytes without Nimbus, from a process of their own: the same SDK calls the daemon makes
+ * (lib-storage's Upload, 8 MiB parts, 4 in flight, the client settings Swift needs) put the
+ * file straight into the bucket, timed around the upload alone; the object is deleted after.
+ */
+const SDK_PUT = `
+const [endpoint, region, accessKeyId, secretAccessKey, bucket, key, file] = process.argv.slice(1);
+const { S3Client, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+const { Upload } = await import('@aws-sdk/lib-storage');
+const { createReadStream, statSync } = await import('node:fs');
+const client = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey },
+  requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+const t0 = performance.now();
+await new Upload({ client, params: { Bucket: bucket, Key: key, Body: createReadStream(file) }, partSize: 8 * 2 ** 20, queueSize: 4 }).done();
+const seconds = (performance.now() - t0) / 1000;
+await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+console.log('PUT ' + statSync(file).size / seconds);
+`;
+
+/** Bytes/s of SDK_PUT, or null (logged) when it fails: the row then has no Swift-alone baseline. */
+async function sdkPut(b: Bench, engines: BenchEngines, name: string): Promise<number | null> {
+  const { s3 } = engines;
+  try {
+    const args = [s3.endpoint, s3.region, s3.accessKeyId, s3.secretAccessKey, BUCKET, `bench-baseline/${name}`, b.ds.bigFilePath];
+    const out = await exec(process.execPath, ['--input-type=module', '-e', SDK_PUT, ...args], { cwd: ROOT, maxBuffer: 1 << 20 });
+    const speed = Number(/PUT (\S+)/.exec(out.stdout)?.[1]);
+    return Number.isFinite(speed) ? speed : null;
+  } catch (err) {
+    b.log(`  the SDK's PUT failed (${(err as Error).message.slice(0, 300)}): no Swift-alone baseline`);
+    return null;
+  }
+}
+
+async function uploadRow(b: Bench, a: NimbusProcess, engines: BenchEngines): Promise<Row> {
+  const direct: number[] = [];
   const cluster: { bytesPerSec: number; growth: number }[] = [];
   const embedded: { bytesPerSec: number; growth: number }[] = [];
   // One upload each first, not counted: the first one loads the S3 client's modules and grows the heap once.
@@ -356,8 +390,10 @@ async function uploadRow(b: Bench, a: NimbusProcess): Promise<Row> {
   for (let round = 0; round < b.rounds; round++) {
     embedded.push(await uploadOnce(b, b.nimbus, `cluster-bench-${round}.bin`));
     cluster.push(await uploadOnce(b, a, `cluster-bench-${round}.bin`));
+    const put = await sdkPut(b, engines, `round-${round}.bin`);
+    if (put !== null) direct.push(put);
     b.log(
-      `  upload round ${round + 1}: embedded ${fmt.mibps(embedded.at(-1)!.bytesPerSec)} | cluster ${fmt.mibps(cluster.at(-1)!.bytesPerSec)} (+${fmt.mib(cluster.at(-1)!.growth)} RSS)`,
+      `  upload round ${round + 1}: embedded ${fmt.mibps(embedded.at(-1)!.bytesPerSec)} | cluster ${fmt.mibps(cluster.at(-1)!.bytesPerSec)} (+${fmt.mib(cluster.at(-1)!.growth)} RSS) | SDK alone ${put === null ? '—' : fmt.mibps(put)}`,
     );
   }
   const speed = median(cluster.map((x) => x.bytesPerSec));
@@ -381,7 +417,10 @@ async function uploadRow(b: Bench, a: NimbusProcess): Promise<Row> {
       )}); embedded ${fmt.list(
         embedded.map((x) => x.bytesPerSec),
         fmt.mibps,
-      )}.`,
+      )}. ` +
+      (direct.length
+        ? `The bytes without Nimbus, the same SDK upload (8 MiB parts, 4 in flight) from a process of its own, timed around the upload: ${fmt.list(direct, fmt.mibps)}; cluster ÷ that: ${fmt.ratio(speed / median(direct))}.`
+        : 'No Swift-alone baseline (the SDK upload from its own process failed; see the log).'),
   };
 }
 
