@@ -4,11 +4,12 @@
  * downloads), copies counted against the quota, every refusal a clear 4xx that changes
  * nothing, the event stream, and the same status codes for a DaneeCloud key.
  */
-import { readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { readdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, apiLoose } from '../helpers/api.js';
-import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { embeddedRun, onDisk } from '../helpers/backend.js';
+import { createUser, snapshotState, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { expectErrorBody, expectFileEntry, expectFolder } from '../helpers/records.js';
 
@@ -30,12 +31,20 @@ async function user(): Promise<string> {
   return username;
 }
 
-const onDisk = (username: string, ...rest: string[]) => path.join(t.storageDir, username, ...rest);
+const diskPath = (username: string, ...rest: string[]) => path.join(t.storageDir, username, ...rest);
 const exists = (p: string) =>
   stat(p).then(
     () => true,
     () => false,
   );
+/** A stored file's text: from the storage folder on an embedded daemon, downloaded elsewhere. */
+const textOf = async (username: string, where: string) => (await storedBytes(t, username, where)).toString('utf8');
+/** The storage folder's own checks (inodes, descriptors, the temp dir) run where there is one. */
+const whenOnDisk = async (check: () => Promise<void>) => {
+  if (embeddedRun) await check();
+};
+/** A change after the call under test, to know its events are all out: made by another program where a watcher sees it. */
+const probe = (username: string) => (embeddedRun ? writeFile(diskPath(username, 'probe.txt'), 'p') : upload(t, username, 'probe.txt', 'p'));
 const names = async (username: string, folder?: string) =>
   (await api(t, 'files.list', folder ? { username, folder } : { username })).body.files.map((f) => f.name);
 /** File descriptors of this process (the daemon runs in it) open on something under `dir`. */
@@ -62,15 +71,15 @@ async function refusedWithoutChange(status: number, code: string, call: () => Pr
 describe('files.move', () => {
   it('moves a root file into a folder and back: one file, same bytes, same date', async () => {
     const username = await user();
-    const before = await stat(onDisk(username, 'a.txt'));
+    const before = (await api(t, 'files.list', { username })).body.files.find((f) => f.name === 'a.txt')!.modifiedAt;
     const res = await api(t, 'files.move', { username, file: 'a.txt', to: 'docs' });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
     expectFileEntry(res.body.file);
     expect(res.body.file).toMatchObject({ name: 'a.txt', folder: 'docs', size: 5, shared: false });
-    expect(res.body.file.modifiedAt).toBe(new Date(before.mtimeMs).toISOString());
-    expect(await exists(onDisk(username, 'a.txt'))).toBe(false);
-    expect(await readFile(onDisk(username, 'docs', 'a.txt'), 'utf8')).toBe('alpha');
+    expect(res.body.file.modifiedAt).toBe(before);
+    await whenOnDisk(async () => expect(await exists(diskPath(username, 'a.txt'))).toBe(false));
+    expect(await textOf(username, 'docs/a.txt')).toBe('alpha');
     expect(await names(username)).toEqual([]);
     expect(await names(username, 'docs')).toEqual(['a.txt']);
 
@@ -79,7 +88,7 @@ describe('files.move', () => {
     expect(back.status).toBe(201);
     expect(back.body.file).toMatchObject({ name: 'a.txt', folder: null });
     expect(await names(username)).toEqual(['a.txt']);
-    expect(await readdir(onDisk(username, 'docs'))).toEqual([]);
+    expect(await names(username, 'docs')).toEqual([]);
   });
 
   it('moves between two folders, and the usage stays the same', async () => {
@@ -138,7 +147,7 @@ describe('files.move', () => {
     await refusedWithoutChange(409, 'file_exists', () => api(t, 'files.move', { username, file: 'a.txt', folder: 'docs', to: 'docs' }));
     await refusedWithoutChange(409, 'name_case_conflict', () => api(t, 'files.move', { username, file: 'b.txt', to: 'docs' }));
     await refusedWithoutChange(409, 'folder_exists', () => api(t, 'files.move', { username, file: 'pics', folder: 'docs' }));
-    expect(await readFile(onDisk(username, 'docs', 'a.txt'), 'utf8')).toBe('other');
+    expect(await textOf(username, 'docs/a.txt')).toBe('other');
   });
 
   it('answers 400 for a missing or bad name, before any disk access', async () => {
@@ -154,7 +163,7 @@ describe('files.move', () => {
     try {
       expect((await api(t, 'files.move', { username, file: 'a.txt', to: 'docs' })).status).toBe(201);
       // A file dropped in by another program afterwards: once the watcher announces it, it has looked at the move's paths too.
-      await writeFile(onDisk(username, 'probe.txt'), 'p');
+      await probe(username);
       const mine = () => stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.file]);
       await vi.waitFor(() => expect(mine()).toContainEqual(['file.added', null, 'probe.txt']));
       expect(mine()).toEqual([
@@ -177,13 +186,15 @@ describe('files.copy', () => {
     expect(Object.keys(res.body).sort()).toEqual(['file', 'msg']);
     expectFileEntry(res.body.file);
     expect(res.body.file).toMatchObject({ name: 'a.txt', folder: 'docs', size: 5, shared: false, shareUrl: null });
-    expect(await readFile(onDisk(username, 'docs', 'a.txt'), 'utf8')).toBe('alpha');
-    expect(await readFile(onDisk(username, 'a.txt'), 'utf8')).toBe('alpha');
+    expect(await textOf(username, 'docs/a.txt')).toBe('alpha');
+    expect(await textOf(username, 'a.txt')).toBe('alpha');
     // Two files, not two names of one: changing the copy leaves the original alone.
-    expect((await stat(onDisk(username, 'a.txt'))).ino).not.toBe((await stat(onDisk(username, 'docs', 'a.txt'))).ino);
+    await whenOnDisk(async () =>
+      expect((await stat(diskPath(username, 'a.txt'))).ino).not.toBe((await stat(diskPath(username, 'docs', 'a.txt'))).ino),
+    );
     expect((await api(t, 'share.download', { token }, { key: null })).text).toBe('alpha');
     expect((await api(t, 'user.get', { username })).body.usage.usedBytes).toBe(10);
-    expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+    await whenOnDisk(async () => expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]));
   });
 
   it('copies an empty file and a large one byte for byte, back to the root too', async () => {
@@ -194,9 +205,9 @@ describe('files.copy', () => {
     await upload(t, username, 'empty.txt', '', { folder: 'docs' });
     expect((await api(t, 'files.copy', { username, file: 'big.bin', folder: 'docs' })).status).toBe(201);
     expect((await api(t, 'files.copy', { username, file: 'empty.txt', folder: 'docs' })).body.file).toMatchObject({ size: 0 });
-    expect((await readFile(onDisk(username, 'big.bin'))).equals(big)).toBe(true);
-    expect(await readFile(onDisk(username, 'empty.txt'), 'utf8')).toBe('');
-    await vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([]));
+    expect((await storedBytes(t, username, 'big.bin')).equals(big)).toBe(true);
+    expect(await textOf(username, 'empty.txt')).toBe('');
+    await whenOnDisk(() => vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([])));
   });
 
   it('answers 507 quota_exceeded when the copy would pass the quota, leaving nothing behind', async () => {
@@ -206,9 +217,11 @@ describe('files.copy', () => {
     await api(t, 'user.role', { username, name: role });
     await upload(t, username, 'half.bin', Buffer.alloc(600 * 1024));
     await refusedWithoutChange(507, 'quota_exceeded', () => api(t, 'files.copy', { username, file: 'half.bin', to: 'docs' }));
-    expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
-    // The source was opened to be copied, and is closed again.
-    await vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([]));
+    await whenOnDisk(async () => {
+      expect(await readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+      // The source was opened to be copied, and is closed again.
+      await vi.waitFor(async () => expect(await fdsUnder(t.storageDir)).toEqual([]));
+    });
     // What fits is copied.
     expect((await api(t, 'files.copy', { username, file: 'a.txt', to: 'docs' })).status).toBe(201);
   });
@@ -229,12 +242,15 @@ describe('files.copy', () => {
     await refusedWithoutChange(409, 'folder_exists', () => api(t, 'files.copy', { username, file: 'pics', folder: 'docs' }));
   });
 
-  it('refuses a source that is a symlink (never read through it)', async () => {
-    const username = await user();
-    await symlink('/etc/passwd', onDisk(username, 'docs', 'link.txt'));
-    await t.api('POST', '/api/dash/rescan');
-    await refusedWithoutChange(404, 'file_not_found', () => api(t, 'files.copy', { username, file: 'link.txt', folder: 'docs' }));
-    await refusedWithoutChange(404, 'file_not_found', () => api(t, 'files.move', { username, file: 'link.txt', folder: 'docs' }));
+  // A symlink another program puts in the storage folder: only an embedded daemon has one.
+  onDisk(() => {
+    it('refuses a source that is a symlink (never read through it)', async () => {
+      const username = await user();
+      await symlink('/etc/passwd', diskPath(username, 'docs', 'link.txt'));
+      await t.api('POST', '/api/dash/rescan');
+      await refusedWithoutChange(404, 'file_not_found', () => api(t, 'files.copy', { username, file: 'link.txt', folder: 'docs' }));
+      await refusedWithoutChange(404, 'file_not_found', () => api(t, 'files.move', { username, file: 'link.txt', folder: 'docs' }));
+    });
   });
 });
 
@@ -251,8 +267,10 @@ describe('folders.rename', () => {
     expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
     expectFolder(res.body.folder);
     expect(res.body.folder).toMatchObject({ name: 'papers', fileCount: 2, sizeBytes: 5 });
-    expect(await exists(onDisk(username, 'docs'))).toBe(false);
-    expect((await readdir(onDisk(username, 'papers'))).sort()).toEqual(['x.txt', 'y.txt']);
+    await whenOnDisk(async () => {
+      expect(await exists(diskPath(username, 'docs'))).toBe(false);
+      expect((await readdir(diskPath(username, 'papers'))).sort()).toEqual(['x.txt', 'y.txt']);
+    });
     expect((await api(t, 'folders.list', { username })).body.folders.map((f) => f.name)).toEqual(['papers']);
     const files = (await api(t, 'files.list', { username, folder: 'papers' })).body.files;
     expect(files.map((f) => [f.name, f.folder, tokenOf(f.shareUrl)])).toEqual([
@@ -274,7 +292,7 @@ describe('folders.rename', () => {
     await upload(t, username, 'x.txt', 'ex', { folder: 'docs' });
     const res = await api(t, 'folders.rename', { username, folder: 'docs', newname: 'Docs' });
     expect(res.status).toBe(201);
-    expect(await readdir(onDisk(username))).toEqual(expect.arrayContaining(['Docs']));
+    await whenOnDisk(async () => expect(await readdir(diskPath(username))).toEqual(expect.arrayContaining(['Docs'])));
     expect(await names(username, 'Docs')).toEqual(['x.txt']);
     const same = await api(t, 'folders.rename', { username, folder: 'Docs', newname: 'Docs' });
     expect(same.status).toBe(201);
@@ -306,7 +324,7 @@ describe('folders.rename', () => {
     const stream = await openEventStream(t.url, { 'API-Key': t.key });
     try {
       expect((await api(t, 'folders.rename', { username, folder: 'docs', newname: 'papers' })).status).toBe(201);
-      await writeFile(onDisk(username, 'probe.txt'), 'p');
+      await probe(username);
       const mine = () => stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.file]);
       await vi.waitFor(() => expect(mine()).toContainEqual(['file.added', null, 'probe.txt']));
       expect(mine()).toEqual([
