@@ -13,6 +13,7 @@ import { ENDPOINT_BY_ID, requestTarget } from '../../shared/endpoints.js';
 import { api, apiLoose } from '../helpers/api.js';
 import { call, makeUser, userSession } from '../helpers/accounts.js';
 import { childEnv, spawnDaemon } from '../helpers/child.js';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readZip, saveSparse, sha256, testBigZip, type ZipEntryInfo } from '../helpers/zip.js';
 
@@ -258,109 +259,116 @@ async function userWithBigFirst(bigSize = BIG): Promise<{ username: string; dir:
   return { username, dir };
 }
 
-describe('races while the zip streams', () => {
-  it('leaves out a file removed while an earlier one streams; the zip stays valid', async () => {
-    const { username, dir } = await userWithBigFirst();
-    const { res, head } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
-    await unlink(path.join(dir, 'last.txt'));
-    const entries = await readZip(await readRest(res, head));
-    expect(entries.map((e) => [e.name, e.size])).toEqual([['big.bin', BIG]]);
-  });
+// Files removed, swapped for links and held open in the storage folder while the zip streams,
+// with sparse files written there: only an embedded daemon has one.
+onDisk(() => {
+  describe('races while the zip streams', () => {
+    it('leaves out a file removed while an earlier one streams; the zip stays valid', async () => {
+      const { username, dir } = await userWithBigFirst();
+      const { res, head } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
+      await unlink(path.join(dir, 'last.txt'));
+      const entries = await readZip(await readRest(res, head));
+      expect(entries.map((e) => [e.name, e.size])).toEqual([['big.bin', BIG]]);
+    });
 
-  it('never follows a link swapped in for a file while an earlier one streams', async () => {
-    const { username, dir } = await userWithBigFirst();
-    const secret = path.join(t.dataDir, 'db.json');
-    const { res, head } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
-    await rm(path.join(dir, 'last.txt'));
-    await symlink(secret, path.join(dir, 'last.txt'));
-    const entries = await readZip(await readRest(res, head));
-    expect(entries.map((e) => e.name)).toEqual(['big.bin']);
-  });
+    it('never follows a link swapped in for a file while an earlier one streams', async () => {
+      const { username, dir } = await userWithBigFirst();
+      const secret = path.join(t.dataDir, 'db.json');
+      const { res, head } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
+      await rm(path.join(dir, 'last.txt'));
+      await symlink(secret, path.join(dir, 'last.txt'));
+      const entries = await readZip(await readRest(res, head));
+      expect(entries.map((e) => e.name)).toEqual(['big.bin']);
+    });
 
-  it('closes the open file and opens no other when the client leaves mid-zip', async () => {
-    const { username, dir } = await userWithBigFirst();
-    const { req } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
-    expect(await openFilesUnder(dir)).toEqual([path.join(dir, 'big.bin')]);
-    req.destroy();
-    await vi.waitFor(async () => expect(await openFilesUnder(dir)).toEqual([]), { timeout: 10_000 });
-    // The zip's next step would have opened last.txt right after big.bin closed: it did not.
-    expect(await openFilesUnder(dir)).toEqual([]);
-    expect((await api(t, 'dash.get')).status).toBe(200);
-    // A client that leaves is normal: nothing to log.
-    expect(t.logs.filter((line) => /zip|response error/.test(line))).toEqual([]);
-  });
+    it('closes the open file and opens no other when the client leaves mid-zip', async () => {
+      const { username, dir } = await userWithBigFirst();
+      const { req } = await startPausedZip(`username=${username}&files=big.bin/last.txt`);
+      expect(await openFilesUnder(dir)).toEqual([path.join(dir, 'big.bin')]);
+      req.destroy();
+      await vi.waitFor(async () => expect(await openFilesUnder(dir)).toEqual([]), { timeout: 10_000 });
+      // The zip's next step would have opened last.txt right after big.bin closed: it did not.
+      expect(await openFilesUnder(dir)).toEqual([]);
+      expect((await api(t, 'dash.get')).status).toBe(200);
+      // A client that leaves is normal: nothing to log.
+      expect(t.logs.filter((line) => /zip|response error/.test(line))).toEqual([]);
+    });
 
-  it('reads no further than the client takes: a paused client holds the daemon to a few buffers', async () => {
-    const { username, dir } = await userWithBigFirst(256 << 20);
-    const { res, head } = await startPausedZip(`username=${username}&files=big.bin`);
-    const position = () => readFilePosition(path.join(dir, 'big.bin'));
-    // Wait for the reading to settle (the buffers between the file and the socket are full).
-    let last = -1;
-    await vi.waitFor(
-      async () => {
-        const now = await position();
-        const settled = now === last;
-        last = now;
-        expect(settled).toBe(true);
-      },
-      { timeout: 20_000, interval: 200 },
-    );
-    expect(last).toBeGreaterThan(0);
-    expect(last).toBeLessThan(BIG);
-    // Then it all comes, once read.
-    expect((await readRest(res, head)).length).toBeGreaterThan(256 << 20);
+    it('reads no further than the client takes: a paused client holds the daemon to a few buffers', async () => {
+      const { username, dir } = await userWithBigFirst(256 << 20);
+      const { res, head } = await startPausedZip(`username=${username}&files=big.bin`);
+      const position = () => readFilePosition(path.join(dir, 'big.bin'));
+      // Wait for the reading to settle (the buffers between the file and the socket are full).
+      let last = -1;
+      await vi.waitFor(
+        async () => {
+          const now = await position();
+          const settled = now === last;
+          last = now;
+          expect(settled).toBe(true);
+        },
+        { timeout: 20_000, interval: 200 },
+      );
+      expect(last).toBeGreaterThan(0);
+      expect(last).toBeLessThan(BIG);
+      // Then it all comes, once read.
+      expect((await readRest(res, head)).length).toBeGreaterThan(256 << 20);
+    });
   });
 });
 
-describe('a slow client and many small files', () => {
-  it('reads no file further ahead than the buffers hold: a paused client stops the daemon', { timeout: 120_000 }, async (ctx) => {
-    const username = unique('many');
-    await createUser(t, username);
-    const dir = path.join(t.storageDir, username);
-    // Which files the daemon has read shows in their access time (relatime: the first read after
-    // an old atime moves it), so each file starts with an atime in the past.
-    const OLD = new Date('2020-01-01T00:00:00Z');
-    const probe = path.join(dir, 'probe.bin');
-    await writeFile(probe, 'x');
-    await utimes(probe, OLD, new Date());
-    await readFile(probe);
-    if ((await stat(probe)).atimeMs === OLD.getTime()) ctx.skip(); // a noatime mount cannot show reads
-    await rm(probe);
-    const count = 2000;
-    const names = Array.from({ length: count }, (_, i) => `part-${String(i).padStart(4, '0')}.bin`);
-    for (const name of names) {
-      await sparse(path.join(dir, name), 64 << 10);
-      await utimes(path.join(dir, name), OLD, new Date());
-    }
-    await api(t, 'dash.rescan');
-    const readSoFar = async () => {
-      let read = 0;
-      for (const name of names) if ((await stat(path.join(dir, name))).atimeMs !== OLD.getTime()) read++;
-      return read;
-    };
+// Counts the files the daemon opens in the storage folder: only an embedded daemon has one.
+onDisk(() => {
+  describe('a slow client and many small files', () => {
+    it('reads no file further ahead than the buffers hold: a paused client stops the daemon', { timeout: 120_000 }, async (ctx) => {
+      const username = unique('many');
+      await createUser(t, username);
+      const dir = path.join(t.storageDir, username);
+      // Which files the daemon has read shows in their access time (relatime: the first read after
+      // an old atime moves it), so each file starts with an atime in the past.
+      const OLD = new Date('2020-01-01T00:00:00Z');
+      const probe = path.join(dir, 'probe.bin');
+      await writeFile(probe, 'x');
+      await utimes(probe, OLD, new Date());
+      await readFile(probe);
+      if ((await stat(probe)).atimeMs === OLD.getTime()) ctx.skip(); // a noatime mount cannot show reads
+      await rm(probe);
+      const count = 2000;
+      const names = Array.from({ length: count }, (_, i) => `part-${String(i).padStart(4, '0')}.bin`);
+      for (const name of names) {
+        await sparse(path.join(dir, name), 64 << 10);
+        await utimes(path.join(dir, name), OLD, new Date());
+      }
+      await api(t, 'dash.rescan');
+      const readSoFar = async () => {
+        let read = 0;
+        for (const name of names) if ((await stat(path.join(dir, name))).atimeMs !== OLD.getTime()) read++;
+        return read;
+      };
 
-    const { res, head } = await startPausedZip(`username=${username}`);
-    let last = -1;
-    await vi.waitFor(
-      async () => {
-        const now = await readSoFar();
-        const settled = now === last;
-        last = now;
-        expect(settled).toBe(true);
-      },
-      { timeout: 60_000, interval: 300 },
-    );
-    // 2000 × 64 KiB = 125 MiB to send; a paused client lets through a few MiB (socket and stream buffers).
-    expect(last).toBeGreaterThan(0);
-    expect(last).toBeLessThan(count / 4);
-    const saved = path.join(t.dataDir, 'many.zip');
-    try {
-      expect(await saveSparse(readableOf(res, head), saved)).toBeGreaterThan(count * (64 << 10));
-      expect((await testBigZip(saved)).map((e) => e.name)).toEqual(names);
-    } finally {
-      await rm(saved, { force: true });
-    }
-    expect(await readSoFar()).toBe(count);
+      const { res, head } = await startPausedZip(`username=${username}`);
+      let last = -1;
+      await vi.waitFor(
+        async () => {
+          const now = await readSoFar();
+          const settled = now === last;
+          last = now;
+          expect(settled).toBe(true);
+        },
+        { timeout: 60_000, interval: 300 },
+      );
+      // 2000 × 64 KiB = 125 MiB to send; a paused client lets through a few MiB (socket and stream buffers).
+      expect(last).toBeGreaterThan(0);
+      expect(last).toBeLessThan(count / 4);
+      const saved = path.join(t.dataDir, 'many.zip');
+      try {
+        expect(await saveSparse(readableOf(res, head), saved)).toBeGreaterThan(count * (64 << 10));
+        expect((await testBigZip(saved)).map((e) => e.name)).toEqual(names);
+      } finally {
+        await rm(saved, { force: true });
+      }
+      expect(await readSoFar()).toBe(count);
+    });
   });
 });
 
@@ -394,74 +402,78 @@ async function sparse(file: string, size: number): Promise<void> {
   await truncate(file, size);
 }
 
-describe('big zips', () => {
-  it('streams a 2 GiB folder from a `nimbus daemon` whose resident memory stays flat', { timeout: 600_000 }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-zip-rss-'));
-    const daemon = await spawnDaemon(dataDir, childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' }));
-    const pid = daemon.child.pid!;
-    const headers = { 'API-Key': TEST_KEY };
-    const post = (route: string) => fetch(`${daemon.url}${route}`, { method: 'POST', headers }).then((r) => r.status);
-    try {
-      expect(await post('/api/user/create?username=big&email=big@example.com&password=password123')).toBe(201);
-      expect(await post('/api/folders/create?username=big&folder=videos')).toBe(201);
-      const folder = path.join(dataDir, 'storage', 'big', 'videos');
-      for (const name of ['part1.mp4', 'part2.mp4']) await sparse(path.join(folder, name), GIB);
-      expect(await post('/api/dash/rescan')).toBe(200);
-      // A first small zip loads the zip code, so what follows measures the streaming alone.
-      await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos&files=part1.mp4`, { method: 'HEAD', headers });
-
-      const before = await rssOf(pid);
-      let peak = before;
-      const sampler = setInterval(
-        () =>
-          void rssOf(pid).then(
-            (rss) => (peak = Math.max(peak, rss)),
-            () => {},
-          ),
-        50,
-      );
-      const saved = path.join(dataDir, 'videos.zip');
+// Sparse multi-GiB files made in the storage folder (and a `nimbus daemon` child on its own
+// data directory): embedded only, and they cost minutes.
+onDisk(() => {
+  describe('big zips', () => {
+    it('streams a 2 GiB folder from a `nimbus daemon` whose resident memory stays flat', { timeout: 600_000 }, async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-zip-rss-'));
+      const daemon = await spawnDaemon(dataDir, childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off' }));
+      const pid = daemon.child.pid!;
+      const headers = { 'API-Key': TEST_KEY };
+      const post = (route: string) => fetch(`${daemon.url}${route}`, { method: 'POST', headers }).then((r) => r.status);
       try {
-        const res = await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos`, { headers });
-        expect(res.status).toBe(200);
-        expect(await saveSparse(res.body!, saved)).toBeGreaterThan(2 * GIB);
-      } finally {
-        clearInterval(sampler);
-      }
-      peak = Math.max(peak, await rssOf(pid));
-      expect(peak - before, `RSS grew from ${before >> 20} MiB to ${peak >> 20} MiB`).toBeLessThan(64 << 20);
-      expect(await testBigZip(saved)).toEqual([
-        { name: 'videos/', method: STORED, size: 0, zip64: false, text: null },
-        { name: 'videos/part1.mp4', method: STORED, size: GIB, zip64: false, text: null },
-        { name: 'videos/part2.mp4', method: STORED, size: GIB, zip64: false, text: null },
-      ]);
-    } finally {
-      daemon.child.kill('SIGTERM');
-      await daemon.exited;
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+        expect(await post('/api/user/create?username=big&email=big@example.com&password=password123')).toBe(201);
+        expect(await post('/api/folders/create?username=big&folder=videos')).toBe(201);
+        const folder = path.join(dataDir, 'storage', 'big', 'videos');
+        for (const name of ['part1.mp4', 'part2.mp4']) await sparse(path.join(folder, name), GIB);
+        expect(await post('/api/dash/rescan')).toBe(200);
+        // A first small zip loads the zip code, so what follows measures the streaming alone.
+        await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos&files=part1.mp4`, { method: 'HEAD', headers });
 
-  it('switches to ZIP64 past 4 GiB, and unzip reads every entry', { timeout: 600_000 }, async () => {
-    const username = unique('zip64');
-    await createUser(t, username);
-    const dir = path.join(t.storageDir, username);
-    // Over 0xfffffffe bytes: the entry's sizes, the next entry's offset and the central directory's need ZIP64.
-    const size = 4 * GIB + 4096;
-    await sparse(path.join(dir, 'disk.img'), size);
-    await writeFile(path.join(dir, 'zz-after.txt'), 'after the big one\n');
-    await api(t, 'dash.rescan');
-    const saved = path.join(t.dataDir, 'zip64.zip');
-    try {
-      const res = await fetch(`${t.url}/api/folders/download?username=${username}`, { headers: { 'API-Key': t.key } });
-      expect(await saveSparse(res.body!, saved)).toBeGreaterThan(size);
-      expect(await testBigZip(saved)).toEqual([
-        { name: 'disk.img', method: STORED, size, zip64: true, text: null },
-        { name: 'zz-after.txt', method: DEFLATED, size: 18, zip64: true, text: 'after the big one\n' },
-      ]);
-    } finally {
-      await rm(saved, { force: true });
-    }
+        const before = await rssOf(pid);
+        let peak = before;
+        const sampler = setInterval(
+          () =>
+            void rssOf(pid).then(
+              (rss) => (peak = Math.max(peak, rss)),
+              () => {},
+            ),
+          50,
+        );
+        const saved = path.join(dataDir, 'videos.zip');
+        try {
+          const res = await fetch(`${daemon.url}/api/folders/download?username=big&folder=videos`, { headers });
+          expect(res.status).toBe(200);
+          expect(await saveSparse(res.body!, saved)).toBeGreaterThan(2 * GIB);
+        } finally {
+          clearInterval(sampler);
+        }
+        peak = Math.max(peak, await rssOf(pid));
+        expect(peak - before, `RSS grew from ${before >> 20} MiB to ${peak >> 20} MiB`).toBeLessThan(64 << 20);
+        expect(await testBigZip(saved)).toEqual([
+          { name: 'videos/', method: STORED, size: 0, zip64: false, text: null },
+          { name: 'videos/part1.mp4', method: STORED, size: GIB, zip64: false, text: null },
+          { name: 'videos/part2.mp4', method: STORED, size: GIB, zip64: false, text: null },
+        ]);
+      } finally {
+        daemon.child.kill('SIGTERM');
+        await daemon.exited;
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('switches to ZIP64 past 4 GiB, and unzip reads every entry', { timeout: 600_000 }, async () => {
+      const username = unique('zip64');
+      await createUser(t, username);
+      const dir = path.join(t.storageDir, username);
+      // Over 0xfffffffe bytes: the entry's sizes, the next entry's offset and the central directory's need ZIP64.
+      const size = 4 * GIB + 4096;
+      await sparse(path.join(dir, 'disk.img'), size);
+      await writeFile(path.join(dir, 'zz-after.txt'), 'after the big one\n');
+      await api(t, 'dash.rescan');
+      const saved = path.join(t.dataDir, 'zip64.zip');
+      try {
+        const res = await fetch(`${t.url}/api/folders/download?username=${username}`, { headers: { 'API-Key': t.key } });
+        expect(await saveSparse(res.body!, saved)).toBeGreaterThan(size);
+        expect(await testBigZip(saved)).toEqual([
+          { name: 'disk.img', method: STORED, size, zip64: true, text: null },
+          { name: 'zz-after.txt', method: DEFLATED, size: 18, zip64: true, text: 'after the big one\n' },
+        ]);
+      } finally {
+        await rm(saved, { force: true });
+      }
+    });
   });
 });
 
