@@ -1,9 +1,63 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the daemon, main process and end-to-end tests run in Node against real
+// Three projects: the daemon, main process and end-to-end tests run in Node against real
 // servers; renderer component tests run in jsdom. The node project's globalSetup starts the
 // shared PostgreSQL and Swift (S3) in the background for the tests that ask for them
-// (test/helpers/engines.ts).
+// (test/helpers/engines.ts). The cluster project runs the API tests again on PostgreSQL + S3.
+/** The node project's settings, shared by the cluster project. */
+const nodeSettings = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+  globalSetup: ['test/helpers/engines/global-setup.ts'],
+} as const;
+
+/**
+ * The API tests the cluster project runs again on PostgreSQL + S3 (issue 14: one set of tests,
+ * both backends; test/helpers/daemon.ts reads NIMBUS_TEST_BACKEND). Disk-only tests in them are
+ * registered on the disk backend only (test/helpers/backend.ts, onDisk).
+ * Left out, with the reason:
+ * - test/daemon/trash.test.ts: nearly every case checks <data-dir>/trash and the storage folder
+ *   themselves (entries adopted at start, links, another file system); not adapted yet.
+ */
+const clusterFiles = [
+  ...[
+    'files',
+    'transfers',
+    'usage',
+    'search',
+    'zip',
+    'previews',
+    'thumbnails',
+    'accounts',
+    'auth',
+    'sessions',
+    'user-edit',
+    'verification',
+    'share-pages',
+    'dialect',
+    'daneecloud-client',
+    'daneecloud-bot',
+    'bad-input',
+    'endpoints',
+    'badges',
+    'events',
+    'verify-events',
+    'revocation',
+    'name-collisions',
+    'reserved-names',
+    'params',
+    'utf8-params',
+    'upload-failures',
+    'consistency',
+    'throttle',
+    'audiences',
+    'smoke',
+  ].map((name) => `test/daemon/${name}.test.ts`),
+  'test/accounts/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -25,6 +79,9 @@ export default defineConfig({
           pool: 'forks',
           globalSetup: ['test/helpers/engines/global-setup.ts'],
         },
+      },
+      {
+        test: { ...nodeSettings, name: 'cluster', include: clusterFiles, env: { NIMBUS_TEST_BACKEND: 'cluster' } },
       },
       {
         test: {
