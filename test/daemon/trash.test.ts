@@ -18,7 +18,8 @@ import { KeyedMutex } from '../../daemon/util/mutex.js';
 import { api, apiLoose, signIn } from '../helpers/api.js';
 import { childEnv, runCli } from '../helpers/child.js';
 import { openEventStream } from '../helpers/events.js';
-import { createUser, listTree, readDb, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { embeddedRun, onDisk } from '../helpers/backend.js';
+import { createUser, listTree, readDb, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody } from '../helpers/records.js';
 
 const WAIT = { timeout: 8000, interval: 25 };
@@ -32,6 +33,12 @@ async function newUser(daemon = t): Promise<string> {
   return username;
 }
 
+/** A stored file's text: from the storage folder on an embedded daemon, downloaded elsewhere. */
+const textOf = async (username: string, where: string) => (await storedBytes(t, username, where)).toString('utf8');
+/** Checks of the storage folder and <data-dir>/trash themselves: only an embedded daemon has them. */
+const whenOnDisk = async (check: () => Promise<void>) => {
+  if (embeddedRun) await check();
+};
 const trashDir = (daemon: TestDaemon, username: string) => path.join(daemon.dataDir, 'trash', username);
 const exists = (p: string) =>
   stat(p).then(
@@ -78,8 +85,8 @@ describe('deleting to the trash', () => {
     const u = await newUser();
     await upload(t, u, 'notes.txt', 'hello trash');
     const id = await trashFile(t, u, 'notes.txt');
-    expect(await exists(path.join(t.storageDir, u, 'notes.txt'))).toBe(false);
-    expect(await readFile(path.join(trashDir(t, u), id, 'notes.txt'), 'utf8')).toBe('hello trash');
+    await whenOnDisk(async () => expect(await exists(path.join(t.storageDir, u, 'notes.txt'))).toBe(false));
+    await whenOnDisk(async () => expect(await readFile(path.join(trashDir(t, u), id, 'notes.txt'), 'utf8')).toBe('hello trash'));
     const items = await listed(t, u);
     expect(items).toEqual([
       {
@@ -108,8 +115,8 @@ describe('deleting to the trash', () => {
     const res = await api(t, 'folders.delete', { username: u, folder: 'Work' });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ msg: 'Folder deleted', trashId: expect.stringMatching(/^[0-9a-f]{32}$/) });
-    expect(await exists(path.join(t.storageDir, u, 'Work'))).toBe(false);
-    expect(await readFile(path.join(trashDir(t, u), res.body.trashId!, 'Work', 'a.txt'), 'utf8')).toBe('aaa');
+    await whenOnDisk(async () => expect(await exists(path.join(t.storageDir, u, 'Work'))).toBe(false));
+    await whenOnDisk(async () => expect(await readFile(path.join(trashDir(t, u), res.body.trashId!, 'Work', 'a.txt'), 'utf8')).toBe('aaa'));
     const items = await listed(t, u);
     expect(items.map((i) => [i.kind, i.name, i.folder, i.size, i.fileCount])).toEqual([
       ['folder', 'Work', null, 3, 1],
@@ -127,7 +134,7 @@ describe('deleting to the trash', () => {
     expect((await api(t, 'folders.files.delete', { username: u, folder: 'F', file: 'x', permanent: true })).body.trashId).toBeNull();
     expect((await api(t, 'folders.delete', { username: u, folder: 'F', permanent: true })).body.trashId).toBeNull();
     expect(await listed(t, u)).toEqual([]);
-    expect(await listTree(trashDir(t, u))).toEqual([]);
+    await whenOnDisk(async () => expect(await listTree(trashDir(t, u))).toEqual([]));
     expect((await api(t, 'user.get', { username: u })).body.usage.usedBytes).toBe(0);
   });
 
@@ -176,21 +183,24 @@ describe('deleting to the trash', () => {
     }
   });
 
-  it('refuses to follow a link where the user’s trash directory should be', async () => {
-    const u = await newUser();
-    await upload(t, u, 'keep.txt', 'keep');
-    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'nimbus-elsewhere-'));
-    try {
-      await symlink(elsewhere, trashDir(t, u));
-      const res = await apiLoose(t, 'files.delete', { username: u, file: 'keep.txt' });
-      expect(res.status).toBeGreaterThanOrEqual(400);
-      expect(await listTree(elsewhere)).toEqual([]);
-      expect(await readFile(path.join(t.storageDir, u, 'keep.txt'), 'utf8')).toBe('keep');
-      expect((await api(t, 'files.list', { username: u })).body.files.map((f) => f.name)).toEqual(['keep.txt']);
-    } finally {
-      await rm(trashDir(t, u), { force: true });
-      await rm(elsewhere, { recursive: true, force: true });
-    }
+  // A link another program puts where the trash directory goes: embedded only.
+  onDisk(() => {
+    it('refuses to follow a link where the user’s trash directory should be', async () => {
+      const u = await newUser();
+      await upload(t, u, 'keep.txt', 'keep');
+      const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'nimbus-elsewhere-'));
+      try {
+        await symlink(elsewhere, trashDir(t, u));
+        const res = await apiLoose(t, 'files.delete', { username: u, file: 'keep.txt' });
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(await listTree(elsewhere)).toEqual([]);
+        expect(await textOf(u, 'keep.txt')).toBe('keep');
+        expect((await api(t, 'files.list', { username: u })).body.files.map((f) => f.name)).toEqual(['keep.txt']);
+      } finally {
+        await rm(trashDir(t, u), { force: true });
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+    });
   });
 });
 
@@ -203,9 +213,9 @@ describe('trash.restore', () => {
     const res = await api(t, 'trash.restore', { username: u, id });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({ msg: expect.any(String), restored: { kind: 'file', name: 'r.txt', folder: 'Docs' } });
-    expect(await readFile(path.join(t.storageDir, u, 'Docs', 'r.txt'), 'utf8')).toBe('restore me');
+    expect(await textOf(u, 'Docs/r.txt')).toBe('restore me');
     expect(await listed(t, u)).toEqual([]);
-    expect(await listTree(trashDir(t, u))).toEqual([]);
+    await whenOnDisk(async () => expect(await listTree(trashDir(t, u))).toEqual([]));
     expect((await api(t, 'folders.files', { username: u, folder: 'Docs' })).body.files.map((f) => f.name)).toEqual(['r.txt']);
   });
 
@@ -217,7 +227,7 @@ describe('trash.restore', () => {
     await api(t, 'folders.delete', { username: u, folder: 'Gone', permanent: true });
     expect((await api(t, 'trash.restore', { username: u, id })).status).toBe(201);
     expect((await api(t, 'folders.list', { username: u })).body.folders.map((f) => f.name)).toEqual(['Gone']);
-    expect(await readFile(path.join(t.storageDir, u, 'Gone', 'f.txt'), 'utf8')).toBe('ff');
+    expect(await textOf(u, 'Gone/f.txt')).toBe('ff');
   });
 
   it('puts a folder back with its files', async () => {
@@ -241,7 +251,7 @@ describe('trash.restore', () => {
     const refused = await apiLoose(t, 'trash.restore', { username: u, id: first });
     expectErrorBody(refused, 409, 'file_exists');
     expect(await listed(t, u)).toHaveLength(1);
-    expect(await readFile(path.join(t.storageDir, u, 'report.pdf'), 'utf8')).toBe('new');
+    expect(await textOf(u, 'report.pdf')).toBe('new');
     const beside = await api(t, 'trash.restore', { username: u, id: first, rename: true });
     expect(beside.status, beside.text).toBe(201);
     expect(beside.body.restored.name).toBe('report (restored).pdf');
@@ -252,7 +262,7 @@ describe('trash.restore', () => {
     await upload(t, u, 'report.pdf', 'newest');
     const again = await api(t, 'trash.restore', { username: u, id: second, rename: true });
     expect(again.body.restored.name).toBe('report (restored 2).pdf');
-    expect(await readFile(path.join(t.storageDir, u, 'report (restored 2).pdf'), 'utf8')).toBe('newer');
+    expect(await textOf(u, 'report (restored 2).pdf')).toBe('newer');
   });
 
   it('answers 409 folder_exists for a folder whose name is taken, or a file at the root where a folder is', async () => {
@@ -298,11 +308,11 @@ describe('trash.delete and trash.empty', () => {
     expect((await api(t, 'user.get', { username: u })).body.usage.usedBytes).toBe(300);
     const one = await api(t, 'trash.delete', { username: u, id: ids[0] });
     expect(one.status).toBe(200);
-    expect(await exists(path.join(trashDir(t, u), ids[0]))).toBe(false);
+    await whenOnDisk(async () => expect(await exists(path.join(trashDir(t, u), ids[0]))).toBe(false));
     expectErrorBody(await apiLoose(t, 'trash.delete', { username: u, id: ids[0] }), 404, 'trash_item_not_found');
     const emptied = await api(t, 'trash.empty', { username: u });
     expect(emptied.body).toEqual({ msg: expect.any(String), removed: 2 });
-    expect(await listTree(trashDir(t, u))).toEqual([]);
+    await whenOnDisk(async () => expect(await listTree(trashDir(t, u))).toEqual([]));
     expect((await api(t, 'user.get', { username: u })).body.usage.usedBytes).toBe(0);
     expect((await api(t, 'trash.empty', { username: u })).body.removed).toBe(0);
   });
@@ -349,110 +359,122 @@ describe('races', () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 404]);
     expect((await api(t, 'files.list', { username: u })).body.files.map((f) => f.name)).toEqual(['twice.txt']);
-    expect(await listTree(trashDir(t, u))).toEqual([]);
+    await whenOnDisk(async () => expect(await listTree(trashDir(t, u))).toEqual([]));
   });
 
-  it('a restore racing an upload of the same name: 409 or success, never a lost file', async () => {
-    const u = await newUser();
-    for (let round = 0; round < 8; round++) {
-      await upload(t, u, 'race.txt', `trashed ${round}`, { overwrite: 'true' });
-      const id = await trashFile(t, u, 'race.txt');
-      const [restore, put] = await Promise.all([
-        apiLoose(t, 'trash.restore', { username: u, id }),
-        t.api('POST', '/api/files/upload', { username: u, file: 'race.txt' }, { body: `uploaded ${round}` }),
-      ]);
-      expect([restore.status, put.status].sort()).toEqual([201, 409]);
-      const onDisk = await readFile(path.join(t.storageDir, u, 'race.txt'), 'utf8');
-      const items = await listed(t, u);
-      if (restore.status === 201) {
-        expect(onDisk).toBe(`trashed ${round}`);
-        expect(items).toEqual([]);
-      } else {
-        expect(onDisk).toBe(`uploaded ${round}`);
-        expect(items.map((i) => i.id)).toEqual([id]);
-        await api(t, 'trash.delete', { username: u, id });
+  // Races read the storage folder and the trash directory file by file: embedded only.
+  onDisk(() => {
+    it('a restore racing an upload of the same name: 409 or success, never a lost file', async () => {
+      const u = await newUser();
+      for (let round = 0; round < 8; round++) {
+        await upload(t, u, 'race.txt', `trashed ${round}`, { overwrite: 'true' });
+        const id = await trashFile(t, u, 'race.txt');
+        const [restore, put] = await Promise.all([
+          apiLoose(t, 'trash.restore', { username: u, id }),
+          t.api('POST', '/api/files/upload', { username: u, file: 'race.txt' }, { body: `uploaded ${round}` }),
+        ]);
+        expect([restore.status, put.status].sort()).toEqual([201, 409]);
+        const onDisk = await readFile(path.join(t.storageDir, u, 'race.txt'), 'utf8');
+        const items = await listed(t, u);
+        if (restore.status === 201) {
+          expect(onDisk).toBe(`trashed ${round}`);
+          expect(items).toEqual([]);
+        } else {
+          expect(onDisk).toBe(`uploaded ${round}`);
+          expect(items.map((i) => i.id)).toEqual([id]);
+          await api(t, 'trash.delete', { username: u, id });
+        }
       }
-    }
+    });
   });
 
-  it('a delete racing an upload of the same name: each file ends in storage or in the trash', async () => {
-    const u = await newUser();
-    for (let round = 0; round < 8; round++) {
-      await upload(t, u, 'busy.txt', `first ${round}`, { overwrite: 'true' });
-      const [del, put] = await Promise.all([
-        apiLoose(t, 'files.delete', { username: u, file: 'busy.txt' }),
-        t.api('POST', '/api/files/upload', { username: u, file: 'busy.txt', overwrite: 'true' }, { body: `second ${round}` }),
-      ]);
-      expect(del.status).toBe(200);
-      expect(put.status).toBe(201);
-      const stored = await readFile(path.join(t.storageDir, u, 'busy.txt'), 'utf8').catch(() => null);
-      const trashed = await Promise.all((await listed(t, u)).map((i) => readFile(path.join(trashDir(t, u), i.id, i.name), 'utf8')));
-      // The second upload replaced the first (an overwrite), or the delete took the first and the upload placed anew.
-      expect([stored, ...trashed].filter((x) => x !== null)).toContain(`second ${round}`);
-      await api(t, 'trash.empty', { username: u });
-      await api(t, 'files.delete', { username: u, file: 'busy.txt', permanent: true }).catch(() => undefined);
-    }
+  // Reads the trash directory's files: embedded only.
+  onDisk(() => {
+    it('a delete racing an upload of the same name: each file ends in storage or in the trash', async () => {
+      const u = await newUser();
+      for (let round = 0; round < 8; round++) {
+        await upload(t, u, 'busy.txt', `first ${round}`, { overwrite: 'true' });
+        const [del, put] = await Promise.all([
+          apiLoose(t, 'files.delete', { username: u, file: 'busy.txt' }),
+          t.api('POST', '/api/files/upload', { username: u, file: 'busy.txt', overwrite: 'true' }, { body: `second ${round}` }),
+        ]);
+        expect(del.status).toBe(200);
+        expect(put.status).toBe(201);
+        const stored = await readFile(path.join(t.storageDir, u, 'busy.txt'), 'utf8').catch(() => null);
+        const trashed = await Promise.all((await listed(t, u)).map((i) => readFile(path.join(trashDir(t, u), i.id, i.name), 'utf8')));
+        // The second upload replaced the first (an overwrite), or the delete took the first and the upload placed anew.
+        expect([stored, ...trashed].filter((x) => x !== null)).toContain(`second ${round}`);
+        await api(t, 'trash.empty', { username: u });
+        await api(t, 'files.delete', { username: u, file: 'busy.txt', permanent: true }).catch(() => undefined);
+      }
+    });
   });
 
-  it('a purge racing a restore: the item is restored or purged, never both, never half', async () => {
-    const own = await startTestDaemon();
-    try {
-      const u = await newUser(own);
-      await upload(own, u, 'p.txt', 'purge or restore');
-      await api(own, 'folders.create', { username: u, folder: 'Dir' });
-      for (const n of ['1', '2', '3']) await upload(own, u, n, n, { folder: 'Dir' });
-      const fileId = await trashFile(own, u, 'p.txt');
-      const folderId = (await api(own, 'folders.delete', { username: u, folder: 'Dir' })).body.trashId!;
-      await own.stop();
-      const nimbus = await openContext(own.dataDir, own.storageDir);
-      const later = Date.now() + 365 * DAY_MS;
-      const results = await Promise.allSettled([
-        restoreItem(nimbus, u, fileId, false),
-        purgeTrash(nimbus, later),
-        restoreItem(nimbus, u, folderId, false),
-      ]);
-      await nimbus.store.close();
-      expect(results[1].status).toBe('fulfilled');
-      const restoredFile = results[0].status === 'fulfilled';
-      const restoredFolder = results[2].status === 'fulfilled';
-      for (const r of [results[0], results[2]])
-        if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('trash_item_not_found');
-      expect(await exists(path.join(own.storageDir, u, 'p.txt'))).toBe(restoredFile);
-      expect(await listTree(path.join(own.storageDir, u, 'Dir'))).toEqual(restoredFolder ? ['1', '2', '3'] : []);
-      expect(await listTree(trashDir(own, u))).toEqual([]);
-      expect((await readDb(own.dataDir)).trash).toEqual([]);
-    } finally {
-      await own.close();
-    }
+  // Opens db.json and the storage folder in this process beside the daemon: embedded only.
+  onDisk(() => {
+    it('a purge racing a restore: the item is restored or purged, never both, never half', async () => {
+      const own = await startTestDaemon();
+      try {
+        const u = await newUser(own);
+        await upload(own, u, 'p.txt', 'purge or restore');
+        await api(own, 'folders.create', { username: u, folder: 'Dir' });
+        for (const n of ['1', '2', '3']) await upload(own, u, n, n, { folder: 'Dir' });
+        const fileId = await trashFile(own, u, 'p.txt');
+        const folderId = (await api(own, 'folders.delete', { username: u, folder: 'Dir' })).body.trashId!;
+        await own.stop();
+        const nimbus = await openContext(own.dataDir, own.storageDir);
+        const later = Date.now() + 365 * DAY_MS;
+        const results = await Promise.allSettled([
+          restoreItem(nimbus, u, fileId, false),
+          purgeTrash(nimbus, later),
+          restoreItem(nimbus, u, folderId, false),
+        ]);
+        await nimbus.store.close();
+        expect(results[1].status).toBe('fulfilled');
+        const restoredFile = results[0].status === 'fulfilled';
+        const restoredFolder = results[2].status === 'fulfilled';
+        for (const r of [results[0], results[2]])
+          if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('trash_item_not_found');
+        await whenOnDisk(async () => expect(await exists(path.join(own.storageDir, u, 'p.txt'))).toBe(restoredFile));
+        expect(await listTree(path.join(own.storageDir, u, 'Dir'))).toEqual(restoredFolder ? ['1', '2', '3'] : []);
+        await whenOnDisk(async () => expect(await listTree(trashDir(own, u))).toEqual([]));
+        expect((await readDb(own.dataDir)).trash).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    });
   });
 });
 
-describe('across file systems', () => {
-  it('copies, fsyncs and removes when the storage folder is on another disk', async () => {
-    const shm = '/dev/shm';
-    if (!(await exists(shm)) || (await stat(shm)).dev === (await stat(os.tmpdir())).dev) return;
-    const storageDir = await mkdtemp(path.join(shm, 'nimbus-storage-'));
-    const own = await startTestDaemon({ storageDir });
-    try {
-      const u = await newUser(own);
-      await upload(own, u, 'far.txt', 'far away');
-      await api(own, 'folders.create', { username: u, folder: 'Far' });
-      await upload(own, u, 'in.txt', 'inside', { folder: 'Far' });
-      const fileId = await trashFile(own, u, 'far.txt');
-      const folderId = (await api(own, 'folders.delete', { username: u, folder: 'Far' })).body.trashId!;
-      expect(await listTree(path.join(storageDir, u))).toEqual([]);
-      expect(await listTree(trashDir(own, u))).toEqual(
-        [`${fileId}/`, `${fileId}/far.txt`, `${folderId}/`, `${folderId}/Far/`, `${folderId}/Far/in.txt`].sort(),
-      );
-      expect((await api(own, 'trash.restore', { username: u, id: fileId })).status).toBe(201);
-      expect((await api(own, 'trash.restore', { username: u, id: folderId })).status).toBe(201);
-      expect(await listTree(path.join(storageDir, u))).toEqual(['Far/', 'Far/in.txt', 'far.txt']);
-      expect(await readFile(path.join(storageDir, u, 'Far', 'in.txt'), 'utf8')).toBe('inside');
-      expect(await listTree(trashDir(own, u))).toEqual([]);
-    } finally {
-      await own.close();
-      await rm(storageDir, { recursive: true, force: true });
-    }
+// The storage folder on another file system than <data-dir>/trash: embedded only.
+onDisk(() => {
+  describe('across file systems', () => {
+    it('copies, fsyncs and removes when the storage folder is on another disk', async () => {
+      const shm = '/dev/shm';
+      if (!(await exists(shm)) || (await stat(shm)).dev === (await stat(os.tmpdir())).dev) return;
+      const storageDir = await mkdtemp(path.join(shm, 'nimbus-storage-'));
+      const own = await startTestDaemon({ storageDir });
+      try {
+        const u = await newUser(own);
+        await upload(own, u, 'far.txt', 'far away');
+        await api(own, 'folders.create', { username: u, folder: 'Far' });
+        await upload(own, u, 'in.txt', 'inside', { folder: 'Far' });
+        const fileId = await trashFile(own, u, 'far.txt');
+        const folderId = (await api(own, 'folders.delete', { username: u, folder: 'Far' })).body.trashId!;
+        expect(await listTree(path.join(storageDir, u))).toEqual([]);
+        expect(await listTree(trashDir(own, u))).toEqual(
+          [`${fileId}/`, `${fileId}/far.txt`, `${folderId}/`, `${folderId}/Far/`, `${folderId}/Far/in.txt`].sort(),
+        );
+        expect((await api(own, 'trash.restore', { username: u, id: fileId })).status).toBe(201);
+        expect((await api(own, 'trash.restore', { username: u, id: folderId })).status).toBe(201);
+        expect(await listTree(path.join(storageDir, u))).toEqual(['Far/', 'Far/in.txt', 'far.txt']);
+        expect(await readFile(path.join(storageDir, u, 'Far', 'in.txt'), 'utf8')).toBe('inside');
+        await whenOnDisk(async () => expect(await listTree(trashDir(own, u))).toEqual([]));
+      } finally {
+        await own.close();
+        await rm(storageDir, { recursive: true, force: true });
+      }
+    });
   });
 });
 
@@ -466,133 +488,136 @@ describe('the trash and its user', () => {
     expect(edit.status, edit.text).toBe(201);
     expect(edit.body.user.usage.usedBytes).toBe(4);
     expect((await listed(t, renamed)).map((i) => i.id)).toEqual([id]);
-    expect(await readFile(path.join(trashDir(t, renamed), id, 'mine.txt'), 'utf8')).toBe('mine');
-    expect(await exists(trashDir(t, u))).toBe(false);
+    await whenOnDisk(async () => expect(await readFile(path.join(trashDir(t, renamed), id, 'mine.txt'), 'utf8')).toBe('mine'));
+    await whenOnDisk(async () => expect(await exists(trashDir(t, u))).toBe(false));
     expect((await api(t, 'trash.restore', { username: renamed, id })).status).toBe(201);
     await trashFile(t, renamed, 'mine.txt');
     expect((await api(t, 'user.delete', { username: renamed })).status).toBe(200);
-    expect(await exists(trashDir(t, renamed))).toBe(false);
-    expect((await readDb(t.dataDir)).trash.filter((i: { username: string }) => i.username === renamed)).toEqual([]);
+    await whenOnDisk(async () => expect(await exists(trashDir(t, renamed))).toBe(false));
+    expect((await readDb(t)).trash.filter((i: { username: string }) => i.username === renamed)).toEqual([]);
   });
 });
 
-describe('at start', () => {
-  it('adopts an entry without a record, drops a record without an entry, and cleans what a crash left', async () => {
-    const own = await startTestDaemon();
-    try {
-      const u = await newUser(own);
-      await upload(own, u, 'kept.txt', 'kept');
-      const kept = await trashFile(own, u, 'kept.txt');
-      await own.stop();
-      const orphanId = 'a'.repeat(32);
-      await mkdir(path.join(trashDir(own, u), orphanId, 'Found'), { recursive: true });
-      await writeFile(path.join(trashDir(own, u), orphanId, 'Found', 'x.txt'), '12345');
-      await mkdir(path.join(trashDir(own, u), 'not-an-id'));
-      await mkdir(path.join(trashDir(own, u), 'b'.repeat(32)));
-      await mkdir(path.join(own.dataDir, 'trash', 'nobody', 'c'.repeat(32)), { recursive: true });
-      const db = await readDb(own.dataDir);
-      db.trash.push({
-        id: 'd'.repeat(32),
-        username: u,
-        kind: 'file',
-        name: 'lost.txt',
-        folder: null,
-        size: 9,
-        fileCount: 1,
-        deletedAt: new Date().toISOString(),
-      });
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
-      await own.restart();
-      const items = await listed(own, u);
-      expect(items.map((i) => [i.id, i.kind, i.name, i.folder, i.size, i.fileCount]).sort()).toEqual(
-        [
-          [kept, 'file', 'kept.txt', null, 4, 1],
-          [orphanId, 'folder', 'Found', null, 5, 1],
-        ].sort(),
-      );
-      expect(await listTree(trashDir(own, u))).toEqual(
-        [`${kept}/`, `${kept}/kept.txt`, `${orphanId}/`, `${orphanId}/Found/`, `${orphanId}/Found/x.txt`].sort(),
-      );
-      expect(await exists(path.join(own.dataDir, 'trash', 'nobody'))).toBe(false);
-      expect((await api(own, 'user.get', { username: u })).body.usage.usedBytes).toBe(9);
-    } finally {
-      await own.close();
-    }
-  });
-
-  it('purges items older than NIMBUS_TRASH_DAYS and keeps younger ones', async () => {
-    const own = await startTestDaemon({ env: { NIMBUS_TRASH_DAYS: '7' } });
-    try {
-      const u = await newUser(own);
-      await upload(own, u, 'old.txt', 'old');
-      await upload(own, u, 'young.txt', 'young');
-      const oldId = await trashFile(own, u, 'old.txt');
-      const youngId = await trashFile(own, u, 'young.txt');
-      const young = (await listed(own, u)).find((i) => i.id === youngId)!;
-      expect(Date.parse(young.purgeAt) - Date.parse(young.deletedAt)).toBe(7 * DAY_MS);
-      await own.stop();
-      const db = await readDb(own.dataDir);
-      for (const item of db.trash) {
-        item.deletedAt = new Date(Date.now() - (item.id === oldId ? 8 : 6) * DAY_MS).toISOString();
+// Entries and records made in <data-dir>/trash and db.json before a start: embedded only.
+onDisk(() => {
+  describe('at start', () => {
+    it('adopts an entry without a record, drops a record without an entry, and cleans what a crash left', async () => {
+      const own = await startTestDaemon();
+      try {
+        const u = await newUser(own);
+        await upload(own, u, 'kept.txt', 'kept');
+        const kept = await trashFile(own, u, 'kept.txt');
+        await own.stop();
+        const orphanId = 'a'.repeat(32);
+        await mkdir(path.join(trashDir(own, u), orphanId, 'Found'), { recursive: true });
+        await writeFile(path.join(trashDir(own, u), orphanId, 'Found', 'x.txt'), '12345');
+        await mkdir(path.join(trashDir(own, u), 'not-an-id'));
+        await mkdir(path.join(trashDir(own, u), 'b'.repeat(32)));
+        await mkdir(path.join(own.dataDir, 'trash', 'nobody', 'c'.repeat(32)), { recursive: true });
+        const db = await readDb(own.dataDir);
+        db.trash.push({
+          id: 'd'.repeat(32),
+          username: u,
+          kind: 'file',
+          name: 'lost.txt',
+          folder: null,
+          size: 9,
+          fileCount: 1,
+          deletedAt: new Date().toISOString(),
+        });
+        await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+        await own.restart();
+        const items = await listed(own, u);
+        expect(items.map((i) => [i.id, i.kind, i.name, i.folder, i.size, i.fileCount]).sort()).toEqual(
+          [
+            [kept, 'file', 'kept.txt', null, 4, 1],
+            [orphanId, 'folder', 'Found', null, 5, 1],
+          ].sort(),
+        );
+        expect(await listTree(trashDir(own, u))).toEqual(
+          [`${kept}/`, `${kept}/kept.txt`, `${orphanId}/`, `${orphanId}/Found/`, `${orphanId}/Found/x.txt`].sort(),
+        );
+        await whenOnDisk(async () => expect(await exists(path.join(own.dataDir, 'trash', 'nobody'))).toBe(false));
+        expect((await api(own, 'user.get', { username: u })).body.usage.usedBytes).toBe(9);
+      } finally {
+        await own.close();
       }
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
-      await own.restart();
-      expect((await listed(own, u)).map((i) => i.id)).toEqual([youngId]);
-      expect(await exists(path.join(trashDir(own, u), oldId))).toBe(false);
-      expect(await exists(path.join(trashDir(own, u), youngId, 'young.txt'))).toBe(true);
-    } finally {
-      await own.close();
-    }
-  });
+    });
 
-  it('dates an adopted entry by its directory, so an old one is purged', async () => {
-    const own = await startTestDaemon();
-    try {
-      const u = await newUser(own);
-      await own.stop();
-      const id = 'e'.repeat(32);
-      await mkdir(path.join(trashDir(own, u), id), { recursive: true });
-      await writeFile(path.join(trashDir(own, u), id, 'ancient.txt'), 'ancient');
-      const longAgo = new Date(Date.now() - 40 * DAY_MS);
-      await utimes(path.join(trashDir(own, u), id), longAgo, longAgo);
-      await own.restart();
-      expect(await listed(own, u)).toEqual([]);
-      expect(await exists(path.join(trashDir(own, u), id))).toBe(false);
-    } finally {
-      await own.close();
-    }
-  });
+    it('purges items older than NIMBUS_TRASH_DAYS and keeps younger ones', async () => {
+      const own = await startTestDaemon({ env: { NIMBUS_TRASH_DAYS: '7' } });
+      try {
+        const u = await newUser(own);
+        await upload(own, u, 'old.txt', 'old');
+        await upload(own, u, 'young.txt', 'young');
+        const oldId = await trashFile(own, u, 'old.txt');
+        const youngId = await trashFile(own, u, 'young.txt');
+        const young = (await listed(own, u)).find((i) => i.id === youngId)!;
+        expect(Date.parse(young.purgeAt) - Date.parse(young.deletedAt)).toBe(7 * DAY_MS);
+        await own.stop();
+        const db = await readDb(own.dataDir);
+        for (const item of db.trash) {
+          item.deletedAt = new Date(Date.now() - (item.id === oldId ? 8 : 6) * DAY_MS).toISOString();
+        }
+        await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+        await own.restart();
+        expect((await listed(own, u)).map((i) => i.id)).toEqual([youngId]);
+        await whenOnDisk(async () => expect(await exists(path.join(trashDir(own, u), oldId))).toBe(false));
+        await whenOnDisk(async () => expect(await exists(path.join(trashDir(own, u), youngId, 'young.txt'))).toBe(true));
+      } finally {
+        await own.close();
+      }
+    });
 
-  it('loads a db.json written before the trash', async () => {
-    const own = await startTestDaemon();
-    try {
-      const u = await newUser(own);
-      await own.stop();
-      const db = await readDb(own.dataDir);
-      delete db.trash;
-      await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
-      await own.restart();
-      expect(await listed(own, u)).toEqual([]);
-      expect((await readDb(own.dataDir)).trash).toEqual([]);
-    } finally {
-      await own.close();
-    }
-  });
+    it('dates an adopted entry by its directory, so an old one is purged', async () => {
+      const own = await startTestDaemon();
+      try {
+        const u = await newUser(own);
+        await own.stop();
+        const id = 'e'.repeat(32);
+        await mkdir(path.join(trashDir(own, u), id), { recursive: true });
+        await writeFile(path.join(trashDir(own, u), id, 'ancient.txt'), 'ancient');
+        const longAgo = new Date(Date.now() - 40 * DAY_MS);
+        await utimes(path.join(trashDir(own, u), id), longAgo, longAgo);
+        await own.restart();
+        expect(await listed(own, u)).toEqual([]);
+        await whenOnDisk(async () => expect(await exists(path.join(trashDir(own, u), id))).toBe(false));
+      } finally {
+        await own.close();
+      }
+    });
 
-  it('nimbus daemon exits 1 with one clear line for a bad NIMBUS_TRASH_DAYS', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-trash-days-'));
-    try {
-      const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], childEnv({ NIMBUS_KEYCHAIN: 'off', NIMBUS_TRASH_DAYS: '0' }));
-      expect(await run.exited).toBe(1);
-      expect(run.stderr()).toMatch(/Invalid NIMBUS_TRASH_DAYS: 0 \(a whole number of days from 1 to 36500\)/);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    it('loads a db.json written before the trash', async () => {
+      const own = await startTestDaemon();
+      try {
+        const u = await newUser(own);
+        await own.stop();
+        const db = await readDb(own.dataDir);
+        delete db.trash;
+        await writeFile(path.join(own.dataDir, 'db.json'), JSON.stringify(db));
+        await own.restart();
+        expect(await listed(own, u)).toEqual([]);
+        expect((await readDb(own.dataDir)).trash).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    });
 
-  it('refuses a bad NIMBUS_TRASH_DAYS with a clear message', async () => {
-    for (const bad of ['0', '-1', '1.5', 'thirty', '99999999']) {
-      await expect(startTestDaemon({ env: { NIMBUS_TRASH_DAYS: bad } })).rejects.toThrow(/Invalid NIMBUS_TRASH_DAYS/);
-    }
+    it('nimbus daemon exits 1 with one clear line for a bad NIMBUS_TRASH_DAYS', async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-trash-days-'));
+      try {
+        const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], childEnv({ NIMBUS_KEYCHAIN: 'off', NIMBUS_TRASH_DAYS: '0' }));
+        expect(await run.exited).toBe(1);
+        expect(run.stderr()).toMatch(/Invalid NIMBUS_TRASH_DAYS: 0 \(a whole number of days from 1 to 36500\)/);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses a bad NIMBUS_TRASH_DAYS with a clear message', async () => {
+      for (const bad of ['0', '-1', '1.5', 'thirty', '99999999']) {
+        await expect(startTestDaemon({ env: { NIMBUS_TRASH_DAYS: bad } })).rejects.toThrow(/Invalid NIMBUS_TRASH_DAYS/);
+      }
+    });
   });
 });
