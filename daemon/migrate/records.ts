@@ -4,6 +4,7 @@
  * comparison is on canonical JSON (keys sorted), since PostgreSQL's jsonb does not keep the
  * order in which a record's fields were written.
  */
+import { recordKey } from '../store/backend.js';
 import type { Store } from '../store/store.js';
 import type { DbData } from '../store/schema.js';
 
@@ -11,23 +12,11 @@ export const RECORD_COLLECTIONS = ['users', 'roles', 'shares', 'keys', 'verifica
 export type RecordCollection = (typeof RECORD_COLLECTIONS)[number];
 export type Records = Record<RecordCollection, Map<string, object>>;
 
-/** The key of each record, as the store keys its Map (and PostgreSQL its table). */
-const KEY_OF: Record<RecordCollection, (record: never) => string> = {
-  users: (r: { username: string }) => r.username,
-  roles: (r: { name: string }) => r.name,
-  shares: (r: { token: string }) => r.token,
-  keys: (r: { hash: string }) => r.hash,
-  verifications: (r: { hash: string }) => r.hash,
-  sessions: (r: { hash: string }) => r.hash,
-  resets: (r: { hash: string }) => r.hash,
-  trash: (r: { id: string }) => r.id,
-};
-
 export function recordsOfData(data: DbData): Records {
   const out = {} as Records;
   for (const name of RECORD_COLLECTIONS) {
     const list = (data[name] ?? []) as object[];
-    out[name] = new Map(list.map((record) => [(KEY_OF[name] as (r: object) => string)(record), record]));
+    out[name] = new Map(list.map((record) => [recordKey(name, record), record]));
   }
   return out;
 }
