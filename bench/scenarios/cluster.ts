@@ -14,7 +14,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -33,6 +32,7 @@ import { rssOf } from '../lib/machine.js';
 import { api, DAEMON_COMMAND, ROOT, type NimbusProcess } from '../lib/nimbus.js';
 import { fmt, notMeasured, verdict, type Row } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
+import { concurrently } from './store.js';
 
 const exec = promisify(execFile);
 const CONNECTIONS = 50;
@@ -424,44 +424,11 @@ async function uploadRow(b: Bench, a: NimbusProcess, engines: BenchEngines): Pro
   };
 }
 
-/** Every user at once, each on its own connection: the wall time to the last answer and each latency. */
-async function burst(
-  url: string,
-  key: string,
-  users: string[],
-  method: string,
-  route: (u: string) => string,
-  expect: number,
-): Promise<{ wallMs: number; latencies: number[] }> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const start = performance.now();
-  const latencies = await Promise.all(
-    users.map(
-      (u) =>
-        new Promise<number>((resolve, reject) => {
-          const t0 = performance.now();
-          const req = http.request(`${url}${route(u)}`, { method, agent, headers: { 'API-Key': key } }, (res) => {
-            res.resume();
-            res.on('end', () =>
-              res.statusCode === expect
-                ? resolve(performance.now() - t0)
-                : reject(new Error(`${method} ${route(u)} answered ${res.statusCode}`)),
-            );
-          });
-          req.on('error', reject);
-          req.end();
-        }),
-    ),
-  );
-  agent.destroy();
-  return { wallMs: performance.now() - start, latencies };
-}
-
 async function roleRow(b: Bench, a: NimbusProcess, databaseUrl: string): Promise<Row> {
   const users = b.ds.roleUsers;
   const roles = (d: Target, role: string) =>
-    burst(d.url, b.nimbus.key, users, 'POST', (u) => `/api/user/role?username=${u}&name=${role}`, 201);
-  const reads = (d: Target) => burst(d.url, b.nimbus.key, users, 'GET', (u) => `/api/user?username=${u}`, 200);
+    concurrently({ url: d.url, key: b.nimbus.key }, users, 'POST', (u) => `/api/user/role?username=${u}&name=${role}`, 201);
+  const reads = (d: Target) => concurrently({ url: d.url, key: b.nimbus.key }, users, 'GET', (u) => `/api/user?username=${u}`, 200);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -12,8 +12,8 @@ import { median, percentile } from '../lib/stats.js';
 import type { DbData } from '../../daemon/store/schema.js';
 
 /** Fires one request per user, all at once, each on its own connection; returns the wall time and each latency. */
-async function concurrently(
-  b: Bench,
+export async function concurrently(
+  target: { url: string; key: string },
   users: string[],
   method: string,
   route: (username: string) => string,
@@ -26,7 +26,7 @@ async function concurrently(
       (username) =>
         new Promise<number>((resolve, reject) => {
           const t0 = performance.now();
-          const req = http.request(`${b.nimbus.url}${route(username)}`, { method, agent, headers: { 'API-Key': b.nimbus.key } }, (res) => {
+          const req = http.request(`${target.url}${route(username)}`, { method, agent, headers: { 'API-Key': target.key } }, (res) => {
             res.resume();
             res.on('end', () =>
               res.statusCode === expect
@@ -45,9 +45,9 @@ async function concurrently(
 }
 
 const roleChanges = (b: Bench, users: string[], role: string) =>
-  concurrently(b, users, 'POST', (u) => `/api/user/role?username=${u}&name=${role}`, 201);
+  concurrently(b.nimbus, users, 'POST', (u) => `/api/user/role?username=${u}&name=${role}`, 201);
 /** The control: the same 1,000 connections and requests, reading instead of writing. */
-const userReads = (b: Bench, users: string[]) => concurrently(b, users, 'GET', (u) => `/api/user?username=${u}`, 200);
+const userReads = (b: Bench, users: string[]) => concurrently(b.nimbus, users, 'GET', (u) => `/api/user?username=${u}`, 200);
 
 function sequentialFsyncs(file: string, count: number): number {
   const block = Buffer.alloc(1024, 0x61);
