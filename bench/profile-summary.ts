@@ -1,7 +1,8 @@
 /**
  * Prints the hottest functions of a V8 CPU profile (`node --cpu-prof`) by self time and
- * by total time: `node --import tsx bench/profile-summary.ts <file.cpuprofile> [top]`.
- * The bench writes profiles with BENCH_PROFILE=1.
+ * by total time: `node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [fromMs]`.
+ * The bench writes profiles with BENCH_PROFILE=1. `fromMs` keeps only the samples taken that
+ * long after the profile started (to leave out a daemon's start-up when profiling one row).
  */
 import { readFileSync } from 'node:fs';
 
@@ -16,13 +17,17 @@ interface Profile {
   timeDeltas: number[];
 }
 
-export function summarize(file: string, top = 30): string {
+export function summarize(file: string, top = 30, fromMs = 0): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let elapsed = 0;
+  profile.samples.forEach((id, i) => {
+    elapsed += profile.timeDeltas[i] ?? 0;
+    if (elapsed >= fromMs * 1000) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const label = (n: ProfileNode) => {
     const url = n.callFrame.url.replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'nm:' : ''));
     return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
@@ -53,5 +58,5 @@ export function summarize(file: string, top = 30): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
-  process.stdout.write(`${summarize(process.argv[2], Number(process.argv[3] ?? 30))}\n`);
+  process.stdout.write(`${summarize(process.argv[2], Number(process.argv[3] ?? 30), Number(process.argv[4] ?? 0))}\n`);
 }

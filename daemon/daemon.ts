@@ -9,6 +9,7 @@ import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
 import { createApp } from './http/app.js';
 import { limitBodyIdle } from './http/body-timeout.js';
+import { createHttpServer } from './http/server.js';
 import type { DaemonOptions, RunningDaemon } from './index.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
@@ -115,7 +116,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // What other daemons change reaches this one's event streams (files: through the index, above).
     store.onRemoteChange((change) => announceRemoteChange(change, (event) => events.publish(event), revocations));
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
-    const server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)) });
+    const server = createHttpServer(Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)));
     const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {
       routing: options.routing,
     });

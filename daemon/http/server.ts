@@ -1,0 +1,11 @@
+/**
+ * The daemon's node:http server. Its responses are `NimbusResponse`s, so that every way a
+ * response can start (Koa's respond, a handler's own writeHead, an implicit header on the
+ * first write) passes through one place (daemon/http/response.ts).
+ */
+import http from 'node:http';
+import { NimbusResponse } from './response.js';
+
+export function createHttpServer(connectionsCheckingInterval: number): http.Server<typeof http.IncomingMessage, typeof NimbusResponse> {
+  return http.createServer({ ServerResponse: NimbusResponse, connectionsCheckingInterval });
+}
