@@ -1,0 +1,137 @@
+// The event-stream row's subscribers (bench/scenarios/events.ts), in a process of their own so
+// their parsing costs the bench process nothing and the daemon only what it costs a real client.
+// `node bench/lib/sse-subscribers.mjs <config-json>`; config: {url, key, subscribers, changes,
+// username, prefix, spacingMs, giveUpMs, out}. It opens `subscribers` GET /api/events streams
+// (each its own socket), prints `CONNECTED <ms>`, then makes `changes` changes itself, one every
+// `spacingMs`: POST /api/folders/create of folder `<prefix><i>` in `username`'s storage, each
+// timed from the moment its request is sent, so sending and receiving share one clock. Every
+// stream parses its messages as an EventSource would and notes when `folder.added` of that folder
+// arrives. It writes {connectMs, connectEachMs, latencies: [change][subscriber] (ms, null: never
+// arrived), statuses, otherMessages} to `out` and prints `DONE`.
+// Plain JavaScript, run by node without tsx: no loader in the way of the receiving loop.
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+
+const config = JSON.parse(process.argv[2]);
+const { url, key, subscribers, changes, username, prefix, spacingMs, giveUpMs, out } = config;
+/** Streams opened at once while connecting (more would only queue in the listen backlog). */
+const CONNECT_CONCURRENCY = 50;
+
+const latencies = Array.from({ length: changes }, () => new Array(subscribers).fill(null));
+const sentAt = new Array(changes).fill(0);
+const changeOf = new Map(Array.from({ length: changes }, (_, i) => [`${prefix}${i}`, i]));
+const statuses = new Array(changes).fill(0);
+const streams = [];
+let received = 0;
+let otherMessages = 0;
+
+/** Opens stream `s`; resolves once the daemon's `: connected` comment has arrived. */
+function subscribe(s) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.get(`${url}/api/events`, { headers: { 'API-Key': key, Accept: 'text/event-stream' }, agent: false }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`GET /api/events answered ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      let buffer = '';
+      let connected = false;
+      res.on('data', (chunk) => {
+        const now = performance.now();
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!connected && message.startsWith(': connected')) {
+            connected = true;
+            resolve(performance.now() - started);
+          }
+          onMessage(s, message, now);
+        }
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('error', reject);
+    streams.push(req);
+  });
+}
+
+/** One SSE message: its `event:` and `data:` lines, as EventSource reads them. */
+function onMessage(s, message, now) {
+  let event = null;
+  let data = null;
+  for (const line of message.split('\n')) {
+    if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('data: ')) data = line.slice(6);
+  }
+  if (event === null || data === null) return;
+  const parsed = JSON.parse(data);
+  const i = event === 'folder.added' && parsed.username === username ? changeOf.get(parsed.folder) : undefined;
+  if (i === undefined) {
+    otherMessages++;
+    return;
+  }
+  if (latencies[i][s] === null) {
+    latencies[i][s] = now - sentAt[i];
+    received++;
+  }
+}
+
+const trigger = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function change(i) {
+  const query = new URLSearchParams({ username, folder: `${prefix}${i}` }).toString();
+  return new Promise((resolve) => {
+    const req = http.request(
+      `${url}/api/folders/create?${query}`,
+      { method: 'POST', headers: { 'API-Key': key }, agent: trigger },
+      (res) => {
+        statuses[i] = res.statusCode;
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
+    req.on('error', (err) => {
+      statuses[i] = String(err.message);
+      resolve();
+    });
+    sentAt[i] = performance.now();
+    req.end();
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const t0 = performance.now();
+const connectEachMs = new Array(subscribers);
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.min(CONNECT_CONCURRENCY, subscribers) }, async () => {
+    while (next < subscribers) {
+      const s = next++;
+      connectEachMs[s] = await subscribe(s);
+    }
+  }),
+);
+const connectMs = performance.now() - t0;
+process.stdout.write(`CONNECTED ${connectMs.toFixed(1)}\n`);
+// Let the last streams' handshakes settle before the first change.
+await sleep(500);
+
+const answers = [];
+for (let i = 0; i < changes; i++) {
+  answers.push(change(i));
+  await sleep(spacingMs);
+}
+await Promise.all(answers);
+const deadline = performance.now() + giveUpMs;
+while (received < changes * subscribers && performance.now() < deadline) await sleep(20);
+
+writeFileSync(out, JSON.stringify({ connectMs, connectEachMs, latencies, statuses, otherMessages }));
+process.stdout.write('DONE\n');
+for (const req of streams) req.destroy();
+trigger.destroy();
+process.exit(0);
