@@ -27,6 +27,7 @@ import { LoginThrottle } from './login-throttle.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
 import { ConnectionTracker } from './connections.js';
+import { NimbusResponse } from './response.js';
 
 /** What routing hands a request to: the pipeline for a matched endpoint, or the answer when none matched. */
 export interface Dispatch {
@@ -179,12 +180,9 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     }
     // Raw rows (bytes, events, a page) wrote their response themselves.
     if (!endpoint.raw && result !== undefined) {
-      ctx.status = endpoint.success;
       // The caller's dialect shapes the body (daemon/http/dialect.ts); nimbus keeps it as it is.
-      const body = applyDialect(nimbus, caller?.dialect ?? 'nimbus', endpoint.id, result);
       // A handler's string is JSON it serialised itself (a long listing, the OpenAPI document).
-      if (typeof body === 'string') ctx.type = 'application/json';
-      ctx.body = body;
+      sendResult(ctx, endpoint.success, applyDialect(nimbus, caller?.dialect ?? 'nimbus', endpoint.id, result));
     }
     // A HEAD changes nothing, so it announces nothing.
     if (ctx.method !== 'HEAD') for (const type of endpoint.events) events.publish(changeEvent(type, params, result));
@@ -211,6 +209,24 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins));
   app.use((options.routing ?? tableRouting)(dispatch));
   return app;
+}
+
+/**
+ * A handler's answer as JSON. The daemon's own responses write it at once, status line and
+ * headers in one list (daemon/http/response.ts), and Koa leaves the response alone; the
+ * bytes are what Koa would have sent (its respond is `JSON.stringify(body)` as well).
+ */
+function sendResult(ctx: Context, status: number, body: unknown): void {
+  const json =
+    typeof body === 'string' ? body : body !== null && typeof body === 'object' && !Buffer.isBuffer(body) ? JSON.stringify(body) : null;
+  if (json !== null && ctx.res instanceof NimbusResponse) {
+    ctx.respond = false;
+    ctx.res.sendJson(status, json);
+    return;
+  }
+  ctx.status = status;
+  if (typeof body === 'string') ctx.type = 'application/json';
+  ctx.body = body;
 }
 
 /** Endpoints whose answer depends on the file index (files, folders, usage, share links). */
@@ -261,9 +277,10 @@ function trimSlashes(path: string): string {
 }
 
 function presentedKey(ctx: Context): string {
-  const header = ctx.get('API-Key');
-  if (header) return header;
-  const auth = ctx.get('Authorization');
+  const { headers } = ctx.req;
+  const header = headers['api-key'];
+  if (typeof header === 'string' && header) return header;
+  const auth = headers.authorization ?? '';
   // The scheme is case-insensitive (RFC 9110 §11.1): "bearer <key>" is the same as "Bearer <key>".
   const match = /^bearer\s+(\S+)\s*$/i.exec(auth);
   return match ? match[1] : '';

@@ -24,9 +24,24 @@ const SECURITY_HEADERS: [string, string][] = [
   ['Cache-Control', 'no-store'],
 ];
 
-/** Headers that make any response inert in a browser; routes that serve the UI or a page relax the CSP. */
+/** The same as one flat list (name, value, name, value…), the form node:http's writeHead takes fastest. */
+export const SECURITY_HEADER_LIST: readonly string[] = SECURITY_HEADERS.flat();
+
+/**
+ * Headers that make any response inert in a browser; routes that serve the UI or a page relax
+ * the CSP. The daemon's own responses (NimbusResponse, daemon/http/response.ts) add them when
+ * they start; any other response (an app mounted on a plain server) gets them now.
+ */
 export function setSecurityHeaders(res: ServerResponse): void {
+  if (addsSecurityHeaders(res)) return;
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+}
+
+/** Marks a response class that adds the security headers itself when it starts (daemon/http/response.ts). */
+export const ADDS_SECURITY_HEADERS = Symbol('adds security headers');
+
+function addsSecurityHeaders(res: ServerResponse): boolean {
+  return (res as { [ADDS_SECURITY_HEADERS]?: boolean })[ADDS_SECURITY_HEADERS] === true;
 }
 
 /** Hosts the daemon answers to: its loopback names with its port, plus configured extras. */
@@ -46,7 +61,7 @@ export function checkHost(host: string | undefined, allowed: Set<string>): void 
  * itself (a preflight).
  */
 export function applyCors(ctx: Context, granted: Set<string>): boolean {
-  const origin = ctx.get('Origin');
+  const origin = ctx.req.headers.origin ?? '';
   const allowed = origin !== '' && granted.has(origin);
   if (allowed) {
     ctx.vary('Origin');

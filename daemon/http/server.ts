@@ -6,6 +6,9 @@
 import http from 'node:http';
 import { NimbusResponse } from './response.js';
 
-export function createHttpServer(connectionsCheckingInterval: number): http.Server<typeof http.IncomingMessage, typeof NimbusResponse> {
-  return http.createServer({ ServerResponse: NimbusResponse, connectionsCheckingInterval });
+export function createHttpServer(connectionsCheckingInterval: number): http.Server {
+  // @types/node declares ServerResponse's constructor generic over the request type, which a
+  // subclass cannot repeat; at run time node:http only calls `new ServerResponse(req, options)`.
+  const ServerResponse = NimbusResponse as unknown as typeof http.ServerResponse;
+  return http.createServer({ ServerResponse, connectionsCheckingInterval });
 }

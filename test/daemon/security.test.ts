@@ -168,13 +168,31 @@ describe('security headers', () => {
     ['an error', () => t.api('GET', '/api/user', { username: 'nobody' })],
     ['a 401', () => t.api('GET', '/api/user/all', {}, { key: null })],
     ['a download', () => t.api('GET', '/api/files/download', { username: 'ana', file: 'page.html' })],
-  ])('are set on %s', async (_what, call) => {
+    // Issue 15's one-step JSON answer (daemon/http/response.ts), and the ways around it.
+    ['a 201', () => t.api('POST', '/api/folders/create', { username: 'ana', folder: `f${Date.now()}` })],
+    ['a HEAD', () => t.raw('HEAD', '/api/user/all')],
+    ['a page with its own header (X-Total-Count)', () => t.api('GET', '/api/files', { username: 'ana', limit: '1' })],
+    ['an unknown route', () => t.api('GET', '/api/nope')],
+  ])('are set on %s, each once, with a request id', async (_what, call) => {
     const res = await call();
+    // fetch joins a repeated header with ", ": an exact value also says it came once.
     expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(res.headers.get('X-Frame-Options')).toBe('DENY');
     expect(res.headers.get('Referrer-Policy')).toBe('no-referrer');
-    expect(res.headers.get('Content-Security-Policy')).toMatch(/default-src 'none'/);
+    expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('same-origin');
+    expect(res.headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin');
+    expect(res.headers.get('Content-Security-Policy')).toMatch(/^default-src 'none'; [^,]*$/);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(res.headers.get('X-Request-Id')).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+  });
+
+  it('gives a JSON answer its exact length, also to HEAD', async () => {
+    const get = await t.raw('GET', '/api/user?username=ana');
+    const head = await t.raw('HEAD', '/api/user?username=ana');
+    expect(get.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers.get('Content-Length'))).toBe(Buffer.byteLength(get.text));
+    expect(head.headers.get('Content-Length')).toBe(get.headers.get('Content-Length'));
+    expect(head.text).toBe('');
   });
 
   it('serves a shared HTML file as an inert attachment', async () => {
