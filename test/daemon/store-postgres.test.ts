@@ -260,6 +260,61 @@ describe('the PostgreSQL store', () => {
       await expect(b.commit()).rejects.toMatchObject({ status: 409 });
     });
 
+    it('write a burst of change-sets on different keys in one transaction, every one acknowledged only once in the database', async () => {
+      const listener = await Database.connect(b.database!.url);
+      const client = await listener.pool.connect();
+      let notices = 0;
+      client.on('notification', () => notices++);
+      await client.query('LISTEN nimbus_changes');
+      try {
+        const names = Array.from({ length: 50 }, (_, i) => `burst${i}`);
+        const commits = names.map((name) => {
+          a.users.set(name, user(name));
+          return a.commit();
+        });
+        await Promise.all(commits);
+        const { rows } = await b.database!.query<{ n: string }>('SELECT count(*) AS n FROM users WHERE key = ANY($1::text[])', [names]);
+        expect(Number(rows[0].n)).toBe(50);
+        // Notifications of a committed transaction arrive before the answer to the next command.
+        await client.query('SELECT 1');
+        // All queued in one tick: one flush, one transaction, one NOTIFY.
+        expect(notices).toBe(1);
+        await vi.waitFor(() => expect(names.every((n) => b.users.has(n))).toBe(true));
+      } finally {
+        client.release();
+        await listener.close();
+      }
+    });
+
+    it('write change-sets of one flush that touch the same key, or swap unique names, as one after the other', async () => {
+      a.users.set('twice', user('twice', 'one@example.com'));
+      const first = a.commit();
+      a.users.set('twice', user('twice', 'two@example.com'));
+      const second = a.commit();
+      await expect(Promise.all([first, second])).resolves.toBeDefined();
+      const { rows } = await b.database!.query<{ email: string }>(`SELECT email FROM users WHERE key = 'twice'`);
+      expect(rows).toEqual([{ email: 'two@example.com' }]);
+
+      a.files.set('sw1', file('sw1', 'x'));
+      a.files.set('sw2', file('sw2', 'z'));
+      await a.commit();
+      // x → y, then z → x: written at once in one UPDATE the unique index may refuse mid-statement; one after the other it holds.
+      a.files.set('sw1', file('sw1', 'y'));
+      const rename = a.commit();
+      a.files.set('sw2', file('sw2', 'x'));
+      const take = a.commit();
+      await expect(Promise.all([rename, take])).resolves.toBeDefined();
+      const names = await b.database!.query<{ key: string; name: string }>(
+        `SELECT key, name FROM files WHERE key IN ('sw1', 'sw2') ORDER BY key`,
+      );
+      expect(names.rows).toEqual([
+        { key: 'sw1', name: 'y' },
+        { key: 'sw2', name: 'x' },
+      ]);
+      // b has heard of both (so the next test's listener does not).
+      await vi.waitFor(() => expect([b.files.get('sw1')?.name, b.files.get('sw2')?.name]).toEqual(['y', 'x']));
+    });
+
     it('tell the others to reload a collection when a change names too many keys', async () => {
       const seen = remoteChanges(b);
       for (let i = 0; i < 2000; i++) a.files.set(`bulk${i}`, file(`bulk${i}`, `n${i}`));

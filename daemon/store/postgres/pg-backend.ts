@@ -193,11 +193,40 @@ export class PgBackend implements StoreBackend {
     this.#writing = null;
   }
 
-  /** One transaction: each change-set in a savepoint; the outcome of each (null: written). */
+  /**
+   * Writes a batch: first all its change-sets at once (one statement per kind and table, no
+   * savepoints) when no key appears in two of them; if that transaction refuses anything, it
+   * rolls back whole and the batch is written again change-set by change-set, each in its own
+   * savepoint, so only the ones that conflict fail. The outcome of each (null: written).
+   *
+   * Why: with a savepoint per change-set a flush of 1,000 concurrent role changes was ~3,000
+   * sequential round trips on one connection (the daemon sat idle waiting on them: 1,000 writes
+   * took 2.1× the time of 1,000 reads); at once it is BEGIN, one UPDATE, NOTIFY, COMMIT.
+   */
   async #flush(batch: Pending[]): Promise<(Error | null)[]> {
+    const merged = mergeDisjoint(batch.map((pending) => pending.changes));
+    if (merged) {
+      try {
+        return await this.database.transaction(async (client) => {
+          if (merged.length > 0) {
+            await applyChangeSet(client, merged);
+            await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, this.#notice(writtenKeys([merged]))]);
+          }
+          return batch.map(() => null);
+        });
+      } catch (err) {
+        // Nothing was written: the transaction rolled back. The connection gone is the caller's case.
+        if (Database.isConnectionError(err)) throw err;
+      }
+    }
+    return this.#flushEach(batch);
+  }
+
+  /** One transaction: each change-set in a savepoint; the outcome of each (null: written). */
+  async #flushEach(batch: Pending[]): Promise<(Error | null)[]> {
     return this.database.transaction(async (client) => {
       const outcomes: (Error | null)[] = [];
-      const written = new Map<CollectionName, Set<string>>();
+      const applied: ChangeSet[] = [];
       for (const { changes } of batch) {
         if (changes.length === 0) {
           outcomes.push(null);
@@ -214,12 +243,9 @@ export class PgBackend implements StoreBackend {
           continue;
         }
         outcomes.push(null);
-        for (const { collection, key } of changes) {
-          let keys = written.get(collection);
-          if (!keys) written.set(collection, (keys = new Set()));
-          keys.add(key);
-        }
+        applied.push(changes);
       }
+      const written = writtenKeys(applied);
       if (written.size > 0) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, this.#notice(written)]);
       return outcomes;
     });
@@ -410,6 +436,38 @@ export class PgBackend implements StoreBackend {
 }
 
 const isCollection = (name: string): name is CollectionName => (COLLECTIONS as readonly string[]).includes(name);
+
+/**
+ * The change-sets as one, when no key (of a collection) is in two of them; else null. Disjoint
+ * change-sets written together leave the rows each would have left one after the other.
+ */
+function mergeDisjoint(sets: ChangeSet[]): ChangeSet | null {
+  if (sets.length === 1) return sets[0];
+  const seen = new Set<string>();
+  const merged: ChangeSet = [];
+  for (const changes of sets) {
+    for (const change of changes) {
+      const id = `${change.collection}\0${change.key}`;
+      if (seen.has(id)) return null;
+      seen.add(id);
+      merged.push(change);
+    }
+  }
+  return merged;
+}
+
+/** The keys the change-sets wrote, by collection (for the NOTIFY). */
+function writtenKeys(sets: ChangeSet[]): Map<CollectionName, Set<string>> {
+  const written = new Map<CollectionName, Set<string>>();
+  for (const changes of sets) {
+    for (const { collection, key } of changes) {
+      let keys = written.get(collection);
+      if (!keys) written.set(collection, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+  return written;
+}
 
 /** Writes one change-set: DELETEs, then UPDATEs, then INSERTs (so a record may take a name another just freed). */
 async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet): Promise<void> {
