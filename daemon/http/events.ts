@@ -1,5 +1,19 @@
+/**
+ * GET /api/events: Server-Sent Events, one `event: <type>` message per change of the file
+ * index (whatever caused it) or service-level change the daemon publishes (users, roles,
+ * shares), written to every stream allowed to see it.
+ *
+ * Why streams are written the way they are (issue 15, bench/scenarios/events.ts): with 1,000
+ * streams open, every change is 1,000 writes, one per socket, and what each write costs on the
+ * way is paid 1,000 times. A stream was a PassThrough piped into the response: per event and
+ * per stream, the text encoded again, a Transform, the pipe, the response's chunk framing and a
+ * cork until the next tick, then a writev of three buffers. Now each event is encoded and framed
+ * once, into the exact bytes a chunked response carries (`<hex length>\r\n<message>\r\n`), and
+ * each stream gets them in one `socket.write`: the same bytes on the wire, the status line and
+ * headers still written by node:http, the closing chunk too (`res.end()`).
+ */
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import type { ChangeEvent } from '../../shared/types.js';
 import type { Revocations } from '../services/revocations.js';
@@ -16,6 +30,8 @@ const STALL_MS = 5000;
  * of 8 over a 64 KiB limit cut it off (CI, under load).
  */
 const HARD_LIMIT_FACTOR = 32;
+const CONNECTED = ': connected\n\nretry: 2000\n\n';
+const KEEP_ALIVE = ': keep-alive\n\n';
 
 export interface EventHubOptions {
   /** Streams opened with a revoked credential end at once. */
@@ -27,8 +43,10 @@ export interface EventHubOptions {
 
 /** One client's stream, with what it needs to be ended for revocation or dropped for not reading. */
 interface Subscriber {
-  stream: PassThrough;
+  res: ServerResponse;
   socket: Socket;
+  /** Whether the response is chunked (HTTP/1.1); an HTTP/1.0 client gets the bare text, its end being the connection's. */
+  chunked: boolean;
   /** What authenticated the request that opened it (see Revocations). */
   credential: string | null;
   /** For a non-admin: the user whose events it receives (plus `index.state`); null: every event. */
@@ -37,9 +55,26 @@ interface Subscriber {
   overSince: number;
 }
 
+/** One message's bytes, encoded once for every stream: bare, and as one chunk of a chunked body. */
+class Message {
+  readonly #text: string;
+  #bare: Buffer | null = null;
+  #chunk: Buffer | null = null;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  bytes(chunked: boolean): Buffer {
+    this.#bare ??= Buffer.from(this.#text);
+    if (!chunked) return this.#bare;
+    return (this.#chunk ??= Buffer.concat([Buffer.from(`${this.#bare.length.toString(16)}\r\n`), this.#bare, Buffer.from('\r\n')]));
+  }
+}
+
 /**
- * Server-Sent Events: one `event: <type>` message per change of the file index, whatever
- * caused it, plus the service-level events the daemon publishes (users, roles, shares).
+ * The daemon's event streams: who is subscribed, what each may see, and the writing of each
+ * event to all of them.
  */
 export class EventHub {
   readonly #subscribers = new Set<Subscriber>();
@@ -52,7 +87,7 @@ export class EventHub {
     this.#log = options.log ?? (() => undefined);
     index.on('change', (event) => this.publish(event));
     options.revocations?.onRevoke((credential) => this.#endFor(credential));
-    this.#heartbeat = setInterval(() => this.#write(': keep-alive\n\n'), HEARTBEAT_MS);
+    this.#heartbeat = setInterval(() => this.#write(new Message(KEEP_ALIVE)), HEARTBEAT_MS);
     this.#heartbeat.unref();
   }
 
@@ -63,7 +98,7 @@ export class EventHub {
 
   publish(event: ChangeEvent): void {
     if (this.#subscribers.size === 0) return;
-    this.#write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`, event);
+    this.#write(new Message(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), event);
   }
 
   /**
@@ -72,42 +107,49 @@ export class EventHub {
    * is not an admin) it carries only the events naming that user, and `index.state`.
    */
   attach(ctx: Context, credential: string | null, onlyUser: string | null = null): void {
-    const stream = new PassThrough();
-    const subscriber: Subscriber = { stream, socket: ctx.req.socket, credential, onlyUser, overSince: 0 };
-    this.#subscribers.add(subscriber);
-    const drop = () => {
-      if (this.#subscribers.delete(subscriber)) stream.end();
-    };
-    // The response's close is the reliable sign the client left (the request's may come
-    // as soon as its empty body is read).
-    ctx.res.on('close', drop);
-    ctx.req.on('error', drop);
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
+    const { req, res } = ctx;
+    req.socket.setTimeout(0);
+    req.socket.setNoDelay(true);
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('X-Accel-Buffering', 'no');
     ctx.type = 'text/event-stream';
     ctx.status = 200;
-    ctx.body = stream;
-    stream.write(': connected\n\nretry: 2000\n\n');
+    // The stream writes its own response (Koa's respond would pipe a body into it).
+    ctx.respond = false;
+    if (ctx.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // node:http writes the status line, the headers and the first chunk, and decides the framing.
+    res.write(CONNECTED);
+    const subscriber: Subscriber = { res, socket: req.socket, chunked: res.chunkedEncoding, credential, onlyUser, overSince: 0 };
+    this.#subscribers.add(subscriber);
+    // The response's close is the reliable sign the client left (the request's may come
+    // as soon as its empty body is read).
+    const drop = () => this.#subscribers.delete(subscriber);
+    res.on('close', drop);
+    req.on('error', drop);
   }
 
   close(): void {
     clearInterval(this.#heartbeat);
-    for (const { stream } of this.#subscribers) stream.end();
+    for (const { res } of this.#subscribers) res.end();
     this.#subscribers.clear();
   }
 
-  #write(chunk: string, event?: ChangeEvent): void {
+  #write(message: Message, event?: ChangeEvent): void {
     let now = 0;
     for (const subscriber of this.#subscribers) {
       if (event && subscriber.onlyUser !== null && event.type !== 'index.state' && event.username !== subscriber.onlyUser) continue;
+      const { socket } = subscriber;
+      // Gone, its close not yet seen: nothing to write to.
+      if (socket.destroyed || !socket.writable) continue;
       // Once the socket and the kernel stop taking bytes, everything written waits in the
-      // stream: a client that never reads would grow the daemon without bound. A burst of
+      // socket: a client that never reads would grow the daemon without bound. A burst of
       // events (a copy of many files) waits there too, for a moment, even for a client that
       // reads: so a stream is dropped when it stays over the limit for STALL_MS, or at once
       // when it passes HARD_LIMIT_FACTOR times the limit.
-      const unsent = subscriber.stream.writableLength + subscriber.stream.readableLength;
+      const unsent = socket.writableLength;
       if (unsent <= this.#maxBuffered) subscriber.overSince = 0;
       else {
         now ||= Date.now();
@@ -117,7 +159,7 @@ export class EventHub {
           continue;
         }
       }
-      subscriber.stream.write(chunk);
+      socket.write(message.bytes(subscriber.chunked));
     }
   }
 
@@ -128,7 +170,6 @@ export class EventHub {
       `Nimbus: closed an event stream to ${remoteAddress}:${remotePort} that stopped reading (${Math.round(unsent / 1024)} KiB unsent).`,
     );
     // Destroying the socket frees what is queued for it; an EventSource that resumes reconnects.
-    subscriber.stream.destroy();
     subscriber.socket.destroy();
   }
 
@@ -137,7 +178,7 @@ export class EventHub {
     for (const subscriber of this.#subscribers) {
       if (subscriber.credential !== credential) continue;
       this.#subscribers.delete(subscriber);
-      subscriber.stream.end();
+      subscriber.res.end();
     }
   }
 }

@@ -1,5 +1,6 @@
 /** GET /api/events: Server-Sent Events for every change, whatever caused it. */
 import { writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { embeddedRun, onDisk } from '../helpers/backend.js';
@@ -20,6 +21,38 @@ afterAll(() => t.close());
 
 /** Opens the stream (with the API key unless told otherwise) and collects its messages. */
 const subscribe = (headers: Record<string, string> = { 'API-Key': t.key }) => openEventStream(t.url, headers);
+
+/** GET /api/events over a bare TCP connection (`version`: 1.1 or 1.0): every byte the daemon sent, as it sent it. */
+async function rawSubscribe(version = '1.1'): Promise<{ socket: net.Socket; bytes: () => Buffer }> {
+  const socket = net.connect(t.port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (d: Buffer) => chunks.push(d));
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(`GET /api/events HTTP/${version}\r\nHost: 127.0.0.1:${t.port}\r\nAPI-Key: ${t.key}\r\n\r\n`);
+  const bytes = () => Buffer.concat(chunks);
+  await vi.waitFor(() => expect(bytes().toString()).toContain(': connected'), WAIT);
+  return { socket, bytes };
+}
+
+/** The head and the body of a raw answer; a chunked body is taken apart chunk by chunk, checking each one's length. */
+function splitAnswer(raw: Buffer): { head: string; chunks: string[]; body: string } {
+  const end = raw.indexOf('\r\n\r\n');
+  const head = raw.subarray(0, end).toString();
+  let rest = raw.subarray(end + 4);
+  if (!/^transfer-encoding: chunked$/im.test(head)) return { head, chunks: [], body: rest.toString() };
+  const chunks: string[] = [];
+  while (rest.length > 0) {
+    const line = rest.indexOf('\r\n');
+    const size = parseInt(rest.subarray(0, line).toString(), 16);
+    const data = rest.subarray(line + 2, line + 2 + size);
+    expect(data.length).toBe(size);
+    expect(rest.subarray(line + 2 + size, line + 4 + size).toString()).toBe('\r\n');
+    chunks.push(data.toString());
+    rest = rest.subarray(line + 4 + size);
+  }
+  return { head, chunks, body: chunks.join('') };
+}
 
 describe('GET /api/events', () => {
   it('needs an API key', async () => {
@@ -68,5 +101,56 @@ describe('GET /api/events', () => {
     else expect((await t.api('POST', '/api/files/upload', { username: 'ana', file: 'later.txt' }, { body: 'x' })).status).toBe(201);
     await vi.waitFor(() => expect(staying.messages.map((m) => m.data.file)).toContain('later.txt'), WAIT);
     staying.close();
+  });
+
+  it('frames each message as one chunk of its length in bytes, a name outside ASCII included', async () => {
+    const sub = await rawSubscribe();
+    const folder = 'Fotos é 🌍 写真';
+    expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder })).status).toBe(201);
+    const message = `event: folder.added\ndata: ${JSON.stringify({ type: 'folder.added', username: 'ana', folder, file: null })}\n\n`;
+    await vi.waitFor(() => expect(splitAnswer(sub.bytes()).chunks).toContain(message), WAIT);
+    const { head, chunks } = splitAnswer(sub.bytes());
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/^content-type: text\/event-stream; charset=utf-8$/im);
+    expect(head).toMatch(/^x-content-type-options: nosniff$/im);
+    expect(chunks[0]).toBe(': connected\n\nretry: 2000\n\n');
+    sub.socket.destroy();
+  });
+
+  it('gives an HTTP/1.0 client the bare messages, not chunks', async () => {
+    const sub = await rawSubscribe('1.0');
+    expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'Old client' })).status).toBe(201);
+    const message = `event: folder.added\ndata: ${JSON.stringify({ type: 'folder.added', username: 'ana', folder: 'Old client', file: null })}\n\n`;
+    await vi.waitFor(() => expect(splitAnswer(sub.bytes()).body).toContain(message), WAIT);
+    const { head, body } = splitAnswer(sub.bytes());
+    expect(head).not.toMatch(/transfer-encoding/i);
+    expect(body.startsWith(': connected\n\nretry: 2000\n\n')).toBe(true);
+    sub.socket.destroy();
+  });
+
+  it('answers HEAD with the stream’s headers and no stream', async () => {
+    // The earlier tests' streams are all closed by now (their sockets' close may still be on its way).
+    await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.eventStreams).toBe(0), WAIT);
+    const res = await fetch(`${t.url}/api/events`, { method: 'HEAD', headers: { 'API-Key': t.key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await res.text()).toBe('');
+    expect((await t.api('GET', '/api/dash')).body.eventStreams).toBe(0);
+  });
+
+  it('does not hold the others up for a subscriber that stops reading, which gets every change once it reads again', async () => {
+    const stalled = await rawSubscribe();
+    stalled.socket.pause();
+    const reading = await subscribe();
+    const folders = Array.from({ length: 30 }, (_, i) => `Paused ${i}`);
+    for (const folder of folders) expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder })).status).toBe(201);
+    await vi.waitFor(() => expect(reading.messages.map((m) => m.data.folder)).toEqual(expect.arrayContaining(folders)), WAIT);
+    stalled.socket.resume();
+    await vi.waitFor(() => {
+      const seen = splitAnswer(stalled.bytes()).chunks.map((c) => /"folder":"([^"]*)"/.exec(c)?.[1]);
+      expect(seen).toEqual(expect.arrayContaining(folders));
+    }, WAIT);
+    stalled.socket.destroy();
+    await reading.close();
   });
 });
