@@ -7,7 +7,7 @@
 // timed from the moment its request is sent, so sending and receiving share one clock. Every
 // stream parses its messages as an EventSource would and notes when `folder.added` of that folder
 // arrives. It writes {connectMs, connectEachMs, latencies: [change][subscriber] (ms, null: never
-// arrived), statuses, otherMessages} to `out` and prints `DONE`.
+// arrived), statuses, answeredMs (the change's answer), otherMessages, cpuMs (its own CPU)} to `out` and prints `DONE`.
 // Plain JavaScript, run by node without tsx: no loader in the way of the receiving loop.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -21,6 +21,7 @@ const latencies = Array.from({ length: changes }, () => new Array(subscribers).f
 const sentAt = new Array(changes).fill(0);
 const changeOf = new Map(Array.from({ length: changes }, (_, i) => [`${prefix}${i}`, i]));
 const statuses = new Array(changes).fill(0);
+const answeredMs = new Array(changes).fill(null);
 const streams = [];
 let received = 0;
 let otherMessages = 0;
@@ -90,6 +91,7 @@ function change(i) {
       { method: 'POST', headers: { 'API-Key': key }, agent: trigger },
       (res) => {
         statuses[i] = res.statusCode;
+        answeredMs[i] = performance.now() - sentAt[i];
         res.resume();
         res.on('end', resolve);
       },
@@ -103,6 +105,10 @@ function change(i) {
   });
 }
 
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const t0 = performance.now();
@@ -130,7 +136,7 @@ await Promise.all(answers);
 const deadline = performance.now() + giveUpMs;
 while (received < changes * subscribers && performance.now() < deadline) await sleep(20);
 
-writeFileSync(out, JSON.stringify({ connectMs, connectEachMs, latencies, statuses, otherMessages }));
+writeFileSync(out, JSON.stringify({ connectMs, connectEachMs, latencies, statuses, answeredMs, otherMessages, cpuMs: cpuMs() }));
 process.stdout.write('DONE\n');
 for (const req of streams) req.destroy();
 trigger.destroy();
