@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: builds a realistic library in a temp directory, runs every scenario
+ * `npm run bench`: compiles the project first (`npm run build`, so the daemon measured is the
+ * compiled one an install runs), builds a realistic library in a temp directory, runs every scenario
  * against Nimbus and its baseline in alternating rounds, prints the table and writes
  * bench/RESULTS.md. Settings (environment):
  *   BENCH_SCALE=0.1    smaller data for a trial run (results go to bench/data/, not RESULTS.md)

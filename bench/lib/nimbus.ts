@@ -61,6 +61,8 @@ export interface Reply {
   status: number;
   body: Buffer;
   headers: http.IncomingHttpHeaders;
+  /** The headers as sent: name, value, name, value… */
+  rawHeaders: string[];
 }
 
 /** One request with the API key; resolves with the whole body. */
@@ -71,7 +73,9 @@ export function request(method: string, url: string, key: string | null, extraHe
     const req = http.request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, rawHeaders: res.rawHeaders }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

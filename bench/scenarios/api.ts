@@ -1,7 +1,7 @@
 /**
- * The API under load, each against bare node:http sending the same JSON bytes (started as
- * a child process, like the daemon): GET /api/user, a page of a big listing, and the
- * latency of a full 10,000-file listing.
+ * The API under load, each against bare node:http sending the same bytes — status, headers
+ * and JSON body (bench/baselines/bare-http.ts, a child process like the daemon): GET
+ * /api/user, a page of a big listing, and the latency of a full 10,000-file listing.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,13 @@ async function versusBare(b: Bench, route: string, name: string): Promise<{ nimb
   const reply = await request('GET', url, b.nimbus.key);
   if (reply.status !== 200) throw new Error(`GET ${route} answered ${reply.status}`);
   const bodyFile = path.join(b.root, `${name}.json`);
-  writeFileSync(bodyFile, reply.body);
+  // Everything Nimbus sent but what node:http adds itself (Date, Connection, Keep-Alive) and
+  // what the bare server makes per request (Content-Length, X-Request-Id).
+  const added = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
+  const sent: string[] = [];
+  for (let i = 0; i < reply.rawHeaders.length; i += 2)
+    if (!added.has(reply.rawHeaders[i].toLowerCase())) sent.push(reply.rawHeaders[i], reply.rawHeaders[i + 1]);
+  writeFileSync(bodyFile, JSON.stringify({ status: reply.status, headers: sent, body: reply.body.toString('base64') }));
   const { child, match } = await startChild(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'bench', 'baselines', 'bare-http.ts'), bodyFile],
@@ -74,7 +80,7 @@ function throughputRow(
     target: `≥ ${target} × req/s${p99Factor !== null ? `, p99 ≤ ${p99Factor} ×` : ''}`,
     verdict: verdict(ratio >= target && p99Ok),
     detail:
-      `\`GET ${route}\`, ${CONNECTIONS} connections, ${LOADGEN}, ${seconds} s per run, body ${r.bodyBytes} bytes; ` +
+      `\`GET ${route}\`, ${CONNECTIONS} connections, ${LOADGEN}, ${seconds} s per run, body ${r.bodyBytes} bytes, the bare server sending the same status, headers and body; ` +
       `Nimbus ${fmt.list(
         r.nimbus.map((x) => x.reqPerSec),
         fmt.rps,
