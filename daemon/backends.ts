@@ -2,13 +2,17 @@
  * The configured backends, opened (docs/cluster.md, "Modes"): where metadata lives (db.json
  * or PostgreSQL) and where bytes live (the storage folder or an S3 bucket). With nothing
  * configured this is exactly the embedded program: db.json and the plain storage folder.
+ *
+ * pg and the object mode (the AWS SDK) are imported only by the modes that use them: at
+ * the top they cost every embedded start ~60 ms (pg) and ~350 ms (the SDK) of CPU before
+ * listening, of ~850 ms in all (issue 15). A mode that uses them loads them once, at start.
  */
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DaemonConfig } from './config.js';
 import type { HealthProbe } from './context.js';
 import type { Logger } from './logging.js';
-import { startObjectMode, type ObjectMode } from './storage/cluster/object-mode.js';
+import type { ObjectMode } from './storage/cluster/object-mode.js';
 import type { FileIndex } from './storage/file-index.js';
 import { Store } from './store/store.js';
 
@@ -86,7 +90,9 @@ export async function openBackends(
       undo.push(() => diskLock?.end());
     }
     const objects = config.s3
-      ? await startObjectMode({ store, index, s3: config.s3, log, sweeper: { minAgeMs: config.orphanMinAgeMs } })
+      ? await (
+          await import('./storage/cluster/object-mode.js')
+        ).startObjectMode({ store, index, s3: config.s3, log, sweeper: { minAgeMs: config.orphanMinAgeMs } })
       : null;
     return {
       mode,
@@ -110,7 +116,8 @@ export async function openBackends(
  * are not on its disk and let shares point at nothing: it refuses to start instead.
  */
 async function holdLocalDiskLock(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  const { default: pgModule } = await import('pg');
+  const client = new pgModule.Client({ connectionString: url });
   // A dropped connection releases the lock on the server; the daemon goes on (the store notices the outage itself).
   client.on('error', () => undefined);
   await client.connect();

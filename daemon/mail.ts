@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailDelivery } from '../shared/types.js';
 import { ApiError } from './errors.js';
 
@@ -22,33 +22,46 @@ export interface SentMail {
  * Sends mail through SMTP when NIMBUS_SMTP_URL is set; otherwise nodemailer renders the
  * message and it is written as an .eml file into the outbox, so an offline machine loses
  * nothing and an operator can forward it by hand.
+ *
+ * nodemailer is imported on the first mail, not at start: loading it cost the daemon's
+ * start-up ~130 ms of CPU (of ~850 ms to listening, issue 15) for mail most starts never
+ * send; the first mail pays it once (~130 ms, next to an SMTP round trip or a file write).
  */
 export class Mailer {
   readonly delivery: MailDelivery;
-  readonly #transport: Transporter;
+  readonly #smtpUrl: string | null;
   readonly #from: string;
   readonly #outboxDir: string;
+  #transport: Promise<Transporter> | null = null;
 
   constructor(options: { smtpUrl: string | null; from: string; outboxDir: string }) {
     this.delivery = options.smtpUrl ? 'smtp' : 'outbox';
+    this.#smtpUrl = options.smtpUrl;
     this.#from = options.from;
     this.#outboxDir = options.outboxDir;
-    this.#transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  /** The transport, made on first use (see the class comment). */
+  #transporter(): Promise<Transporter> {
+    return (this.#transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      this.#smtpUrl
+        ? nodemailer.createTransport(this.#smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   }
 
   async send(mail: Mail): Promise<SentMail> {
     const message = { from: this.#from, ...mail };
+    const transport = await this.#transporter();
     if (this.delivery === 'smtp') {
       try {
-        await this.#transport.sendMail(message);
+        await transport.sendMail(message);
       } catch (err) {
         throw new ApiError('mail_failed', `The mail server refused the message: ${(err as Error).message}`);
       }
       return { delivery: 'smtp' };
     }
-    const info = (await this.#transport.sendMail(message)) as { message: Buffer };
+    const info = (await transport.sendMail(message)) as { message: Buffer };
     await mkdir(this.#outboxDir, { recursive: true, mode: 0o700 });
     const file = path.join(this.#outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
     await writeFile(file, info.message, { mode: 0o600 });
@@ -56,6 +69,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.#transport.close();
+    void this.#transport?.then((transport) => transport.close()).catch(() => undefined);
   }
 }

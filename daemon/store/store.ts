@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js';
 import { COLLECTIONS, type CollectionName, type RemoteChange, type StoreBackend, type StoreHost } from './backend.js';
 import { JsonBackend } from './json-backend.js';
 import type { Database } from './postgres/database.js';
-import { PgBackend, type PgBackendOptions } from './postgres/pg-backend.js';
+import type { PgBackendOptions } from './postgres/pg-backend.js';
 import type {
   DbData,
   StoredFile,
@@ -81,6 +81,8 @@ export class Store {
 
   /** A store on PostgreSQL (`url`: postgres://…), migrated, loaded and listening for other daemons. */
   static async openPostgres(url: string, options: PgBackendOptions = {}): Promise<Store> {
+    // Imported here, not at the top: pg costs an embedded daemon's start ~60 ms of CPU (issue 15).
+    const { PgBackend } = await import('./postgres/pg-backend.js');
     const store = new Store(await PgBackend.connect(url, options));
     try {
       await store.open();
