@@ -2,10 +2,12 @@
  * Big files. Download: Nimbus against nginx (sendfile) serving the same file on
  * loopback, both fetched by curl into /dev/null. Upload: curl streaming the file to
  * Nimbus (which fsyncs it before answering) against `cp` of the same file on the same
- * disk, while the daemon's RSS is sampled from /proc.
+ * disk followed by an fsync of the copy (the same durability), while the daemon's RSS is
+ * sampled from /proc. Both sides read the same source file, in the page cache for both
+ * (read once before the rounds); the order alternates from round to round.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NGINX, startNginx } from '../baselines/nginx.js';
@@ -27,10 +29,21 @@ async function curl(args: string[]): Promise<{ status: number; bytesPerSec: numb
   return { status, bytesPerSec: Math.max(down, up) / seconds, seconds };
 }
 
+/** Reads a file to its end (into the page cache), 1 MiB at a time whatever its size. */
+function readThrough(file: string): void {
+  const fd = openSync(file, 'r');
+  const buffer = Buffer.alloc(1 << 20);
+  try {
+    while (readSync(fd, buffer) > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function downloadRow(b: Bench): Promise<Row> {
   const size = fmt.mib(b.ds.spec.bigFileBytes);
   const scenario = `Download of a ${size} file`;
-  const target = '≥ 0.8 × nginx';
+  const target = '≥ 0.9 × nginx';
   let nginx;
   try {
     nginx = await startNginx(b.root, b.ds.storageDir, `/${MEDIA_USER}/${BIG_FILE}`);
@@ -47,8 +60,15 @@ export async function downloadRow(b: Bench): Promise<Row> {
     const nimbus: number[] = [];
     const base: number[] = [];
     for (let round = 0; round < b.rounds; round++) {
-      const x = await fetchNimbus();
-      const y = await fetchNginx();
+      // Alternating which goes first: neither always follows the other's cache and CPU state.
+      let x, y;
+      if (round % 2 === 0) {
+        x = await fetchNimbus();
+        y = await fetchNginx();
+      } else {
+        y = await fetchNginx();
+        x = await fetchNimbus();
+      }
       if (x.status !== 200 || y.status !== 200) throw new Error(`download answered ${x.status} / nginx ${y.status}`);
       nimbus.push(x.bytesPerSec);
       base.push(y.bytesPerSec);
@@ -61,7 +81,7 @@ export async function downloadRow(b: Bench): Promise<Row> {
       baseline: `${fmt.mibps(median(base))} (nginx)`,
       ratio: fmt.ratio(ratio),
       target,
-      verdict: verdict(ratio >= 0.8),
+      verdict: verdict(ratio >= 0.9),
       detail: `curl to /dev/null over loopback, file in the page cache; Nimbus ${fmt.list(nimbus, fmt.mibps)}; nginx (sendfile, 1 worker) ${fmt.list(base, fmt.mibps)}.`,
     };
   } finally {
@@ -79,7 +99,10 @@ export async function uploadRow(b: Bench): Promise<Row> {
   const cp: number[] = [];
   const cpSynced: number[] = [];
   const bytes = b.ds.spec.bigFileBytes;
-  for (let round = 0; round < b.rounds; round++) {
+  // Both sides read the same source: read it once so it is in the page cache for both.
+  readThrough(src);
+
+  const uploadOnce = async (round: number) => {
     const name = `upload-${round}.bin`;
     const before = rssOf(b.nimbus.pid);
     let peak = before;
@@ -111,8 +134,9 @@ export async function uploadRow(b: Bench): Promise<Row> {
     nimbus.push(x.bytesPerSec);
     growth.push(peak - before);
     await api(b.nimbus, 'POST', '/api/files/delete', { username: UPLOAD_USER, file: name }, 200);
-
-    const dst = path.join(cpDir, name);
+  };
+  const copyOnce = async (round: number) => {
+    const dst = path.join(cpDir, `upload-${round}.bin`);
     const t0 = performance.now();
     await run('cp', [src, dst]);
     const tCp = (performance.now() - t0) / 1000;
@@ -121,22 +145,34 @@ export async function uploadRow(b: Bench): Promise<Row> {
     cp.push(bytes / tCp);
     cpSynced.push(bytes / tSync);
     rmSync(dst);
+  };
+
+  for (let round = 0; round < b.rounds; round++) {
+    // Alternating which goes first: neither always runs while the other's writeback ends.
+    if (round % 2 === 0) {
+      await uploadOnce(round);
+      await copyOnce(round);
+    } else {
+      await copyOnce(round);
+      await uploadOnce(round);
+    }
     b.log(
-      `  upload round ${round + 1}: nimbus ${fmt.mibps(x.bytesPerSec)} (+${fmt.mib(growth.at(-1)!)} RSS) | cp ${fmt.mibps(cp.at(-1)!)}, cp+fsync ${fmt.mibps(cpSynced.at(-1)!)}`,
+      `  upload round ${round + 1}: nimbus ${fmt.mibps(nimbus.at(-1)!)} (+${fmt.mib(growth.at(-1)!)} RSS) | cp+fsync ${fmt.mibps(cpSynced.at(-1)!)}, cp ${fmt.mibps(cp.at(-1)!)}`,
     );
   }
-  const ratio = median(nimbus) / median(cp);
+  const ratio = median(nimbus) / median(cpSynced);
   const rss = median(growth);
   return {
     scenario: `Upload of a ${size} file`,
     nimbus: `${fmt.mibps(median(nimbus))}, RSS +${fmt.mib(rss)}`,
-    baseline: `${fmt.mibps(median(cp))} (cp)`,
+    baseline: `${fmt.mibps(median(cpSynced))} (cp + fsync)`,
     ratio: fmt.ratio(ratio),
-    target: '≥ 0.7 × cp, RSS growth < 64 MiB',
-    verdict: verdict(ratio >= 0.7 && Math.max(...growth) < 64 * 2 ** 20),
+    target: '≥ 0.8 × cp + fsync of the copy, RSS growth < 64 MiB',
+    verdict: verdict(ratio >= 0.8 && Math.max(...growth) < 64 * 2 ** 20),
     detail:
       `curl -T (streamed, Content-Length) into POST /api/files/upload; the daemon fsyncs the file before its 201. Nimbus ${fmt.list(nimbus, fmt.mibps)}, ` +
-      `peak RSS growth ${fmt.list(growth, fmt.mib)} (VmRSS every 20 ms). cp ${fmt.list(cp, fmt.mibps)}; cp followed by an fsync of the copy ` +
-      `(the durability Nimbus gives) ${fmt.list(cpSynced, fmt.mibps)} — Nimbus ÷ that: ${fmt.ratio(median(nimbus) / median(cpSynced))}.`,
+      `peak RSS growth ${fmt.list(growth, fmt.mib)} (VmRSS every 20 ms). cp followed by an fsync of the copy (the durability Nimbus gives) ` +
+      `${fmt.list(cpSynced, fmt.mibps)}; plain cp (into the page cache, nothing durable yet) ${fmt.list(cp, fmt.mibps)} — Nimbus ÷ that: ` +
+      `${fmt.ratio(median(nimbus) / median(cp))}. Same source file, in the page cache for both; the order alternates by round.`,
   };
 }

@@ -6,7 +6,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onDisk } from '../helpers/backend.js';
-import { createUser, startTestDaemon, storedNames, upload, type TestDaemon } from '../helpers/daemon.js';
+import { createUser, startTestDaemon, storedBytes, storedNames, upload, type TestDaemon } from '../helpers/daemon.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { slowUpload } from '../helpers/slow-upload.js';
 
@@ -95,6 +95,38 @@ describe('a failing upload leaves no temp file', () => {
     // Node may answer the garbage with its own 400 first; either way no temp file stays.
     expect([201, 400]).toContain(res.status);
     await expectNoTemp();
+  });
+});
+
+describe('uploads past the writeback step (an fdatasync every 64 MiB while the body streams)', () => {
+  const MIB = 1024 * 1024;
+  // Each on a user of its own: both sizes fit the user role's 128 MiB quota, not together
+  // (a deleted file stays counted in the trash).
+  beforeAll(async () => {
+    await createUser(t, 'bulk');
+    await createUser(t, 'gone');
+  });
+  /** 1 MiB pieces that differ from each other, so a piece written twice or out of place shows. */
+  const piece = (i: number) => Buffer.alloc(MIB, `piece ${i} `);
+
+  it('keep every byte, in order', async () => {
+    const pieces = 80;
+    const up = slowUpload(t.port, t.key, { username: 'bulk', file: 'big-sync.bin' }, pieces * MIB);
+    for (let i = 0; i < pieces; i++) await up.write(piece(i));
+    up.end();
+    expect((await up.response).status).toBe(201);
+    const stored = await storedBytes(t, 'bulk', 'big-sync.bin');
+    expect(stored.length).toBe(pieces * MIB);
+    for (let i = 0; i < pieces; i++) expect(stored.subarray(i * MIB, (i + 1) * MIB).equals(piece(i)), `piece ${i}`).toBe(true);
+    await expectNoTemp();
+  });
+
+  it('a client that goes away after a sync started leaves no temp file and no file', async () => {
+    const up = slowUpload(t.port, t.key, { username: 'gone', file: 'gone-sync.bin' }, 100 * MIB);
+    for (let i = 0; i < 70; i++) await up.write(piece(i));
+    up.abort();
+    await expectNoTemp();
+    expect(await storedNames(t, 'gone')).not.toContain('gone-sync.bin');
   });
 });
 
