@@ -23,6 +23,7 @@ import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { checkHealth } from '../services/health.js';
 import { VERSION } from '../version.js';
+import { answerHeader } from './response.js';
 import { sendFile } from './download.js';
 import { sendThumbnail } from './thumbnail-response.js';
 import { thumbnailOf } from '../services/thumbnails.js';
@@ -62,7 +63,7 @@ const jsonText = <T>(value: T) => JSON.stringify(value) as JsonText<T>;
 
 /** Sends one page of a list with X-Total-Count. */
 function paged<T>(ctx: Context, items: T[], pg: Page): T[] {
-  ctx.set('X-Total-Count', String(items.length));
+  answerHeader(ctx, 'X-Total-Count', String(items.length));
   return pg.offset === 0 && pg.limit >= items.length ? items : items.slice(pg.offset, pg.offset + pg.limit);
 }
 
@@ -177,7 +178,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   'files.list': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder ?? null, pg),
   'files.search': ({ nimbus, params, ctx, page: pg }) => {
     const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit);
-    ctx.set('X-Total-Count', String(result.total));
+    answerHeader(ctx, 'X-Total-Count', String(result.total));
     return result.json;
   },
   'files.delete': async ({ nimbus, params }) => ({
@@ -364,7 +365,7 @@ function throttleUnknownLinks(ctx: Context, throttle: FailureThrottle, known: bo
 function listFiles(nimbus: NimbusContext, ctx: Context, username: string, folder: string | null, pg: Page) {
   // Pre-serialised: the same bytes as `{files: FileEntry[]}`, without re-serialising every entry per request.
   const result = folders.listFilesJson(nimbus, username, folder, pg.offset, pg.limit);
-  ctx.set('X-Total-Count', String(result.total));
+  answerHeader(ctx, 'X-Total-Count', String(result.total));
   return result.json;
 }
 

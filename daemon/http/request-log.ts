@@ -104,7 +104,8 @@ function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, i
   if (!logger.isLevelEnabled(level)) return;
   const ms = Math.round((performance.now() - started) * 10) / 10;
   const url = redactUrl(req.url ?? '');
-  const length = Number(res.getHeader('Content-Length'));
+  // A one-step JSON answer's headers went to node:http as a list, which getHeader does not see.
+  const length = res instanceof NimbusResponse && res.sentLength !== undefined ? res.sentLength : Number(res.getHeader('Content-Length'));
   const finished = res.writableFinished;
   const line: RequestLine = {
     reqId: id,

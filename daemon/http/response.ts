@@ -13,6 +13,7 @@
  * write): `sendJson` gives them in the one list; any other path gets the ones it did not set
  * itself (a download's CSP stays the download's).
  */
+import type { Context } from 'koa';
 import http, { type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
 import { ADDS_SECURITY_HEADERS, SECURITY_HEADER_LIST } from './security.js';
 
@@ -22,8 +23,17 @@ export class NimbusResponse extends http.ServerResponse {
   readonly [ADDS_SECURITY_HEADERS] = true;
   /** Sent as X-Request-Id (daemon/http/request-log.ts); empty for none. */
   requestId = '';
+  /** The body's length as sent by `sendJson` (its header goes in the one list, which getHeader does not see). */
+  sentLength: number | undefined;
   /** Whether the security headers and the request id are still to be added when the response starts. */
   #defaultsPending = true;
+  /** Headers of the answer given with `addHeader`, name, value, …: sent with the others. */
+  #answerHeaders: string[] = [];
+
+  /** A header of the answer (X-Total-Count), kept for the one list `sendJson` gives node:http; any other start sets it too. */
+  addHeader(name: string, value: string): void {
+    this.#answerHeaders.push(name, value);
+  }
 
   override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
@@ -37,12 +47,13 @@ export class NimbusResponse extends http.ServerResponse {
    * before (the common case), the status line and every header go to node:http as one list.
    */
   sendJson(status: number, body: string): void {
-    const length = String(Buffer.byteLength(body));
+    this.sentLength = Buffer.byteLength(body);
+    const length = String(this.sentLength);
     if (this.#defaultsPending && this.getHeaderNames().length === 0) {
       this.#defaultsPending = false;
-      const headers = this.requestId
-        ? [...SECURITY_HEADER_LIST, 'X-Request-Id', this.requestId, 'Content-Type', JSON_TYPE, 'Content-Length', length]
-        : [...SECURITY_HEADER_LIST, 'Content-Type', JSON_TYPE, 'Content-Length', length];
+      const headers = [...SECURITY_HEADER_LIST, ...this.#answerHeaders];
+      if (this.requestId) headers.push('X-Request-Id', this.requestId);
+      headers.push('Content-Type', JSON_TYPE, 'Content-Length', length);
       super.writeHead(status, headers);
     } else {
       this.statusCode = status;
@@ -58,5 +69,12 @@ export class NimbusResponse extends http.ServerResponse {
       if (!this.hasHeader(SECURITY_HEADER_LIST[i])) this.setHeader(SECURITY_HEADER_LIST[i], SECURITY_HEADER_LIST[i + 1]);
     }
     if (this.requestId && !this.hasHeader('X-Request-Id')) this.setHeader('X-Request-Id', this.requestId);
+    for (let i = 0; i < this.#answerHeaders.length; i += 2) this.setHeader(this.#answerHeaders[i], this.#answerHeaders[i + 1]);
   }
+}
+
+/** Sets a header of a JSON answer: kept for the one-step write on the daemon's responses, else set as usual. */
+export function answerHeader(ctx: Context, name: string, value: string): void {
+  if (ctx.res instanceof NimbusResponse) ctx.res.addHeader(name, value);
+  else ctx.set(name, value);
 }

@@ -133,6 +133,22 @@ describe('the log file', () => {
     expect(new Set(requests.map((line) => line.reqId)).size).toBe(requests.length);
   });
 
+  it('gives each answer its request id and its length, JSON written in one step included', async () => {
+    t = await startTestDaemon();
+    await createUser(t, 'ana');
+    const answers = [
+      await t.api('GET', '/api/user', { username: 'ana' }),
+      await t.api('GET', '/api/files', { username: 'ana', limit: '5' }),
+      await t.api('GET', '/api/user', { username: 'nobody' }),
+    ];
+    await t.stop();
+    const { lines } = await readLog(t.dataDir);
+    for (const res of answers) {
+      const line = lines.find((l) => l.reqId === res.headers.get('X-Request-Id'));
+      expect(line).toMatchObject({ status: res.status, bytes: Number(res.headers.get('Content-Length')) });
+    }
+  });
+
   it('is private to its owner (the folder 0700, the file 0600), and closed when the daemon stops', async () => {
     t = await startTestDaemon();
     const file = path.join(t.dataDir, 'logs', 'nimbus.log');
