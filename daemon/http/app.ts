@@ -160,7 +160,9 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     // Another daemon may have made this key or session a moment ago: catch up before refusing it.
     if (nimbus.store.database && credentialUnknown(nimbus, ctx)) await nimbus.store.catchUp();
     const caller = authorize(guards, ctx, endpoint);
-    const { params, page } = await readParams(ctx, endpoint, pathParams);
+    // Awaited only when it is a promise (a body to read): an await of a plain value still costs a tick.
+    const read = readParams(ctx, endpoint, pathParams);
+    const { params, page } = read instanceof Promise ? await read : read;
     admitNamed(caller, endpoint, params);
     if (readsIndex(endpoint) && nimbus.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
@@ -171,7 +173,8 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     const input: HandlerInput<Id> = { ctx, params, page, nimbus, caller, events, throttle, logins };
     let result;
     try {
-      result = await HANDLERS[endpoint.id](input);
+      const answered = HANDLERS[endpoint.id](input);
+      result = answered instanceof Promise ? await answered : answered;
     } catch (err) {
       // A user, file or share another daemon made a moment ago may not be here yet: catch up
       // and answer again once. A miss changes nothing, and is decided before a body is read.

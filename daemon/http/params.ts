@@ -18,29 +18,54 @@ const REPLACEMENT = '\ufffd';
 // A lone surrogate (UTF-16 that no UTF-8 could encode): in `u` mode a pair is one code point, never \p{Cs}.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+export interface ParamsRead<Id extends EndpointId> {
+  params: ParamsOf<Id>;
+  page: Page;
+}
+
 /**
  * The endpoint's parameters from the query string and (for a POST) a JSON or urlencoded
  * body, each checked by the shared rules. A key given twice with two values is a 400;
  * so is anything missing, empty or malformed — before any disk access. Path parameters
  * (`in: 'path'`) come from the router's match of the path (`pathParams`) only; one that
  * fails its check names no route (404), as a path the table does not have.
+ *
+ * A promise only when there is a body to read: a GET's parameters are checked at once (one
+ * promise and its tick less on every read; issue 15).
  */
-export async function readParams<Id extends EndpointId>(
+export function readParams<Id extends EndpointId>(
   ctx: Context,
   endpoint: Endpoint & { id: Id },
   pathParams: Readonly<Record<string, string>> = {},
-): Promise<{ params: ParamsOf<Id>; page: Page }> {
+): ParamsRead<Id> | Promise<ParamsRead<Id>> {
   const raw = new Map<string, string>();
-  const query = [...new URLSearchParams(ctx.querystring)];
-  // URLSearchParams turns bytes that are not UTF-8 into U+FFFD, so only a value holding one
-  // can be such a parameter: the common request pays for one scan, not a second decoding.
-  if (query.some(([key, value]) => key.includes(REPLACEMENT) || value.includes(REPLACEMENT))) assertQueryUtf8(ctx.querystring);
-  collect(raw, query);
-  if (ctx.method === 'POST' && !endpoint.bodyIsContent && hasBody(ctx)) {
-    collect(raw, Object.entries(await readBody(ctx)));
+  const querystring = ctx.querystring;
+  if (querystring !== '') {
+    const query = new URLSearchParams(querystring);
+    // URLSearchParams turns bytes that are not UTF-8 into U+FFFD, so only a value holding one
+    // can be such a parameter: the common request pays for one scan, not a second decoding.
+    let replaced = false;
+    for (const [key, value] of query) if (key.includes(REPLACEMENT) || value.includes(REPLACEMENT)) replaced = true;
+    if (replaced) assertQueryUtf8(querystring);
+    collect(raw, query);
   }
+  if (ctx.method === 'POST' && !endpoint.bodyIsContent && hasBody(ctx)) {
+    return readBody(ctx).then((body) => {
+      collect(raw, Object.entries(body));
+      return checkParams(raw, endpoint, pathParams);
+    });
+  }
+  return checkParams(raw, endpoint, pathParams);
+}
+
+function checkParams<Id extends EndpointId>(
+  raw: Map<string, string>,
+  endpoint: Endpoint & { id: Id },
+  pathParams: Readonly<Record<string, string>>,
+): ParamsRead<Id> {
   const params: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(endpoint.params)) {
+  for (const name in endpoint.params) {
+    const spec = endpoint.params[name];
     if (spec.in === 'path') {
       const checked = name in pathParams ? PARAM_CHECKS[spec.kind](pathParams[name]) : null;
       if (!checked?.ok) throw new ApiError('route_not_found', 'No such route');
