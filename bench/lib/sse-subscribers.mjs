@@ -7,7 +7,7 @@
 // timed from the moment its request is sent, so sending and receiving share one clock. Every
 // stream parses its messages as an EventSource would and notes when `folder.added` of that folder
 // arrives. It writes {connectMs, connectEachMs, latencies: [change][subscriber] (ms, null: never
-// arrived), statuses, answeredMs (the change's answer), otherMessages, cpuMs (its own CPU)} to `out` and prints `DONE`.
+// arrived), statuses, answeredMs (the change's answer), otherMessages, cpuMs and connectCpuMs (its own CPU: in all, and to open the streams)} to `out` and prints `DONE`.
 // Plain JavaScript, run by node without tsx: no loader in the way of the receiving loop.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -158,6 +158,7 @@ await Promise.all(
   }),
 );
 const connectMs = performance.now() - t0;
+const connectCpuMs = cpuMs();
 process.stdout.write(`CONNECTED ${connectMs.toFixed(1)}\n`);
 // Let the last streams' handshakes settle before the first change.
 await sleep(500);
@@ -171,7 +172,10 @@ await Promise.all(answers);
 const deadline = performance.now() + giveUpMs;
 while (received < changes * subscribers && performance.now() < deadline) await sleep(20);
 
-writeFileSync(out, JSON.stringify({ connectMs, connectEachMs, latencies, statuses, answeredMs, otherMessages, cpuMs: cpuMs() }));
+writeFileSync(
+  out,
+  JSON.stringify({ connectMs, connectEachMs, latencies, statuses, answeredMs, otherMessages, cpuMs: cpuMs(), connectCpuMs }),
+);
 process.stdout.write('DONE\n');
 for (const socket of streams) socket.destroy();
 trigger.destroy();

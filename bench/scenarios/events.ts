@@ -38,6 +38,8 @@ export interface FanoutResult {
   answeredMs: number[];
   /** CPU time of the subscribers' process, start to end (ms). */
   subscriberCpuMs: number;
+  /** ...of which opening the streams (ms). */
+  subscriberConnectCpuMs: number;
   /** Per change: how many subscribers received it. */
   receivedBy: number[];
   /** Every latency received, all (subscriber, change) pairs flattened. */
@@ -53,6 +55,7 @@ interface ChildOutput {
   statuses: (number | string)[];
   answeredMs: number[];
   cpuMs: number;
+  connectCpuMs: number;
   otherMessages: number;
 }
 
@@ -119,6 +122,7 @@ export async function measureEventFanout(
       latencies: result.latencies,
       answeredMs: result.answeredMs,
       subscriberCpuMs: result.cpuMs,
+      subscriberConnectCpuMs: result.connectCpuMs,
       receivedBy,
       samples,
       missed: options.subscribers * options.changes - samples.length,
@@ -187,6 +191,9 @@ const summary = ({ fanout: f, cpuMs }: FanoutRound) =>
   `p50 ${fmt.ms(percentile(f.samples, 50))} p99 ${fmt.ms(percentile(f.samples, 99))} max ${fmt.ms(Math.max(...f.samples))}, ` +
   `${f.missed} missed, ${perDeliveryUs(cpuMs, f)} µs CPU per delivery`;
 
+/** The subscribers' CPU per message received, once connected (µs). */
+const receiveUs = (f: FanoutResult) => ((f.subscriberCpuMs - f.subscriberConnectCpuMs) * 1000) / (f.subscribers * f.changes);
+
 const perDeliveryUs = (cpuMs: number, f: FanoutResult) => ((cpuMs * 1000) / (f.subscribers * f.changes)).toFixed(0);
 
 /**
@@ -224,12 +231,12 @@ export function fanoutRow(scenario: string, target: string, nimbus: FanoutRound[
       `latency from a change's request sent to each stream's folder.added received. Nimbus over all ${n.length} pairs: ` +
       `${spread(n)}; per round ${perRound(nimbus)} (daemon CPU per delivery, while the changes went out); ${missed(nimbus)} missed. ` +
       `Baseline, bare node:http writing the same message to every stream and nothing else (bench/baselines/sse-fanout.ts): ` +
-      `${spread(bare)}; per round ${perRound(baseline)}; ${missed(baseline)} missed. A change's own answer took ` +
-      `${fmt.ms(median(nimbus.flatMap((r) => r.fanout.answeredMs)))} (median) on Nimbus. The subscribers' process used ` +
+      `${spread(bare)}; per round ${perRound(baseline)}; ${missed(baseline)} missed. The subscribers' process used ` +
       `${fmt.list(
-        nimbus.map((r) => r.fanout.subscriberCpuMs),
-        fmt.ms,
-      )} of CPU per Nimbus round, on the same cores. Streams opened in ` +
+        nimbus.map((r) => receiveUs(r.fanout)),
+        (v) => `${v.toFixed(0)} µs`,
+      )} of CPU per message received (opening the streams aside) in the Nimbus rounds, on the same cores as the daemon. ` +
+      `Streams opened in ` +
       `${fmt.list(
         nimbus.map((r) => r.fanout.connectMs),
         fmt.ms,
