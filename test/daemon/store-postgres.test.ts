@@ -241,6 +241,21 @@ describe('the PostgreSQL store', () => {
       expect(seen).toEqual([{ collection: 'users', key: 'gone', before: user('gone', 'late@example.com'), after: undefined }]);
     });
 
+    it('write nothing of a change-set whose update finds a record deleted elsewhere', async () => {
+      a.users.set('kept', user('kept'));
+      a.users.set('lost', user('lost'));
+      await a.commit();
+      await vi.waitFor(() => expect(b.users.has('lost')).toBe(true));
+      await a.database!.query(`DELETE FROM users WHERE key = 'lost'`);
+      // One statement updates both: it must not keep the one it found.
+      b.users.set('kept', user('kept', 'new@example.com'));
+      b.users.set('lost', user('lost', 'new@example.com'));
+      await expect(b.commit()).rejects.toMatchObject({ status: 409, code: 'conflict' });
+      const { rows } = await a.database!.query<{ email: string }>(`SELECT email FROM users WHERE key = 'kept'`);
+      expect(rows).toEqual([{ email: 'kept@example.com' }]);
+      expect(b.users.get('kept')?.email).toBe('kept@example.com');
+    });
+
     it('fail only the change-set that conflicts, not the others of the same flush', async () => {
       // A row written behind a's back (no notification): a believes the name free.
       await b.database!.query(`INSERT INTO users (key, data) VALUES ('hidden', $1)`, [JSON.stringify(user('hidden', 'db@example.com'))]);
