@@ -24,6 +24,7 @@ import { routerRow } from './scenarios/router.js';
 import { searchRow } from './scenarios/search.js';
 import { clusterRows } from './scenarios/cluster.js';
 import { startupRows } from './scenarios/startup.js';
+import { eventsRow } from './scenarios/events.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
 import { uiRow } from './scenarios/ui.js';
@@ -46,6 +47,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['listing', 'Full listing of the big folder', fullListingRow],
   ['search', 'Search 100,000 files', searchRow],
   ['role', 'Concurrent POST /api/user/role', groupCommitRow],
+  ['events', 'The event stream: 1,000 subscribers', eventsRow],
   ['watcher', 'File copied into the storage dir', watcherRow],
   ['watchers', 'Watching the storage folder: chokidar 6', watchersRow('chokidar')],
   ['watchers', 'Watching the storage folder: @parcel/watcher', watchersRow('parcel')],
