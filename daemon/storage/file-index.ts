@@ -21,6 +21,14 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
   /** Names that differ only in case, per directory map (files, folders, users). */
   readonly caseFolds = new CaseFolds();
+  /**
+   * `totals()` as last counted; dropped by every change made through this class (each one
+   * emits, or replaces or forgets a user). /api/dash asked for it on every call, and
+   * counting 10,000 users' trees each time took ~3 s of the main thread's time while the
+   * start-up bench polled it during the first scan (issue 15). Callers never change the
+   * maps they are given (`users`, `files()`, `user()`): they read them.
+   */
+  #totals: { files: number; folders: number; usedBytes: number } | null = null;
 
   /** The names of a file map in code-point order, cached between changes. */
   sortedNames(files: Map<string, FileMeta>): string[] {
@@ -131,6 +139,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
 
   /** Replaces a user's whole tree (after a scan), emitting what differs. */
   replaceUser(username: string, fresh: UserNode): void {
+    this.#totals = null;
     const old = this.users.get(username);
     this.users.set(username, fresh);
     if (!this.#scanned.has(username)) {
@@ -156,6 +165,12 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (this.users.delete(username)) this.#emit('user.removed', username, null, null);
   }
 
+  /** Drops a user's tree without an event (a reconcile found the user gone from the store). */
+  forgetUser(username: string): void {
+    this.#totals = null;
+    this.users.delete(username);
+  }
+
   renameUser(from: string, to: string): void {
     const node = this.users.get(from);
     this.users.delete(from);
@@ -170,6 +185,11 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   totals(): { files: number; folders: number; usedBytes: number } {
+    this.#totals ??= this.#count();
+    return { ...this.#totals };
+  }
+
+  #count(): { files: number; folders: number; usedBytes: number } {
     let files = 0;
     let folders = 0;
     let usedBytes = 0;
@@ -194,6 +214,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {
+    this.#totals = null;
     this.emit('change', { type, username, folder, file });
   }
 }

@@ -11,6 +11,38 @@ export interface ShareRef {
   file: string;
 }
 
+/**
+ * Users read at once. The reading itself is synchronous in slices (scan.ts); what the pool
+ * overlaps is the rest: a user directory restored, the re-read of directories touched
+ * during a user's scan. Each user is still read and swapped in whole (rescanUserTree), so
+ * the pool changes only how many are in flight. (With promise-based reads, 8 at once
+ * against 1 cut the CPU to index ready at scale 1 by ~10 %; the sliced reads did the rest.)
+ */
+const SCAN_POOL = 8;
+
+/**
+ * Runs `fn` over `items`, `size` at a time (each worker takes the next item when it is
+ * done). The first failure stops the taking; it is thrown once every call in flight has
+ * ended, so nothing of this reconcile still runs when it returns.
+ */
+export async function eachInPool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await fn(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  const ends = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker));
+  const failure = ends.find((end) => end.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
 /** What a reconcile reads and changes: the index, the users and shares, the orphan list, the log. */
 export interface ReconcileTarget {
   config: { storageDir: string };
@@ -51,11 +83,11 @@ export async function reconcileAll(n: ReconcileTarget): Promise<boolean> {
   n.orphans.clear();
   for (const o of orphans) n.orphans.add(o);
   const isUser = (name: string) => n.store.users.has(name);
-  for (const username of [...n.store.users.keys()]) {
+  await eachInPool([...n.store.users.keys()], SCAN_POOL, async (username) => {
     if (!onDisk.has(username)) await n.storage.restoreUserDir(username);
     await rescanUserTree(n.storage, username, isUser);
-  }
-  for (const username of [...n.index.users.keys()]) if (!n.store.users.has(username)) n.index.users.delete(username);
+  });
+  for (const username of [...n.index.users.keys()]) if (!n.store.users.has(username)) n.index.forgetUser(username);
   // Shares of files deleted while the daemon was down; later removals are seen as events
   // and revoked after a grace period (see watchForVanishedShares).
   if (firstScan) revokeVanishedShares(n);
