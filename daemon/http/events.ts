@@ -57,16 +57,16 @@ interface Subscriber {
 
 /** One message's bytes, encoded once for every stream: bare, and as one chunk of a chunked body. */
 class Message {
-  readonly #text: string;
+  readonly text: string;
   #bare: Buffer | null = null;
   #chunk: Buffer | null = null;
 
   constructor(text: string) {
-    this.#text = text;
+    this.text = text;
   }
 
   bytes(chunked: boolean): Buffer {
-    this.#bare ??= Buffer.from(this.#text);
+    this.#bare ??= Buffer.from(this.text);
     if (!chunked) return this.#bare;
     return (this.#chunk ??= Buffer.concat([Buffer.from(`${this.#bare.length.toString(16)}\r\n`), this.#bare, Buffer.from('\r\n')]));
   }
@@ -141,15 +141,15 @@ export class EventHub {
     let now = 0;
     for (const subscriber of this.#subscribers) {
       if (event && subscriber.onlyUser !== null && event.type !== 'index.state' && event.username !== subscriber.onlyUser) continue;
-      const { socket } = subscriber;
+      const { socket, res } = subscriber;
       // Gone, its close not yet seen: nothing to write to.
       if (socket.destroyed || !socket.writable) continue;
       // Once the socket and the kernel stop taking bytes, everything written waits in the
-      // socket: a client that never reads would grow the daemon without bound. A burst of
+      // socket (or the response, below): a client that never reads would grow the daemon without bound. A burst of
       // events (a copy of many files) waits there too, for a moment, even for a client that
       // reads: so a stream is dropped when it stays over the limit for STALL_MS, or at once
       // when it passes HARD_LIMIT_FACTOR times the limit.
-      const unsent = socket.writableLength;
+      const unsent = res.writableLength;
       if (unsent <= this.#maxBuffered) subscriber.overSince = 0;
       else {
         now ||= Date.now();
@@ -159,7 +159,11 @@ export class EventHub {
           continue;
         }
       }
-      socket.write(message.bytes(subscriber.chunked));
+      // The socket is the stream's own once node:http gave it to the response; before that (a
+      // client pipelining this request behind one still being answered) node:http keeps the
+      // stream's bytes for later, and they go through it to come after that answer's.
+      if (res.socket === socket) socket.write(message.bytes(subscriber.chunked));
+      else res.write(message.text);
     }
   }
 

@@ -153,4 +153,34 @@ describe('GET /api/events', () => {
     stalled.socket.destroy();
     await reading.close();
   });
+
+  it('sends a stream asked for behind a download on the same connection after every byte of the download', async () => {
+    const size = 32 * 2 ** 20; // more than the kernel's socket buffers take: the download stays unfinished while nothing is read
+    const content = Buffer.alloc(size, 'pipelined download ');
+    expect((await t.api('POST', '/api/files/upload', { username: 'ana', file: 'pipelined.bin' }, { body: content })).status).toBe(201);
+    await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.eventStreams).toBe(0), WAIT);
+    const socket = net.connect(t.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const head = `Host: 127.0.0.1:${t.port}\r\nAPI-Key: ${t.key}\r\n\r\n`;
+    // Both requests at once, and nothing read yet: the stream's response waits behind the download's.
+    socket.write(`GET /api/files/download?username=ana&file=pipelined.bin HTTP/1.1\r\n${head}GET /api/events HTTP/1.1\r\n${head}`);
+    await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.eventStreams).toBe(1), WAIT);
+    const folder = 'Behind a download';
+    expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder })).status).toBe(201);
+    const message = `event: folder.added\ndata: ${JSON.stringify({ type: 'folder.added', username: 'ana', folder, file: null })}\n\n`;
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    const answers = () => {
+      const raw = Buffer.concat(chunks);
+      const headEnd = raw.indexOf('\r\n\r\n');
+      const length = Number(/^content-length: (\d+)$/im.exec(raw.subarray(0, headEnd).toString())?.[1]);
+      return { download: raw.subarray(headEnd + 4, headEnd + 4 + length), events: splitAnswer(raw.subarray(headEnd + 4 + length)) };
+    };
+    await vi.waitFor(() => expect(answers().events.chunks).toContain(message), { timeout: 20_000, interval: 50 });
+    const { download, events } = answers();
+    expect(download.equals(content)).toBe(true);
+    expect(events.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(events.chunks[0]).toBe(': connected\n\nretry: 2000\n\n');
+    socket.destroy();
+  });
 });
