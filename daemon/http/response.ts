@@ -54,13 +54,24 @@ export class NimbusResponse extends http.ServerResponse {
       const headers = [...SECURITY_HEADER_LIST, ...this.#answerHeaders];
       if (this.requestId) headers.push('X-Request-Id', this.requestId);
       headers.push('Content-Type', JSON_TYPE, 'Content-Length', length);
+      if (this.#shuttingDown()) headers.push('Connection', 'close');
       super.writeHead(status, headers);
     } else {
       this.statusCode = status;
       this.setHeader('Content-Type', JSON_TYPE);
       this.setHeader('Content-Length', length);
+      if (this.#shuttingDown()) this.setHeader('Connection', 'close');
     }
     this.end(body);
+  }
+
+  /**
+   * Whether the server stopped listening (the daemon is shutting down): the answer then closes
+   * its connection, as the error handler does for the others, or an idle keep-alive socket
+   * would hold the process until the shutdown's grace period ends.
+   */
+  #shuttingDown(): boolean {
+    return (this.socket as { server?: { listening?: boolean } } | null)?.server?.listening === false;
   }
 
   #addMissingDefaults(): void {
