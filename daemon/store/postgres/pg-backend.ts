@@ -103,7 +103,7 @@ export class PgBackend implements StoreBackend {
     this.#host = host;
     // LISTEN before loading: a change committed after the load is then always notified.
     await this.#listener.start();
-    this.#replaceAll(await this.#readAll());
+    this.#loadFresh(await this.#readAll());
     const early = this.#early ?? [];
     this.#early = null;
     for (const payload of early) this.#received(payload);
@@ -384,6 +384,23 @@ export class PgBackend implements StoreBackend {
       }
     });
     return all;
+  }
+
+  /**
+   * The first load, into the new Store's empty Maps: each record goes in as read, untracked
+   * (applyRemote), without the deep copy replaceAll makes of data a caller may still hold —
+   * these records were just parsed from the rows and nothing else has them. That copy was
+   * ~450 ms of CPU at start-up with 100,000 file rows (structuredClone, measured alone).
+   */
+  #loadFresh(all: Map<CollectionName, Map<string, unknown>>): void {
+    const host = this.#host!;
+    if (COLLECTIONS.some((collection) => host.map(collection).size > 0)) return this.#replaceAll(all);
+    for (const collection of COLLECTIONS) {
+      const rows = all.get(collection)!;
+      for (const [key, data] of rows) host.applyRemote(collection, key, data);
+      host.map(collection).takeDirty();
+      this.#known[collection] = new Set(rows.keys());
+    }
   }
 
   #replaceAll(all: Map<CollectionName, Map<string, unknown>>): void {
