@@ -12,6 +12,7 @@ import type { StoredFile } from '../../store/schema.js';
 import type { ReceivedUpload } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
+import { pipeFromClient } from '../pipe-from-client.js';
 import { keysOf } from '../storage-parts.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { newId, objectKey } from './ids.js';
@@ -69,22 +70,12 @@ export async function streamToObject(
       else done(null, chunk);
     },
   });
-  // The request is piped, not pipelined: a refused upload must not destroy the request's
-  // socket, or the client would never read the 507 (as the disk path's receive).
-  const onSourceGone = () => {
-    if (!source.readableEnded) counter.destroy(new Error('The client went away before the upload finished'));
-  };
-  source.on('close', onSourceGone);
-  source.on('error', onSourceGone);
-  source.pipe(counter);
-  if (source.destroyed) onSourceGone();
+  const letGo = pipeFromClient(source, counter);
   try {
     const stored = await objects.put(objectKey(id), counter, { contentType: 'application/octet-stream' });
     return { id, ref: objectKey(id), size: stored.size, etag: stored.etag };
   } finally {
-    source.unpipe(counter);
-    source.off('close', onSourceGone);
-    source.off('error', onSourceGone);
+    letGo();
   }
 }
 
