@@ -72,7 +72,8 @@ export async function clusterDurableRow(b: Bench, a: NimbusProcess, databaseUrl:
    * (its keep-alive timeout is 5 s, and the other daemon's bursts take seconds on a loaded machine).
    */
   const pair = async (d: NimbusProcess, role: string, writesFirst: boolean) => {
-    await reads(d);
+    // A socket the daemon closes as this burst reuses it fails (ECONNRESET): once more, on fresh ones.
+    await reads(d).catch(() => reads(d));
     const c = conns.get(d.url)!;
     const before = c.opened;
     let writes: { wallMs: number; latencies: number[]; commits: number };
@@ -118,7 +119,7 @@ export async function clusterDurableRow(b: Bench, a: NimbusProcess, databaseUrl:
     }
     // The fsyncs of one more burst, untimed: pg_stat_wal is read after each backend has reported (≤ 1 s idle).
     const role = b.rounds % 2 === 0 ? 'user' : 'admin';
-    await reads(a);
+    await reads(a).catch(() => reads(a));
     const syncsBefore = await walSyncs();
     const { commits: countedCommits } = await countCommits(() => roles(a, role));
     const fsyncs = (await walSyncs()) - syncsBefore;
