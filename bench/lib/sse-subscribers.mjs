@@ -1,24 +1,27 @@
-// The event-stream row's subscribers (bench/scenarios/events.ts), in a process of their own so
-// their parsing costs the bench process nothing and the daemon only what it costs a real client.
+// The event-stream row's subscribers (bench/scenarios/events.ts), in processes of their own so
+// their parsing costs the bench process nothing and the daemon only what it costs real clients.
 // `node bench/lib/sse-subscribers.mjs <config-json>`; config: {url, key, subscribers, changes,
-// username, prefix, spacingMs, giveUpMs, out}. It opens `subscribers` GET /api/events streams
-// (each its own socket), prints `CONNECTED <ms>`, then makes `changes` changes itself, one every
-// `spacingMs`: POST /api/folders/create of folder `<prefix><i>` in `username`'s storage, each
-// timed from the moment its request is sent, so sending and receiving share one clock. Every
-// stream parses its messages as an EventSource would and notes when `folder.added` of that folder
-// arrives. It writes {connectMs, connectEachMs, latencies: [change][subscriber] (ms, null: never
-// arrived), statuses, answeredMs (the change's answer), otherMessages, cpuMs and connectCpuMs (its own CPU: in all, and to open the streams)} to `out` and prints `DONE`.
+// username, prefix, spacingMs, giveUpMs, trigger, out}. It opens `subscribers` GET /api/events
+// streams (each its own socket), prints `CONNECTED <ms>` and waits for `GO` on stdin. The one
+// started with `trigger` then makes `changes` changes, one every `spacingMs`: POST
+// /api/folders/create of folder `<prefix><i>` in `username`'s storage, noting the wall-clock
+// time (performance.timeOrigin + now, one clock for every process on the machine) each request
+// is sent. Every stream parses its messages as an EventSource would and notes when
+// `folder.added` of each folder arrives, on the same clock. It writes {connectMs, connectEachMs,
+// receivedAt: [change][subscriber] (null: never arrived), sentAt, statuses, answeredMs (the
+// change's answer), otherMessages, cpuMs and connectCpuMs (its own CPU: in all, and to open the
+// streams)} to `out` and prints `DONE`.
 // Plain JavaScript, run by node without tsx: no loader in the way of the receiving loop.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 
 const config = JSON.parse(process.argv[2]);
-const { url, key, subscribers, changes, username, prefix, spacingMs, giveUpMs, out } = config;
+const { url, key, subscribers, changes, username, prefix, spacingMs, giveUpMs, trigger: triggers, out } = config;
 /** Streams opened at once while connecting (more would only queue in the listen backlog). */
 const CONNECT_CONCURRENCY = 50;
 
-const latencies = Array.from({ length: changes }, () => new Array(subscribers).fill(null));
+const receivedAt = Array.from({ length: changes }, () => new Array(subscribers).fill(null));
 const sentAt = new Array(changes).fill(0);
 const changeOf = new Map(Array.from({ length: changes }, (_, i) => [`${prefix}${i}`, i]));
 const statuses = new Array(changes).fill(0);
@@ -28,6 +31,8 @@ let received = 0;
 let otherMessages = 0;
 
 const target = new URL(url);
+/** Wall-clock ms, comparable between processes. */
+const wall = () => performance.timeOrigin + performance.now();
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
 
@@ -53,7 +58,7 @@ function subscribe(s) {
     });
     socket.on('error', (err) => (connected ? undefined : reject(err)));
     socket.on('data', (data) => {
-      const now = performance.now();
+      const now = wall();
       pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
       if (head === null) {
         const end = pending.indexOf(HEAD_END);
@@ -110,8 +115,8 @@ function onMessage(s, message, now) {
     otherMessages++;
     return;
   }
-  if (latencies[i][s] === null) {
-    latencies[i][s] = now - sentAt[i];
+  if (receivedAt[i][s] === null) {
+    receivedAt[i][s] = now;
     received++;
   }
 }
@@ -126,7 +131,7 @@ function change(i) {
       { method: 'POST', headers: { 'API-Key': key }, agent: trigger },
       (res) => {
         statuses[i] = res.statusCode;
-        answeredMs[i] = performance.now() - sentAt[i];
+        answeredMs[i] = wall() - sentAt[i];
         res.resume();
         res.on('end', resolve);
       },
@@ -135,7 +140,7 @@ function change(i) {
       statuses[i] = String(err.message);
       resolve();
     });
-    sentAt[i] = performance.now();
+    sentAt[i] = wall();
     req.end();
   });
 }
@@ -160,21 +165,33 @@ await Promise.all(
 const connectMs = performance.now() - t0;
 const connectCpuMs = cpuMs();
 process.stdout.write(`CONNECTED ${connectMs.toFixed(1)}\n`);
-// Let the last streams' handshakes settle before the first change.
-await sleep(500);
+// Every process's streams open before the first change; GO comes once they all are.
+await new Promise((resolve) => {
+  let input = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (d) => {
+    input += d;
+    if (input.includes('GO\n')) resolve();
+  });
+});
 
+const started = performance.now();
 const answers = [];
-for (let i = 0; i < changes; i++) {
-  answers.push(change(i));
-  await sleep(spacingMs);
+if (triggers) {
+  // Let the last streams' handshakes settle before the first change.
+  await sleep(500);
+  for (let i = 0; i < changes; i++) {
+    answers.push(change(i));
+    await sleep(spacingMs);
+  }
 }
 await Promise.all(answers);
-const deadline = performance.now() + giveUpMs;
+const deadline = started + 500 + changes * spacingMs + giveUpMs;
 while (received < changes * subscribers && performance.now() < deadline) await sleep(20);
 
 writeFileSync(
   out,
-  JSON.stringify({ connectMs, connectEachMs, latencies, statuses, answeredMs, otherMessages, cpuMs: cpuMs(), connectCpuMs }),
+  JSON.stringify({ connectMs, connectEachMs, receivedAt, sentAt, statuses, answeredMs, otherMessages, cpuMs: cpuMs(), connectCpuMs }),
 );
 process.stdout.write('DONE\n');
 for (const socket of streams) socket.destroy();
