@@ -265,7 +265,7 @@ export function fanoutRow(scenario: string, target: string, nimbus: FanoutRound[
     verdict: verdict(ok),
     detail:
       `${why}. ${nimbus.length} alternating rounds of ${first?.subscribers ?? 0} GET /api/events streams (admin key, one ` +
-      `TCP connection each, held by ${(first?.processes ?? 1) === 1 ? 'a child process' : `${first?.processes} child processes`} that take every message apart as EventSource would) and ` +
+      `TCP connection each, held by ${(first?.processes ?? 1) === 1 ? 'a child process' : `${first?.processes} child processes`}, taking every message apart as EventSource would) and ` +
       `${first?.changes ?? 0} changes (POST /api/folders/create, one every ${SPACING_MS} ms, sent by the same child); ` +
       `latency from a change's request sent to each stream's folder.added received (wall clock, one for every process). Nimbus over all ${n.length} pairs: ` +
       `${spread(n)}; per round ${perRound(nimbus)} (daemon CPU per delivery, while the changes went out); ${missed(nimbus)} missed. ` +
