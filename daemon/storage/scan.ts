@@ -94,16 +94,25 @@ const SLICE_MS = 1;
 /** Yields to the event loop (setImmediate: after pending I/O) once a slice of synchronous work has run its time. */
 class Slicer {
   #since = performance.now();
+  #pause: Promise<void> | null = null;
 
-  /** A promise to await when the slice is over, else null (no await, so no microtask per file). */
+  /**
+   * A promise to await when the slice is over, else null (no await, so no microtask per
+   * file). Every caller past the slice gets the same pause: with a pause each, the pool's
+   * 8 readers resumed one after another within one turn of the loop, each for a whole
+   * slice, and requests waited ~8 ms between turns instead of ~1 (measured: /api/dash
+   * during the first scan, p50 9-17 ms against 2-3 ms before the sliced reads).
+   */
   due(): Promise<void> | null {
+    if (this.#pause) return this.#pause;
     if (performance.now() - this.#since < SLICE_MS) return null;
-    return new Promise<void>((resolve) =>
+    return (this.#pause = new Promise<void>((resolve) =>
       setImmediate(() => {
         this.#since = performance.now();
+        this.#pause = null;
         resolve();
       }),
-    );
+    ));
   }
 }
 
