@@ -30,11 +30,14 @@ import { measureEventFanout, type FanoutResult } from './events.js';
 
 const CONNECTIONS = 50;
 /** BENCH_PROFILE=1 profiles the cluster daemons too (one .cpuprofile per daemon, written when it stops). */
-const PROFILE_ARGS = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench', 'data', 'profiles')}`] : [];
+const PROFILE_ARGS =
+  process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench', 'data', 'profiles')}`] : [];
 /** Reads answer from memory on both backends: the cluster daemon should keep 0.9× of the embedded one's rate. */
 const READ_GOAL = 0.9;
 /** …and its p99 within the issue's factor for GET /api/user against bare node:http. */
 const P99_FACTOR = 2;
+/** BENCH_CLUSTER_ROWS=durable,startup: only these of TITLES' keys (the dataset load always runs), for profiling one row. */
+const ROWS_ONLY = process.env.BENCH_CLUSTER_ROWS ? new Set(process.env.BENCH_CLUSTER_ROWS.split(',')) : null;
 const EVENT_SUBSCRIBERS = 1000;
 const EVENT_CHANGES = 20;
 const EVENT_P99_MS = 100;
@@ -88,6 +91,10 @@ export async function clusterRows(b: Bench): Promise<Row[]> {
     const second = await start('b');
     const attempt = async (titles: string | string[], run: () => Promise<Row | Row[]>) => {
       const list = [titles].flat();
+      const keys = Object.entries(TITLES)
+        .filter(([, title]) => list.includes(title))
+        .map(([k]) => k.replace(/^startup.*/, 'startup'));
+      if (ROWS_ONLY && !keys.some((k) => ROWS_ONLY.has(k))) return;
       b.log(`  ${list[0]}…`);
       try {
         rows.push(...[await run()].flat());
