@@ -10,6 +10,8 @@ import { EventHub } from './http/events.js';
 import { createApp } from './http/app.js';
 import { limitBodyIdle } from './http/body-timeout.js';
 import { createHttpServer } from './http/server.js';
+import { preloadBodyParser } from './http/params.js';
+import { preloadZip } from './services/zip.js';
 import type { DaemonOptions, RunningDaemon } from './index.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
@@ -160,6 +162,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     } else nimbus.rescan = async () => undefined;
     const scanning = following?.scanning ?? Promise.resolve();
     const timer = following?.timer ?? null;
+    // Modules kept off the way to listening are loaded once the first scan is done, so the
+    // first upload form or zip does not pay for them either.
+    void scanning.then(() => setImmediate(preloadDeferredModules));
 
     let closing: Promise<void> | null = null;
     const close = () =>
@@ -232,4 +237,10 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
       resolve();
     });
   });
+}
+
+/** The modules the daemon requires on first use (a request body, a zip), loaded ahead of it. */
+function preloadDeferredModules(): void {
+  preloadBodyParser();
+  preloadZip();
 }

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { subscribe } from '@parcel/watcher';
 
 /** One change below the storage directory, as @parcel/watcher reports it. */
 export interface WatchEvent {
@@ -20,7 +19,8 @@ export interface WatchSubscription {
 export type WatchFactory = (root: string, onEvents: (err: Error | null, events: WatchEvent[]) => void) => Promise<WatchSubscription>;
 
 /** @parcel/watcher, the native watcher VS Code uses (chosen by measurement: bench/NOTES.md). */
-export const nativeWatch: WatchFactory = (root, onEvents) => subscribe(root, onEvents);
+// Loaded when the watcher starts, after the first scan: not on the way to the API answering (~35 ms).
+export const nativeWatch: WatchFactory = async (root, onEvents) => (await import('@parcel/watcher')).subscribe(root, onEvents);
 
 /** Where a name is in the storage tree: top level (username null), a user's root (folder null) or a folder. */
 export interface Location {
