@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObjectMissing } from '../../daemon/storage/objects/object-store.js';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
-import { S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
+import { partSizeFor, S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
 import { sharedS3, type S3Engine } from '../helpers/engines.js';
 
 const MiB = 1024 * 1024;
@@ -229,5 +229,19 @@ describe('S3ObjectStore', () => {
     // same for 1 GiB). A put that held the body would pass 256 MiB; half of it is the bound.
     expect(peak - before).toBeLessThan(128 * MiB);
     await store.delete(['files/big', 'files/warm-up']);
+  });
+});
+
+describe('the part size of a multipart upload', () => {
+  const MiB = 1024 * 1024;
+  it('stays at the base for unknown and ordinary lengths', () => {
+    expect(partSizeFor(undefined, 5 * MiB)).toBe(5 * MiB);
+    expect(partSizeFor(1024 * MiB, 5 * MiB)).toBe(5 * MiB);
+    expect(partSizeFor(10_000 * 5 * MiB, 5 * MiB)).toBe(5 * MiB);
+  });
+  it('grows in whole MiB to keep a declared 100 GiB body within 10,000 parts', () => {
+    const size = partSizeFor(100 * 1024 * MiB, 5 * MiB);
+    expect(size % MiB).toBe(0);
+    expect(Math.ceil((100 * 1024 * MiB) / size)).toBeLessThanOrEqual(10_000);
   });
 });

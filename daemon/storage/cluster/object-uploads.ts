@@ -5,6 +5,7 @@
  * (a 409 from another daemon's row of that name, a 503). A crash in between leaves at most an
  * orphan object, which the sweeper deletes.
  */
+import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
 import { conflict, fileTaken, notFound } from '../../errors.js';
@@ -72,7 +73,12 @@ export async function streamToObject(
   });
   const letGo = pipeFromClient(source, counter);
   try {
-    const stored = await objects.put(objectKey(id), counter, { contentType: 'application/octet-stream' });
+    // A client's declared length picks the part size (s3-store.ts partSizeFor).
+    const declared = Number((source as Partial<IncomingMessage>).headers?.['content-length']);
+    const stored = await objects.put(objectKey(id), counter, {
+      contentType: 'application/octet-stream',
+      expectedBytes: Number.isFinite(declared) && declared > 0 ? declared : undefined,
+    });
     return { id, ref: objectKey(id), size: stored.size, etag: stored.etag };
   } finally {
     letGo();

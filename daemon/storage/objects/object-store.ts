@@ -15,6 +15,8 @@ export interface PutOptions {
   contentType: string;
   /** Called with the running total as bytes go out; a throw aborts the upload (nothing is left behind) and rejects put with it. */
   onBytes?: (total: number) => void;
+  /** The body's length when the client declared it: a very large one needs larger parts (S3 allows 10,000). */
+  expectedBytes?: number;
 }
 
 export interface ObjectStore {

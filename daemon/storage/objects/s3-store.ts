@@ -40,6 +40,19 @@ export interface S3ObjectStoreSettings extends S3Settings {
  */
 const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 3;
+/** S3's limit on the parts of one multipart upload. */
+const MAX_PARTS = 10_000;
+const MIB = 1024 * 1024;
+
+/**
+ * The part size for a body of `expectedBytes`: `base` (5 MiB keeps a 1 GiB upload's memory
+ * flat), or whole MiB large enough to stay within 10,000 parts (5 MiB parts would end a
+ * declared body at ~48 GiB). A body of unknown length gets `base`.
+ */
+export function partSizeFor(expectedBytes: number | undefined, base: number): number {
+  if (expectedBytes === undefined || !Number.isFinite(expectedBytes) || expectedBytes <= base * MAX_PARTS) return base;
+  return Math.ceil(expectedBytes / MAX_PARTS / MIB) * MIB;
+}
 /** DeleteObjects takes at most 1000 keys. */
 const DELETE_BATCH = 1000;
 
@@ -98,7 +111,7 @@ export class S3ObjectStore implements ObjectStore {
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: counter, ContentType: options.contentType },
-      partSize: this.partSize,
+      partSize: partSizeFor(options.expectedBytes, this.partSize),
       queueSize: this.partsInFlight,
       leavePartsOnError: false,
     });
