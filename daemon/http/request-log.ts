@@ -13,6 +13,7 @@ import type { Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { NimbusResponse } from './response.js';
+import { writeLine, type LineFields } from '../logging.js';
 
 /** Query parameter names whose values are never written: password, newpassword, token, key, apikey, api-key… */
 const SECRET_PARAM = /pass|token|key|secret|auth|session|credential|cookie/i;
@@ -64,7 +65,7 @@ function idSource(): () => string {
 const isHealthPoll = (url: string | undefined) => url === '/api/health' || url?.startsWith('/api/health?') === true;
 
 /** One request's log line; a fixed shape (pino leaves out the undefined fields). */
-interface RequestLine {
+interface RequestLine extends LineFields {
   reqId: string;
   method: string | undefined;
   url: string;
@@ -117,5 +118,5 @@ function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, i
     ip,
     aborted: finished ? undefined : true,
   };
-  logger[level](line, `${req.method} ${url} ${status} ${ms}ms${finished ? '' : ' (aborted)'}`);
+  writeLine(logger, level, line, `${req.method} ${url} ${status} ${ms}ms${finished ? '' : ' (aborted)'}`);
 }

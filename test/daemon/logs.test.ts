@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../daemon/index.js';
 import { redactUrl } from '../../daemon/http/request-log.js';
-import { LOG_KEEP, openDaemonLog } from '../../daemon/logging.js';
+import { LOG_KEEP, openDaemonLog, writeLine } from '../../daemon/logging.js';
 import { createUser, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 
@@ -222,6 +222,35 @@ describe('levels', () => {
 });
 
 describe('rotation', () => {
+  it('writes a request line by hand exactly as pino writes the same fields', async () => {
+    const dataDir = await tempDir();
+    const log = openDaemonLog({ dataDir, level: 'debug', terminal: null });
+    const fields = {
+      reqId: 'ab12cd34-1',
+      method: 'GET',
+      url: '/api/files?q="quoted" \\ ü',
+      status: 200,
+      ms: 0.4,
+      bytes: undefined,
+      ip: '::1',
+      aborted: true,
+    };
+    writeLine(log.logger, 'info', fields, 'GET /x 200 0.4ms');
+    log.logger.info(fields, 'GET /x 200 0.4ms');
+    writeLine(log.logger, 'debug', { reqId: 'x', status: 503 }, 'health');
+    log.logger.debug({ reqId: 'x', status: 503 }, 'health');
+    log.close();
+    const { lines } = await readLog(dataDir);
+    const withoutTime = ({ time, ...rest }: Line) => {
+      expect(time).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+      return rest;
+    };
+    expect(lines).toHaveLength(4);
+    expect(withoutTime(lines[0])).toEqual(withoutTime(lines[1]));
+    expect(withoutTime(lines[2])).toEqual(withoutTime(lines[3]));
+    expect(Object.keys(lines[0])).toEqual(Object.keys(lines[1]));
+  });
+
   it('moves a full file to nimbus.1.log, shifts older ones, keeps five, all 0600', async () => {
     const dataDir = await tempDir();
     const log = openDaemonLog({ dataDir, level: 'info', terminal: null, rotateBytes: 1000 });
