@@ -26,7 +26,9 @@ const MAX_URL = 2048;
 /** The URL as it may be logged: share tokens and the values of secret-looking query parameters replaced. */
 export function redactUrl(raw: string): string {
   const q = raw.indexOf('?');
-  const pathPart = (q < 0 ? raw : raw.slice(0, q)).replace(SHARE_TOKEN, `$1s/${REDACTED}`);
+  let pathPart = q < 0 ? raw : raw.slice(0, q);
+  // Only a path with "s/" in it can hold a share token (a regex replace on every request cost ~3 µs).
+  if (pathPart.includes('s/')) pathPart = pathPart.replace(SHARE_TOKEN, `$1s/${REDACTED}`);
   let url = pathPart;
   const query = q < 0 ? '' : raw.slice(q + 1);
   // Most queries name no secret and escape nothing in their names: kept as they are.
