@@ -64,6 +64,8 @@ export async function uiRow(b: Bench): Promise<Row> {
       await page.goto('about:blank');
       const t0 = performance.now();
       await page.goto(`${b.nimbus.url}/#key=${encodeURIComponent(b.nimbus.key)}`);
+      // The admin lands on the Overview (issue 13): open big's storage from the sidebar.
+      await page.getByRole('navigation', { name: 'Users and settings' }).getByText(BIG_USER, { exact: true }).click({ timeout: 60_000 });
       const folderRow = page
         .locator(`[role=grid][aria-label="Files in ${BIG_USER}"] .ft__row--body`)
         .filter({ has: page.getByText(folder, { exact: true }) });
@@ -96,6 +98,6 @@ export async function uiRow(b: Bench): Promise<Row> {
     ratio: '—',
     target,
     verdict: verdict(median(opens) < 1000),
-    detail: `headless Chromium (playwright-core), double-click on ${folder} in ${BIG_USER}'s root to the first frame painted with its rows: ${fmt.list(opens, fmt.ms)}. For reference, loading the app (${b.ds.spec.users.toLocaleString('en-US')} users in the sidebar) until ${BIG_USER}'s folders show: ${fmt.list(loads, fmt.ms)}.`,
+    detail: `headless Chromium (playwright-core), double-click on ${folder} in ${BIG_USER}'s root to the first frame painted with its rows: ${fmt.list(opens, fmt.ms)}. For reference, loading the app (${b.ds.spec.users.toLocaleString('en-US')} users in the sidebar) and opening ${BIG_USER} from it until ${BIG_USER}'s folders show: ${fmt.list(loads, fmt.ms)}.`,
   };
 }
