@@ -8,6 +8,7 @@
  *   BENCH_ONLY=a,b     only these scenarios (keys below) BENCH_PROFILE=1 daemon under --cpu-prof
  *   BENCH_DIR=/path    where the temp directory goes (default: the OS temp dir)
  *   BENCH_DATA=/path   keep the data there and reuse it next time (for profiling sessions; never cleaned)
+ *   BENCH_CLUSTER_ROWS=durable,startup,…  only these rows of the PostgreSQL + S3 scenario (bench/scenarios/cluster.ts)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

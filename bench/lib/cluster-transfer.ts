@@ -63,7 +63,7 @@ async function uploadOnce(b: Bench, d: { url: string; pid: number }, name: strin
 
 /**
  * The bytes without Nimbus, from a process of their own: the same SDK calls the daemon makes
- * (lib-storage's Upload, 8 MiB parts, 4 in flight, the client settings Swift needs) put the
+ * (lib-storage's Upload, 5 MiB parts, 3 in flight, as the daemon sends them, the client settings Swift needs) put the
  * file straight into the bucket, timed around the upload alone; the object is deleted after.
  */
 const SDK_PUT = `
@@ -74,7 +74,7 @@ const { createReadStream, statSync } = await import('node:fs');
 const client = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey },
   requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
 const t0 = performance.now();
-await new Upload({ client, params: { Bucket: bucket, Key: key, Body: createReadStream(file) }, partSize: 8 * 2 ** 20, queueSize: 4 }).done();
+await new Upload({ client, params: { Bucket: bucket, Key: key, Body: createReadStream(file) }, partSize: 5 * 2 ** 20, queueSize: 3 }).done();
 const seconds = (performance.now() - t0) / 1000;
 await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
 console.log('PUT ' + statSync(file).size / seconds);
@@ -123,7 +123,7 @@ export async function clusterUploadRow(b: Bench, a: NimbusProcess, engines: Benc
     verdict: store === null ? 'not measured' : verdict(speed / store >= OF_STORE && maxGrowth < RSS_LIMIT),
     detail:
       `curl -T (Content-Length) into POST /api/files/upload, alternating embedded and cluster; the cluster daemon streams a multipart upload ` +
-      `(8 MiB parts, 4 in flight) to a single-node Swift on the same machine, then commits the row (a 201 only after COMMIT). Cluster ${fmt.list(
+      `(5 MiB parts, 3 in flight, as the daemon sends them) to a single-node Swift on the same machine, then commits the row (a 201 only after COMMIT). Cluster ${fmt.list(
         cluster.map((x) => x.bytesPerSec),
         fmt.mibps,
       )} (peak RSS growth ${fmt.list(
@@ -134,7 +134,7 @@ export async function clusterUploadRow(b: Bench, a: NimbusProcess, engines: Benc
         fmt.mibps,
       )}. ` +
       (store !== null
-        ? `The bytes without Nimbus, the same SDK upload (8 MiB parts, 4 in flight) from a process of its own, timed around the upload: ${fmt.list(direct, fmt.mibps)}. `
+        ? `The bytes without Nimbus, the same SDK upload (5 MiB parts, 3 in flight, as the daemon sends them) from a process of its own, timed around the upload: ${fmt.list(direct, fmt.mibps)}. `
         : 'No Swift-alone baseline (the SDK upload from its own process failed; see the log). ') +
       `Target against the SDK alone, not the embedded daemon: every byte goes through Swift's proxy on this machine, which no cluster daemon can outrun.`,
   };
