@@ -16,6 +16,7 @@ import { rssOf } from './machine.js';
 import { api, ROOT, type NimbusProcess } from './nimbus.js';
 import { fmt, verdict, type Row } from './report.js';
 import { median } from './stats.js';
+import { uploadArgs } from '../scenarios/transfer.js';
 
 const exec = promisify(execFile);
 /** Of the object store's own speed (the same SDK upload, or a signed GET by curl). */
@@ -38,17 +39,7 @@ async function uploadOnce(b: Bench, d: { url: string; pid: number }, name: strin
         '/dev/null',
         '-w',
         '%{http_code} %{size_upload} %{time_total}',
-        '-X',
-        'POST',
-        '-T',
-        b.ds.bigFilePath,
-        '-H',
-        'Expect:',
-        '-H',
-        'Content-Type: application/octet-stream',
-        '-H',
-        `API-Key: ${b.nimbus.key}`,
-        `${d.url}/api/files/upload?username=${UPLOAD_USER}&file=${name}`,
+        ...uploadArgs(b.ds.bigFilePath, b.nimbus.key, `${d.url}/api/files/upload?username=${UPLOAD_USER}&file=${name}`),
       ],
       { maxBuffer: 1 << 20 },
     );

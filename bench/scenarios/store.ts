@@ -13,17 +13,17 @@ import type { Bench } from '../lib/context.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
 import type { DbData } from '../../daemon/store/schema.js';
-/** Fires one request per user, all at once, each on its own connection; returns the wall time and each latency. */
-export async function concurrently(
+/** Sends one request per user at once through `agent`; the wall time and each latency. */
+function burstThrough(
+  agent: http.Agent,
   target: { url: string; key: string },
   users: string[],
   method: string,
   route: (username: string) => string,
   expect: number,
 ): Promise<{ wallMs: number; latencies: number[] }> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const start = performance.now();
-  const latencies = await Promise.all(
+  return Promise.all(
     users.map(
       (username) =>
         new Promise<number>((resolve, reject) => {
@@ -40,10 +40,23 @@ export async function concurrently(
           req.end();
         }),
     ),
-  );
-  const wallMs = performance.now() - start;
-  agent.destroy();
-  return { wallMs, latencies };
+  ).then((latencies) => ({ wallMs: performance.now() - start, latencies }));
+}
+
+/** Fires one request per user, all at once, each on a connection of its own; returns the wall time and each latency. */
+export async function concurrently(
+  target: { url: string; key: string },
+  users: string[],
+  method: string,
+  route: (username: string) => string,
+  expect: number,
+): Promise<{ wallMs: number; latencies: number[] }> {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  try {
+    return await burstThrough(agent, target, users, method, route, expect);
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** N keep-alive connections to the daemon, opened once and reused by every burst (counted, so a burst that opened more is caught). */
@@ -62,36 +75,13 @@ export class WarmConnections {
   }
 
   /** One request per user, all at once, on the warm connections; the wall time and each latency. */
-  async burst(
+  burst(
     users: string[],
     method: string,
     route: (username: string) => string,
     expect: number,
   ): Promise<{ wallMs: number; latencies: number[] }> {
-    const start = performance.now();
-    const latencies = await Promise.all(
-      users.map(
-        (username) =>
-          new Promise<number>((resolve, reject) => {
-            const t0 = performance.now();
-            const req = http.request(
-              `${this.target.url}${route(username)}`,
-              { method, agent: this.agent, headers: { 'API-Key': this.target.key } },
-              (res) => {
-                res.resume();
-                res.on('end', () =>
-                  res.statusCode === expect
-                    ? resolve(performance.now() - t0)
-                    : reject(new Error(`${method} ${route(username)} answered ${res.statusCode}`)),
-                );
-              },
-            );
-            req.on('error', reject);
-            req.end();
-          }),
-      ),
-    );
-    return { wallMs: performance.now() - start, latencies };
+    return burstThrough(this.agent, this.target, users, method, route, expect);
   }
 
   close(): void {

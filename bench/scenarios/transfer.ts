@@ -21,6 +21,11 @@ import { median } from '../lib/stats.js';
 const run = promisify(execFile);
 
 /** curl's own measurement: bytes/s of the transfer and the HTTP status. */
+/** curl's arguments for streaming `file` (with its Content-Length) into POST `url` as the client of the upload rows. */
+export function uploadArgs(file: string, key: string, url: string): string[] {
+  return ['-X', 'POST', '-T', file, '-H', 'Expect:', '-H', 'Content-Type: application/octet-stream', '-H', `API-Key: ${key}`, url];
+}
+
 async function curl(args: string[]): Promise<{ status: number; bytesPerSec: number; seconds: number }> {
   const { stdout } = await run('curl', ['-s', '-S', '-w', '%{http_code} %{size_download} %{size_upload} %{time_total}', ...args], {
     maxBuffer: 1 << 20,
@@ -112,21 +117,7 @@ export async function uploadRow(b: Bench): Promise<Row> {
     const url = `${b.nimbus.url}/api/files/upload?username=${UPLOAD_USER}&file=${name}`;
     let x;
     try {
-      x = await curl([
-        '-o',
-        '/dev/null',
-        '-X',
-        'POST',
-        '-T',
-        src,
-        '-H',
-        'Expect:',
-        '-H',
-        'Content-Type: application/octet-stream',
-        '-H',
-        `API-Key: ${b.nimbus.key}`,
-        url,
-      ]);
+      x = await curl(['-o', '/dev/null', ...uploadArgs(src, b.nimbus.key, url)]);
     } finally {
       clearInterval(sampler);
     }
