@@ -8,10 +8,16 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { startDaemon } from '../../daemon/index.js';
+import { Database } from '../../daemon/store/postgres/database.js';
+import { migrate } from '../../daemon/store/postgres/migrate.js';
+import { MIGRATIONS } from '../../daemon/store/postgres/migrations/index.js';
 import { SCHEMA_VERSION } from '../../daemon/store/schema.js';
+import { Store } from '../../daemon/store/store.js';
 import { childEnv, runCli } from '../helpers/child.js';
 import { createUser, editDb, readDb, startTestDaemon, TEST_KEY, type TestDaemon } from '../helpers/daemon.js';
+import { sharedPostgres } from '../helpers/engines.js';
 
 const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'nimbus-upgrades-'));
 const quiet = { port: 0, apiKey: TEST_KEY, env: {}, log: () => undefined };
@@ -158,6 +164,124 @@ describe('what this version does not know of a db.json of its schema', () => {
     for (const answer of answers) {
       expect(answer.status, answer.text).toBe(200);
       expect(answer.text).not.toMatch(/avatar|tier-of|lastUsedFrom|albums|Summer|preferences/);
+    }
+  });
+});
+
+/** Runs `sql` on the database at `url` (as an operator, or a newer Nimbus, would). */
+async function onDatabase<R extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('a PostgreSQL database migrated by a newer Nimbus', () => {
+  const KNOWN = Math.max(...MIGRATIONS.map((m) => m.version));
+  const PG_REFUSAL = new RegExp(
+    `The PostgreSQL database "[^"]+" has schema ${KNOWN + 1}; this Nimbus knows schema ${KNOWN} at most: it was written by a newer Nimbus; upgrade Nimbus or restore a backup`,
+  );
+
+  /** A database at this code's schema, plus one migration recorded (and its table made) by a newer Nimbus. */
+  async function newerDatabase(): Promise<string> {
+    const url = await (await sharedPostgres()).createDatabase();
+    const database = await Database.connect(url);
+    try {
+      await migrate(database);
+    } finally {
+      await database.close();
+    }
+    await onDatabase(url, 'CREATE TABLE albums (key text PRIMARY KEY, data jsonb NOT NULL)');
+    await onDatabase(url, 'INSERT INTO nimbus_migrations (version, name) VALUES ($1, $2)', [KNOWN + 1, 'albums']);
+    return url;
+  }
+  const migrations = (url: string) => onDatabase(url, 'SELECT version, name, applied_at FROM nimbus_migrations ORDER BY version');
+
+  it('refuses to open the store, and leaves the migrations table as it was', async () => {
+    const url = await newerDatabase();
+    const before = await migrations(url);
+    await expect(Store.openPostgres(url)).rejects.toThrow(PG_REFUSAL);
+    expect(await migrations(url)).toEqual(before);
+  });
+
+  it('refuses even before applying a migration of its own that the database lacks', async () => {
+    const url = await (await sharedPostgres()).createDatabase();
+    const database = await Database.connect(url);
+    try {
+      await migrate(database, MIGRATIONS.slice(0, 1));
+      await onDatabase(url, 'INSERT INTO nimbus_migrations (version, name) VALUES ($1, $2)', [KNOWN + 1, 'albums']);
+      await expect(migrate(database)).rejects.toThrow(PG_REFUSAL);
+    } finally {
+      await database.close();
+    }
+    expect((await migrations(url)).map((m) => m.version)).toEqual([1, KNOWN + 1]);
+  });
+
+  it('stops the start of a daemon with the message, naming the database but never its URL (it may hold a password)', async () => {
+    const url = await newerDatabase();
+    const dataDir = await tempDir();
+    try {
+      const started = startDaemon({ ...quiet, dataDir, env: { NIMBUS_DATABASE_URL: url } });
+      await expect(started).rejects.toThrow(PG_REFUSAL);
+      const message = await started.catch((err: Error) => err.message);
+      expect(message).not.toContain(url);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what this version does not know of a PostgreSQL database of its schema', () => {
+  let t: TestDaemon;
+  beforeAll(async () => {
+    t = await startTestDaemon({ backend: 'postgres' });
+    await createUser(t, 'ana');
+    await t.api('POST', '/api/role/create', { name: 'gold', maxStorage: '42', badge: 'https://example.com/g.png' });
+    await t.stop();
+    const url = t.env.NIMBUS_DATABASE_URL;
+    // Fields a newer minor version (or an operator) added to records, and a column of their own.
+    await onDatabase(url, `UPDATE users SET data = data || '{"avatar": {"color": "teal"}}'::jsonb`);
+    await onDatabase(url, `UPDATE roles SET data = data || jsonb_build_object('tier', 'tier-of-' || key)`);
+    await onDatabase(url, 'ALTER TABLE users ADD COLUMN note text');
+    await onDatabase(url, `UPDATE users SET note = 'kept'`);
+    await t.restart();
+  });
+  afterAll(() => t.close());
+
+  it('keeps unknown fields through edits, role changes and renames, and an unknown column through edits in place', async () => {
+    const url = t.env.NIMBUS_DATABASE_URL;
+    const edited = await t.api('POST', '/api/user/edit', { username: 'ana', newusername: 'ana', newemail: 'ana.lopez@example.com' });
+    expect(edited.status, edited.text).toBe(201);
+    expect((await t.api('POST', '/api/user/role', { username: 'ana', name: 'gold' })).status).toBe(201);
+    expect(await onDatabase(url, 'SELECT note FROM users')).toEqual([{ note: 'kept' }]);
+    const renamedUser = await t.api('POST', '/api/user/edit', {
+      username: 'ana',
+      newusername: 'ana.lopez',
+      newemail: 'ana.lopez@example.com',
+    });
+    expect(renamedUser.status, renamedUser.text).toBe(201);
+    const renamedRole = await t.api('POST', '/api/role/edit', {
+      name: 'gold',
+      newname: 'platinum',
+      maxStorage: '64',
+      badge: 'https://example.com/p.png',
+    });
+    expect(renamedRole.status, renamedRole.text).toBe(201);
+    const users = await onDatabase<{ data: Record<string, unknown> }>(url, 'SELECT data FROM users');
+    expect(users.map((u) => u.data)).toEqual([
+      expect.objectContaining({ username: 'ana.lopez', role: 'platinum', email: 'ana.lopez@example.com', avatar: { color: 'teal' } }),
+    ]);
+    const roles = await onDatabase<{ key: string; data: Record<string, unknown> }>(url, 'SELECT key, data FROM roles ORDER BY key');
+    expect(roles.map((r) => [r.key, r.data.tier])).toEqual([
+      ['admin', 'tier-of-admin'],
+      ['platinum', 'tier-of-gold'],
+      ['user', 'tier-of-user'],
+    ]);
+    for (const answer of [await t.api('GET', '/api/user/all'), await t.api('GET', '/api/role/all')]) {
+      expect(answer.text).not.toMatch(/avatar|tier-of|kept/);
     }
   });
 });
