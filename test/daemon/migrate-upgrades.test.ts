@@ -107,24 +107,43 @@ describe('nimbus migrate --data-dir', () => {
   });
 });
 
+const KNOWN = Math.max(...MIGRATIONS.map((m) => m.version));
+const PG_REFUSAL = new RegExp(
+  `^nimbus migrate: The PostgreSQL database "[^"]+" has schema ${KNOWN + 1}; this Nimbus knows schema ${KNOWN} at most: it was written by a newer Nimbus`,
+);
+
+/** A database migrated by this code, then by a newer Nimbus (one more migration recorded). */
+async function newerDatabase(): Promise<string> {
+  const url = await (await sharedPostgres()).createDatabase();
+  const database = await Database.connect(url);
+  try {
+    await migrate(database);
+    await database.query('INSERT INTO nimbus_migrations (version, name) VALUES ($1, $2)', [KNOWN + 1, 'albums']);
+  } finally {
+    await database.close();
+  }
+  return url;
+}
+
+describe('nimbus migrate into a database a newer Nimbus migrated', () => {
+  it('refuses with the one message and leaves the source as it was', async () => {
+    const { dataDir, text } = await embedded(() => undefined);
+    const run = await runCommand({ dataDir }, await newerDatabase());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(PG_REFUSAL);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).toBe(text);
+  });
+});
+
 describe('nimbus migrate --to-data-dir', () => {
   it('refuses a database a newer Nimbus migrated, and leaves no target directory behind', async () => {
-    const url = await (await sharedPostgres()).createDatabase();
-    const database = await Database.connect(url);
-    const known = Math.max(...MIGRATIONS.map((m) => m.version));
-    try {
-      await migrate(database);
-      await database.query('INSERT INTO nimbus_migrations (version, name) VALUES ($1, $2)', [known + 1, 'albums']);
-    } finally {
-      await database.close();
-    }
+    const url = await newerDatabase();
     const parent = await tempDir();
     const target = path.join(parent, 'back');
     const run = await runCommand({ toDataDir: target }, url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(
-      new RegExp(`^nimbus migrate: The PostgreSQL database "[^"]+" has schema ${known + 1}; this Nimbus knows schema ${known} at most`),
-    );
+    expect(run.stderr).toMatch(PG_REFUSAL);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(await readdir(parent)).toEqual([]);
   });
