@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { resolveConfig, type ConfigInput, type DaemonConfig } from '../config.js';
 import { LockHeldError } from '../store/lock.js';
+import { NewerStoreError } from '../store/upgrades.js';
 import { reportOk, summaryLines, type MigrationReport } from './report.js';
 import { MigrationRefused } from './target-claim.js';
 import { migrateToDatabase } from './to-database.js';
@@ -61,7 +62,7 @@ export async function runMigrate(
           out,
         });
   } catch (e) {
-    if (e instanceof LockHeldError || e instanceof MigrationRefused) return fail(e.message);
+    if (e instanceof LockHeldError || e instanceof MigrationRefused || e instanceof NewerStoreError) return fail(e.message);
     const next = input.toDataDir
       ? `Remove ${config.dataDir} (it is incomplete) and run the same command again.`
       : 'Nothing was lost: run the same command again to carry on.';

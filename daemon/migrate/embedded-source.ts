@@ -8,6 +8,8 @@ import { readdir, readFile, lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { isAddressableName, scanUserDir } from '../storage/scan.js';
 import { isDbData, migrateDb, type DbData, type StoredTrashItem } from '../store/schema.js';
+import { refuseNewerDb, unknownFields } from '../store/upgrades.js';
+import { MigrationRefused } from './target-claim.js';
 
 /** A file of the installation: where it shows (or the trash item holding it) and where its bytes are. */
 export interface SourceFile {
@@ -50,9 +52,25 @@ export async function readDbJson(dataDir: string): Promise<DbData> {
     throw err;
   }
   const data: unknown = JSON.parse(text);
+  // Before the shape check, as the daemon does: a newer layout may not look like a store at all.
+  refuseNewerDb(data, file);
   if (!isDbData(data)) throw new Error(`${file} is not a Nimbus store`);
   migrateDb(data);
   return data;
+}
+
+/**
+ * The database has a table per collection this code knows: a collection it does not (a newer
+ * minor version's, or one added by hand) would be left behind, so the migration stops first.
+ */
+export function refuseUnknownCollections(data: object, file: string): void {
+  const names = Object.keys(unknownFields(data));
+  if (names.length === 0) return;
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  throw new MigrationRefused(
+    `${file} holds ${list}, which this Nimbus does not know (written by a newer Nimbus, or by hand): the database has no ` +
+      'place for them, so migrating would lose them. Upgrade Nimbus, or remove them from db.json if nothing needs them. Nothing was changed.',
+  );
 }
 
 export async function readEmbedded(dataDir: string, storageDir: string): Promise<EmbeddedInstallation> {

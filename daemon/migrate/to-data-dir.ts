@@ -41,11 +41,17 @@ export async function migrateToDataDir(options: ToDataDirOptions): Promise<Migra
   for (const dir of new Set([toDataDir, storageDir])) {
     if (!(await isEmptyOrMissing(dir))) throw new MigrationRefused(`${dir} is not empty: the target must be a new or empty directory.`);
   }
-  await mkdir(toDataDir, { recursive: true });
-  const lock = new DataDirLock(path.join(toDataDir, 'nimbus.lock'));
-  lock.acquire();
-  const bucket = s3 ? new S3ObjectStore(s3) : null;
+  // Opened before the target is made: a database this code cannot read (a newer Nimbus's) leaves nothing behind.
   const source = await Store.openPostgres(databaseUrl);
+  const lock = new DataDirLock(path.join(toDataDir, 'nimbus.lock'));
+  try {
+    await mkdir(toDataDir, { recursive: true });
+    lock.acquire();
+  } catch (err) {
+    await source.close();
+    throw err;
+  }
+  const bucket = s3 ? new S3ObjectStore(s3) : null;
   const report: MigrationReport = { counts: {}, mismatches: [], files: 0, bytes: 0, ms: 0, notes: [] };
   try {
     const data = dataOfStore(source);

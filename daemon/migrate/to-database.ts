@@ -19,7 +19,7 @@ import { S3ObjectStore } from '../storage/objects/s3-store.js';
 import { DataDirLock } from '../store/lock.js';
 import type { StoredFile, StoredFolder } from '../store/schema.js';
 import { Store } from '../store/store.js';
-import { readEmbedded, type SourceFile } from './embedded-source.js';
+import { readEmbedded, refuseUnknownCollections, type SourceFile } from './embedded-source.js';
 import { canonical, compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
 import { forEachLimit, formatBytes, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
 import { claimTarget, MigrationRefused } from './target-claim.js';
@@ -42,6 +42,7 @@ export async function migrateToDatabase(options: ToDatabaseOptions): Promise<Mig
   lock.acquire();
   try {
     const source = await readEmbedded(dataDir, storageDir);
+    refuseUnknownCollections(source.data, path.join(dataDir, 'db.json'));
     for (const line of source.skipped) out(`Skipped ${line}`);
     const records = recordsOfData(source.data);
     const bucket = s3 ? new S3ObjectStore(s3) : null;

@@ -13,6 +13,7 @@ import type { Adapter } from 'lowdb';
 import type { StoreBackend, StoreHost } from './backend.js';
 import { DurableJSONFile } from './durable-json-file.js';
 import { emptyDb, isDbData, migrateDb, type DbData } from './schema.js';
+import { refuseNewerDb, unknownFields } from './upgrades.js';
 
 export class CorruptStoreError extends Error {
   constructor(file: string, backup: string, cause: unknown) {
@@ -34,6 +35,8 @@ export class JsonBackend implements StoreBackend {
   #waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   /** The last state known to be on disk, restored when a write fails. */
   #durable: DbData = emptyDb();
+  /** What db.json held beyond this code's collections (upgrades.ts): written back with every snapshot. */
+  #unknown: Record<string, unknown> = {};
 
   constructor(file: string) {
     this.file = file;
@@ -44,16 +47,22 @@ export class JsonBackend implements StoreBackend {
     return `${this.file}.bak`;
   }
 
-  /** Reads db.json, creating it on first start. A file that does not parse stops here, untouched. */
+  /**
+   * Reads db.json, creating it on first start. A file that does not parse, or that a newer
+   * Nimbus wrote, stops here, untouched (and so is its backup: only a write rotates it).
+   */
   async open(host: StoreHost): Promise<void> {
     this.#host = host;
     let stored: DbData | null;
     try {
       stored = await this.#adapter.read();
-      if (stored !== null && !isDbData(stored)) throw new Error('not a Nimbus store');
     } catch (err) {
       throw new CorruptStoreError(this.file, this.backupFile, err);
     }
+    // Before the shape check: a newer layout may not look like a store to this code at all.
+    refuseNewerDb(stored, this.file);
+    if (stored !== null && !isDbData(stored)) throw new CorruptStoreError(this.file, this.backupFile, new Error('not a Nimbus store'));
+    if (stored !== null) this.#unknown = unknownFields(stored);
     const existed = stored !== null;
     const data = stored ?? emptyDb();
     // An older store is brought up to date and written back at once (a no-op for a current one).
@@ -95,7 +104,7 @@ export class JsonBackend implements StoreBackend {
       const batch = this.#waiting;
       this.#waiting = [];
       host.beforeWrite();
-      const data = host.snapshot();
+      const data = Object.assign(host.snapshot(), this.#unknown);
       try {
         await this.#adapter.write(data);
         this.#durable = data;

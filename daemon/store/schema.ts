@@ -125,8 +125,14 @@ export interface StoredFolder {
   trashId: string | null;
 }
 
+/**
+ * The db.json layout this code reads and writes. Raised only when an older Nimbus could no
+ * longer read what this one writes: a db.json with a higher one stops the start (json-backend.ts).
+ */
+export const SCHEMA_VERSION = 1;
+
 export interface DbData {
-  schema: 1;
+  schema: typeof SCHEMA_VERSION;
   users: StoredUser[];
   roles: StoredRole[];
   shares: StoredShare[];
@@ -222,6 +228,7 @@ export function isDbData(value: unknown): value is DbData {
     Array.isArray(v.shares) &&
     Array.isArray(v.keys) &&
     Array.isArray(v.verifications) &&
+    (v.schema === undefined || (Number.isInteger(v.schema) && v.schema >= 1)) &&
     (v.files === undefined || Array.isArray(v.files)) &&
     (v.folders === undefined || Array.isArray(v.folders))
   );

@@ -106,6 +106,7 @@ describe('a corrupt db.json', () => {
     ['not JSON at all', '\u0000\u0000\u0000garbage'],
     ['JSON that is not a store', '{"hello":"world"}'],
     ['an empty file', ''],
+    ['a schema that is no version number', '{"schema":"2","users":[],"roles":[],"shares":[],"keys":[],"verifications":[]}'],
   ])('stops start-up with a clear message and is left byte-identical (%s)', async (_what, content) => {
     const dataDir = await tempDir();
     const file = path.join(dataDir, 'db.json');
