@@ -198,4 +198,18 @@ if (!embeddedRun)
       await upload('dave', 'after-on-a.txt');
       await expectClosedWithout(onB, 'after-on-a.txt', 'the stream on B');
     });
+
+    it('closes a renamed user’s key stream held on this daemon before a new account of the old name is delivered on it', async () => {
+      await makeUser(t, 'hank');
+      const key = await makeKey(t, { cookie: await signIn(t, 'hank', passwordOf('hank')) }, 'hank-key', 'read');
+      const onB = await open(byKey(key), b);
+      const renamed = await call(t, '/api/user/edit', {
+        key: t.key,
+        body: { username: 'hank', newusername: 'hank.b', newemail: 'hank@example.com' },
+      });
+      expect(renamed.status, show(renamed)).toBe(201);
+      await makeUser(t, 'hank');
+      await upload('hank', 'newcomer-on-a.txt');
+      await expectClosedWithout(onB, 'newcomer-on-a.txt', 'the stream on B');
+    });
   });
