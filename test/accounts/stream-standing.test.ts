@@ -38,8 +38,9 @@ const byCookie = (cookie: string) => ({ Cookie: `${COOKIE}=${cookie}` });
 const byKey = (key: string) => ({ 'API-Key': key });
 const receivedFile = (s: EventStream, file: string) => s.messages.some((m) => m.data.file === file);
 
-async function upload(username: string, file: string, daemon: TestDaemon = t) {
-  const res = await uploadAs(daemon, { key: daemon.key }, username, file, `content of ${file}`);
+/** Uploads a file of `username` with the admin key (through the first daemon). */
+async function upload(username: string, file: string) {
+  const res = await uploadAs(t, { key: t.key }, username, file, `content of ${file}`);
   expect(res.status, show(res)).toBe(201);
 }
 
@@ -71,11 +72,11 @@ async function pipelined(requests: string[]): Promise<number[]> {
 }
 
 /** A user whose role is admin, signed in, with a personal key: the cookie and the key. */
-async function adminUser(username: string, daemon: TestDaemon = t): Promise<{ cookie: string; key: string }> {
-  await makeUser(daemon, username);
-  await setRole(daemon, username, 'admin');
-  const cookie = await signIn(daemon, username, passwordOf(username));
-  const key = await makeKey(daemon, { cookie }, `${username}-key`, 'write');
+async function adminUser(username: string): Promise<{ cookie: string; key: string }> {
+  await makeUser(t, username);
+  await setRole(t, username, 'admin');
+  const cookie = await signIn(t, username, passwordOf(username));
+  const key = await makeKey(t, { cookie }, `${username}-key`, 'write');
   return { cookie, key };
 }
 
