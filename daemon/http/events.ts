@@ -41,16 +41,25 @@ export interface EventHubOptions {
   log?: (line: string) => void;
 }
 
-/** One client's stream, with what it needs to be ended for revocation or dropped for not reading. */
-interface Subscriber {
-  res: ServerResponse;
-  socket: Socket;
-  /** Whether the response is chunked (HTTP/1.1); an HTTP/1.0 client gets the bare text, its end being the connection's. */
-  chunked: boolean;
+/** Who opened a stream, as it was authorized: what it may see, and what ends it. */
+export interface StreamCaller {
   /** What authenticated the request that opened it (see Revocations). */
   credential: string | null;
   /** For a non-admin: the user whose events it receives (plus `index.state`); null: every event. */
   onlyUser: string | null;
+  /**
+   * Whether the caller still stands as when the stream opened (the same user, an admin or not
+   * as then); null when only a revocation can change that (the admin key, a machine key).
+   */
+  standsAsOpened: (() => boolean) | null;
+}
+
+/** One client's stream, with what it needs to be ended for revocation or dropped for not reading. */
+interface Subscriber extends StreamCaller {
+  res: ServerResponse;
+  socket: Socket;
+  /** Whether the response is chunked (HTTP/1.1); an HTTP/1.0 client gets the bare text, its end being the connection's. */
+  chunked: boolean;
   /** Since when it has been over the buffer limit (0: it is not). */
   overSince: number;
 }
@@ -102,11 +111,12 @@ export class EventHub {
   }
 
   /**
-   * Turns the response into an event stream that lasts until the client leaves, or until
-   * `credential` (the caller's key hash or session) is revoked. With `onlyUser` (a caller who
-   * is not an admin) it carries only the events naming that user, and `index.state`.
+   * Turns the response into an event stream that lasts until the client leaves, until the
+   * caller's credential (key hash or session) is revoked, or until the caller no longer stands
+   * as it did now (a role change, a rename). With `onlyUser` (a caller who is not an admin) it
+   * carries only the events naming that user, and `index.state`.
    */
-  attach(ctx: Context, credential: string | null, onlyUser: string | null = null): void {
+  attach(ctx: Context, caller: StreamCaller): void {
     const { req, res } = ctx;
     req.socket.setTimeout(0);
     req.socket.setNoDelay(true);
@@ -122,7 +132,7 @@ export class EventHub {
     }
     // node:http writes the status line, the headers and the first chunk, and decides the framing.
     res.write(CONNECTED);
-    const subscriber: Subscriber = { res, socket: req.socket, chunked: res.chunkedEncoding, credential, onlyUser, overSince: 0 };
+    const subscriber: Subscriber = { ...caller, res, socket: req.socket, chunked: res.chunkedEncoding, overSince: 0 };
     this.#subscribers.add(subscriber);
     // The response's close is the reliable sign the client left (the request's may come
     // as soon as its empty body is read).
@@ -140,6 +150,14 @@ export class EventHub {
   #write(message: Message, event?: ChangeEvent): void {
     let now = 0;
     for (const subscriber of this.#subscribers) {
+      // Asked at each message, before what it may see: a role change or rename is in the store
+      // before the event announcing it, and nothing in between may reach a caller who could no
+      // longer read it. That event (user.changed, user.removed, here or from another daemon)
+      // then ends the stream at once; the client reconnects and is authorized afresh.
+      if (subscriber.standsAsOpened !== null && !subscriber.standsAsOpened()) {
+        this.#end(subscriber);
+        continue;
+      }
       if (event && subscriber.onlyUser !== null && event.type !== 'index.state' && event.username !== subscriber.onlyUser) continue;
       const { socket, res } = subscriber;
       // Gone, its close not yet seen: nothing to write to.
@@ -179,10 +197,11 @@ export class EventHub {
 
   /** Ends the streams a revoked credential opened; the client sees the stream end. */
   #endFor(credential: string): void {
-    for (const subscriber of this.#subscribers) {
-      if (subscriber.credential !== credential) continue;
-      this.#subscribers.delete(subscriber);
-      subscriber.res.end();
-    }
+    for (const subscriber of this.#subscribers) if (subscriber.credential === credential) this.#end(subscriber);
+  }
+
+  #end(subscriber: Subscriber): void {
+    this.#subscribers.delete(subscriber);
+    subscriber.res.end();
   }
 }

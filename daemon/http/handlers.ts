@@ -261,10 +261,15 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
       throw new ApiError('storage_unavailable', `The storage directory ${nimbus.config.storageDir} is not available`);
     return { msg: 'Index reconciled with the disk', files: nimbus.index.totals().files };
   },
-  events: ({ ctx, events, caller }) => {
+  events: ({ ctx, events, caller, nimbus }) => {
     const me = signedIn(caller);
-    // A user's stream carries only the events naming them (and the index's state).
-    events.attach(ctx, me.credential, me.admin ? null : me.username);
+    // A user's stream carries only the events naming them (and the index's state), and only
+    // while they stand as now: a role change or a rename closes it, and the client reconnects.
+    events.attach(ctx, {
+      credential: me.credential,
+      onlyUser: me.admin ? null : me.username,
+      standsAsOpened: me.username === null ? null : () => keys.standsAsAuthorized(nimbus, me),
+    });
   },
 
   'keys.list': ({ nimbus, caller }) => ({ keys: keys.listKeys(nimbus, signedIn(caller)) }),
