@@ -1,12 +1,12 @@
 /**
- * Who a plain browser page is when it opens (docs/architecture.md, "The UI"): a key this tab
- * holds, else the session cookie, else a key from the URL fragment (`#key=…`).
+ * Who a plain browser page is when it opens (README, "Accounts": a key in a link): a key this
+ * tab holds, else the session cookie, else a key from the URL fragment (`#key=…`).
  *
  * The fragment comes last on purpose. A link can carry anyone's key, so opening
  * `<daemon>/#key=<someone else's key>` in a signed-in browser must not move the page, and what
  * the person uploads next, to that account (issue 22). Such a key is only offered: the page
- * stays as it is and asks (KeyLinkPrompt). A page with no identity signs in with it, as the
- * links `nimbus` prints always did.
+ * stays as it is and asks (KeyLinkPrompt). A page with no identity signs in with it, as such
+ * a link always did.
  */
 import i18next from 'i18next';
 import { ApiError, NimbusClient, errorMessage } from '../../api/client';
