@@ -10,6 +10,8 @@ import { KEY_STORAGE_ITEM } from '../../renderer/api/connection';
 import { Session } from '../../renderer/components/Session/Session';
 import { useClient, useSession } from '../../renderer/components/Session/sessionContext';
 import { ToastProvider } from '../../renderer/components/Toasts/ToastProvider';
+import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
+import { useUploadQueue } from '../../renderer/upload/uploadsContext';
 import { json, stubFetch } from './harness';
 
 const ADMIN_KEY = 'admin-key-0123456789abcdef';
@@ -199,5 +201,71 @@ describe('a key in the fragment on a page that is not signed in', () => {
     renderApp();
     expect(await screen.findByText(`Signed in as bob by key with ${BOB_KEY}`)).toBeTruthy();
     expect(window.sessionStorage.getItem(KEY_STORAGE_ITEM)).toBe(BOB_KEY);
+  });
+});
+
+/** An upload request that stays open until aborted: what was sent, with which key, and whether it was cancelled. */
+class OpenUpload {
+  static sent: OpenUpload[] = [];
+  readonly upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+  readonly headers = new Map<string, string>();
+  url = '';
+  aborted = false;
+  onabort: (() => void) | null = null;
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers.set(name, value);
+  }
+  send() {
+    OpenUpload.sent.push(this);
+  }
+  abort() {
+    this.aborted = true;
+    this.onabort?.();
+  }
+}
+
+function Uploader() {
+  const queue = useUploadQueue();
+  const files = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((name) => ({ name, body: new Blob([name]) }));
+  return (
+    <button type="button" onClick={() => queue.add(files, 'ana', null)}>
+      Upload four files
+    </button>
+  );
+}
+
+describe('switching to the link’s key', () => {
+  it('cancels what the old key was still uploading, and sends nothing more with it; nothing was sent with the link’s key', async () => {
+    OpenUpload.sent = [];
+    vi.stubGlobal('XMLHttpRequest', OpenUpload);
+    window.sessionStorage.setItem(KEY_STORAGE_ITEM, ADMIN_KEY);
+    window.history.replaceState(null, '', `/#key=${BOB_KEY}`);
+    render(
+      <ToastProvider>
+        <Session>
+          <UploadsProvider>
+            <SignedIn />
+            <Uploader />
+          </UploadsProvider>
+        </Session>
+      </ToastProvider>,
+    );
+    const prompt = await screen.findByRole('dialog', { name: 'This link signs you in as bob' });
+    await userEvent.click(screen.getByRole('button', { name: 'Upload four files' }));
+    // Three at a time, all with the key the page had, while the question is open.
+    await waitFor(() => expect(OpenUpload.sent).toHaveLength(3));
+    expect(OpenUpload.sent.map((upload) => upload.headers.get('API-Key'))).toEqual([ADMIN_KEY, ADMIN_KEY, ADMIN_KEY]);
+    expect(sentWith(BOB_KEY)).toEqual(['GET /api/auth/me']);
+
+    await userEvent.click(within(prompt).getByRole('button', { name: 'Switch to bob' }));
+    expect(await screen.findByText(`Signed in as bob by key with ${BOB_KEY}`)).toBeTruthy();
+    expect(OpenUpload.sent.map((upload) => upload.aborted)).toEqual([true, true, true]);
+    // The fourth, queued behind them, was never sent.
+    expect(OpenUpload.sent).toHaveLength(3);
   });
 });
