@@ -58,6 +58,8 @@ export function Session({ children }: { children: ReactNode }) {
   const enter = useCallback(
     (start: BrowserStart) => {
       if (start.kind === 'signed-out') {
+        // A key offered while the page was starting has no identity left to be weighed against.
+        setOfferedKey(null);
         setState({ phase: 'signed-out', form: start.form, message: start.message });
         return;
       }
