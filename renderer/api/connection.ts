@@ -1,7 +1,7 @@
 /**
- * Where the API key comes from in a plain browser: the URL fragment `#key=…` (removed
- * from the address bar at once), else this tab's sessionStorage. Inside Electron the
- * bridge supplies it instead.
+ * Where the API key comes from in a plain browser: this tab's sessionStorage, or the URL
+ * fragment `#key=…` (removed from the address bar at once; who may use it is decided in
+ * components/Session/browserStart.ts). Inside Electron the bridge supplies it instead.
  */
 export const KEY_STORAGE_ITEM = 'nimbus.apiKey';
 
@@ -41,14 +41,4 @@ export function forgetKey(storage: Storage): void {
   } catch {
     // nothing stored
   }
-}
-
-/** The key to try first on start-up in browser mode: the fragment's wins over the stored one. */
-export function initialBrowserKey(win: Pick<Window, 'location' | 'history' | 'sessionStorage'>): {
-  key: string | null;
-  fromFragment: boolean;
-} {
-  const fromFragment = takeKeyFromFragment(win.location, win.history);
-  if (fromFragment) return { key: fromFragment, fromFragment: true };
-  return { key: readStoredKey(win.sessionStorage), fromFragment: false };
 }

@@ -46,5 +46,18 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
     );
   });
 
+  // A queue belongs to one identity. When the page leaves it (signing out, switching to a link's
+  // key), what it still had to send is cancelled rather than sent as the account that ended.
+  // Queued items first, so cancelling a running one starts none of them.
+  useEffect(
+    () => () => {
+      const pending = queue.getSnapshot().filter((item) => item.status === 'queued' || item.status === 'uploading');
+      for (const status of ['queued', 'uploading'] as const) {
+        for (const item of pending) if (item.status === status) queue.cancel(item.id);
+      }
+    },
+    [queue],
+  );
+
   return <UploadsContext.Provider value={queue}>{children}</UploadsContext.Provider>;
 }

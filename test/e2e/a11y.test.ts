@@ -118,13 +118,19 @@ describe.skipIf(!runUi)('accessibility of every view (axe-core in Chromium)', ()
 
   describe('the admin’s window', () => {
     let admin: Page;
+    let adminBrowser: TestBrowser;
     const nav = () => admin.getByRole('navigation', { name: 'Users and settings' });
 
     beforeAll(async () => {
-      admin = await browser.context.newPage();
+      // Another browser: in ana's, a link's key would not replace her session (issue 22), it would ask.
+      adminBrowser = await launchBrowser();
+      admin = adminBrowser.context.pages()[0] ?? (await adminBrowser.context.newPage());
       await admin.setViewportSize({ width: 1400, height: 900 });
       admin.on('pageerror', (error) => pageErrors.push(error.message));
       await admin.goto(`${t.url}/#key=${t.key}`);
+    });
+    afterAll(async () => {
+      await adminBrowser?.close();
     });
 
     it('opens on the Overview', async () => {

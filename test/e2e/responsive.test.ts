@@ -149,7 +149,9 @@ describe.skipIf(!runUi)('any screen, any language (Chromium, real daemon)', () =
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await shots(page, `user-${name}`);
     }
-    const admin = await browser.context.newPage();
+    // Another browser: in ana's, a link's key would not replace her session (issue 22), it would ask.
+    const adminBrowser = await launchBrowser();
+    const admin = adminBrowser.context.pages()[0] ?? (await adminBrowser.context.newPage());
     await admin.setViewportSize(SIZES.wide);
     await admin.goto(`${t.url}/#key=${t.key}`);
     const nav = admin.getByRole('navigation', { name: 'Users and settings' });
@@ -169,7 +171,7 @@ describe.skipIf(!runUi)('any screen, any language (Chromium, real daemon)', () =
     await admin.getByRole('table').waitFor();
     await shots(admin, 'admin-roles');
     expect(await sidewaysScroll(admin)).toBeLessThanOrEqual(0);
-    await admin.close();
+    await adminBrowser.close();
   });
 
   it('switches to Czech in Settings at once, and stays in Czech after a reload', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { KEY_STORAGE_ITEM, initialBrowserKey, takeKeyFromFragment } from '../../renderer/api/connection';
+import { KEY_STORAGE_ITEM, takeKeyFromFragment } from '../../renderer/api/connection';
 import { Session } from '../../renderer/components/Session/Session';
 import { useClient, useSession } from '../../renderer/components/Session/sessionContext';
 import { RESET_SENT } from '../../renderer/components/SignIn/ForgotForm';
@@ -92,14 +92,6 @@ describe('the key in the URL fragment', () => {
     window.history.replaceState(null, '', '/files?x=1#key=abc%2Bdef&view=grid');
     expect(takeKeyFromFragment(window.location, window.history)).toBe('abc+def');
     expect(window.location.pathname + window.location.search + window.location.hash).toBe('/files?x=1#view=grid');
-  });
-
-  it('wins over a key stored for the tab; without one the stored key is used', () => {
-    window.sessionStorage.setItem(KEY_STORAGE_ITEM, 'stored');
-    window.history.replaceState(null, '', '/#key=fresh');
-    expect(initialBrowserKey(window)).toEqual({ key: 'fresh', fromFragment: true });
-    expect(window.location.hash).toBe('');
-    expect(initialBrowserKey(window)).toEqual({ key: 'stored', fromFragment: false });
   });
 });
 

@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next from 'i18next';
+import { ApiError, NimbusClient, errorMessage, type Connection } from '../../api/client';
+import { getBridge } from '../../api/bridge';
+import { KeyLinkPrompt } from '../KeyLinkPrompt/KeyLinkPrompt';
+import type { SignInForm } from '../SignIn/SignIn';
+import { SessionContext, type Me, type SessionApi } from './sessionContext';
+
+// Messages are looked up when shown, so they are in the language of that moment.
+const expiredKey = () => i18next.t('shell:session.expiredKey');
+const expiredSession = () => i18next.t('shell:session.expiredSession');
+
+interface ReadySessionProps {
+  connection: Connection;
+  mode: 'desktop' | 'browser';
+  auth: 'key' | 'session';
+  me: Me;
+  /** A key from the URL fragment the person has not chosen yet (browserStart.ts): they are asked. */
+  offeredKey: string | null;
+  onOfferDone: () => void;
+  /** The current identity has ended: the page becomes the offered key's. */
+  onSwitched: (key: string, me: Me) => void;
+  signOut: (message: string | null, form: SignInForm) => void;
+  toastError: (title: string, detail?: string) => void;
+  children: ReactNode;
+}
+
+/** One identity's page: its client, its query cache (a new one per identity), and the prompt for a key from a link. */
+export function ReadySession(props: ReadySessionProps) {
+  const { connection, mode, auth, me, offeredKey, onOfferDone, onSwitched, signOut, toastError } = props;
+  const bridge = getBridge();
+  const form: SignInForm = auth === 'key' ? 'key' : 'password';
+  // After a switch, a late 401 from this identity's requests (its session just ended) must not sign the next one out.
+  const ended = useRef(false);
+  useEffect(() => {
+    ended.current = false;
+    return () => {
+      ended.current = true;
+    };
+  }, []);
+  const onUnauthorized = useCallback(() => {
+    if (mode === 'browser' && !ended.current) signOut(auth === 'key' ? expiredKey() : expiredSession(), form);
+  }, [mode, auth, form, signOut]);
+  const client = useMemo(() => new NimbusClient(connection, onUnauthorized), [connection, onUnauthorized]);
+  // The server deletes a session and clears its cookie; a key only has to be forgotten (by the caller).
+  const endCurrent = useCallback(async () => {
+    if (auth === 'session') await new NimbusClient(connection).call('auth.logout').catch(() => undefined);
+  }, [auth, connection]);
+  const endSession = useCallback(() => {
+    void endCurrent().then(() => signOut(null, form));
+  }, [endCurrent, form, signOut]);
+  // Signed out first, so the two identities never share the page (nor the cookie a key's requests would carry).
+  const switchTo = useCallback(
+    async (key: string, next: Me) => {
+      ended.current = true;
+      await endCurrent();
+      onSwitched(key, next);
+    },
+    [endCurrent, onSwitched],
+  );
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({
+          onError: (error) => {
+            // 401 signs out; an unreachable daemon is shown by the status bar, not a toast per refetch.
+            if (error instanceof ApiError && (error.status === 401 || error.code === 'unreachable')) return;
+            toastError(i18next.t('shell:loadDataFailed'), errorMessage(error));
+          },
+        }),
+        defaultOptions: {
+          queries: { staleTime: 5_000, retry: (count, error) => !(error instanceof ApiError && error.status >= 400) && count < 2 },
+          mutations: { retry: false },
+        },
+      }),
+  );
+  useEffect(() => () => queryClient.clear(), [queryClient]);
+  const session = useMemo<SessionApi>(
+    () => ({ client, mode, auth, me, bridge, signOut: endSession }),
+    [client, mode, auth, me, bridge, endSession],
+  );
+  return (
+    <SessionContext.Provider value={session}>
+      <QueryClientProvider client={queryClient}>
+        {props.children}
+        {offeredKey !== null ? <KeyLinkPrompt key={offeredKey} offeredKey={offeredKey} onStay={onOfferDone} onSwitch={switchTo} /> : null}
+      </QueryClientProvider>
+    </SessionContext.Provider>
+  );
+}
