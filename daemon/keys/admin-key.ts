@@ -73,8 +73,7 @@ async function storeAdminKey(
     await rm(keyFilePath(config), { force: true });
     return { key, source: 'keychain' };
   }
-  if (notKept !== null)
-    warn(`Nimbus: the OS keychain failed (${notKept}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
+  if (notKept !== null) warn(`Nimbus: the OS keychain failed (${notKept}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
   if ((await readKeyFile(config)) !== key) await writeKeyFile(config, key);
   return { key, source: 'file' };
 }
