@@ -60,9 +60,9 @@ export async function saveAdminKey(
 /**
  * Keeps the key in the keychain when another process reads it back from there, and only then
  * removes admin.key; else writes admin.key (0600) and, when a keychain was tried, says why in
- * one line.
+ * one line. Exported for the test of a keychain that keeps a value for one process only.
  */
-async function storeAdminKey(
+export async function storeAdminKey(
   config: KeyConfig,
   keychain: Keychain | { unavailable: string | null },
   key: string,
