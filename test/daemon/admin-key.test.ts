@@ -31,7 +31,7 @@ function keychain(elsewhere: boolean): Keychain & { entries: Map<string, string>
   };
 }
 
-const config = () => ({ dataDir, apiKey: undefined, keychain: 'auto' as const });
+const config = () => ({ dataDir, apiKey: null, keychain: 'auto' as const });
 
 describe('storing the admin key', () => {
   it('keeps a key that no other process reads back in admin.key (0600), says so in one line, and drops the entry', async () => {

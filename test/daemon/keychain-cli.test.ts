@@ -105,6 +105,29 @@ describe('the admin key without a desktop keyring (no D-Bus, as root)', () => {
     expect(await dashWith(daemon.url, key)).toBe(200);
     await stopDaemon(daemon);
   }, 60_000);
+
+  it('a key rotated offline and one rotated through the running daemon are the ones `key show` and the next start use', async () => {
+    const { home, dataDir, keyFile } = await machine();
+    const first = (await keyShow(dataDir, headless(home))).key;
+    const rotate = runCli(['key', 'rotate', '--data-dir', dataDir], headless(home));
+    expect(await rotate.exited, rotate.stderr()).toBe(0);
+    const offline = rotate.stdout().trim();
+    expect(offline).not.toBe(first);
+    expect((await keyShow(dataDir, headless(home))).key).toBe(offline);
+
+    let daemon = await startDaemon(dataDir, headless(home));
+    expect(await dashWith(daemon.url, offline)).toBe(200);
+    const online = runCli(['key', 'rotate', '--data-dir', dataDir], headless(home));
+    expect(await online.exited, online.stderr()).toBe(0);
+    const rotated = online.stdout().trim();
+    expect(rotated).toMatch(KEY);
+    expect((await readFile(keyFile, 'utf8')).trim()).toBe(rotated);
+    await stopDaemon(daemon);
+    daemon = await startDaemon(dataDir, headless(home));
+    expect(await dashWith(daemon.url, rotated)).toBe(200);
+    expect((await keyShow(dataDir, headless(home))).key).toBe(rotated);
+    await stopDaemon(daemon);
+  }, 90_000);
 });
 
 const skipReason = secretServiceSkipReason();

@@ -16,7 +16,7 @@ export function secretServiceSkipReason(): string | null {
   const missing = TOOLS.filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
   if (missing.length === 0) return null;
   const reason = `needs ${missing.join(', ')} (apt-get install -y dbus-x11 gnome-keyring libsecret-tools)`;
-  if (process.env.NIMBUS_REQUIRE_E2E === '1') throw new Error(`NIMBUS_REQUIRE_E2E=1 but the keychain tests ${reason}`);
+  if (process.env.NIMBUS_REQUIRE_E2E === '1') throw new Error(`NIMBUS_REQUIRE_E2E=1 but the keychain tests cannot run: ${reason}`);
   return reason;
 }
 
