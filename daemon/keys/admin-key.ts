@@ -83,9 +83,9 @@ async function keepInKeychain(keychain: Keychain, account: string, key: string):
   let reason: string;
   try {
     await keychain.set(account, key);
-    // A keyring unlocked with the wrong password accepts the write and reads back nothing.
+    // A store may take the write and show it to this process alone, as the kernel's keyring did.
     if ((await keychain.hashReadElsewhere(account)) === hashSecret(key)) return undefined;
-    reason = 'another process did not read the key back from it (locked, or wrong password?)';
+    reason = 'another process did not read the key back from it';
   } catch (err) {
     reason = (err as Error).message;
   }
