@@ -150,7 +150,8 @@ function configFor(input: Input) {
 }
 
 async function showKey(input: Input): Promise<number> {
-  const { key } = await loadAdminKey(configFor(input), (line) => process.stderr.write(`${line}\n`));
+  // Prints the key the daemon uses and moves nothing: an admin.key it reads stays where it is.
+  const { key } = await loadAdminKey(configFor(input), (line) => process.stderr.write(`${line}\n`), { moveKeyFile: false });
   process.stdout.write(`${key}\n`);
   return 0;
 }
@@ -162,7 +163,7 @@ async function showKey(input: Input): Promise<number> {
 async function rotateKey(input: Input): Promise<number> {
   const config = configFor(input);
   const warn = (line: string) => process.stderr.write(`${line}\n`);
-  const current = await loadAdminKey(config, warn);
+  const current = await loadAdminKey(config, warn, { moveKeyFile: false });
   const running = await readRunFile(config.dataDir);
   if (running) {
     let res: Response;
@@ -192,7 +193,7 @@ async function rotateKey(input: Input): Promise<number> {
     return 1;
   }
   const key = newSecret();
-  await saveAdminKey(config, current.source, key);
+  await saveAdminKey(config, current.source, key, warn);
   process.stdout.write(`${key}\n`);
   return 0;
 }

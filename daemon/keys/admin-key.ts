@@ -1,7 +1,8 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonConfig } from '../config.js';
-import { newSecret } from './secrets.js';
+import { openKeychain, type Keychain } from './keychain.js';
+import { hashSecret, newSecret } from './secrets.js';
 
 export type AdminKeySource = 'env' | 'keychain' | 'file';
 
@@ -10,15 +11,6 @@ export interface AdminKey {
   source: AdminKeySource;
 }
 
-/** The two calls Nimbus makes of the OS keychain. */
-interface Keychain {
-  getPassword(service: string, account: string): Promise<string | null>;
-  setPassword(service: string, account: string, password: string): Promise<void>;
-}
-
-const SERVICE = 'Nimbus';
-const KEYCHAIN_TIMEOUT_MS = 5000;
-
 /** The keychain entry is per data directory, so two Nimbus instances keep two keys. */
 const accountFor = (config: Pick<DaemonConfig, 'dataDir'>): string => `admin-key:${config.dataDir}`;
 export const keyFilePath = (config: Pick<DaemonConfig, 'dataDir'>): string => path.join(config.dataDir, 'admin.key');
@@ -26,67 +18,80 @@ export const keyFilePath = (config: Pick<DaemonConfig, 'dataDir'>): string => pa
 type KeyConfig = Pick<DaemonConfig, 'dataDir' | 'apiKey' | 'keychain'>;
 
 /**
- * The admin key: NIMBUS_API_KEY if set; else the OS keychain (generated and stored on
- * first start); else, when no keychain answers, a 0600 file in the data directory, with
- * one warning line.
+ * The admin key, looked up in one order by the daemon, `key show` and `key rotate`:
+ * NIMBUS_API_KEY; else admin.key when it exists (it is written only when the keychain could
+ * not keep a key, so it is the newer of the two); else the OS keychain; else a new key, kept
+ * in the keychain when another process reads it back from there, in a 0600 admin.key with
+ * one warning line otherwise. With `moveKeyFile` (the daemon's start) an admin.key moves into
+ * the keychain, and is removed only once another process reads it back from there.
  */
-export async function loadAdminKey(config: KeyConfig, warn: (line: string) => void): Promise<AdminKey> {
+export async function loadAdminKey(
+  config: KeyConfig,
+  warn: (line: string) => void,
+  { moveKeyFile = true }: { moveKeyFile?: boolean } = {},
+): Promise<AdminKey> {
   if (config.apiKey) return { key: config.apiKey, source: 'env' };
-  const keychain = await openKeychain(config, warn);
-  if (keychain) {
-    try {
-      const stored = await withTimeout(keychain.getPassword(SERVICE, accountFor(config)));
-      if (stored) return { key: stored, source: 'keychain' };
-      const key = (await readKeyFile(config)) ?? newSecret();
-      await withTimeout(keychain.setPassword(SERVICE, accountFor(config), key));
-      // A keyring unlocked with the wrong password accepts the write and returns null on read.
-      if ((await withTimeout(keychain.getPassword(SERVICE, accountFor(config)))) !== key) {
-        throw new Error('the keychain did not keep the key (locked or wrong password?)');
-      }
-      await rm(keyFilePath(config), { force: true });
-      return { key, source: 'keychain' };
-    } catch (err) {
-      warn(`Nimbus: the OS keychain failed (${(err as Error).message}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
-    }
+  const inFile = await readKeyFile(config);
+  if (inFile !== null && !moveKeyFile) return { key: inFile, source: 'file' };
+  const keychain = await openKeychain(config.keychain);
+  if (inFile !== null || 'unavailable' in keychain) return storeAdminKey(config, keychain, inFile ?? newSecret(), warn);
+  let stored: string | null;
+  try {
+    stored = await keychain.get(accountFor(config));
+  } catch (err) {
+    return storeAdminKey(config, { unavailable: (err as Error).message }, newSecret(), warn);
   }
-  const existing = await readKeyFile(config);
-  if (existing) return { key: existing, source: 'file' };
-  const key = newSecret();
-  await writeKeyFile(config, key);
-  return { key, source: 'file' };
+  if (stored) return { key: stored, source: 'keychain' };
+  return storeAdminKey(config, keychain, newSecret(), warn);
 }
 
-/** Stores a new admin key where the current one lives. */
-export async function saveAdminKey(config: KeyConfig, source: AdminKeySource, key: string): Promise<void> {
+/** Stores a new admin key where the current one lives (a rotation); says where it went. */
+export async function saveAdminKey(
+  config: KeyConfig,
+  source: AdminKeySource,
+  key: string,
+  warn: (line: string) => void = () => undefined,
+): Promise<AdminKeySource> {
   if (source === 'env') throw new Error('The admin key is set by NIMBUS_API_KEY; change it there.');
-  if (source === 'keychain') {
-    const keychain = await openKeychain(config, () => undefined);
-    if (!keychain) throw new Error('The OS keychain is no longer available.');
-    await withTimeout(keychain.setPassword(SERVICE, accountFor(config), key));
-    return;
-  }
-  await writeKeyFile(config, key);
+  const keychain = source === 'keychain' ? await openKeychain(config.keychain) : { unavailable: null };
+  return (await storeAdminKey(config, keychain, key, warn)).source;
 }
 
 /**
- * The OS keychain through @napi-rs/keyring (Secret Service, macOS Keychain, Windows
- * Credential Manager). Loaded lazily: its prebuilt binary exists for the common platforms
- * only, and a platform without one keeps the key in the file instead of failing to start.
+ * Keeps the key in the keychain when another process reads it back from there, and only then
+ * removes admin.key; else writes admin.key (0600) and, when a keychain was tried, says why in
+ * one line. Exported for the test of a keychain that keeps a value for one process only.
  */
-async function openKeychain(config: KeyConfig, warn: (line: string) => void): Promise<Keychain | null> {
-  if (config.keychain === 'off') return null;
-  try {
-    const { AsyncEntry } = await import('@napi-rs/keyring');
-    return {
-      getPassword: (service, account) => new AsyncEntry(service, account).getPassword(),
-      setPassword: (service, account, password) => new AsyncEntry(service, account).setPassword(password),
-    };
-  } catch (err) {
-    warn(
-      `Nimbus: keychain support (@napi-rs/keyring) cannot load here (${(err as Error).message.split('\n')[0]}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`,
-    );
-    return null;
+export async function storeAdminKey(
+  config: KeyConfig,
+  keychain: Keychain | { unavailable: string | null },
+  key: string,
+  warn: (line: string) => void,
+): Promise<AdminKey> {
+  const notKept = 'unavailable' in keychain ? keychain.unavailable : await keepInKeychain(keychain, accountFor(config), key);
+  if (notKept === undefined) {
+    await rm(keyFilePath(config), { force: true });
+    return { key, source: 'keychain' };
   }
+  if (notKept !== null) warn(`Nimbus: the OS keychain failed (${notKept}); keeping the admin key in ${keyFilePath(config)} (mode 0600).`);
+  if ((await readKeyFile(config)) !== key) await writeKeyFile(config, key);
+  return { key, source: 'file' };
+}
+
+/** Undefined once another process reads the key back from the keychain; else why not. */
+async function keepInKeychain(keychain: Keychain, account: string, key: string): Promise<string | undefined> {
+  let reason: string;
+  try {
+    await keychain.set(account, key);
+    // A store may take the write and show it to this process alone, as the kernel's keyring did.
+    if ((await keychain.hashReadElsewhere(account)) === hashSecret(key)) return undefined;
+    reason = 'another process did not read the key back from it';
+  } catch (err) {
+    reason = (err as Error).message;
+  }
+  // An entry no other process sees must not answer a later read in this one instead of admin.key.
+  await keychain.delete(account).catch(() => undefined);
+  return reason;
 }
 
 async function readKeyFile(config: KeyConfig): Promise<string | null> {
@@ -105,12 +110,4 @@ async function writeKeyFile(config: KeyConfig, key: string): Promise<void> {
   await writeFile(`${file}.tmp`, `${key}\n`, { mode: 0o600 });
   await chmod(`${file}.tmp`, 0o600);
   await rename(`${file}.tmp`, file);
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the keychain did not answer in time')), KEYCHAIN_TIMEOUT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -206,7 +206,7 @@ export function moveKeysOf(nimbus: NimbusContext, from: string, to: string): voi
 export async function rotateAdminKey(nimbus: NimbusContext): Promise<string> {
   if (nimbus.admin.source === 'env') throw conflict('conflict', 'The admin key is set by NIMBUS_API_KEY; change it there and restart');
   const key = newSecret();
-  await saveAdminKey(nimbus.config, nimbus.admin.source, key);
+  nimbus.admin.source = await saveAdminKey(nimbus.config, nimbus.admin.source, key, nimbus.log);
   const old = nimbus.admin.hash;
   nimbus.admin.key = key;
   nimbus.admin.hash = hashSecret(key);

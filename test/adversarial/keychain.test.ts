@@ -3,16 +3,15 @@
  * falls back to the 0600 key file with one clear warning, never a crash or a hang. The
  * key never shows up in db.json, logs, argv or the process environment.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { secretServiceSkipReason } from '../helpers/secret-service.js';
 
-const REQUIRED = process.env.NIMBUS_REQUIRE_E2E === '1';
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const available = has('dbus-run-session') && has('gnome-keyring-daemon');
-if (REQUIRED && !available) throw new Error('keychain tests need dbus-run-session and gnome-keyring-daemon (NIMBUS_REQUIRE_E2E=1)');
+// Throws with NIMBUS_REQUIRE_E2E=1 (CI) when a tool is missing: there these tests fail, never skip.
+const skipReason = secretServiceSkipReason();
 
 interface ProbeResult {
   adminKey: string;
@@ -50,7 +49,7 @@ async function expectNoLeak(result: ProbeResult, dataDir: string): Promise<void>
   expect(result.keyInArgv).toBe(false);
 }
 
-describe.skipIf(!available)('keychain failures', () => {
+describe.skipIf(skipReason !== null)(`keychain failures${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   it('no Secret Service at all (no D-Bus): falls back to the key file with one warning', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'nimbus-home-'));
     const dataDir = path.join(home, 'data');

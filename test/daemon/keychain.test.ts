@@ -1,19 +1,19 @@
 /**
  * The admin key in a REAL Secret Service (gnome-keyring under dbus-run-session, as
- * .ci/run installs it), and the 0600 file fallback when there is no D-Bus at all. Skips
- * only when the tools are missing and NIMBUS_REQUIRE_E2E is not 1.
+ * .ci/run installs it), and the 0600 file fallback when there is no D-Bus at all. Skips,
+ * naming the missing tools, only when they are missing and NIMBUS_REQUIRE_E2E is not 1.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/child.js';
+import { secretServiceSkipReason } from '../helpers/secret-service.js';
 
-const REQUIRED = process.env.NIMBUS_REQUIRE_E2E === '1';
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const missing = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].filter((cmd) => !has(cmd));
+// Throws with NIMBUS_REQUIRE_E2E=1 (CI) when a tool is missing: there these tests fail, never skip.
+const skipReason = secretServiceSkipReason();
 
 /** Starts the daemon through startDaemon without apiKey or NIMBUS_KEYCHAIN=off, twice, and prints what it saw. */
 const PROBE = `
@@ -53,38 +53,32 @@ function bareEnv(home: string, dataDir: string): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: home, PROBE_DATA_DIR: dataDir, NODE_ENV: 'production' };
 }
 
-describe('the admin key in a real Secret Service', () => {
-  const run = missing.length === 0 ? it : REQUIRED ? it : it.skip;
-
-  run(
-    'is generated, stored in the keychain under service "Nimbus", username "admin-key:<dataDir>", reused, and never written to a file',
-    async () => {
-      if (missing.length > 0) throw new Error(`keychain test needs: ${missing.join(', ')} (NIMBUS_REQUIRE_E2E=1)`);
-      const home = path.join(work, 'home-real');
-      const dataDir = path.join(work, 'data-real');
-      await mkdir(home, { recursive: true });
-      const script = [
-        'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-        `node --import tsx ${JSON.stringify(probeFile)}`,
-        'printf "LOOKUP:"; secret-tool lookup service Nimbus username "admin-key:$PROBE_DATA_DIR"; echo',
-      ].join('; ');
-      const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
-        cwd: ROOT,
-        env: bareEnv(home, dataDir),
-        encoding: 'utf8',
-        timeout: 60_000,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
-      const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
-      expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(stored).toBe(probe.key);
-      expect(probe.again).toBe(probe.key);
-      expect(probe.logs).toEqual([]);
-      expect(existsSync(path.join(dataDir, 'admin.key'))).toBe(false);
-      expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).not.toContain(probe.key);
-    },
-  );
+describe.skipIf(skipReason !== null)(`the admin key in a real Secret Service${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  it('is generated, stored in the keychain under service "Nimbus", username "admin-key:<dataDir>", reused, and never written to a file', async () => {
+    const home = path.join(work, 'home-real');
+    const dataDir = path.join(work, 'data-real');
+    await mkdir(home, { recursive: true });
+    const script = [
+      'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+      `node --import tsx ${JSON.stringify(probeFile)}`,
+      'printf "LOOKUP:"; secret-tool lookup service Nimbus username "admin-key:$PROBE_DATA_DIR"; echo',
+    ].join('; ');
+    const out = execFileSync('dbus-run-session', ['--', 'sh', '-c', script], {
+      cwd: ROOT,
+      env: bareEnv(home, dataDir),
+      encoding: 'utf8',
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const probe = JSON.parse(out.split('\n').find((l) => l.startsWith('{'))!) as Probe;
+    const stored = /^LOOKUP:(.*)$/m.exec(out)![1];
+    expect(probe.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stored).toBe(probe.key);
+    expect(probe.again).toBe(probe.key);
+    expect(probe.logs).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'admin.key'))).toBe(false);
+    expect(await readFile(path.join(dataDir, 'db.json'), 'utf8')).not.toContain(probe.key);
+  });
 });
 
 describe('no D-Bus at all', () => {
