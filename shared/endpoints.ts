@@ -557,7 +557,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, overwrite: p('boolean', 'Replace an existing file', false) },
     success: 201,
-    errors: [400, 404, 408, 409, 413, 415, 507],
+    errors: [400, 404, 409, 413, 415, 507],
     events: [],
     bodyIsContent: true,
   },
