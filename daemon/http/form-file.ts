@@ -52,6 +52,7 @@ export class FormFilePart extends Readable {
     } catch (err) {
       throw badRequest(`Unreadable multipart/form-data Content-Type (${(err as Error).message})`, 'bad_request');
     }
+    this.#listen(this.#form);
   }
 
   override _read(): void {
@@ -68,14 +69,23 @@ export class FormFilePart extends Readable {
     this.#form.destroy();
     this.#file?.destroy();
     // A refusal mid-form: the rest of the body is read and dropped, so the client can finish
-    // sending and read the answer (the idle and rate limits still bound it).
-    if (!req.complete && !req.destroyed) req.resume();
+    // sending and read the answer (the idle and rate limits still bound it). A form never read
+    // is left to Node, which drops it once answered, as a raw body.
+    if (this.#started && !req.complete && !req.destroyed) req.resume();
     callback(err);
   }
 
   #start(): void {
     this.#started = true;
-    const form = this.#form;
+    this.#req.on('close', this.#onRequestClose);
+    this.#req.on('error', this.#onRequestClose);
+    this.#req.pipe(this.#form);
+    // After the pipe's own listener: busboy has passed a chunk's file bytes on when it is counted.
+    this.#req.on('data', this.#countFormBytes);
+  }
+
+  /** What the form tells as it is parsed; listened to from the start, since a form destroyed unread fails too. */
+  #listen(form: Busboy.Busboy): void {
     form.on('file', (_field: string, file: Readable) => {
       this.#file = file;
       file.on('error', () => undefined); // busboy fails the form too: answered from there
@@ -97,11 +107,6 @@ export class FormFilePart extends Readable {
         this.#refuse(badRequest('The form has no file part (send the file as -F file=@name, or the raw bytes)', 'bad_request'));
       else this.push(null);
     });
-    this.#req.on('close', this.#onRequestClose);
-    this.#req.on('error', this.#onRequestClose);
-    this.#req.pipe(form);
-    // After the pipe's own listener: busboy has passed a chunk's file bytes on when it is counted.
-    this.#req.on('data', this.#countFormBytes);
   }
 
   /** Bytes of the form that are not the file's (fields, part headers, a preamble) are bounded. */

@@ -97,6 +97,19 @@ describe('multipart/form-data uploads', () => {
     expect((await storedBytes(t, 'ana', 'empty.txt')).length).toBe(0);
   });
 
+  it('a form to a missing user or onto a taken name is refused as a raw body is, and the daemon keeps serving', async () => {
+    const data = () => {
+      const form = new FormData();
+      form.append('file', new Blob(['content']), 'a.txt');
+      return form;
+    };
+    expect((await t.api('POST', '/api/files/upload', { username: 'nobody', file: 'a.txt' }, { body: data() })).status).toBe(404);
+    expect((await t.api('POST', '/api/files/upload', { username: 'ana', file: 'taken.txt' }, { body: data() })).status).toBe(201);
+    const taken = await t.api('POST', '/api/files/upload', { username: 'ana', file: 'taken.txt' }, { body: data() });
+    expect(taken.status, taken.text).toBe(409);
+    expect((await t.api('GET', '/api/user', { username: 'ana' })).status).toBe(200);
+  });
+
   it('a file part over the quota is a 507 and leaves nothing behind', async () => {
     const data = new FormData();
     data.append('file', new Blob([Buffer.alloc(2 * 1024 * 1024, 1)]), 'big.bin');
