@@ -135,6 +135,9 @@ export function limitSlowBodies(server: Server, limits: BodyLimits): void {
     };
     socket.on('pause', p.onPause);
     socket.on('resume', p.onResume);
+    // At once, not at the next sweep: requests following each other on one keep-alive socket
+    // would otherwise pile their listeners on it.
+    req.once('close', () => forget(p));
     pending.add(p);
     if (!timer) {
       timer = setInterval(sweep, period);

@@ -188,4 +188,31 @@ describe('time the server spends not reading', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(client.received()).toContain(`got ${size}`);
   });
+
+  it('leaves no listener behind on a keep-alive connection after its requests', async () => {
+    let serverSocket: net.Socket | null = null;
+    server = http.createServer((req, res) => {
+      serverSocket = req.socket;
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    limitSlowBodies(server, { idleMs: 30_000, minBytesPerSecond: 240, graceMs: 5000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = () =>
+      new Promise<void>((resolve, reject) => {
+        const req = http.request({ port, method: 'POST', agent, headers: { 'Content-Length': 5 } }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        req.end('hello');
+      });
+    for (let i = 0; i < 30; i++) await post();
+    const listeners = () => serverSocket!.listenerCount('pause') + serverSocket!.listenerCount('resume');
+    // Node's own pair, and at most the last request's until it closes.
+    await vi.waitFor(() => expect(listeners()).toBeLessThanOrEqual(4), WAIT);
+    agent.destroy();
+  });
 });
