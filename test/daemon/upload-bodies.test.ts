@@ -227,9 +227,11 @@ describe('body types that are not the content', () => {
     });
   }
 
-  it('the OpenAPI document lists the 415 for the upload', async () => {
+  it('the OpenAPI document lists both bodies and the 415 for the upload', async () => {
     const doc = (await t.api('GET', '/api/openapi.json')).body;
-    expect(Object.keys(doc.paths['/api/files/upload'].post.responses)).toContain('415');
+    const upload = doc.paths['/api/files/upload'].post;
+    expect(Object.keys(upload.responses)).toContain('415');
+    expect(Object.keys(upload.requestBody.content).sort()).toEqual(['application/octet-stream', 'multipart/form-data']);
   });
 });
 
