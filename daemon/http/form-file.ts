@@ -105,7 +105,7 @@ export class FormFilePart extends Readable {
     form.on('finish', () => {
       if (this.#file === null)
         this.#refuse(badRequest('The form has no file part (send the file as -F file=@name, or the raw bytes)', 'bad_request'));
-      else this.push(null);
+      else if (!this.destroyed) this.push(null);
     });
   }
 
