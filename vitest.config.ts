@@ -49,6 +49,8 @@ const clusterFiles = [
     'params',
     'utf8-params',
     'upload-failures',
+    'upload-bodies',
+    'body-rate',
     'consistency',
     'throttle',
     'audiences',

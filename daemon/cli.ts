@@ -48,6 +48,8 @@ Environment:
   NIMBUS_KEYCHAIN=off   Keep the admin key in <data-dir>/admin.key instead of the keychain
   NIMBUS_RECONCILE_SECONDS  Full rescan interval (default 600; 0 turns it off)
   NIMBUS_BODY_IDLE_SECONDS  A request body idle this long gets 408 (default 30)
+  NIMBUS_MIN_BODY_RATE      Bytes/s a request body must average after the grace period, else 408 (default 240; 0: off)
+  NIMBUS_MIN_BODY_GRACE_SECONDS  Reading time before that rate applies (default 5)
   NIMBUS_HEADERS_TIMEOUT_SECONDS  Request headers must arrive within this (default 20)
   NIMBUS_EVENT_BUFFER_KB    Unread backlog after which an event stream is dropped (default 1024)
   NIMBUS_MAX_CONNECTIONS    Open connections at most (default 2000)

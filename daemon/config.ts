@@ -24,6 +24,13 @@ export interface DaemonConfig {
   reconcileIntervalMs: number;
   /** A request body that sends no byte for this long is aborted (NIMBUS_BODY_IDLE_SECONDS, default 30). */
   bodyIdleMs: number;
+  /**
+   * Bytes a second a request body must average once it has been read for `minBodyGraceMs`, else
+   * 408 (NIMBUS_MIN_BODY_RATE, default 240 as Kestrel; 0 turns it off). daemon/http/body-timeout.ts.
+   */
+  minBodyRate: number;
+  /** NIMBUS_MIN_BODY_GRACE_SECONDS, default 5. */
+  minBodyGraceMs: number;
   /** A client must send a request's headers within this (NIMBUS_HEADERS_TIMEOUT_SECONDS, default 20). */
   headersTimeoutMs: number;
   /** Unsent bytes an event-stream client may hold for 5 s (32 times that at most) before it is dropped (NIMBUS_EVENT_BUFFER_KB, default 1024). */
@@ -115,6 +122,8 @@ export function resolveConfig(input: ConfigInput, env: NodeJS.ProcessEnv, render
     keychain: env.NIMBUS_KEYCHAIN === 'off' ? 'off' : 'auto',
     reconcileIntervalMs: parseInterval(env.NIMBUS_RECONCILE_SECONDS) ?? 10 * 60_000,
     bodyIdleMs: (positive(env, 'NIMBUS_BODY_IDLE_SECONDS') ?? 30) * 1000,
+    minBodyRate: nonNegative(env, 'NIMBUS_MIN_BODY_RATE') ?? 240,
+    minBodyGraceMs: (nonNegative(env, 'NIMBUS_MIN_BODY_GRACE_SECONDS') ?? 5) * 1000,
     headersTimeoutMs: (positive(env, 'NIMBUS_HEADERS_TIMEOUT_SECONDS') ?? 20) * 1000,
     eventBufferBytes: Math.round((positive(env, 'NIMBUS_EVENT_BUFFER_KB') ?? 1024) * 1024),
     maxConnections: Math.round(positive(env, 'NIMBUS_MAX_CONNECTIONS') ?? 2000),
@@ -265,6 +274,15 @@ function positive(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (!raw) return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`Invalid ${name}: ${raw} (a number above 0)`);
+  return value;
+}
+
+/** A number of 0 or more (0 turns a rule off), or undefined when unset. */
+function nonNegative(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`Invalid ${name}: ${raw} (a number, 0 or more)`);
   return value;
 }
 

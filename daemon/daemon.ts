@@ -8,7 +8,7 @@ import { announceRemoteChange } from './http/remote-events.js';
 import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
 import { createApp } from './http/app.js';
-import { limitBodyIdle } from './http/body-timeout.js';
+import { limitSlowBodies } from './http/body-timeout.js';
 import { createHttpServer } from './http/server.js';
 import { preloadBodyParser } from './http/params.js';
 import { preloadZip } from './services/zip.js';
@@ -125,7 +125,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
     server.headersTimeout = config.headersTimeoutMs;
-    limitBodyIdle(server, config.bodyIdleMs); // ...and so do idle bodies
+    // ...and so do idle and too slow bodies
+    limitSlowBodies(server, { idleMs: config.bodyIdleMs, minBytesPerSecond: config.minBodyRate, graceMs: config.minBodyGraceMs });
     // Past this many, connections are refused rather than the process running out of file handles.
     server.maxConnections = config.maxConnections;
     let dropLogged = false;

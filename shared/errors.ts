@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   key_builtin: 409,
   payload_too_large: 413,
   cannot_preview: 415,
+  /** An upload whose body is a form encoding other than multipart/form-data (urlencoded, multipart/mixed…): not a file's bytes. */
+  unsupported_media_type: 415,
   range_not_satisfiable: 416,
   too_many_requests: 429,
   /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */

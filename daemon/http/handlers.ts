@@ -28,6 +28,7 @@ import { sendFile } from './download.js';
 import { sendThumbnail } from './thumbnail-response.js';
 import { thumbnailOf } from '../services/thumbnails.js';
 import { sendZip } from './zip-response.js';
+import { withUploadBody } from './upload-body.js';
 import { planZip } from '../services/zip.js';
 import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
@@ -202,17 +203,18 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'files.upload': async ({ nimbus, params, ctx, caller }) => {
     assertMayPublish(nimbus, caller);
-    const length = ctx.get('Content-Length');
     return {
       msg: 'File uploaded',
-      file: await files.uploadFile(nimbus, {
-        username: params.username,
-        folder: params.folder ?? null,
-        file: params.file,
-        overwrite: params.overwrite === true,
-        declaredLength: /^\d+$/.test(length) ? Number(length) : null,
-        body: ctx.req,
-      }),
+      file: await withUploadBody(ctx, ({ body, declaredLength }) =>
+        files.uploadFile(nimbus, {
+          username: params.username,
+          folder: params.folder ?? null,
+          file: params.file,
+          overwrite: params.overwrite === true,
+          declaredLength,
+          body,
+        }),
+      ),
     };
   },
   // Issue 13 (docs/explorer.md).

@@ -85,12 +85,21 @@ function operation(endpoint: Endpoint): object {
     security: endpoint.audience === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
     'x-audience': endpoint.audience,
     parameters,
-    ...(endpoint.bodyIsContent
-      ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
-      : {}),
+    ...(endpoint.bodyIsContent ? { requestBody: CONTENT_BODY } : {}),
     responses,
   };
 }
+
+/** An upload's body: the raw bytes, or a form with one file part (any field name; `file` as curl -F sends it). */
+const CONTENT_BODY = {
+  required: true,
+  content: {
+    'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+    },
+  },
+};
 
 export function openApiDocument(version: string): OpenApiDocument {
   const paths: Record<string, Record<string, object>> = {};

@@ -6,6 +6,7 @@
  * for ever.
  */
 import type { Readable, Writable } from 'node:stream';
+import { ApiError } from '../errors.js';
 
 /**
  * Pipes `source` (a request) into `sink`; the sink is destroyed with an error if the source
@@ -14,7 +15,10 @@ import type { Readable, Writable } from 'node:stream';
  */
 export function pipeFromClient(source: Readable, sink: Writable): () => void {
   const onSourceGone = () => {
-    if (!source.readableEnded) sink.destroy(new Error('The client went away before the upload finished'));
+    if (source.readableEnded) return;
+    // A source that refused its own bytes (a malformed form: daemon/http/form-file.ts) says why.
+    const refusal = source.errored instanceof ApiError ? source.errored : null;
+    sink.destroy(refusal ?? new Error('The client went away before the upload finished'));
   };
   source.on('close', onSourceGone);
   source.on('error', onSourceGone);

@@ -89,7 +89,8 @@ describe('idle request bodies and headers (1 s limits)', () => {
 describe('a hundred slow uploads', () => {
   let t: TestDaemon;
   beforeAll(async () => {
-    t = await startTestDaemon({ env: { NIMBUS_BODY_IDLE_SECONDS: '10' } });
+    // The minimum body rate off: these bodies are slow on purpose (1 byte/s), and this is about the idle limit.
+    t = await startTestDaemon({ env: { NIMBUS_BODY_IDLE_SECONDS: '10', NIMBUS_MIN_BODY_RATE: '0' } });
     await createUser(t, 'ana');
   });
   afterAll(() => t.close());

@@ -731,6 +731,20 @@ const CASES: Record<EndpointId, Case[]> = {
       await api(fx.t, 'user.role', { username, name: await fx.role(0) });
       return api(fx.t, 'files.upload', { username, file: 'big' }, { body: 'x' });
     }),
+    err(413, 'a form with over 1 MiB around its file', 'payload_too_large', async (fx) => {
+      const form = new FormData();
+      form.append('padding', 'p'.repeat(2 * 1024 * 1024));
+      form.append('file', new Blob(['x']), 'x.txt');
+      return api(fx.t, 'files.upload', { username: await fx.user(), file: 'padded.txt' }, { body: form });
+    }),
+    err(415, 'a urlencoded body (a form, not a file)', 'unsupported_media_type', async (fx) =>
+      api(
+        fx.t,
+        'files.upload',
+        { username: await fx.user(), file: 'form.txt' },
+        { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' },
+      ),
+    ),
   ],
   'files.download': [
     ok(
