@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   key_builtin: 409,
   payload_too_large: 413,
   cannot_preview: 415,
+  /** A download whose If-Match or If-Unmodified-Since names bytes the file no longer has. */
+  precondition_failed: 412,
   range_not_satisfiable: 416,
   too_many_requests: 429,
   /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */

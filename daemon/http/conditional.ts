@@ -33,6 +33,21 @@ export function validatorsOf(opened: OpenedFile): Validators {
 }
 
 /**
+ * Whether If-Match (strong comparison, lists, `*`) or, only without it, If-Unmodified-Since
+ * refuses the request (RFC 9110 §13.1.1, §13.1.4): a client that asks for these bytes only if
+ * they are still the ones it knows gets a 412 instead of others. An unreadable date is ignored.
+ */
+export function preconditionFails(ctx: Context, validators: Validators): boolean {
+  const ifMatch = ctx.get('If-Match');
+  if (ifMatch) return !ifMatch.split(',').some((tag) => tag.trim() === '*' || isStrongMatch(tag.trim(), validators.etag));
+  const unmodifiedSince = Date.parse(ctx.get('If-Unmodified-Since'));
+  return !Number.isNaN(unmodifiedSince) && Date.parse(validators.lastModified) > unmodifiedSince;
+}
+
+/** RFC 9110 §8.8.3.2: two entity tags are the same and neither is weak. */
+const isStrongMatch = (tag: string, current: string): boolean => tag === current && !tag.startsWith('W/');
+
+/**
  * Whether the client's copy is current, for a 304: If-None-Match (weak comparison, lists,
  * `*`), or, only without it, If-Modified-Since. `fresh` is given those two headers alone: it
  * answers "stale" to any request with `Cache-Control: no-cache`, which fetch() (browsers and
@@ -82,7 +97,7 @@ export function rangeToSend(ctx: Context, size: number, validators: Validators):
 function ifRangeHolds(header: string, validators: Validators): boolean {
   if (!header) return true;
   const value = header.trim();
-  if (value.startsWith('"') || value.startsWith('W/')) return value === validators.etag && !value.startsWith('W/');
+  if (value.startsWith('"') || value.startsWith('W/')) return isStrongMatch(value, validators.etag);
   const date = Date.parse(value);
   return !Number.isNaN(date) && date === Date.parse(validators.lastModified);
 }

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
 import { mimeTypeOf } from '../services/records.js';
-import { isNotModified, rangeToSend, validatorsOf } from './conditional.js';
+import { isNotModified, preconditionFails, rangeToSend, validatorsOf } from './conditional.js';
 import { INERT_CSP } from './security.js';
 
 /**
@@ -47,7 +47,8 @@ export interface SendOptions {
 
 /**
  * Streams an opened file, with single-range support and conditional requests (ETag,
- * Last-Modified, If-None-Match and If-Modified-Since for a 304, If-Range: conditional.ts). The
+ * Last-Modified; If-Match and If-Unmodified-Since for a 412, If-None-Match and
+ * If-Modified-Since for a 304, If-Range: conditional.ts). The
  * bytes never run on the daemon's origin: nosniff (set for every answer), an attachment with a
  * CSP that runs nothing, or, for a previewable type asked `inline`, an inline disposition
  * under `INLINE_CSP`.
@@ -56,6 +57,10 @@ export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs:
   const { size } = opened;
   // From the opened file's own stat (no other syscall): the validators name the bytes streamed.
   const validators = validatorsOf(opened);
+  if (preconditionFails(ctx, validators)) {
+    void opened.close();
+    throw new ApiError('precondition_failed', 'The file is not the one If-Match or If-Unmodified-Since names: it changed');
+  }
   const inline = options.inline ? inlineTypeOf(name) : null;
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Content-Disposition', disposition(inline ? 'inline' : 'attachment', name));

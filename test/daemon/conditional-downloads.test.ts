@@ -150,6 +150,18 @@ describe.each(['download', 'link'] as const)('conditional requests through the %
     expectWhole(await f[via]({ 'If-None-Match': '"stale"', 'If-Modified-Since': later }), 'dated');
   });
 
+  it('answers If-Match and If-Unmodified-Since with 412 once they name other bytes, and the bytes while they hold', async () => {
+    const f = await newFile('guarded');
+    const current = await validatorsOf(f[via], 'guarded');
+    for (const ifMatch of [current.etag, `"other", ${current.etag}`, '*']) expectWhole(await f[via]({ 'If-Match': ifMatch }), 'guarded');
+    expectWhole(await f[via]({ 'If-Unmodified-Since': current.lastModified }), 'guarded');
+    expectErrorBody(await f[via]({ 'If-Match': `W/${current.etag}` }), 412, 'precondition_failed');
+    const earlier = new Date(Date.parse(current.lastModified) - 3_600_000).toUTCString();
+    expectErrorBody(await f[via]({ 'If-Unmodified-Since': earlier }), 412, 'precondition_failed');
+    await overwrite(f.file, 'changed');
+    expectErrorBody(await f[via]({ 'If-Match': current.etag, Range: 'bytes=2-' }), 412, 'precondition_failed');
+  });
+
   it('keeps the attachment, nosniff and the inert CSP on every answer', async () => {
     const f = await newFile('headers');
     const current = await validatorsOf(f[via], 'headers');
