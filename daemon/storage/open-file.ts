@@ -64,7 +64,8 @@ class DiskOpenedFile implements OpenedFile {
     // second or two on some file systems): a write in place within the tick of the last one
     // keeps every field, so the identity of a file changed within that window may yet name
     // other bytes. It is strong once the change time (set by the kernel at every write, which
-    // no program can set back) is a second old, as Apache's FileETag decides.
+    // no program can set back, unlike the modification time) is a second old; Apache makes its
+    // ETag weak within a second of the modification time for the same reason.
     this.identityIsStrong = Date.now() - Number(stat.ctimeMs) >= SETTLED_MS;
   }
 
