@@ -35,6 +35,7 @@ const clusterFiles = [
     'user-edit',
     'verification',
     'share-pages',
+    'conditional-downloads',
     'dialect',
     'daneecloud-client',
     'daneecloud-bot',

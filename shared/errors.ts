@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   key_builtin: 409,
   payload_too_large: 413,
   cannot_preview: 415,
+  /** A download whose If-Match or If-Unmodified-Since names bytes the file no longer has. */
+  precondition_failed: 412,
   /** An upload whose body is a form encoding other than multipart/form-data (urlencoded, multipart/mixed…): not a file's bytes. */
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
 import { mimeTypeOf } from '../services/records.js';
+import { isNotModified, preconditionFails, rangeToSend, validatorsOf } from './conditional.js';
 import { INERT_CSP } from './security.js';
 
 /**
@@ -45,26 +46,42 @@ export interface SendOptions {
 }
 
 /**
- * Streams an opened file, with single-range support. The bytes never run on the daemon's
- * origin: nosniff (set for every answer), an attachment with a CSP that runs nothing, or,
- * for a previewable type asked `inline`, an inline disposition under `INLINE_CSP`.
+ * Streams an opened file, with single-range support and conditional requests (ETag,
+ * Last-Modified; If-Match and If-Unmodified-Since for a 412, If-None-Match and
+ * If-Modified-Since for a 304, If-Range: conditional.ts). The
+ * bytes never run on the daemon's origin: nosniff (set for every answer), an attachment with a
+ * CSP that runs nothing, or, for a previewable type asked `inline`, an inline disposition
+ * under `INLINE_CSP`.
  */
 export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs: number, options: SendOptions = {}): void {
   const { size } = opened;
-  const range = parseRange(ctx.get('Range'), size);
+  // From the opened file's own stat (no other syscall): the validators name the bytes streamed.
+  const validators = validatorsOf(opened);
+  if (preconditionFails(ctx, validators)) {
+    void opened.close();
+    throw new ApiError('precondition_failed', 'The file is not the one If-Match or If-Unmodified-Since names: it changed');
+  }
   const inline = options.inline ? inlineTypeOf(name) : null;
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Content-Disposition', disposition(inline ? 'inline' : 'attachment', name));
   ctx.set('Content-Security-Policy', inline ? inline.csp : INERT_CSP);
   // The UI's viewer and the share page frame a PDF; nothing else may (CSP frame-ancestors says the same).
   if (inline) ctx.set('X-Frame-Options', 'SAMEORIGIN');
-  ctx.set('Last-Modified', new Date(opened.mtimeMs).toUTCString());
+  ctx.set('ETag', validators.etag);
+  ctx.set('Last-Modified', validators.lastModified);
+  if (isNotModified(ctx, validators)) {
+    void opened.close();
+    // Koa sends a 304 without a body, Content-Type or Content-Length.
+    ctx.status = 304;
+    return;
+  }
   ctx.type = inline ? inline.contentType : mimeTypeOf(name);
+  const range = rangeToSend(ctx, size, validators);
   if (range === 'unsatisfiable') {
     void opened.close();
     throw new ApiError('range_not_satisfiable', 'Range not satisfiable', { 'Content-Range': `bytes */${size}` });
   }
-  const [start, end] = range ?? [0, size - 1];
+  const { start, end } = range ?? { start: 0, end: size - 1 };
   if (range) {
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
@@ -86,28 +103,6 @@ export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs:
   // or when Koa destroys it (the client went away).
   ctx.body = opened.stream({ start, end });
   closeWhenStalled(ctx, idleMs * DOWNLOAD_IDLE_FACTOR);
-}
-
-/** [start, end] of a single `bytes=` range, null for none (or one we ignore), or 'unsatisfiable'. */
-export function parseRange(header: string, size: number): [number, number] | null | 'unsatisfiable' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match) return null; // multi-range or another unit: send the whole file (RFC 9110 allows it)
-  const [, from, to] = match;
-  if (from === '' && to === '') return null;
-  let start: number;
-  let end: number;
-  if (from === '') {
-    const suffix = Number(to);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(from);
-    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return [start, end];
 }
 
 /** A Content-Disposition that keeps any file name intact and safe to put in a header. */

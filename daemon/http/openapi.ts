@@ -39,6 +39,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed to this caller (read-only key, admins only), cross-site request, or foreign Host header',
   404: 'Not found',
   409: 'Conflict',
+  412: 'Precondition failed (If-Match or If-Unmodified-Since: the file changed)',
   413: 'Body over a limit',
   415: 'Cannot be rendered (not an image this server can read)',
   416: 'Range not satisfiable',

@@ -26,6 +26,12 @@ export interface OpenedFile {
    * gets another one. Disk: `dev:ino:size:mtimeNs:ctimeNs` of the open file; objects: `id:etag`.
    */
   readonly identity: string;
+  /**
+   * Whether any later change of the bytes is sure to change `identity`, so that a strong ETag
+   * may name it (RFC 9110 §8.8.1). Objects: always (a new version is a new id). Disk: only once
+   * the file's change time is a second old (see open-file.ts).
+   */
+  readonly identityIsStrong: boolean;
   /** The object's ETag, when the backend has one (S3); the disk has none. */
   readonly etag?: string;
   /**

@@ -781,6 +781,10 @@ const CASES: Record<EndpointId, Case[]> = {
       return apiLoose(fx.t, 'files.download', { username, file: await fx.file(username), inline: 'yes' });
     }),
     err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.download', { username: await fx.user(), file: 'nope' })),
+    err(412, 'an If-Match naming other bytes', 'precondition_failed', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'files.download', { username, file: await fx.file(username) }, { headers: { 'If-Match': '"other"' } });
+    }),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
       return api(
@@ -1319,6 +1323,11 @@ const CASES: Record<EndpointId, Case[]> = {
       },
     ),
     err(404, 'an unknown token', 'share_not_found', (fx) => api(fx.t, 'share.download', { token: 'A'.repeat(43) }, { key: null })),
+    err(412, 'an If-Match naming other bytes', 'precondition_failed', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username) });
+      return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null, headers: { 'If-Match': '"other"' } });
+    }),
     err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
       const username = await fx.user();
       const file = await fx.file(username, undefined, 'abc');

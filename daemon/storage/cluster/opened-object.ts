@@ -18,6 +18,8 @@ export function openObject(objects: ObjectStore, row: StoredFile): OpenedFile {
     mtimeMs: row.mtimeMs,
     // The id never changes and the ETag changes with the bytes: no other version shares it.
     identity: `${row.id}:${row.etag}`,
+    // An object is never written again under its id: an overwrite is a new object with a new id.
+    identityIsStrong: true,
     etag: row.etag,
     stream(range?: { start: number; end: number }): Readable {
       // Handed out at once (callers set headers and pipe it); the ranged GET fills it.
