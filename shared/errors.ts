@@ -48,10 +48,10 @@ export const ERROR_STATUS = {
   role_in_use: 409,
   role_builtin: 409,
   key_builtin: 409,
-  payload_too_large: 413,
-  cannot_preview: 415,
   /** A download whose If-Match or If-Unmodified-Since names bytes the file no longer has. */
   precondition_failed: 412,
+  payload_too_large: 413,
+  cannot_preview: 415,
   /** An upload whose body is a form encoding other than multipart/form-data (urlencoded, multipart/mixed…): not a file's bytes. */
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
