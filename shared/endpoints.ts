@@ -120,9 +120,11 @@ export interface ParamSpec<K extends ParamKind = ParamKind, R extends boolean = 
  * - `signedIn`: any caller (a key or a session); the service answers for the caller;
  * - `self`: the row names a user (`username`): an admin may name anyone, another caller only
  *   themselves (another name answers 404 `user_not_found`, as a user that does not exist);
- * - `admin`: admins only (403 `admin_only` for anyone else).
+ * - `admin`: admins only (403 `admin_only` for anyone else);
+ * - `adminKey`: the machine's admin key itself only (403 `admin_key_only` for anyone else, admin
+ *   machine keys and admin-role users included): what it does hands out that very key.
  */
-export type Audience = 'public' | 'signedIn' | 'self' | 'admin';
+export type Audience = 'public' | 'signedIn' | 'self' | 'admin' | 'adminKey';
 
 export type EndpointGroup = 'user' | 'folders' | 'role' | 'files' | 'trash' | 'dash' | 'keys' | 'auth' | 'meta' | 'public';
 
@@ -247,6 +249,11 @@ const ENDPOINT_LIST = [
       newusername: p('accountName', 'New name'),
       newemail: p('email', 'New e-mail address'),
       newpassword: p('password', 'New password; omitted or empty keeps the current one', false),
+      password: p(
+        'secret',
+        'The caller’s current password (in the body only): needed, in a signed-in session, to change one’s own e-mail or password; an admin editing another user needs none',
+        false,
+      ),
     },
     success: 201,
     errors: [400, 404, 409],
@@ -754,8 +761,8 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/keys/rotate',
     group: 'keys',
-    summary: 'Replace the admin key; the new key is shown once',
-    audience: 'admin',
+    summary: 'Replace the admin key; the new key is shown once. Only the admin key itself may',
+    audience: 'adminKey',
     params: {},
     success: 201,
     errors: [409],

@@ -18,6 +18,12 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   /** A row for admins only, called by someone else. */
   admin_only: 403,
+  /** A row for the machine's admin key itself (keys.rotate), called by anyone else, admins included. */
+  admin_key_only: 403,
+  /** A change to one's own recovery e-mail or password made with a key: it needs a signed-in session. */
+  session_required: 403,
+  /** A change to one's own recovery e-mail or password without the current password. */
+  password_required: 403,
   registration_closed: 403,
   /** NIMBUS_REQUIRE_VERIFIED=1: an unverified user may not upload or share. */
   email_not_verified: 403,

@@ -6,7 +6,7 @@
  * daemon's (NimbusContext).
  */
 import Koa, { type Context } from 'koa';
-import { ENDPOINTS, refusesReadOnly, type Audience, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
+import { ENDPOINTS, refusesReadOnly, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import type { ErrorCode } from '../../shared/errors.js';
@@ -21,6 +21,7 @@ import type { EventHub } from './events.js';
 import { HANDLERS, type HandlerInput } from './handlers.js';
 import { applyDialect } from './dialect.js';
 import { readParams } from './params.js';
+import { assertAdmitted, refusePasswordInQuery } from './admission.js';
 import { allowedHosts, assertNoForeignOrigin, assertSameOrigin, checkHostAndCors, ownOrigins } from './security.js';
 import { clearSessionCookie } from './cookies.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -301,17 +302,6 @@ interface Guards {
 }
 
 /**
- * Which callers the rows of each audience admit, before the parameters are read
- * (docs/accounts.md, "Audiences"). A `self` row admits every caller here; the name it gives
- * is checked against the caller's once the parameters are read (`admitNamed`).
- */
-const ADMITS: Record<Exclude<Audience, 'public'>, (caller: Caller) => boolean> = {
-  signedIn: () => true,
-  self: () => true,
-  admin: (caller) => caller.admin,
-};
-
-/**
  * Authorization, the one place that decides who may call a row (before its parameters are
  * read; `admitNamed` completes it for `self` rows once they are): finds the caller from a
  * key (which wins) or the session cookie, applies the cross-site rule to cookie-authenticated
@@ -368,7 +358,7 @@ function authorize(guards: Guards, ctx: Context, endpoint: Endpoint): Caller | n
       });
     caller = found;
   }
-  if (!ADMITS[endpoint.audience](caller)) throw new ApiError('admin_only', 'Only an administrator may do this');
+  assertAdmitted(endpoint, caller);
   if (refusesReadOnly(endpoint) && !caller.canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
   refusePasswordInQuery(ctx, endpoint);
   // So that revoking the key or ending the session closes this connection and whatever it streams.
@@ -395,14 +385,6 @@ function keyCaller(guards: Guards, ctx: Context, key: string): Caller {
 function admitNamed(caller: Caller | null, endpoint: Endpoint, params: object): void {
   if (endpoint.audience !== 'self' || caller === null || caller.admin) return;
   if ((params as { username?: unknown }).username !== caller.username) throw notFound('user_not_found', 'User not found');
-}
-
-/** Passwords travel only in the body of /api/auth requests: in a query string they end up in logs and history. */
-function refusePasswordInQuery(ctx: Context, endpoint: Endpoint): void {
-  if (endpoint.group !== 'auth' || !ctx.querystring) return;
-  const query = new URLSearchParams(ctx.querystring);
-  if (query.has('password') || query.has('newpassword'))
-    throw new ApiError('password_in_query', 'Send passwords in the request body, never in the URL');
 }
 
 /**

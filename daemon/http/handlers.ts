@@ -19,6 +19,7 @@ import * as trash from '../services/trash.js';
 import { searchFilesJson } from '../services/search.js';
 import * as transfers from '../services/transfers.js';
 import * as users from '../services/users.js';
+import { editAccount } from '../services/account-edits.js';
 import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { checkHealth } from '../services/health.js';
@@ -111,22 +112,10 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     await users.deleteUser(nimbus, params.username);
     return { msg: 'User deleted' };
   },
-  'user.edit': async ({ nimbus, params, caller }) => {
-    const admin = caller?.admin ?? false;
-    // A user changes only their own e-mail here: their name is an admin's to change, and their
-    // password goes through auth.password, which asks for the current one.
-    if (!admin && (params.newusername !== params.username || params.newpassword !== undefined))
-      throw new ApiError('admin_only', 'Only an administrator may change a username or set a password; change yours in Settings');
-    const before = users.getUser(nimbus, params.username).email;
-    // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
-    const user = await users.editUser(nimbus, params.username, params.newusername, params.newemail, params.newpassword);
-    // A user's new address must be verified again (an admin's edit leaves the mail to them).
-    if (!admin && user.email !== before)
-      await sendVerification(nimbus, user.username).catch((err: Error) =>
-        nimbus.log(`Nimbus: the verification mail for a changed address could not be sent: ${err.message}`),
-      );
-    return { msg: 'User updated', user };
-  },
+  'user.edit': async ({ nimbus, params, caller, ctx, logins }) => ({
+    msg: 'User updated',
+    user: await editAccount(nimbus, logins, signedIn(caller), params, clientOf(ctx).address),
+  }),
   'user.verify': async ({ nimbus, params }) => {
     const { delivery } = await sendVerification(nimbus, params.username);
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };

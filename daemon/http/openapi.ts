@@ -1,5 +1,5 @@
 /** The OpenAPI 3.1 document, generated from the shared endpoint table so it cannot drift. */
-import { ENDPOINTS, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
+import { ENDPOINTS, type Audience, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
 import { ERROR_STATUS } from '../../shared/errors.js';
 import { FILE_NAME_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
 import { CHANGE_EVENT_TYPES, type OpenApiDocument } from '../../shared/types.js';
@@ -36,7 +36,7 @@ const STATUS_TEXT: Record<number, string> = {
   206: 'Partial content',
   400: 'Bad or missing parameter',
   401: 'Missing or wrong API key or session, or wrong password',
-  403: 'Not allowed to this caller (read-only key, admins only), cross-site request, or foreign Host header',
+  403: 'Not allowed to this caller (read-only key, admins only, the admin key only, a key or no current password for one’s own e-mail or password), cross-site request, or foreign Host header',
   404: 'Not found',
   409: 'Conflict',
   412: 'Precondition failed (If-Match or If-Unmodified-Since: the file changed)',
@@ -47,6 +47,15 @@ const STATUS_TEXT: Record<number, string> = {
   502: 'Mail server refused the message',
   503: 'Storage unavailable',
   507: 'Quota exceeded or disk full',
+};
+
+/** How each audience may authenticate: the admin key's own rows take no session cookie. */
+const SECURITY: Record<Audience, object[]> = {
+  public: [],
+  signedIn: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+  self: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+  admin: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+  adminKey: [{ apiKey: [] }, { bearer: [] }],
 };
 
 function operation(endpoint: Endpoint): object {
@@ -83,7 +92,7 @@ function operation(endpoint: Endpoint): object {
     operationId: endpoint.id,
     summary: endpoint.summary,
     tags: [endpoint.group],
-    security: endpoint.audience === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+    security: SECURITY[endpoint.audience],
     'x-audience': endpoint.audience,
     parameters,
     ...(endpoint.bodyIsContent ? { requestBody: CONTENT_BODY } : {}),
@@ -114,7 +123,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       title: 'Nimbus — Cloud Storage Management API',
       version,
       description:
-        'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`), or the session cookie `nimbus_session` that POST /api/auth/login sets (a POST with the cookie must come from the daemon’s own origin); the sign-in, registration and password-reset routes need neither. Who may call each operation is its `x-audience`: `public`, `signedIn` (any caller; answers for the caller), `self` (an admin may name any user, anyone else only themselves), `admin`. Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. Passwords sent to /api/auth/* go in the body only. ' +
+        'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`), or the session cookie `nimbus_session` that POST /api/auth/login sets (a POST with the cookie must come from the daemon’s own origin); the sign-in, registration and password-reset routes need neither. Who may call each operation is its `x-audience`: `public`, `signedIn` (any caller; answers for the caller), `self` (an admin may name any user, anyone else only themselves), `admin`, `adminKey` (the machine’s admin key itself only, not a machine key or an admin’s session). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. Passwords sent to /api/auth/* go in the body only. ' +
         `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${CHANGE_EVENT_TYPES.join(', ')}. ` +
         'Each key has a dialect (`dialect` on POST /api/keys/create; the admin key’s is the setting NIMBUS_ADMIN_DIALECT) that changes the response shapes: `nimbus` (default) answers the records documented by Nimbus; `daneecloud` answers DaneeCloud’s bodies for its clients and bot — users as `{username, email, usedStorage (MB), isVerified, files, folders, sharedFiles (names), role, createdAt}`, GET /api/files, /api/folders and /api/folders/files as `{files: [names]}` and `{folders: [names]}`, GET /api/dash as `{cpuUsage, ramUsage, uptime, version, developer, license}` display strings. Errors are `{error, code}` in both.',
     },

@@ -12,7 +12,7 @@ import { hashPassword, hashSecret, newSecret, verifyPassword } from '../keys/sec
 import type { StoredSession, StoredUser } from '../store/schema.js';
 import { isAdminUser, type Caller } from './keys.js';
 import { requireUser, toUser } from './records.js';
-import { createUser, userLock } from './users.js';
+import { createUser, dropResetsOf, userLock } from './users.js';
 import { escapeHtml, sendVerification } from './verification.js';
 
 /** Where a sign-in comes from: the client's address and a short name of its browser. */
@@ -105,18 +105,34 @@ export async function changePassword(
   address: string,
 ): Promise<void> {
   const username = requireCallerUser(caller);
-  const matches = await passwordAttempt(logins, username, address, () =>
-    verifyPassword(current, requireUser(nimbus, username).passwordHash),
-  );
-  if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
+  await confirmCurrentPassword(nimbus, logins, username, current, address);
   assertStrongPassword(next, username);
   const passwordHash = await hashPassword(next);
   await nimbus.locks.run(userLock(username), async () => {
     const now = requireUser(nimbus, username);
     nimbus.store.users.set(username, { ...now, passwordHash });
     nimbus.sessions.endAllOf(username, caller.sessionId);
+    // A reset link asked for before is void: the password it would replace is no longer the one.
+    dropResetsOf(nimbus, username);
     await nimbus.store.commit();
   });
+}
+
+/**
+ * Checks `username`'s current password as auth.password does: a wrong one is 401
+ * `invalid_credentials` and counts as a failed sign-in (429 `too_many_attempts` while blocked).
+ */
+export async function confirmCurrentPassword(
+  nimbus: NimbusContext,
+  logins: LoginThrottle,
+  username: string,
+  password: string,
+  address: string,
+): Promise<void> {
+  const matches = await passwordAttempt(logins, username, address, () =>
+    verifyPassword(password, requireUser(nimbus, username).passwordHash),
+  );
+  if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
 }
 
 const RESET_VALID_MS = 60 * 60 * 1000;

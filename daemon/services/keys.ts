@@ -14,6 +14,8 @@ export const ADMIN_LABEL = 'admin';
  * `authorize` (daemon/http/app.ts).
  */
 export interface Caller {
+  /** What authenticated the request: the machine's admin key, a machine key, a personal key or a session. */
+  kind: CallerKind;
   /** The user the caller acts as; null for the admin key and machine keys. */
   username: string | null;
   /** An admin: the admin key, a machine key, or a user whose role is `admin` (by session or personal key). */
@@ -30,6 +32,8 @@ export interface Caller {
   sessionId: string | null;
 }
 
+export type CallerKind = 'adminKey' | 'machineKey' | 'personalKey' | 'session';
+
 /** Whether a stored user counts as an admin: their role is `admin` (DaneeCloud's rule). */
 export const isAdminUser = (user: StoredUser | undefined): boolean => user?.role === 'admin';
 
@@ -38,6 +42,7 @@ export function sessionCaller(nimbus: NimbusContext, session: StoredSession): Ca
   const user = nimbus.store.users.get(session.username);
   if (!user) return null;
   return {
+    kind: 'session',
     username: user.username,
     admin: isAdminUser(user),
     canWrite: true,
@@ -53,6 +58,7 @@ export function identify(nimbus: NimbusContext, presented: string): Caller | nul
   const hash = hashPresented(presented);
   if (sameHash(hash, nimbus.admin.hash))
     return {
+      kind: 'adminKey',
       username: null,
       admin: true,
       canWrite: true,
@@ -67,6 +73,7 @@ export function identify(nimbus: NimbusContext, presented: string): Caller | nul
   if (!key.username) {
     // A machine key: an admin, reading only with scope `read`.
     return {
+      kind: 'machineKey',
       username: null,
       admin: true,
       canWrite: key.scope === 'admin',
@@ -80,6 +87,7 @@ export function identify(nimbus: NimbusContext, presented: string): Caller | nul
   const user = nimbus.store.users.get(key.username);
   if (!user) return null;
   return {
+    kind: 'personalKey',
     username: user.username,
     admin: isAdminUser(user),
     canWrite: key.scope === 'write',

@@ -68,8 +68,8 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
 
 /**
  * Renames a user and sets their e-mail; the password changes only when a new one is given.
- * A rename or a new password ends every session of the user (and any pending password
- * reset); a renamed user's personal keys follow the new name.
+ * A rename or a new password ends every session of the user; those and a new e-mail void any
+ * pending password reset; a renamed user's personal keys follow the new name.
  */
 export function editUser(
   nimbus: NimbusContext,
@@ -104,10 +104,9 @@ export function editUser(
       nimbus.index.caseFolds.added(nimbus.store.users, newUsername);
     }
     if (renaming) moveSharesOf(nimbus, username, newUsername);
-    if (renaming || newHash !== null) {
-      nimbus.sessions.endAllOf(username);
-      dropResetsOf(nimbus, username);
-    }
+    if (renaming || newHash !== null) nimbus.sessions.endAllOf(username);
+    // A reset link mailed to the old address must not outlive it, nor one asked for before a new password.
+    if (renaming || newHash !== null || emailChanged) dropResetsOf(nimbus, username);
     if (renaming) moveKeysOf(nimbus, username, newUsername);
     for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
@@ -128,7 +127,8 @@ export async function setUserRole(nimbus: NimbusContext, username: string, roleN
   return toUser(nimbus, updated);
 }
 
-function dropResetsOf(nimbus: NimbusContext, username: string): void {
+/** Voids every pending password-reset link of the user; the caller commits. */
+export function dropResetsOf(nimbus: NimbusContext, username: string): void {
   for (const [hash, reset] of nimbus.store.resets) if (reset.username === username) nimbus.store.resets.delete(hash);
 }
 

@@ -239,7 +239,6 @@ describe('admin rows for a non-admin', () => {
     ['POST', '/api/role/delete', { name: 'user' }],
     ['GET', '/api/dash'],
     ['POST', '/api/dash/rescan'],
-    ['POST', '/api/keys/rotate'],
   ];
 
   it('answers 403 admin_only for every one, by session and by personal write key, and changes nothing', async () => {
@@ -255,6 +254,14 @@ describe('admin rows for a non-admin', () => {
     expect((await call(t, '/api/role', { key: t.key, query: { name: 'user' } })).body).toEqual(roleBefore);
     expect((await call(t, '/api/user', { key: t.key, query: { username: 'ann' } })).body.role).toBe('user');
     expect((await call(t, '/api/user', { key: t.key, query: { username: 'sock' } })).status).toBe(404);
+    expect((await call(t, '/api/auth/me', { key: t.key })).status, 'the admin key still works').toBe(200);
+  });
+
+  it('answers keys.rotate 403 admin_key_only by session and by personal write key (the admin key’s own row)', async () => {
+    for (const cred of [{ cookie: annCookie }, { key: annWrite }]) {
+      const res = await call(t, '/api/keys/rotate', { ...cred, body: {} });
+      expect([res.status, codeOf(res)], show(res)).toEqual([403, 'admin_key_only']);
+    }
     expect((await call(t, '/api/auth/me', { key: t.key })).status, 'the admin key still works').toBe(200);
   });
 
@@ -274,11 +281,11 @@ describe('admin rows for a non-admin', () => {
     expect(stillOld.status).toBe(200);
   });
 
-  it('lets a non-admin change only their e-mail, which must be verified again', async () => {
+  it('lets a non-admin change only their e-mail, with their current password, which must be verified again', async () => {
     // The row requires newusername: the user's own name is no change of name.
     const res = await call(t, '/api/user/edit', {
       cookie: annCookie,
-      body: { username: 'ann', newusername: 'ann', newemail: 'ann@new.example' },
+      body: { username: 'ann', newusername: 'ann', newemail: 'ann@new.example', password: passwordOf('ann') },
     });
     expect(res.status, show(res)).toBe(201);
     expect(res.body.user).toMatchObject({ username: 'ann', email: 'ann@new.example', emailVerified: false, role: 'user' });

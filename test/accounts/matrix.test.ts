@@ -263,7 +263,7 @@ const CASES: Record<EndpointId, Case> = {
   'keys.rotate': {
     run: (c) => post(c, '/api/keys/rotate'),
     // NIMBUS_API_KEY (the test daemon's key) cannot be rotated through the API: 409 once admitted.
-    admitted: { adminKey: [409], adminSession: [409] },
+    admitted: { adminKey: [409] },
   },
   'auth.login': {
     run: async (c) => {
@@ -368,6 +368,8 @@ function expected(e: Endpoint, c: Kind): Expected {
     return { statuses: [p.status], codes: p.code ? [p.code] : undefined };
   }
   if (c === 'anonymous') return { statuses: [401] };
+  // Only the machine's admin key itself: admins by session, machine keys and personal keys alike are refused.
+  if (audience === 'adminKey' && c !== 'adminKey') return { statuses: [403], codes: ['admin_key_only'] };
   if (audience === 'admin' && NON_ADMIN.includes(c)) {
     // A read key on an admin row that changes things may be refused for either reason.
     return { statuses: [403], codes: c === 'personalReadKey' && changes(e) ? ['admin_only', 'insufficient_scope'] : ['admin_only'] };
@@ -379,9 +381,9 @@ function expected(e: Endpoint, c: Kind): Expected {
 }
 
 describe('the audience of every row', () => {
-  it('every row declares one of the four audiences', () => {
+  it('every row declares one of the five audiences', () => {
     for (const e of ENDPOINTS) {
-      expect(['public', 'signedIn', 'self', 'admin'], e.id).toContain((e as { audience?: string }).audience);
+      expect(['public', 'signedIn', 'self', 'admin', 'adminKey'], e.id).toContain((e as { audience?: string }).audience);
     }
   });
 
@@ -408,9 +410,9 @@ describe('the audience of every row', () => {
         'role.delete',
         'dash.get',
         'dash.rescan',
-        'keys.rotate',
       ].sort(),
     );
+    expect(byAudience.adminKey).toEqual(['keys.rotate']);
     expect(byAudience.signedIn.sort()).toEqual(
       [
         'role.get',

@@ -386,7 +386,10 @@ describe('NIMBUS_REQUIRE_VERIFIED=1', () => {
     const link = verifyLink(mailsTo('chg@example.com').at(-1)!.raw)!;
     expect((await call(t, `${link.pathname}${link.search}`)).status).toBe(200);
     expect((await uploadAs(t, { cookie }, 'chg', 'one.txt', 'x')).status).toBe(201);
-    const edit = await call(t, '/api/user/edit', { cookie, body: { username: 'chg', newusername: 'chg', newemail: 'chg@new.example' } });
+    const edit = await call(t, '/api/user/edit', {
+      cookie,
+      body: { username: 'chg', newusername: 'chg', newemail: 'chg@new.example', password: passwordOf('chg') },
+    });
     expect(edit.status, show(edit)).toBe(201);
     expect(edit.body.user.emailVerified).toBe(false);
     const up = await uploadAs(t, { cookie }, 'chg', 'two.txt', 'x');

@@ -114,12 +114,12 @@ describe('a user’s own record and role', () => {
     expect(other.body).toEqual((await api(t, 'role.get', { name: 'nosuchrole' }, { key: null, headers: ana.headers })).body);
   });
 
-  it('changes their own e-mail, which must then be verified again (a mail is sent)', async () => {
+  it('changes their own e-mail, with their current password, which must then be verified again (a mail is sent)', async () => {
     const ana = await user();
     const res = await api(
       t,
       'user.edit',
-      { username: ana.username, newusername: ana.username, newemail: 'fresh@example.com' },
+      { username: ana.username, newusername: ana.username, newemail: 'fresh@example.com', password: 'password123' },
       { key: null, headers: ana.headers },
     );
     expect(res.status).toBe(201);

@@ -4,7 +4,7 @@
  * key, a machine read key, an admin-role user's session and the admin key. The sample
  * parameters below are a Record over every endpoint id, so a new row without a case fails
  * to compile. The expectation comes from the row's audience; the refusals must be exactly
- * the documented ones (401 unauthorized, 403 admin_only / insufficient_scope, 404
+ * the documented ones (401 unauthorized, 403 admin_only / admin_key_only / insufficient_scope, 404
  * user_not_found with the body of a user that does not exist), and an admitted call must not
  * be refused by any of them.
  */
@@ -78,7 +78,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   verify: () => ({ token: 'A'.repeat(24) }),
 };
 
-type Outcome = 'admitted' | 'unauthorized' | 'admin_only' | 'insufficient_scope' | 'user_not_found';
+type Outcome = 'admitted' | 'unauthorized' | 'admin_only' | 'admin_key_only' | 'insufficient_scope' | 'user_not_found';
 
 interface CallerKind {
   name: string;
@@ -92,7 +92,7 @@ interface CallerKind {
 let t: TestDaemon;
 let userReadKey = '';
 let machineReadKey = '';
-const REFUSALS = ['unauthorized', 'admin_only', 'insufficient_scope', 'cross_site_request'];
+const REFUSALS = ['unauthorized', 'admin_only', 'admin_key_only', 'insufficient_scope', 'cross_site_request'];
 
 const KINDS: CallerKind[] = [
   {
@@ -105,31 +105,45 @@ const KINDS: CallerKind[] = [
     name: 'a user’s session, naming themselves',
     target: OWN,
     headers: async () => ({ key: null, headers: (await signIn(t, OWN)).headers }),
-    expect: (e) => (e.audience === 'admin' ? 'admin_only' : 'admitted'),
+    expect: (e) => (e.audience === 'admin' ? 'admin_only' : e.audience === 'adminKey' ? 'admin_key_only' : 'admitted'),
   },
   {
     name: 'a user’s session, naming another user',
     target: OTHER,
     headers: async () => ({ key: null, headers: (await signIn(t, OWN)).headers }),
-    expect: (e) => (e.audience === 'admin' ? 'admin_only' : e.audience === 'self' ? 'user_not_found' : 'admitted'),
+    expect: (e) =>
+      e.audience === 'admin'
+        ? 'admin_only'
+        : e.audience === 'adminKey'
+          ? 'admin_key_only'
+          : e.audience === 'self'
+            ? 'user_not_found'
+            : 'admitted',
   },
   {
     name: 'a user’s read key',
     target: OWN,
     headers: async () => ({ key: userReadKey, headers: {} }),
-    expect: (e) => (e.audience === 'admin' ? 'admin_only' : refusesReadOnly(e) ? 'insufficient_scope' : 'admitted'),
+    expect: (e) =>
+      e.audience === 'admin'
+        ? 'admin_only'
+        : e.audience === 'adminKey'
+          ? 'admin_key_only'
+          : refusesReadOnly(e)
+            ? 'insufficient_scope'
+            : 'admitted',
   },
   {
     name: 'a machine read key',
     target: OTHER,
     headers: async () => ({ key: machineReadKey, headers: {} }),
-    expect: (e) => (refusesReadOnly(e) ? 'insufficient_scope' : 'admitted'),
+    expect: (e) => (e.audience === 'adminKey' ? 'admin_key_only' : refusesReadOnly(e) ? 'insufficient_scope' : 'admitted'),
   },
   {
     name: 'an admin-role user’s session, naming another user',
     target: OTHER,
     headers: async () => ({ key: null, headers: (await signIn(t, 'boss')).headers }),
-    expect: () => 'admitted',
+    expect: (e) => (e.audience === 'adminKey' ? 'admin_key_only' : 'admitted'),
   },
   {
     name: 'the admin key',
@@ -192,6 +206,7 @@ describe.each(KINDS.map((k) => [k.name, k] as const))('%s', (_name, kind) => {
         expect(body?.code, what).toBe('unauthorized');
         break;
       case 'admin_only':
+      case 'admin_key_only':
       case 'insufficient_scope':
         expect(status, what).toBe(403);
         expect(body?.code, what).toBe(expected);

@@ -146,10 +146,18 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     expect((await t.api('GET', '/api/files', { username: 'bob' }, { key })).status).toBe(404);
   });
 
-  it('changes the e-mail address in Settings (to be verified again)', async () => {
-    await page.getByLabel('New e-mail address').fill('ana@new.example');
-    await page.getByRole('button', { name: 'Change e-mail' }).click();
-    await page.getByRole('region', { name: 'E-mail' }).getByText('ana@new.example', { exact: true }).waitFor();
+  it('changes the e-mail address in Settings, after asking for the current password (to be verified again)', async () => {
+    const section = page.getByRole('region', { name: 'E-mail' });
+    await section.getByLabel('New e-mail address').fill('ana@new.example');
+    await section.getByRole('button', { name: 'Change e-mail' }).click();
+    await section.getByText('Enter your current password.').waitFor();
+    await section.getByLabel('Current password').fill('not my password');
+    await section.getByRole('button', { name: 'Change e-mail' }).click();
+    await section.getByText('The current password is wrong.').waitFor();
+    expect((await t.api('GET', '/api/user', { username: 'ana' })).body.email).toBe('ana@example.com');
+    await section.getByLabel('Current password').fill(PASSWORD);
+    await section.getByRole('button', { name: 'Change e-mail' }).click();
+    await section.getByText('ana@new.example', { exact: true }).waitFor();
     const record = await t.api('GET', '/api/user', { username: 'ana' });
     expect(record.body).toMatchObject({ email: 'ana@new.example', emailVerified: false });
   });

@@ -3,7 +3,15 @@
  * (`CallParams<Id>`) and a success's body is the endpoint's response (`ResponseOf<Id>`). A
  * parameter renamed in the table fails the typecheck of every test that still sends the old name.
  */
-import { ENDPOINT_BY_ID, requestTarget, type CallParams, type EndpointId, type ParamsOf, type ResponseOf } from '../../shared/endpoints.js';
+import {
+  ENDPOINT_BY_ID,
+  requestTarget,
+  type CallParams,
+  type Endpoint,
+  type EndpointId,
+  type ParamsOf,
+  type ResponseOf,
+} from '../../shared/endpoints.js';
 import type { ErrorBody } from '../../shared/types.js';
 import type { ApiResponse, TestDaemon } from './daemon.js';
 
@@ -23,10 +31,12 @@ export interface Failure extends Omit<ApiResponse, 'body'> {
 export type LooseParams<Id extends EndpointId> = { [K in keyof CallParams<Id>]?: string };
 
 function send(t: TestDaemon, id: EndpointId, params: Readonly<Record<string, unknown>>, init: Init): Promise<ApiResponse> {
-  const endpoint = ENDPOINT_BY_ID[id];
-  // The auth API takes passwords in the body only (a password in its query string is a 400):
-  // its POSTs send their parameters as JSON.
-  if (endpoint.method === 'POST' && endpoint.group === 'auth') {
+  const endpoint: Endpoint = ENDPOINT_BY_ID[id];
+  // The auth API takes passwords in the body only (a password in its query string is a 400),
+  // and so does any row's `secret` parameter (user.edit's current password): such POSTs send
+  // their parameters as JSON.
+  const secretGiven = Object.entries(params).some(([name, value]) => value != null && endpoint.params[name]?.kind === 'secret');
+  if (endpoint.method === 'POST' && (endpoint.group === 'auth' || secretGiven)) {
     const headers = new Headers(init.headers);
     headers.set('Content-Type', 'application/json');
     const body = JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null)));

@@ -170,6 +170,7 @@ describe('Settings: personal keys', () => {
 });
 
 describe('Settings: e-mail', () => {
+  const emailSection = () => screen.getByRole('region', { name: 'E-mail' });
   it('changes only the address (the name stays), and offers the verification mail while unverified', async () => {
     const edits: Record<string, string>[] = [];
     const verified: Record<string, string>[] = [];
@@ -188,10 +189,39 @@ describe('Settings: e-mail', () => {
     expect(edits).toEqual([]);
     await userEvent.clear(screen.getByLabelText('New e-mail address'));
     await userEvent.type(screen.getByLabelText('New e-mail address'), 'ana@new.example');
+    await userEvent.type(within(emailSection()).getByLabelText('Current password'), 'ana-secret-pw');
     await userEvent.click(screen.getByRole('button', { name: 'Change e-mail' }));
-    await vi.waitFor(() => expect(edits).toEqual([{ username: 'ana', newusername: 'ana', newemail: 'ana@new.example' }]));
+    await vi.waitFor(() =>
+      expect(edits).toEqual([{ username: 'ana', newusername: 'ana', newemail: 'ana@new.example', password: 'ana-secret-pw' }]),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Send verification e-mail' }));
     await vi.waitFor(() => expect(verified).toEqual([{ username: 'ana' }]));
+  });
+
+  it('asks for the current password before sending, and says when it is wrong (still signed in)', async () => {
+    const edits: Record<string, string>[] = [];
+    const { onUnauthorized } = renderSettings({
+      'POST /api/user/edit': (_url, init) => {
+        const body = bodyOf(init);
+        edits.push(body);
+        if (body.password !== 'ana-secret-pw') return json(401, { error: 'The current password is wrong', code: 'invalid_credentials' });
+        return json(201, { msg: 'Saved', user: { ...ANA, email: 'ana@new.example' } });
+      },
+    });
+    const section = emailSection();
+    await userEvent.type(within(section).getByLabelText('New e-mail address'), 'ana@new.example');
+    await userEvent.click(within(section).getByRole('button', { name: 'Change e-mail' }));
+    expect(within(section).getByText('Enter your current password.')).toBeTruthy();
+    expect(edits).toEqual([]);
+    await userEvent.type(within(section).getByLabelText('Current password'), 'a typo');
+    await userEvent.click(within(section).getByRole('button', { name: 'Change e-mail' }));
+    await within(section).findByText('The current password is wrong.');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    await userEvent.clear(within(section).getByLabelText('Current password'));
+    await userEvent.type(within(section).getByLabelText('Current password'), 'ana-secret-pw');
+    await userEvent.click(within(section).getByRole('button', { name: 'Change e-mail' }));
+    await vi.waitFor(() => expect(edits.at(-1)).toMatchObject({ newemail: 'ana@new.example', password: 'ana-secret-pw' }));
+    await vi.waitFor(() => expect((within(section).getByLabelText('Current password') as HTMLInputElement).value).toBe(''));
   });
 });
 

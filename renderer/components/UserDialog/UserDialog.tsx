@@ -15,8 +15,13 @@ export interface UserFormValues {
 interface UserDialogProps {
   /** The user being edited; absent to create one. */
   user?: User;
-  /** Resolves true when saved (the dialog closes). */
-  onSubmit: (values: UserFormValues) => Promise<boolean>;
+  /**
+   * The signed-in user's own account: a new e-mail or password needs their current password,
+   * as the daemon asks (a stolen session alone must not move the recovery address).
+   */
+  ownAccount?: boolean;
+  /** Resolves true when saved (the dialog closes); `currentPassword` only when the edit needs it. */
+  onSubmit: (values: UserFormValues, currentPassword?: string) => Promise<boolean>;
   onClose: () => void;
 }
 
@@ -33,12 +38,14 @@ const keepPassword = (raw: string): Checked<unknown> => (raw === '' ? { ok: true
  * Create or edit a user. The rules come from shared/validation and show before
  * submit. Editing changes the password only when a new one is typed.
  */
-export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
+export function UserDialog({ user, ownAccount = false, onSubmit, onClose }: UserDialogProps) {
   const { t } = useTranslation();
   const editing = user !== undefined;
   const checks = editing ? { ...CHECKS, password: keepPassword } : CHECKS;
   const [values, setValues] = useState<UserFormValues>({ username: user?.username ?? '', email: user?.email ?? '', password: '' });
   const [touched, setTouched] = useState<Record<Field, boolean>>({ username: false, email: false, password: false });
+  const [current, setCurrent] = useState('');
+  const [currentProblem, setCurrentProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const formId = useId();
 
@@ -51,8 +58,11 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
     event.preventDefault();
     setTouched({ username: true, email: true, password: true });
     if ((['username', 'email', 'password'] as const).some((field) => problem(field))) return;
+    const needsCurrent = ownAccount && (values.email !== user?.email || values.password !== '');
+    setCurrentProblem(needsCurrent && !current ? t('settings:password.enterCurrent') : null);
+    if (needsCurrent && !current) return;
     setBusy(true);
-    const saved = await onSubmit(values);
+    const saved = await onSubmit(values, needsCurrent ? current : undefined);
     setBusy(false);
     if (saved) onClose();
   }
@@ -103,6 +113,17 @@ export function UserDialog({ user, onSubmit, onClose }: UserDialogProps) {
           error={shown('password')}
           autoComplete="new-password"
         />
+        {ownAccount ? (
+          <TextField
+            label={t('settings:password.current')}
+            type="password"
+            value={current}
+            onChange={setCurrent}
+            hint={t('admin:userDialog.currentHint')}
+            error={currentProblem}
+            autoComplete="current-password"
+          />
+        ) : null}
       </form>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { queryKeys } from '../../api/queryKeys';
 import { useApiAction } from '../../hooks/useApiAction';
 import { useSendVerification } from '../../hooks/useSendVerification';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
-import { useClient } from '../Session/sessionContext';
+import { useClient, useSession } from '../Session/sessionContext';
 import { useToast } from '../Toasts/toastContext';
 import { UserDialog } from '../UserDialog/UserDialog';
 import { UserHeader } from '../UserHeader/UserHeader';
@@ -22,6 +22,7 @@ interface UserSectionProps {
 export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: UserSectionProps) {
   const { t } = useTranslation();
   const client = useClient();
+  const { me } = useSession();
   const toast = useToast();
   const run = useApiAction();
   const sendVerification = useSendVerification();
@@ -49,8 +50,9 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
       {dialog === 'edit' ? (
         <UserDialog
           user={user}
+          ownAccount={username === me.user?.username}
           onClose={() => setDialog(null)}
-          onSubmit={async (values) => {
+          onSubmit={async (values, currentPassword) => {
             const result = await run(
               t('admin:user.saveFailed', { user: username }),
               () =>
@@ -60,6 +62,8 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
                   newemail: values.email,
                   // Left out when empty: the daemon then keeps the current password.
                   newpassword: values.password === '' ? undefined : values.password,
+                  // One's own e-mail or password: the current password, which the daemon asks for.
+                  password: currentPassword,
                 }),
               [queryKeys.users],
             );
