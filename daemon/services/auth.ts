@@ -217,7 +217,8 @@ export async function register(
 ): Promise<{ token: string; session: StoredSession; user: User }> {
   if (nimbus.config.registration !== 'open') throw registrationClosed();
   assertStrongPassword(password, username);
-  const user = await createUser(nimbus, username, email, password);
+  // Never adopting what storage holds under the name: a stranger's files are not theirs (409 name_unavailable).
+  const user = await createUser(nimbus, username, email, password, false);
   await sendVerification(nimbus, username).catch((err: Error) =>
     nimbus.log(`Nimbus: the verification mail for a new account could not be sent: ${err.message}`),
   );
