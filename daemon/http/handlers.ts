@@ -22,6 +22,7 @@ import * as users from '../services/users.js';
 import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { checkHealth } from '../services/health.js';
+import { assertMayMailVerification, type MailAsker } from '../services/caps.js';
 import { VERSION } from '../version.js';
 import { answerHeader } from './response.js';
 import { sendFile } from './download.js';
@@ -83,6 +84,9 @@ function signedIn(caller: Caller | null): Caller {
   return caller;
 }
 
+/** Who a verification mail is counted against besides its address (services/caps.ts): a user, never an admin. */
+const mailAsker = (caller: Caller | null): MailAsker => (caller === null || caller.admin ? null : caller.username);
+
 /** Where a sign-in comes from, for the session list. */
 const clientOf = (ctx: Context): auth.Client => ({
   address: ctx.socket.remoteAddress ?? 'unknown',
@@ -117,17 +121,19 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     if (!admin && (params.newusername !== params.username || params.newpassword !== undefined))
       throw new ApiError('admin_only', 'Only an administrator may change a username or set a password; change yours in Settings');
     const before = users.getUser(nimbus, params.username).email;
+    // The mail a user's new address gets must be within its caps before anything changes (429).
+    if (!admin && params.newemail !== before) assertMayMailVerification(nimbus, params.newemail, mailAsker(caller));
     // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
     const user = await users.editUser(nimbus, params.username, params.newusername, params.newemail, params.newpassword);
     // A user's new address must be verified again (an admin's edit leaves the mail to them).
     if (!admin && user.email !== before)
-      await sendVerification(nimbus, user.username).catch((err: Error) =>
+      await sendVerification(nimbus, user.username, mailAsker(caller)).catch((err: Error) =>
         nimbus.log(`Nimbus: the verification mail for a changed address could not be sent: ${err.message}`),
       );
     return { msg: 'User updated', user };
   },
-  'user.verify': async ({ nimbus, params }) => {
-    const { delivery } = await sendVerification(nimbus, params.username);
+  'user.verify': async ({ nimbus, params, caller }) => {
+    const { delivery } = await sendVerification(nimbus, params.username, mailAsker(caller));
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };
   },
   'user.role': async ({ nimbus, params }) => ({
