@@ -11,7 +11,11 @@ const VALID_MS = 24 * 60 * 60 * 1000;
  * Creates a verification token (only its hash is stored) and mails the link; 429 past the
  * caps on verification mails (services/caps.ts) for the address and for `asker`.
  */
-export async function sendVerification(nimbus: NimbusContext, username: string, asker: MailAsker = null): Promise<{ delivery: MailDelivery }> {
+export async function sendVerification(
+  nimbus: NimbusContext,
+  username: string,
+  asker: MailAsker = null,
+): Promise<{ delivery: MailDelivery }> {
   const user = requireUser(nimbus, username);
   takeVerificationMail(nimbus, user.email, asker);
   const token = newSecret();

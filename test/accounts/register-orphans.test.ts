@@ -14,6 +14,29 @@ import { onDisk } from '../helpers/backend.js';
 const register = (t: TestDaemon, username: string, from?: string) =>
   call(t, '/api/auth/register', { body: { username, email: `${username}@example.com`, password: `Reg-${username}-pw-7712` }, from });
 
+describe('registering the name of a deleted user', () => {
+  it('starts an empty account: none of the old files, folders or trash', async () => {
+    const t = await startTestDaemon({ env: { NIMBUS_REGISTRATION: 'open' } });
+    try {
+      expect((await t.api('POST', '/api/user/create', { username: 'gone', email: 'g@example.com', password: 'password1' })).status).toBe(
+        201,
+      );
+      expect((await t.api('POST', '/api/folders/create', { username: 'gone', folder: 'docs' })).status).toBe(201);
+      for (const file of ['kept.txt', 'trashed.txt'])
+        expect((await t.api('POST', '/api/files/upload', { username: 'gone', file }, { body: 'old' })).status).toBe(201);
+      expect((await t.api('POST', '/api/files/delete', { username: 'gone', file: 'trashed.txt' })).status).toBe(200);
+      expect((await t.api('POST', '/api/user/delete', { username: 'gone' })).status).toBe(200);
+      const res = await register(t, 'gone');
+      expect(res.status, show(res)).toBe(201);
+      expect((await t.api('GET', '/api/files', { username: 'gone' })).body.files).toEqual([]);
+      expect((await t.api('GET', '/api/folders', { username: 'gone' })).body.folders).toEqual([]);
+      expect((await t.api('GET', '/api/trash', { username: 'gone' })).body.items).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 onDisk(() => {
   describe('registering a name whose directory is already in storage', () => {
     let t: TestDaemon;
@@ -54,8 +77,6 @@ onDisk(() => {
       const res = await register(t, 'newcomer');
       expect(res.status, show(res)).toBe(201);
       expect(await listTree(path.join(t.storageDir, 'newcomer'))).toEqual([]);
-      const files = await t.api('GET', '/api/files', { username: 'newcomer' });
-      expect(files.body.files).toEqual([]);
     });
 
     it('an admin creating that name adopts the directory (a restored backup)', async () => {

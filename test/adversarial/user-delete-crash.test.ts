@@ -29,8 +29,7 @@ async function daemonOn(dataDir: string, failpoints = ''): Promise<CliRun & { ur
   return { ...run, port: Number(new URL(run.url).port) };
 }
 
-const admin = (d: { url: string; port: number }, route: string, body: Record<string, string>) =>
-  call(d, route, { key: TEST_KEY, body });
+const admin = (d: { url: string; port: number }, route: string, body: Record<string, string>) => call(d, route, { key: TEST_KEY, body });
 
 onDisk(() => {
   describe('a user.delete killed part-way', () => {
@@ -43,7 +42,12 @@ onDisk(() => {
           201,
         );
         for (const file of ['a.txt', 'b.txt']) {
-          const up = await call(first, '/api/files/upload', { key: TEST_KEY, method: 'POST', query: { username: 'victim', file }, body: 'old' });
+          const up = await call(first, '/api/files/upload', {
+            key: TEST_KEY,
+            method: 'POST',
+            query: { username: 'victim', file },
+            body: 'old',
+          });
           expect(up.status, show(up)).toBe(201);
         }
         // The daemon dies inside the delete: the request gets no answer.
@@ -90,7 +94,9 @@ onDisk(() => {
     afterAll(() => t.close());
 
     it('answers 500, and the user keeps their record and every file, under their name', async () => {
-      expect((await t.api('POST', '/api/user/create', { username: 'kept', email: 'k@example.com', password: 'password1' })).status).toBe(201);
+      expect((await t.api('POST', '/api/user/create', { username: 'kept', email: 'k@example.com', password: 'password1' })).status).toBe(
+        201,
+      );
       expect((await t.api('POST', '/api/files/upload', { username: 'kept', file: 'one.txt' }, { body: 'still here' })).status).toBe(201);
       armFailpoint('store.write', 'EIO');
       expect((await t.api('POST', '/api/user/delete', { username: 'kept' })).status).toBe(500);
