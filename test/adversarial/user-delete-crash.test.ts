@@ -14,6 +14,7 @@ import { call, show } from '../helpers/accounts.js';
 import { childEnv, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { startTestDaemon, TEST_KEY, type TestDaemon } from '../helpers/daemon.js';
 import { onDisk } from '../helpers/backend.js';
+import { clusterEnv } from '../helpers/engines.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -21,10 +22,14 @@ afterAll(async () => {
 });
 
 /** A child daemon on `dataDir` with open registration (and the failpoints given), as the API sees it. */
-async function daemonOn(dataDir: string, failpoints = ''): Promise<CliRun & { url: string; port: number }> {
+async function daemonOn(
+  dataDir: string,
+  failpoints = '',
+  env: Record<string, string> = {},
+): Promise<CliRun & { url: string; port: number }> {
   const run = await spawnDaemon(
     dataDir,
-    childEnv({ NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off', NIMBUS_REGISTRATION: 'open', NIMBUS_FAILPOINTS: failpoints }),
+    childEnv({ ...env, NIMBUS_API_KEY: TEST_KEY, NIMBUS_KEYCHAIN: 'off', NIMBUS_REGISTRATION: 'open', NIMBUS_FAILPOINTS: failpoints }),
   );
   return { ...run, port: Number(new URL(run.url).port) };
 }
@@ -112,4 +117,40 @@ onDisk(() => {
       expect(down.text).toBe('still here');
     });
   });
+});
+
+describe('a user.delete killed after its commit, in object mode (db.json + S3)', () => {
+  it('leaves no rows under the name: registering it again starts empty', async () => {
+    const env = await clusterEnv({ s3: true });
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-delete-crash-s3-'));
+    dirs.push(dataDir);
+    const first = await daemonOn(dataDir, 'user.delete.committed=CRASH', env);
+    expect((await admin(first, '/api/user/create', { username: 'victim', email: 'v@example.com', password: 'password1' })).status).toBe(
+      201,
+    );
+    expect((await admin(first, '/api/folders/create', { username: 'victim', folder: 'docs' })).status).toBe(201);
+    const up = await call(first, '/api/files/upload', {
+      key: TEST_KEY,
+      method: 'POST',
+      query: { username: 'victim', file: 'a.txt' },
+      body: 'old',
+    });
+    expect(up.status, show(up)).toBe(201);
+    await admin(first, '/api/user/delete', { username: 'victim' }).catch(() => null);
+    expect(await first.exited).toBe('SIGKILL');
+
+    const second = await daemonOn(dataDir, '', env);
+    try {
+      expect((await call(second, '/api/user', { key: TEST_KEY, query: { username: 'victim' } })).status).toBe(404);
+      const res = await call(second, '/api/auth/register', {
+        body: { username: 'victim', email: 'new@example.com', password: 'Brand-new-pw-4471' },
+      });
+      expect(res.status, show(res)).toBe(201);
+      expect((await call(second, '/api/files', { key: TEST_KEY, query: { username: 'victim' } })).body.files).toEqual([]);
+      expect((await call(second, '/api/folders', { key: TEST_KEY, query: { username: 'victim' } })).body.folders).toEqual([]);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 120_000);
 });

@@ -20,6 +20,7 @@ import type { FileIndex } from '../file-index.js';
 import type { FileMeta } from '../index-tree.js';
 import type { DeleteUserSteps, FileStorage, OpenedFile, ReceivedUpload } from '../file-storage.js';
 import type { ObjectStore } from '../objects/object-store.js';
+import { failpoint } from '../../util/failpoints.js';
 import { assertComponent } from '../paths.js';
 import { SharedExclusiveLock } from '../safe-lock.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
@@ -166,6 +167,7 @@ export class ObjectStorage implements FileStorage {
       for (const f of files) this.store.files.delete(f.id);
       for (const f of folders) this.store.folders.delete(f.id);
       await (steps ? steps.commit() : this.store.commit());
+      failpoint('user.delete.committed');
       for (const f of files) this.rows.applyFile(f.id, undefined);
       for (const f of folders) this.rows.applyFolder(f.id, undefined);
       this.index.removeUser(username);
