@@ -4,7 +4,7 @@
  * name registers as an empty account, or the user is still there with every file (a delete
  * that never committed), never a new account holding the old files.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -88,6 +88,24 @@ onDisk(() => {
         }
       }, 60_000);
     }
+  });
+
+  describe('a deleted user’s tombstone in storage', () => {
+    it('is neither a user nor an orphan, for the watcher and a rescan alike', async () => {
+      const t = await startTestDaemon();
+      try {
+        await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.index.state).toBe('ready'));
+        await mkdir(path.join(t.storageDir, '.nimbus-deleted-0123456789abcdef-bob', 'docs'), { recursive: true });
+        await mkdir(path.join(t.storageDir, 'stray'));
+        // The plain directory made at the same time shows the watcher has seen both.
+        await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.orphans).toContain('stray'));
+        expect((await t.api('GET', '/api/dash')).body.orphans).toEqual(['stray']);
+        expect((await t.api('POST', '/api/dash/rescan')).status).toBe(200);
+        expect((await t.api('GET', '/api/dash')).body.orphans).toEqual(['stray']);
+      } finally {
+        await t.close();
+      }
+    });
   });
 
   describe('a user.delete whose commit fails (EIO at the store write)', () => {
