@@ -76,6 +76,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const admin = await loadAdminKey(config, log);
     const disk = backends.objects ? null : new Storage(config.storageDir, path.join(config.dataDir, 'tmp'), index);
     await disk?.cleanTemp();
+    // User deletions a crash cut short, put back or removed before the first scan (storage/tombstones.ts).
+    const finishingDeletions = await disk?.finishDeletions((name) => store.users.get(name)?.createdAt, log);
+    cleanups.push(() => finishingDeletions);
     const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
     cleanups.push(() => mailer.close());
     const revocations = new Revocations();

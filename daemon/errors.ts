@@ -45,6 +45,8 @@ export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const quotaExceeded = (message = 'Storage quota exceeded') => new ApiError('quota_exceeded', message);
+/** A name self-registration may not take; it says no more than that (what storage holds is nobody else's business). */
+export const nameUnavailable = () => conflict('name_unavailable', 'This name cannot be registered; choose another');
 /** An upload or rename onto a name a file already has (the UI words it from the code). */
 export const fileTaken = () => conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
 

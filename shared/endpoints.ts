@@ -256,7 +256,7 @@ const ENDPOINT_LIST = [
       ),
     },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 429],
     events: ['user.changed'],
   },
   {
@@ -268,7 +268,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
-    errors: [400, 404, 502],
+    errors: [400, 404, 429, 502],
     events: ['user.changed'],
   },
   {
@@ -862,7 +862,7 @@ const ENDPOINT_LIST = [
       password: p('secret', 'Password (in the body only): at least 8 characters, not the username, not a common password'),
     },
     success: 201,
-    errors: [400, 403, 409],
+    errors: [400, 403, 409, 429],
     events: ['user.changed'],
   },
   {

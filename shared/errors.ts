@@ -49,6 +49,8 @@ export const ERROR_STATUS = {
   file_exists: 409,
   /** Another user, folder or file has the same name but for case: one entry on a case-insensitive disk. */
   name_case_conflict: 409,
+  /** Self-registration of a name that something in storage already answers to (an orphan's files, a deletion's leftovers). */
+  name_unavailable: 409,
   key_exists: 409,
   already_shared: 409,
   role_in_use: 409,

@@ -23,6 +23,7 @@ import { editAccount } from '../services/account-edits.js';
 import { openSharedFile, shareFile, unshareFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid, sendVerification } from '../services/verification.js';
 import { checkHealth } from '../services/health.js';
+import { mailAsker } from '../services/caps.js';
 import { VERSION } from '../version.js';
 import { answerHeader } from './response.js';
 import { sendFile } from './download.js';
@@ -116,8 +117,8 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     msg: 'User updated',
     user: await editAccount(nimbus, logins, signedIn(caller), params, clientOf(ctx).address),
   }),
-  'user.verify': async ({ nimbus, params }) => {
-    const { delivery } = await sendVerification(nimbus, params.username);
+  'user.verify': async ({ nimbus, params, caller }) => {
+    const { delivery } = await sendVerification(nimbus, params.username, mailAsker(caller));
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };
   },
   'user.role': async ({ nimbus, params }) => ({

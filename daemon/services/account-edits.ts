@@ -12,6 +12,7 @@ import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { LoginThrottle } from '../http/login-throttle.js';
 import { confirmCurrentPassword } from './auth.js';
+import { assertMayMailVerification, mailAsker } from './caps.js';
 import type { Caller } from './keys.js';
 import { editUser, getUser } from './users.js';
 import { sendVerification } from './verification.js';
@@ -32,11 +33,13 @@ export async function editAccount(
   const own = caller.username !== null && caller.username === edit.username;
   if (own && (edit.newemail !== before || edit.newpassword !== undefined))
     await confirmOwner(nimbus, logins, caller, edit.password, address);
+  // The mail a user's new address gets must be within its caps before anything changes (429).
+  if (!caller.admin && edit.newemail !== before) assertMayMailVerification(nimbus, edit.newemail, mailAsker(caller));
   // newpassword is optional: without it the password stays (DaneeCloud's clients always send it).
   const user = await editUser(nimbus, edit.username, edit.newusername, edit.newemail, edit.newpassword);
   // A user's new address must be verified again (an admin's edit leaves the mail to them).
   if (!caller.admin && user.email !== before)
-    await sendVerification(nimbus, user.username).catch((err: Error) =>
+    await sendVerification(nimbus, user.username, mailAsker(caller)).catch((err: Error) =>
       nimbus.log(`Nimbus: the verification mail for a changed address could not be sent: ${err.message}`),
     );
   return user;

@@ -10,6 +10,7 @@ import { assertStrongPassword } from '../accounts/password-policy.js';
 import type { LoginThrottle } from '../http/login-throttle.js';
 import { hashPassword, hashSecret, newSecret, verifyPassword } from '../keys/secrets.js';
 import type { StoredSession, StoredUser } from '../store/schema.js';
+import { assertMayMailVerification, takeRegistration } from './caps.js';
 import { isAdminUser, type Caller } from './keys.js';
 import { requireUser, toUser } from './records.js';
 import { createUser, dropResetsOf, userLock } from './users.js';
@@ -232,8 +233,17 @@ export async function register(
   client: Client,
 ): Promise<{ token: string; session: StoredSession; user: User }> {
   if (nimbus.config.registration !== 'open') throw registrationClosed();
-  assertStrongPassword(password, username);
-  const user = await createUser(nimbus, username, email, password);
+  const giveBack = takeRegistration(nimbus, client.address);
+  let user: User;
+  try {
+    assertStrongPassword(password, username);
+    assertMayMailVerification(nimbus, email, null);
+    // Never adopting what storage holds under the name: a stranger's files are not theirs (409 name_unavailable).
+    user = await createUser(nimbus, username, email, password, false);
+  } catch (err) {
+    giveBack();
+    throw err;
+  }
   await sendVerification(nimbus, username).catch((err: Error) =>
     nimbus.log(`Nimbus: the verification mail for a new account could not be sent: ${err.message}`),
   );

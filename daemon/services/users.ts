@@ -26,12 +26,17 @@ export function listUsers(nimbus: NimbusContext): User[] {
   return [...nimbus.store.users.values()].map((u) => toUser(nimbus, u));
 }
 
-export function createUser(nimbus: NimbusContext, username: string, email: string, password: string): Promise<User> {
+/**
+ * Creates a user. An admin's creation adopts a directory already in storage under the name (a
+ * restored backup: README, "Accounts"); a self-registration (`adopt` false) must start empty
+ * and is refused (409 name_unavailable) otherwise.
+ */
+export function createUser(nimbus: NimbusContext, username: string, email: string, password: string, adopt = true): Promise<User> {
   return nimbus.locks.run(userLock(username), async () => {
     if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
     assertNoCaseTwin(nimbus, username);
     const passwordHash = await hashPassword(password);
-    await nimbus.storage.ensureUserDir(username);
+    await (adopt ? nimbus.storage.ensureUserDir(username) : nimbus.storage.claimUserDir(username));
     if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
     const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
     nimbus.store.users.set(username, user);
@@ -46,21 +51,28 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
 
 /**
  * Deletes the user's record, shares, verification and reset tokens, sessions, personal
- * keys (the last two revoked at once) and trash records, then their files and trash.
+ * keys (the last two revoked at once) and trash records, then their files and trash. The
+ * storage takes the files away from the user's name before the records' commit and deletes
+ * them after it, so a crash at any step leaves nothing a new account of that name could claim.
  */
 export function deleteUser(nimbus: NimbusContext, username: string): Promise<void> {
   return nimbus.locks.run(userLock(username), async () => {
-    requireUser(nimbus, username);
-    nimbus.store.users.delete(username);
-    nimbus.index.caseFolds.removed(nimbus.store.users, username);
-    dropSharesOf(nimbus, username);
-    for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
-    dropResetsOf(nimbus, username);
-    nimbus.sessions.endAllOf(username);
-    dropKeysOf(nimbus, username);
-    dropTrashOf(nimbus, username);
-    await nimbus.store.commit();
-    await nimbus.storage.deleteUser(username);
+    const instance = requireUser(nimbus, username).createdAt;
+    await nimbus.storage.deleteUser(username, {
+      instance,
+      commit: async () => {
+        nimbus.store.users.delete(username);
+        nimbus.index.caseFolds.removed(nimbus.store.users, username);
+        dropSharesOf(nimbus, username);
+        for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
+        dropResetsOf(nimbus, username);
+        nimbus.sessions.endAllOf(username);
+        dropKeysOf(nimbus, username);
+        // After the files left: a delete to the trash that was running has its record by now.
+        dropTrashOf(nimbus, username);
+        await nimbus.store.commit();
+      },
+    });
     // After the files: a delete to the trash still running holds the user's directory until then.
     await removeTrashDirOf(nimbus, username);
   });

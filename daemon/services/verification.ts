@@ -2,13 +2,22 @@ import type { MailDelivery } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { hashSecret, newSecret } from '../keys/secrets.js';
+import { takeVerificationMail, type MailAsker } from './caps.js';
 import { requireUser } from './records.js';
 
 const VALID_MS = 24 * 60 * 60 * 1000;
 
-/** Creates a verification token (only its hash is stored) and mails the link. */
-export async function sendVerification(nimbus: NimbusContext, username: string): Promise<{ delivery: MailDelivery }> {
+/**
+ * Creates a verification token (only its hash is stored) and mails the link; 429 past the
+ * caps on verification mails (services/caps.ts) for the address and for `asker`.
+ */
+export async function sendVerification(
+  nimbus: NimbusContext,
+  username: string,
+  asker: MailAsker = null,
+): Promise<{ delivery: MailDelivery }> {
   const user = requireUser(nimbus, username);
+  takeVerificationMail(nimbus, user.email, asker);
   const token = newSecret();
   for (const [hash, v] of nimbus.store.verifications) if (v.username === username) nimbus.store.verifications.delete(hash);
   const hash = hashSecret(token);

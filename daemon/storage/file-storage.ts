@@ -130,6 +130,18 @@ export interface TrashStorage {
   survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>>;
 }
 
+/** How `FileStorage.deleteUser` fits the service's part of a user's deletion between its own steps. */
+export interface DeleteUserSteps {
+  /** The account being deleted, by its creation time (a later account of the same name is another one). */
+  instance: string;
+  /**
+   * Removes the user's records and commits them. Called once the user's bytes can no longer
+   * be reached under their name, and before they are deleted; a failure undoes the storage's
+   * part and is thrown again.
+   */
+  commit: () => Promise<void>;
+}
+
 /**
  * Users' files and folders. Names are checked (and resolved) here; `require*` answer from
  * what is known now (the index), the operations check again where the bytes are. Work
@@ -149,12 +161,21 @@ export interface FileStorage {
 
   /** Makes a new user's place, or adopts one already there. */
   ensureUserDir(username: string): Promise<void>;
+  /**
+   * Makes a self-registered user's place, empty: 409 name_unavailable when anything of that
+   * name is in storage already (files, folders, trash), never adopting it.
+   */
+  claimUserDir(username: string): Promise<void>;
   /** Puts back a user's missing place. */
   restoreUserDir(username: string): Promise<void>;
   /** Reads one user's tree again into the index. */
   rescanUser(username: string): Promise<void>;
   renameUser(from: string, to: string): Promise<void>;
-  deleteUser(username: string): Promise<void>;
+  /**
+   * Deletes a user's files, folders and trash so that a crash at any point leaves nothing a
+   * new account of that name could claim; `steps` puts the records' removal in between.
+   */
+  deleteUser(username: string, steps: DeleteUserSteps): Promise<void>;
 
   createFolder(username: string, folder: string): Promise<void>;
   deleteFolder(username: string, folder: string): Promise<void>;

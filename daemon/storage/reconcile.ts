@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { adoptStorageDir } from './availability.js';
+import { isTombstone } from './tombstones.js';
 import type { FileIndex } from './file-index.js';
 import type { Storage } from './storage.js';
 import { rescanUserTree } from './index-sync.js';
@@ -76,7 +77,7 @@ export async function reconcileAll(n: ReconcileTarget): Promise<boolean> {
   const orphans = new Set<string>();
   const onDisk = new Set<string>();
   for (const entry of entries) {
-    if (!entry.isDirectory()) continue;
+    if (!entry.isDirectory() || isTombstone(entry.name)) continue;
     if (n.store.users.has(entry.name)) onDisk.add(entry.name);
     else orphans.add(entry.name);
   }

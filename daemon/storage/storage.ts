@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../errors.js';
 import { createFolder, deleteFile, deleteFolder, renameFile } from './entries.js';
 import type { FileIndex } from './file-index.js';
-import type { FileStorage, OpenedFile, ReceivedUpload } from './file-storage.js';
+import type { DeleteUserSteps, FileStorage, OpenedFile, ReceivedUpload } from './file-storage.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
@@ -16,7 +16,8 @@ import type { StorageParts } from './storage-parts.js';
 import { DiskTrash } from './trash-dir.js';
 import { checkUploadTarget, placeUpload, receive } from './uploads.js';
 import { UploadTickets, type UploadTicket } from './upload-tickets.js';
-import { deleteUser, ensureUserDir, renameUser, restoreUserDir } from './user-dirs.js';
+import { claimUserDir, deleteUser, ensureUserDir, renameUser, restoreUserDir } from './user-dirs.js';
+import { settleTombstones } from './tombstones.js';
 
 export type { FileStorage, OpenedFile, ReceivedUpload, UploadTicket };
 
@@ -76,6 +77,11 @@ export class Storage implements FileStorage, StorageParts {
     return ensureUserDir(this, username);
   }
 
+  /** Makes a self-registered user's directory; 409 when the name has a directory (in any case) or a trash already. */
+  claimUserDir(username: string): Promise<void> {
+    return claimUserDir(this, this.trash.trashDir, username);
+  }
+
   /** Puts back a user's missing directory; a link or file there is left alone. */
   restoreUserDir(username: string): Promise<void> {
     return restoreUserDir(this, username);
@@ -90,8 +96,13 @@ export class Storage implements FileStorage, StorageParts {
     return renameUser(this, from, to);
   }
 
-  deleteUser(username: string): Promise<void> {
-    return deleteUser(this, username);
+  deleteUser(username: string, steps: DeleteUserSteps): Promise<void> {
+    return deleteUser(this, username, steps);
+  }
+
+  /** At start, before the first scan: finishes the deletions a crash cut short (tombstones.ts); then, their files going. */
+  async finishDeletions(instanceOf: (username: string) => string | undefined, log: (line: string) => void): Promise<Promise<void>> {
+    return (await settleTombstones(this.storageDir, instanceOf, log)).removing;
   }
 
   createFolder(username: string, folder: string): Promise<void> {

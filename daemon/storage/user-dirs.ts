@@ -1,10 +1,15 @@
 /** The users' directories at the top of the storage directory: made, put back, renamed, removed. */
-import { rename } from 'node:fs/promises';
-import { conflict, fromFsError } from '../errors.js';
+import { lstat, readdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { conflict, fromFsError, nameUnavailable } from '../errors.js';
+import { failpoint } from '../util/failpoints.js';
+import { foldName } from './case-folds.js';
+import type { DeleteUserSteps } from './file-storage.js';
 import { ignoreExists, isNoDir } from './fs-helpers.js';
 import { withDir } from './safe-dir.js';
-import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { lstatIn, mkdirIn } from './safe-ops.js';
 import { userKey, type StorageParts } from './storage-parts.js';
+import { entomb, removeTombstone, unentomb } from './tombstones.js';
 
 /**
  * Makes a new user's directory, or adopts a real directory already there (an orphan).
@@ -23,6 +28,29 @@ export async function ensureUserDir(s: StorageParts, username: string): Promise<
       throw fromFsError(err) ?? err;
     });
     await dir.close();
+  });
+  s.index.ensureUser(username);
+}
+
+/**
+ * Makes a self-registered user's directory, empty: refused (409 name_unavailable) when
+ * anything of that name, in any case, is in storage already (an orphan's files are never
+ * handed to a stranger), or a trash directory of that name is (a deletion cut short: the next
+ * start would hand its items to this account). The mkdir is exclusive, so a directory a sync
+ * tool makes between the check and the mkdir is refused too, never adopted.
+ */
+export async function claimUserDir(s: StorageParts, trashDir: string, username: string): Promise<void> {
+  s.assertWritable();
+  s.path(username);
+  if (await lstat(path.join(trashDir, username)).catch(() => null)) throw nameUnavailable();
+  const folded = foldName(username);
+  await withDir(s.storageDir, [], async (root) => {
+    if ((await readdir(root.at())).some((name) => foldName(name) === folded)) throw nameUnavailable();
+    await mkdirIn(root, username).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw nameUnavailable();
+      throw fromFsError(err) ?? err;
+    });
+    await root.fsync();
   });
   s.index.ensureUser(username);
 }
@@ -56,16 +84,27 @@ export async function renameUser(s: StorageParts, from: string, to: string): Pro
   );
 }
 
-export async function deleteUser(s: StorageParts, username: string): Promise<void> {
+/**
+ * Deletes a user's directory so that no crash leaves it under the user's name
+ * (tombstones.ts): renamed to a tombstone, then `steps.commit` (the record's removal; a
+ * failure puts the directory back), then the tombstone removed.
+ */
+export async function deleteUser(s: StorageParts, username: string, steps: DeleteUserSteps): Promise<void> {
   s.path(username);
+  let tombstone: string | null = null;
   await s.live.run([userKey(username)], true, async () => {
     s.tickets.voidAll(username);
+    tombstone = await entomb(s.storageDir, username, steps.instance);
+    failpoint('user.delete.entombed');
     try {
-      await withDir(s.storageDir, [], (root) => removeTree(root, username));
+      await steps.commit();
     } catch (err) {
-      // The storage directory itself is gone (an unmounted disk): nothing to remove.
-      if (!isNoDir(err)) throw err;
+      // Should putting it back fail too, the tombstone stays, and the next start puts it back.
+      if (tombstone) await unentomb(s.storageDir, tombstone, username).catch(() => undefined);
+      throw err;
     }
     s.index.removeUser(username);
   });
+  failpoint('user.delete.committed');
+  if (tombstone) await removeTombstone(s.storageDir, tombstone);
 }

@@ -184,6 +184,14 @@ const CASES: Record<EndpointId, Case[]> = {
         newpassword: 'password456',
       }),
     ),
+    err(429, 'a user’s new address that had its 5 verification mails this hour', 'too_many_requests', async (fx) => {
+      const email = `${fx.unique('full')}@example.org`;
+      const other = await fx.user();
+      await api(fx.t, 'user.edit', { username: other, newusername: other, newemail: email });
+      for (let i = 0; i < 5; i++) await api(fx.t, 'user.verify', { username: other });
+      const { username, headers } = await fx.session();
+      return api(fx.t, 'user.edit', { username, newusername: username, newemail: email }, { key: null, headers });
+    }),
   ],
   'user.verify': [
     ok(
@@ -197,6 +205,11 @@ const CASES: Record<EndpointId, Case[]> = {
     ),
     err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'user.verify')),
     err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'user.verify', { username: 'nobody' })),
+    err(429, 'a 6th mail to one address within the hour', 'too_many_requests', async (fx) => {
+      const username = await fx.user();
+      for (let i = 0; i < 5; i++) await api(fx.t, 'user.verify', { username });
+      return api(fx.t, 'user.verify', { username });
+    }),
     err(502, 'the SMTP server is down', 'mail_failed', async (fx) => {
       await createUser(fx.smtpDown, 'mia');
       return api(fx.smtpDown, 'user.verify', { username: 'mia' });
@@ -1228,6 +1241,18 @@ const CASES: Record<EndpointId, Case[]> = {
       const username = fx.unique('twice');
       await api(fx.open, 'auth.register', { username, email: 'r@example.com', password: 'my own passphrase' }, { key: null });
       return api(fx.open, 'auth.register', { username, email: 'r@example.com', password: 'my own passphrase' }, { key: null });
+    }),
+    // Last of the daemon's registrations: it uses up this client address's for 15 minutes.
+    err(429, 'a 6th registration from one address within 15 minutes', 'too_many_requests', async (fx) => {
+      for (;;) {
+        const res = await api(
+          fx.open,
+          'auth.register',
+          { username: fx.unique('many'), email: `${fx.unique('many')}@example.com`, password: 'my own passphrase' },
+          { key: null },
+        );
+        if (res.status !== 201) return res;
+      }
     }),
   ],
   'auth.sessions': [

@@ -13,13 +13,14 @@
  * deleting or renaming it exclusively, and uploads in flight hold tickets a delete voids.
  */
 import type { Readable } from 'node:stream';
-import { conflict, fileTaken, notFound } from '../../errors.js';
+import { conflict, fileTaken, nameUnavailable, notFound } from '../../errors.js';
 import type { RemoteChange, Store } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
 import type { FileMeta } from '../index-tree.js';
-import type { FileStorage, OpenedFile, ReceivedUpload } from '../file-storage.js';
+import type { DeleteUserSteps, FileStorage, OpenedFile, ReceivedUpload } from '../file-storage.js';
 import type { ObjectStore } from '../objects/object-store.js';
+import { failpoint } from '../../util/failpoints.js';
 import { assertComponent } from '../paths.js';
 import { SharedExclusiveLock } from '../safe-lock.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
@@ -113,6 +114,17 @@ export class ObjectStorage implements FileStorage {
     this.index.ensureUser(username);
   }
 
+  /**
+   * A self-registered user starts empty: any row of that name (files, folders, trashed ones,
+   * trash records: left by an older version's deletion cut short) is a 409, never adopted.
+   */
+  async claimUserDir(username: string): Promise<void> {
+    assertComponent(username);
+    const { files, folders } = this.rows.rowsOf(username);
+    if (files.length > 0 || folders.length > 0 || this.store.trashOf(username).length > 0) throw nameUnavailable();
+    this.index.ensureUser(username);
+  }
+
   async restoreUserDir(username: string): Promise<void> {
     assertComponent(username);
   }
@@ -142,14 +154,24 @@ export class ObjectStorage implements FileStorage {
     });
   }
 
-  /** Every row of the user goes (trash included), then their objects. */
-  async deleteUser(username: string): Promise<void> {
+  /**
+   * Every row of the user goes (trash included) in the commit that removes their records
+   * (`steps`; alone, its own), so no crash leaves rows a new account of that name would
+   * show; then their objects.
+   */
+  async deleteUser(username: string, steps?: DeleteUserSteps): Promise<void> {
     assertComponent(username);
     await this.live.run([userKey(username)], true, async () => {
       this.tickets.voidAll(username);
       const { files, folders } = this.rows.rowsOf(username);
-      await this.deleteRows(files, folders);
+      for (const f of files) this.store.files.delete(f.id);
+      for (const f of folders) this.store.folders.delete(f.id);
+      await (steps ? steps.commit() : this.store.commit());
+      failpoint('user.delete.committed');
+      for (const f of files) this.rows.applyFile(f.id, undefined);
+      for (const f of folders) this.rows.applyFolder(f.id, undefined);
       this.index.removeUser(username);
+      await this.deleteObjects(files.map((f) => f.id));
     });
   }
 

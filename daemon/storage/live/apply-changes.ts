@@ -4,6 +4,7 @@ import type { Storage } from '../storage.js';
 import { lstatBelow } from '../safe-ops.js';
 import { trackTouches, type Touches } from '../safe-touched.js';
 import { isAddressableName } from '../scan.js';
+import { isTombstone } from '../tombstones.js';
 import type { Look } from './settle.js';
 import type { DirAt, Location } from './subscription.js';
 
@@ -53,6 +54,8 @@ export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): F
 }
 
 function applyTopLevel(t: IndexTarget, name: string, stat: Stats | null): FollowUp {
+  // A deleted user's directory on its way out: neither a user nor an orphan.
+  if (isTombstone(name)) return null;
   const isUser = t.store.users.has(name);
   if (stat?.isDirectory()) {
     if (!isUser) {
