@@ -55,7 +55,7 @@ describe('verification mails', () => {
     const cookie = await signIn(t, 'mover', passwordOf('mover'));
     const edit = await call(t, '/api/user/edit', {
       cookie,
-      body: { username: 'mover', newusername: 'mover', newemail: 'target@example.com' },
+      body: { username: 'mover', newusername: 'mover', newemail: 'target@example.com', password: passwordOf('mover') },
     });
     expectTooMany(edit);
     expect((await call(t, '/api/user', { key: t.key, query: { username: 'mover' } })).body.email).toBe('mover@example.com');
@@ -68,13 +68,13 @@ describe('verification mails', () => {
     for (let i = 0; i < 10; i++) {
       const res = await call(t, '/api/user/edit', {
         cookie,
-        body: { username: 'hopper', newusername: 'hopper', newemail: `hop${i}@example.com` },
+        body: { username: 'hopper', newusername: 'hopper', newemail: `hop${i}@example.com`, password: passwordOf('hopper') },
       });
       expect(res.status, show(res)).toBe(201);
     }
     const over = await call(t, '/api/user/edit', {
       cookie,
-      body: { username: 'hopper', newusername: 'hopper', newemail: 'hop10@example.com' },
+      body: { username: 'hopper', newusername: 'hopper', newemail: 'hop10@example.com', password: passwordOf('hopper') },
     });
     expectTooMany(over);
     expect((await call(t, '/api/user', { key: t.key, query: { username: 'hopper' } })).body.email).toBe('hop9@example.com');

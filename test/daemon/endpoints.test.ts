@@ -190,7 +190,7 @@ const CASES: Record<EndpointId, Case[]> = {
       await api(fx.t, 'user.edit', { username: other, newusername: other, newemail: email });
       for (let i = 0; i < 5; i++) await api(fx.t, 'user.verify', { username: other });
       const { username, headers } = await fx.session();
-      return api(fx.t, 'user.edit', { username, newusername: username, newemail: email }, { key: null, headers });
+      return api(fx.t, 'user.edit', { username, newusername: username, newemail: email, password: PASSWORD }, { key: null, headers });
     }),
   ],
   'user.verify': [
