@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { childEnv, runCli, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { secretServiceSkipReason, startSecretService, type SecretService } from '../helpers/secret-service.js';
 
@@ -96,7 +96,8 @@ describe('the admin key without a desktop keyring (no D-Bus, as root)', () => {
   it('`key show` after the first daemon start prints the key the daemon accepts, before and after a restart', async () => {
     const { home, dataDir, keyFile } = await machine();
     let daemon = await startDaemon(dataDir, headless(home));
-    expect(daemon.stderr()).toContain(keyFile);
+    // The daemon's log lines reach stderr in batches (every 50 ms), so the warning may follow the address.
+    await vi.waitFor(() => expect(daemon.stderr()).toContain(keyFile));
     const { key, warnings } = await keyShow(dataDir, headless(home));
     expect(warnings).toEqual([]);
     expect(await dashWith(daemon.url, key)).toBe(200);
