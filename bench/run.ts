@@ -28,6 +28,7 @@ import { startupRows } from './scenarios/startup.js';
 import { eventsRow } from './scenarios/events.js';
 import { groupCommitRow } from './scenarios/store.js';
 import { downloadRow, uploadRow } from './scenarios/transfer.js';
+import { formUploadRow } from './scenarios/form-upload.js';
 import { uiRow } from './scenarios/ui.js';
 import { zipRow } from './scenarios/zip.js';
 import { watcherRow } from './scenarios/watcher.js';
@@ -55,6 +56,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['watchers', 'Watching the storage folder: fs.watch per directory', watchersRow('fs-watch')],
   ['download', 'Download of the big file', downloadRow],
   ['upload', 'Upload of the big file', uploadRow],
+  ['form-upload', 'Form upload of the big file', formUploadRow],
   ['zip', 'Zip of the big file’s folder', zipRow],
   ['ui', 'UI: open the big folder', uiRow],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.
