@@ -42,6 +42,7 @@ const TRANSLATED = new Set([
   'quota_exceeded',
   'role_in_use',
   'weak_password',
+  'name_unavailable',
   'cannot_preview',
   'not_shared',
   'internal',

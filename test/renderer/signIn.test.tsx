@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { KEY_STORAGE_ITEM, takeKeyFromFragment } from '../../renderer/api/connection';
 import { Session } from '../../renderer/components/Session/Session';
 import { useClient, useSession } from '../../renderer/components/Session/sessionContext';
@@ -222,6 +223,25 @@ describe('creating an account', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('does not take new accounts');
     expect(screen.getByLabelText('Username')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
+  });
+
+  it('says a name storage already holds cannot be registered, in the UI’s language', async () => {
+    daemon({
+      'GET /api/auth/options': () => json(200, { registration: 'open', requireVerified: false }),
+      'POST /api/auth/register': () => json(409, { error: 'This name cannot be registered; choose another', code: 'name_unavailable' }),
+    });
+    await i18next.changeLanguage('cs');
+    try {
+      renderApp();
+      await userEvent.click(await screen.findByRole('button', { name: 'Vytvořit účet' }));
+      await userEvent.type(screen.getByLabelText('Uživatelské jméno'), 'mallory');
+      await userEvent.type(screen.getByLabelText('E-mail'), 'm@example.com');
+      await userEvent.type(screen.getByLabelText('Heslo'), 'correct horse battery');
+      await userEvent.click(screen.getByRole('button', { name: 'Vytvořit účet' }));
+      expect((await screen.findByRole('alert')).textContent).toContain('Toto jméno nelze zaregistrovat');
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 });
 
