@@ -160,7 +160,7 @@ export const LEGACY_DEFAULT_BADGE = 'https://placehold.co/64x64/png?text=%20';
 
 export function emptyDb(): DbData {
   return {
-    schema: 1,
+    schema: SCHEMA_VERSION,
     users: [],
     roles: [
       { name: 'user', maxStorage: 128, badge: BUILT_IN_BADGES.user, builtIn: true },
