@@ -29,6 +29,7 @@ const clusterFiles = [
     'zip',
     'previews',
     'thumbnails',
+    'thumbnail-conditional',
     'accounts',
     'auth',
     'sessions',

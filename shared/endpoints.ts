@@ -595,7 +595,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, size: p('thumbnailSize', 'Longest edge in pixels, 64–512 (default 256)', false) },
     success: 200,
-    errors: [400, 404, 415],
+    errors: [400, 404, 412, 415],
     events: [],
     raw: 'bytes',
   },

@@ -28,7 +28,7 @@ import { VERSION } from '../version.js';
 import { answerHeader } from './response.js';
 import { sendFile } from './download.js';
 import { sendThumbnail } from './thumbnail-response.js';
-import { thumbnailOf } from '../services/thumbnails.js';
+import { openThumbnail } from '../services/thumbnails.js';
 import { sendZip } from './zip-response.js';
 import { withUploadBody } from './upload-body.js';
 import { planZip } from '../services/zip.js';
@@ -218,7 +218,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'files.thumbnail': async ({ nimbus, params, ctx }) => {
     const source = { username: params.username, folder: params.folder ?? null, file: params.file };
-    sendThumbnail(ctx, await thumbnailOf(nimbus, source, params.size ?? 256, ctx.get('If-None-Match')));
+    await sendThumbnail(ctx, await openThumbnail(nimbus, source, params.size ?? 256));
   },
   'folders.rename': async ({ nimbus, params }) => ({
     msg: 'Folder renamed',

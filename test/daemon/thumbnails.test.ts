@@ -10,17 +10,12 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ThumbnailCache } from '../../daemon/services/thumbnail-cache.js';
-import { renderCounts, renderProbe, sniffRaster } from '../../daemon/services/thumbnails.js';
+import { renderProbe, sniffRaster } from '../../daemon/services/thumbnail-render.js';
+import { renderCounts } from '../../daemon/services/thumbnails.js';
 import { api, apiLoose, signIn } from '../helpers/api.js';
 import { onDisk } from '../helpers/backend.js';
 import { createUser, listTree, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
-
-/** A solid picture of the given size and colour. */
-function picture(width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' = 'png', r = 200): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r, g: 40, b: 40 } } })
-    .toFormat(format)
-    .toBuffer();
-}
+import { picture, thumbnail, untilSettled } from '../helpers/thumbnails.js';
 
 /** A PNG whose header claims `width`×`height` (a decompression bomb: the header is all it takes). */
 function pngHeaderClaiming(width: number, height: number): Buffer {
@@ -59,21 +54,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** fetch's text() would mangle the binary body: read pictures as bytes. */
-async function thumbBytes(
-  username: string,
-  file: string,
-  extra: { size?: number; folder?: string } = {},
-  headers: Record<string, string> = {},
-) {
-  const query = new URLSearchParams({ username, file, ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)])) });
-  const res = await fetch(`${t.url}/api/files/thumbnail?${query}`, { headers: { 'API-Key': t.key, ...headers } });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
-}
+const thumbBytes = (username: string, file: string, extra: { size?: number; folder?: string } = {}, headers: Record<string, string> = {}) =>
+  thumbnail(t, username, file, extra, headers);
 
 describe('GET /api/files/thumbnail', () => {
   it('answers a WebP whose longest edge is the size asked, with an ETag and private revalidation', async () => {
     await upload(t, 'ana', 'wide.png', await picture(1000, 500));
+    await untilSettled(t, 'ana', 'wide.png');
     const res = await thumbBytes('ana', 'wide.png', { size: 128 });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/webp');
@@ -159,6 +146,8 @@ describe('GET /api/files/thumbnail', () => {
 
   it('serves a kept picture without rendering again, and answers a current ETag with 304', async () => {
     await upload(t, 'ana', 'again.png', await picture(500, 500));
+    // A picture is kept once its file has settled (thumbnails.ts, pictureOf).
+    await untilSettled(t, 'ana', 'again.png');
     const first = await thumbBytes('ana', 'again.png', { size: 100 });
     const count = renders();
     const second = await thumbBytes('ana', 'again.png', { size: 100 });
@@ -177,6 +166,7 @@ describe('GET /api/files/thumbnail', () => {
 
   it('keeps its pictures in <data-dir>/cache/thumbnails, never in the storage folder', async () => {
     await upload(t, 'ana', 'where.png', await picture(90, 90));
+    await untilSettled(t, 'ana', 'where.png');
     const before = await snapshotState(t);
     await thumbBytes('ana', 'where.png', { size: 64 });
     expect((await snapshotState(t)).tree).toEqual(before.tree);
@@ -185,6 +175,7 @@ describe('GET /api/files/thumbnail', () => {
 
   it('gives a file overwritten the new picture, never the old, and drops the old one', async () => {
     await upload(t, 'ana', 'swap.png', await picture(200, 100, 'png', 250));
+    await untilSettled(t, 'ana', 'swap.png');
     const before = await cached();
     const old = await thumbBytes('ana', 'swap.png', { size: 64 });
     const [oldEntry] = (await cached()).filter((p) => !before.includes(p));
@@ -192,6 +183,7 @@ describe('GET /api/files/thumbnail', () => {
     await upload(t, 'ana', 'swap.png', await picture(100, 200, 'png', 10), { overwrite: 'true' });
     // The old picture is deleted (the index's file.changed)...
     await vi.waitFor(async () => expect(await cached()).not.toContain(oldEntry));
+    await untilSettled(t, 'ana', 'swap.png');
     const fresh = await thumbBytes('ana', 'swap.png', { size: 64 });
     expect(fresh.headers.get('etag')).not.toBe(old.headers.get('etag'));
     expect(await sharp(fresh.bytes).metadata()).toMatchObject({ width: 32, height: 64 });
@@ -221,6 +213,8 @@ describe('GET /api/files/thumbnail', () => {
 
   it('never keeps a picture of the old bytes when the file is overwritten while it renders', async () => {
     await upload(t, 'ana', 'race.png', await picture(120, 120, 'png', 250));
+    // Settled, so that the render below is one that would be kept.
+    await untilSettled(t, 'ana', 'race.png');
     let reached!: () => void;
     const inWindow = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;
@@ -236,6 +230,7 @@ describe('GET /api/files/thumbnail', () => {
     release();
     const old = await pending;
     expect(old.status).toBe(200);
+    await untilSettled(t, 'ana', 'race.png');
     const fresh = await thumbBytes('ana', 'race.png', { size: 64 });
     expect(fresh.headers.get('etag')).not.toBe(old.headers.get('etag'));
     const { data } = await sharp(fresh.bytes).raw().toBuffer({ resolveWithObject: true });
@@ -248,6 +243,7 @@ describe('GET /api/files/thumbnail', () => {
 
   it('drops the pictures of a deleted file', async () => {
     await upload(t, 'ana', 'bye.png', await picture(70, 70));
+    await untilSettled(t, 'ana', 'bye.png');
     const before = await cached();
     await thumbBytes('ana', 'bye.png', { size: 64 });
     const added = (await cached()).filter((p) => !before.includes(p));
@@ -287,6 +283,7 @@ describe('files.thumbnail with a cache that cannot be written', () => {
       await writeFile(path.join(broken.dataDir, 'cache', 'thumbnails'), 'not a directory');
       await createUser(broken, 'ana');
       await upload(broken, 'ana', 'a.png', await picture(100, 100));
+      await untilSettled(broken, 'ana', 'a.png');
       const res = await api(broken, 'files.thumbnail', { username: 'ana', file: 'a.png', size: 64 });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/webp');
