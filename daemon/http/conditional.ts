@@ -29,7 +29,9 @@ export interface Validators {
  */
 export function validatorsOf(opened: OpenedFile): Validators {
   return {
-    etag: etag(opened.identity, { weak: !opened.identityIsStrong }),
+    // The weak tag hashes something else than the strong one will: a copy validated by it (which
+    // a write within the same tick may have replaced) must not match the settled file (a 304).
+    etag: opened.identityIsStrong ? etag(opened.identity) : etag(`${opened.identity}:unsettled`, { weak: true }),
     lastModified: new Date(opened.mtimeMs).toUTCString(),
   };
 }
