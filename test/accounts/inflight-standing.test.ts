@@ -58,7 +58,7 @@ async function adminUser(username: string): Promise<{ bySession: Record<string, 
 
 interface Paused {
   status: number;
-  /** Reads the rest: how many bytes came in all, and whether the answer ended cleanly. */
+  /** Reads the rest: how many bytes came in all, and whether the answer came whole. */
   finish(): Promise<{ bytes: number; clean: boolean }>;
 }
 
@@ -72,9 +72,13 @@ function startPaused(pathAndQuery: string, headers: Record<string, string>, daem
         res.pause();
         const finish = () =>
           new Promise<{ bytes: number; clean: boolean }>((done) => {
+            // Complete: the whole answer came, as framed. A connection closed early may already
+            // have ended the paused response (with nothing left to read, it closes at once).
+            const settle = () => done({ bytes, clean: res.complete });
+            if (res.closed) return settle();
             res.on('data', (c: Buffer) => (bytes += c.length));
-            res.on('end', () => done({ bytes, clean: !res.aborted }));
-            res.on('error', () => done({ bytes, clean: false }));
+            res.on('error', () => undefined);
+            res.on('close', settle);
             res.resume();
           });
         resolve({ status: res.statusCode ?? 0, finish });
