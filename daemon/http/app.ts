@@ -13,6 +13,7 @@ import type { ErrorCode } from '../../shared/errors.js';
 import { ApiError, notFound } from '../errors.js';
 import { dummyPasswordHash, registrationClosed } from '../services/auth.js';
 import { identify, sessionCaller, type Caller } from '../services/keys.js';
+import { mayStillHave } from '../services/standing.js';
 import { SESSION_COOKIE } from '../services/sessions.js';
 import { errorHandler } from './error-handler.js';
 import { requestLog } from './request-log.js';
@@ -111,7 +112,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   const app = new Koa();
   const throttle = new FailureThrottle(nimbus.log);
   const logins = new LoginThrottle(nimbus.log);
-  const connections = new ConnectionTracker(nimbus.revocations);
+  const connections = new ConnectionTracker(nimbus.revocations, events, (caller, named) => mayStillHave(nimbus, caller, named));
   // Made now, so that the first unknown user's sign-in takes no longer than the others.
   void dummyPasswordHash();
   const knownPaths = new Set(ENDPOINTS.filter((e) => !isTemplated(e)).map((e) => e.path));
@@ -165,6 +166,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
     const read = readParams(ctx, endpoint, pathParams);
     const { params, page } = read instanceof Promise ? await read : read;
     admitNamed(caller, endpoint, params);
+    if (caller !== null) connections.name(ctx.req.socket, ctx.res, namedUser(params));
     if (readsIndex(endpoint) && nimbus.index.state === 'scanning') {
       // One user's answers need only that user's directory read; lists of all users need the whole scan.
       const username = 'username' in params && typeof params.username === 'string' && endpoint.id !== 'user.all' ? params.username : null;
@@ -362,7 +364,7 @@ function authorize(guards: Guards, ctx: Context, endpoint: Endpoint): Caller | n
   if (refusesReadOnly(endpoint) && !caller.canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
   refusePasswordInQuery(ctx, endpoint);
   // So that revoking the key or ending the session closes this connection and whatever it streams.
-  guards.connections.bind(ctx.req.socket, ctx.res, caller.credential);
+  guards.connections.bind(ctx.req.socket, ctx.res, caller);
   return caller;
 }
 
@@ -376,6 +378,12 @@ function keyCaller(guards: Guards, ctx: Context, key: string): Caller {
   guards.throttle.fail(client, 'API keys');
   throw new ApiError('unauthorized', 'Wrong API key');
 }
+
+/** The user a request's parameters name (`username`), or null. */
+const namedUser = (params: object): string | null => {
+  const { username } = params as { username?: unknown };
+  return typeof username === 'string' ? username : null;
+};
 
 /**
  * A `self` row names a user: an admin may name anyone, anyone else only themselves. Another

@@ -87,6 +87,7 @@ class Message {
  */
 export class EventHub {
   readonly #subscribers = new Set<Subscriber>();
+  readonly #publishListeners: ((event: ChangeEvent) => void)[] = [];
   readonly #heartbeat: NodeJS.Timeout;
   readonly #maxBuffered: number;
   readonly #log: (line: string) => void;
@@ -106,8 +107,13 @@ export class EventHub {
   }
 
   publish(event: ChangeEvent): void {
-    if (this.#subscribers.size === 0) return;
-    this.#write(new Message(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), event);
+    if (this.#subscribers.size > 0) this.#write(new Message(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), event);
+    for (const listener of this.#publishListeners) listener(event);
+  }
+
+  /** Calls `listener` with every event published from now on, once the streams had it. */
+  onPublish(listener: (event: ChangeEvent) => void): void {
+    this.#publishListeners.push(listener);
   }
 
   /**

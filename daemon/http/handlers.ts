@@ -14,6 +14,7 @@ import * as folders from '../services/folders.js';
 import * as keys from '../services/keys.js';
 import type { Caller } from '../services/keys.js';
 import * as roles from '../services/roles.js';
+import { mayStillHave, standsAsAuthorized } from '../services/standing.js';
 import { getUsage } from '../services/records.js';
 import * as trash from '../services/trash.js';
 import { searchFilesJson } from '../services/search.js';
@@ -193,6 +194,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'files.upload': async ({ nimbus, params, ctx, caller }) => {
     assertMayPublish(nimbus, caller);
+    const me = signedIn(caller);
     return {
       msg: 'File uploaded',
       file: await withUploadBody(ctx, ({ body, declaredLength }) =>
@@ -203,6 +205,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
           overwrite: params.overwrite === true,
           declaredLength,
           body,
+          callerMayStill: () => mayStillHave(nimbus, me, params.username),
         }),
       ),
     };
@@ -260,7 +263,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     events.attach(ctx, {
       credential: me.credential,
       onlyUser: me.admin ? null : me.username,
-      standsAsOpened: me.username === null ? null : () => keys.standsAsAuthorized(nimbus, me),
+      standsAsOpened: me.username === null ? null : () => standsAsAuthorized(nimbus, me),
     });
   },
 

@@ -75,6 +75,8 @@ export interface UploadRequest {
   /** Content-Length, when the client sent one. */
   declaredLength: number | null;
   body: Readable;
+  /** Whether the caller may still place it (a role change while the body streamed may end that); always when absent. */
+  callerMayStill?: () => boolean;
 }
 
 /**
@@ -99,8 +101,8 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
   }));
   // A delete of the user or folder while the body streams voids the ticket: the upload is then a 404.
   const ticket = nimbus.storage.beginUpload(req.username, req.folder);
-  // The same user, not one deleted and made again with this name meanwhile.
-  const isCurrent = () => nimbus.store.users.get(req.username)?.createdAt === user.createdAt;
+  // The same user, not one deleted and made again with this name meanwhile, and a caller who may still write there.
+  const isCurrent = () => nimbus.store.users.get(req.username)?.createdAt === user.createdAt && (req.callerMayStill?.() ?? true);
   let meta;
   try {
     // Everything that would refuse the upload is checked before a byte of the body is read.

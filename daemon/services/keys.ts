@@ -98,20 +98,6 @@ export function identify(nimbus: NimbusContext, presented: string): Caller | nul
   };
 }
 
-/**
- * Whether a caller authorized earlier (an open event stream's) still stands as then: the same
- * user, an admin or not as then. False once a role change made them an admin or no longer one,
- * once they were renamed or deleted, or once the personal key names another user. A key or
- * session that ends is revoked (Revocations); this covers what changes under a live one.
- */
-export function standsAsAuthorized(nimbus: NimbusContext, caller: Caller): boolean {
-  if (caller.username === null) return true;
-  // A personal key follows its user through a rename (by its hash); a session's user is fixed, a rename ends it.
-  if (caller.sessionId === null && nimbus.store.keysByHash.get(caller.credential)?.username !== caller.username) return false;
-  const user = nimbus.store.users.get(caller.username);
-  return user !== undefined && isAdminUser(user) === caller.admin;
-}
-
 const ownerOf = (key: StoredKey): string | null => key.username ?? null;
 
 const toKeyInfo = (k: StoredKey): ApiKeyInfo => ({
