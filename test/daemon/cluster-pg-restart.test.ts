@@ -34,7 +34,7 @@ describe('a cluster daemon while PostgreSQL restarts under load', () => {
 
   const start = () => spawnDaemon(dataDir, env);
   const alive = (d: Daemon) => d.child.exitCode === null && d.child.signalCode === null;
-  const call = (method: string, target: string, body?: Uint8Array) =>
+  const call = (method: string, target: string, body?: BodyInit) =>
     fetch(`${daemon.url}${target}`, { method, headers: { 'API-Key': TEST_KEY }, body });
 
   beforeAll(async () => {

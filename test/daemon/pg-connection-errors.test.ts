@@ -36,8 +36,9 @@ describe('a pooled connection that loses its server', () => {
       await admin.end();
     }
   };
-  const pidOf = async (client: Pick<pg.PoolClient, 'query'>) =>
-    (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+  /** The server session of a client, or of the pooled connection a Database's next query takes. */
+  const pidOf = async (on: { query: (text: string) => Promise<pg.QueryResult> }) =>
+    (await on.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
 
   beforeAll(async () => {
     url = await (await sharedPostgres()).createDatabase();
