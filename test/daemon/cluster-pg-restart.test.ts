@@ -5,11 +5,11 @@
  * turn) and started again. The driver's FATAL 57P01 then reaches connections the pool has
  * just opened or handed out: each must have an 'error' listener by then, or the process dies.
  * Every upload gets an HTTP answer (201, or 503 while the database is away), and after each
- * restart the daemon takes uploads again by itself. A daemon that exits is counted and started
- * again, so that one run says how often it happened. A private PostgreSQL (startPostgres())
- * so that stopping it touches no other test.
+ * restart the daemon takes uploads again by itself; the lost connections are logged as
+ * warnings. A daemon that exits is counted and started again, so that one run says how often
+ * it happened. A private PostgreSQL (startPostgres()) so that stopping it touches no other test.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -99,5 +99,14 @@ describe('a cluster daemon while PostgreSQL restarts under load', () => {
     // While the database is away a write is refused with 503 (the client retries), never a 500 or a dropped connection.
     const unexpected = [...answers.keys()].filter((a) => a !== '201' && !/^503 (database|storage)_unavailable$/.test(a));
     expect(unexpected, JSON.stringify(Object.fromEntries(answers))).toEqual([]);
+    // Each lost connection was heard, and logged as a warning.
+    await vi.waitFor(async () => {
+      const log = await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8');
+      const lost = log.split('\n').filter((line) => line.includes('database: a connection failed'));
+      expect(
+        lost.some((line) => line.includes('"level":"warn"') && line.includes('"code":"57P01"')),
+        lost[0],
+      ).toBe(true);
+    });
   }, 120_000);
 });
