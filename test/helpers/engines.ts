@@ -22,8 +22,8 @@ export interface PostgresEngine {
 }
 
 export interface PrivatePostgres extends PostgresEngine {
-  /** pg_ctl stop -m fast: the server is down, its data kept. */
-  stop(): Promise<void>;
+  /** pg_ctl stop -m fast (or -m immediate): the server is down, its data kept. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts again on the same port and data. */
   restart(): Promise<void>;
   /** Stops and removes everything. */
@@ -64,7 +64,7 @@ export async function startPostgres(): Promise<PrivatePostgres> {
   });
   return {
     ...postgresEngine(server.url),
-    stop: () => server.stop(),
+    stop: (mode) => server.stop(mode),
     restart: () => server.restart(),
     async close() {
       await server.close();

@@ -9,6 +9,16 @@ import pg from 'pg';
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
+/** Where a lost connection is reported (the daemon's logger). */
+export interface DatabaseLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface DatabaseOptions {
+  max?: number;
+  log?: DatabaseLog;
+}
+
 /** Network errors the driver passes on from the socket. */
 const CONNECTION_ERRNOS = new Set([
   'ECONNREFUSED',
@@ -36,11 +46,18 @@ export class Database {
   }
 
   /** A pool on `url`, checked with one query so a wrong address fails here, not at the first request. */
-  static async connect(url: string, options: { max?: number } = {}): Promise<Database> {
+  static async connect(url: string, options: DatabaseOptions = {}): Promise<Database> {
     const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
-    // An idle client whose server went away emits 'error' on the pool: without a listener it would
-    // crash the process. The next query meets the same failure and reports it.
-    pool.on('error', () => undefined);
+    const warn = (err: Error & { code?: unknown }): void =>
+      options.log?.warn({ err: err.message, code: err.code }, 'database: a connection failed; the next query opens another');
+    // An 'error' nobody listens to ends the process, and a server going away (a restart sends
+    // FATAL 57P01) reaches every client, checked out or not, even in the same read that hands
+    // it out. 'connect' fires before the pool first hands a client out, so from then until it
+    // is gone each client has this listener (before, the pool's own idle listener covers it).
+    // The query that meets the dead connection reports the failure to its caller.
+    pool.on('connect', (client) => client.on('error', warn));
+    // The pool re-emits an idle client's error here, once the listener above has logged it.
+    pool.on('error', ignore);
     const database = new Database(url, pool);
     try {
       await database.query('SELECT 1');
@@ -59,9 +76,6 @@ export class Database {
   /** Runs `fn` inside BEGIN … COMMIT on one connection; ROLLBACK when it throws (then rethrows). */
   async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    // A checked-out client has no 'error' listener of the pool's: a server that goes away
-    // mid-transaction would crash the process. The failing query reports the error anyway.
-    client.on('error', ignore);
     let broken: unknown = undefined;
     try {
       await client.query('BEGIN');
@@ -73,13 +87,8 @@ export class Database {
       if (Database.isConnectionError(err)) broken = err;
       throw err;
     } finally {
-      // A connection that failed is destroyed rather than handed to the next caller (and keeps
-      // its listener: it may still report the error it died of).
-      if (broken instanceof Error) client.release(broken);
-      else {
-        client.off('error', ignore);
-        client.release();
-      }
+      // A connection that failed is destroyed rather than handed to the next caller.
+      client.release(broken instanceof Error ? broken : undefined);
     }
   }
 

@@ -1,8 +1,8 @@
 /**
  * The dedicated connection on which a daemon LISTENs for other daemons' changes
  * (docs/cluster.md, "The store"). It is not pooled: a LISTEN belongs to one session. When
- * the connection ends or fails, `onLost` is called once; the backend then reconnects it
- * (with backoff) through `start()` again.
+ * the connection ends or fails once listening, `onLost` is called once; the backend then
+ * reconnects it (with backoff) through `start()` again, which throws if it is lost meanwhile.
  */
 import pg from 'pg';
 
@@ -24,12 +24,14 @@ export class ChangeListener {
   async start(): Promise<void> {
     await this.stop();
     const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5000 });
-    let lost = false;
+    let lost: Error | null = null;
     const lose = (err: Error): void => {
-      if (lost || this.#client !== client) return;
-      lost = true;
-      this.#client = null;
+      if (lost) return;
+      lost = err;
       void client.end().catch(() => undefined);
+      // Still starting: start() throws it. Stopped or replaced: nobody needs telling.
+      if (this.#client !== client) return;
+      this.#client = null;
       this.#onLost(err);
     };
     client.on('error', lose);
@@ -40,6 +42,9 @@ export class ChangeListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      // A server shutting down may send its FATAL in the same read as the answer to LISTEN:
+      // the connection is gone before it was ever counted as listening.
+      if (lost) throw lost;
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;

@@ -89,7 +89,7 @@ export class PgBackend implements StoreBackend {
 
   /** Connects to `url` and brings its schema up to date (the Store's `open()` loads it). */
   static async connect(url: string, options: PgBackendOptions = {}): Promise<PgBackend> {
-    const database = await Database.connect(url);
+    const database = await Database.connect(url, { log: options.log });
     try {
       await migrate(database);
     } catch (err) {

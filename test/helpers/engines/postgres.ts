@@ -16,8 +16,8 @@ export interface PostgresServer {
   url: string;
   port: number;
   dir: string;
-  /** pg_ctl stop -m fast (the data stays). */
-  stop(): Promise<void>;
+  /** pg_ctl stop -m fast, or -m immediate (a crash: no clean shutdown); the data stays. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts again on the same port and data. */
   restart(): Promise<void>;
   /** Stops at once and removes the directory. */
@@ -61,8 +61,8 @@ export async function startPostgresServer(home: string, signal?: AbortSignal): P
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     dir,
-    async stop() {
-      await pgCtl('-m', 'fast', '-w', 'stop');
+    async stop(mode = 'fast') {
+      await pgCtl('-m', mode, '-w', 'stop');
     },
     restart: start,
     async close() {
