@@ -12,14 +12,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 import { sharedS3 } from '../helpers/engines.js';
+import { slowUpload } from '../helpers/slow-upload.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 const KIB = 1024;
+const MIB = 1024 * KIB;
 /** A 1x1 RGB PNG (a thumbnail's source). */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
 
 let t: TestDaemon;
 let proxy: TcpProxy;
@@ -65,9 +64,12 @@ async function expectUnavailable(res: ApiResponse): Promise<void> {
   expect(res.body.error).toEqual(expect.any(String));
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   const id = res.headers.get('x-request-id');
-  await vi.waitFor(async () => expect((await requestLines()).find((line) => line.reqId === id)).toMatchObject({ level: 'error', status: 503 }), {
-    timeout: 5000,
-  });
+  await vi.waitFor(
+    async () => expect((await requestLines()).find((line) => line.reqId === id)).toMatchObject({ level: 'error', status: 503 }),
+    {
+      timeout: 5000,
+    },
+  );
 }
 
 const download = (file: string, folder?: string) =>
@@ -81,7 +83,9 @@ describe('a cluster daemon with its bucket unreachable', () => {
   it('answers a download 503 storage_unavailable with Retry-After, never an empty reply, and logs it at error', async () => {
     await expectUnavailable(await download('kept.txt'));
     // A range too: the first read is the ranged one.
-    await expectUnavailable(await t.api('GET', '/api/files/download', { username: 'ana', file: 'kept.txt' }, { headers: { Range: 'bytes=2-5' } }));
+    await expectUnavailable(
+      await t.api('GET', '/api/files/download', { username: 'ana', file: 'kept.txt' }, { headers: { Range: 'bytes=2-5' } }),
+    );
   });
 
   it('answers a share link 503 the same', async () => {
@@ -113,6 +117,27 @@ describe('a cluster daemon with its bucket unreachable', () => {
     expect(await names()).toEqual(expect.arrayContaining(['kept.txt', 'picture.png']));
     const renamed = await t.api('POST', '/api/files/rename', { username: 'ana', file: 'picture.png', newname: 'photo.png' });
     expect(renamed.status, renamed.text).toBe(201);
+  });
+});
+
+describe('a bucket cut in the middle of an upload', () => {
+  it('answers 503 storage_unavailable (the store failed, not the client) and leaves no row', async () => {
+    await createUser(t, 'bo');
+    const size = 12 * MIB;
+    const up = slowUpload(t.port, t.key, { username: 'bo', file: 'cut.bin' }, size);
+    // Past the first 5 MiB part: the multipart upload is under way when the bucket goes.
+    await up.write(Buffer.alloc(6 * MIB, 1));
+    proxy.cut();
+    try {
+      up.end(Buffer.alloc(size - 6 * MIB, 2));
+      const res = await up.response;
+      expect(res.status, res.text).toBe(503);
+      expect(JSON.parse(res.text).code).toBe('storage_unavailable');
+    } finally {
+      proxy.mend();
+    }
+    const listed = await t.api('GET', '/api/files', { username: 'bo' });
+    expect(listed.body.files).toEqual([]);
   });
 });
 

@@ -123,11 +123,11 @@ export class S3ObjectStore implements ObjectStore {
       const result = await upload.done();
       return { size: total, etag: result.ETag ?? '', lastModified: new Date() };
     } catch (err) {
-      // Read before anything else settles: the body's own failure (the client went away,
-      // onBytes refused) is known by now when it is what stopped the upload.
-      const bodyFailure = failure;
       await this.abortMultipartUploads(key).catch(() => undefined);
-      throw bodyFailure ?? asStoreFailure(err);
+      // The body's own failure (the client went away, onBytes refused) when that is what
+      // stopped the upload; otherwise the bucket failed it, the server's failure (a 503), never
+      // the client's. Upload never destroys its body, so a bucket failure leaves `failure` unset.
+      throw failure ?? asStoreFailure(err);
     }
   }
 
