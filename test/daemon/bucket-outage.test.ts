@@ -88,6 +88,12 @@ describe('a cluster daemon with its bucket unreachable', () => {
     );
   });
 
+  it('still answers a HEAD of a file, which reads no bytes', async () => {
+    const head = await t.api('HEAD', '/api/files/download', { username: 'ana', file: 'kept.txt' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String('kept bytes'.length));
+  });
+
   it('answers a share link 503 the same', async () => {
     await expectUnavailable(await t.raw('GET', `${shareLink}?download=true`, { key: null }));
   });
