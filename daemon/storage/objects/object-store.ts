@@ -1,6 +1,8 @@
 /**
  * Where file bytes live in object mode (docs/cluster.md): an S3 bucket. Keys are
  * `files/<id>`, ids that never change; the store's `files` rows say which name each has.
+ * What a request calls (put, get, head, copy) rejects with a 503 `storage_unavailable`
+ * (asStoreFailure) when the bucket fails it: unreachable, or an error of its own.
  */
 import type { Readable } from 'node:stream';
 import { ApiError, bucketUnavailable } from '../../errors.js';
