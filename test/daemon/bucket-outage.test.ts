@@ -147,6 +147,34 @@ describe('a bucket cut in the middle of an upload', () => {
   });
 });
 
+describe('a bucket lost while a zip streams', () => {
+  it('cuts the connection: the client sees a truncated zip, never a clean end', async () => {
+    // Far more than the socket buffers between a paused client and the daemon hold: the first
+    // file cannot be read to its end, nor the second opened, before the bucket is cut.
+    await createUser(t, 'zo');
+    await upload(t, 'zo', 'a.bin', Buffer.alloc(24 * MIB, 7));
+    await upload(t, 'zo', 'b.bin', 'second');
+    const res = await fetch(`${t.url}/api/folders/download?username=zo&files=a.bin/b.bin`, { headers: { 'API-Key': t.key } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let received = (await reader.read()).value?.length ?? 0;
+    proxy.cut();
+    try {
+      const rest = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended';
+          received += value.length;
+        }
+      })();
+      await expect(rest).rejects.toThrow();
+      expect(received).toBeLessThan(24 * MIB);
+    } finally {
+      proxy.mend();
+    }
+  });
+});
+
 describe('once the bucket is back', () => {
   it('downloads, shares, zips, thumbnails, uploads and copies work again', async () => {
     const got = await vi.waitFor(
