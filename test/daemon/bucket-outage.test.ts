@@ -147,6 +147,24 @@ describe('a bucket cut in the middle of an upload', () => {
   });
 });
 
+describe('a bucket lost in the middle of a copy', () => {
+  it('answers 503 storage_unavailable (not 400 or 500) and leaves no row', async () => {
+    await createUser(t, 'co');
+    await t.api('POST', '/api/folders/create', { username: 'co', folder: 'to' });
+    await upload(t, 'co', 'big.bin', Buffer.alloc(24 * MIB, 3));
+    // A copy reads the source from the bucket and writes the copy to it: cut a third of the way through the read.
+    proxy.cutAfter(8 * MIB);
+    try {
+      const res = await t.api('POST', '/api/files/copy', { username: 'co', file: 'big.bin', to: 'to' });
+      expect(res.status, res.text).toBe(503);
+      expect(res.body.code).toBe('storage_unavailable');
+    } finally {
+      proxy.mend();
+    }
+    expect((await t.api('GET', '/api/files', { username: 'co', folder: 'to' })).body.files).toEqual([]);
+  });
+});
+
 describe('a bucket lost while a zip streams', () => {
   it('cuts the connection: the client sees a truncated zip, never a clean end', async () => {
     // Far more than the socket buffers between a paused client and the daemon hold: the first

@@ -1,9 +1,9 @@
 /** A file of object mode opened for reading: its row's size and ETag, its bytes read from the bucket on demand (ranged). */
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
 import type { OpenedFile } from '../file-storage.js';
-import { ObjectMissing, type ObjectStore } from '../objects/object-store.js';
+import { asStoreFailure, ObjectMissing, type ObjectStore } from '../objects/object-store.js';
 import { objectKey } from './ids.js';
 
 /** The row named an object that is gone (deleted for good by another daemon a moment ago): as a file that is gone. */
@@ -27,10 +27,17 @@ export function openObject(objects: ObjectStore, row: StoredFile): OpenedFile {
       const body = await objects.get(key, range).catch((err: unknown) => {
         throw asMissing(err);
       });
+      // A read failing midway (the bucket lost) fails the stream with a 503: a copy, whose
+      // upload reads it, says so (pipe-from-client.ts passes a source's ApiError on); a download
+      // already under way is cut off (Koa destroys the response).
+      const out = new PassThrough({ highWaterMark: 1 << 20 });
+      body.once('error', (err) => out.destroy(asStoreFailure(err)));
+      out.once('close', () => body.destroy());
+      body.pipe(out);
       // Closed while the GET was under way (the client went away): nobody will read it.
-      if (closed) body.destroy();
-      open = body;
-      return body;
+      if (closed) out.destroy();
+      open = out;
+      return out;
     },
     async read(): Promise<Buffer> {
       const body = await objects.get(key).catch((err: unknown) => {
