@@ -50,6 +50,16 @@ export const nameUnavailable = () => conflict('name_unavailable', 'This name can
 /** An upload or rename onto a name a file already has (the UI words it from the code). */
 export const fileTaken = () => conflict('file_exists', 'A file with that name already exists (pass overwrite=true to replace it)');
 
+/**
+ * The object store (the bucket) could not be read or written: the server's failure, never the
+ * client's, so a 503 with Retry-After that clients and balancers retry. `cause` keeps the
+ * store's own error for whoever logs it.
+ */
+export const bucketUnavailable = (cause?: unknown) =>
+  Object.assign(new ApiError('storage_unavailable', 'The file store cannot be reached; try again in a moment', { 'Retry-After': '5' }), {
+    cause,
+  });
+
 /** A path that would leave the user's directory: answered as a bad name, never followed. */
 export class PathOutsideRoot extends ApiError {
   constructor() {

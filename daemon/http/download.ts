@@ -53,7 +53,7 @@ export interface SendOptions {
  * CSP that runs nothing, or, for a previewable type asked `inline`, an inline disposition
  * under `INLINE_CSP`.
  */
-export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs: number, options: SendOptions = {}): void {
+export async function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs: number, options: SendOptions = {}): Promise<void> {
   const { size } = opened;
   // From the opened file's own stat (no other syscall): the validators name the bytes streamed.
   const validators = validatorsOf(opened);
@@ -100,8 +100,13 @@ export function sendFile(ctx: Context, opened: OpenedFile, name: string, idleMs:
   // 1 MiB reads (OpenedFile.stream). The socket's idle timer moves only when a write starts
   // or completes, so a chunk must reach a slow reader within the idle limit below: at 5
   // minutes, that is any reader above ~3.5 KiB/s. The stream releases the file at its end,
-  // or when Koa destroys it (the client went away).
-  ctx.body = opened.stream({ start, end });
+  // or when Koa destroys it (the client went away). Awaited before any header is sent: a
+  // bucket that cannot be read is answered 503, not with a reply that ends before its first
+  // byte; a failure after that destroys the connection (Koa's pipeline), a truncated transfer.
+  ctx.body = await opened.stream({ start, end }).catch(async (err: unknown) => {
+    await opened.close();
+    throw err;
+  });
   closeWhenStalled(ctx, idleMs * DOWNLOAD_IDLE_FACTOR);
 }
 

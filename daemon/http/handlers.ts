@@ -245,7 +245,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   }),
   'files.download': async ({ nimbus, params, ctx }) => {
     const opened = await files.openDownload(nimbus, params.username, params.folder ?? null, params.file);
-    sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs, { inline: params.inline === true });
+    await sendFile(ctx, opened, params.file, nimbus.config.bodyIdleMs, { inline: params.inline === true });
   },
 
   'dash.get': ({ nimbus, events }) => dash(nimbus, events),
@@ -331,7 +331,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
       sendSharePreview(ctx, params.token, name, preview, opened.size);
       return;
     }
-    sendFile(ctx, opened, name, nimbus.config.bodyIdleMs, { inline: params.inline === true && params.download !== true });
+    await sendFile(ctx, opened, name, nimbus.config.bodyIdleMs, { inline: params.inline === true && params.download !== true });
   },
   verify: async ({ nimbus, params, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);

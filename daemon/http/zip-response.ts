@@ -13,7 +13,7 @@ const ZIP_IDLE_FACTOR = 10;
  * deflated entries is known only once they are written), so the answer is chunked. A HEAD
  * gets the headers and opens no file.
  */
-export function sendZip(ctx: Context, nimbus: NimbusContext, plan: ZipPlan): void {
+export async function sendZip(ctx: Context, nimbus: NimbusContext, plan: ZipPlan): Promise<void> {
   ctx.status = 200;
   ctx.type = 'application/zip';
   ctx.set('Content-Disposition', attachment(plan.downloadName));
@@ -25,8 +25,10 @@ export function sendZip(ctx: Context, nimbus: NimbusContext, plan: ZipPlan): voi
     return;
   }
   // Koa destroys the body when the response closes (a client that went away): streamZip
-  // then closes the file it holds and opens no other.
-  ctx.body = streamZip(nimbus, plan, {
+  // then closes the file it holds and opens no other. Awaited before any header is sent: a
+  // first file that cannot be read is a 503; a failure once bytes went out destroys the
+  // connection (Koa's pipeline), so the client sees a cut-off zip, never a clean end.
+  ctx.body = await streamZip(nimbus, plan, {
     failed: (err) => nimbus.log(`Nimbus: a zip of ${plan.username}'s files stopped: ${err.message}`),
   });
   // Node's server destroys a socket idle this long: a client that stops reading does not hold the open file for ever.

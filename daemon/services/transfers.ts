@@ -80,7 +80,7 @@ export async function copyFile(
 async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Promise<T>): Promise<T> {
   try {
     if (opened.size === 0) return await fn(Readable.from([]));
-    const body = opened.stream();
+    const body = await opened.stream();
     // The upload listens while it reads; an error after it gave up (a read still in flight) must not go unheard.
     body.on('error', () => undefined);
     return await fn(body);

@@ -103,18 +103,19 @@ export interface ZipEvents {
   failed?(err: Error): void;
 }
 
-/**
- * The zip's bytes as a stream. Files are opened one at a time, each only once the previous
- * one has been read to its end, so at most one file is open; a file that vanished since the
- * plan is left out and the zip stays valid. Destroying the returned stream (the client went
- * away) closes the open file and opens no other.
- */
 /** yazl, required on the first zip rather than at start (~35 ms of the daemon's start-up). */
 let yazlModule: typeof import('yazl') | null = null;
 const yazl = () => (yazlModule ??= createRequire(import.meta.url)('yazl') as typeof import('yazl'));
 export const preloadZip = (): void => void yazl();
 
-export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvents = {}): Readable {
+/**
+ * The zip's bytes as a stream. Files are opened one at a time, each only once the previous
+ * one has been read to its end, so at most one file is open; a file that vanished since the
+ * plan is left out and the zip stays valid. Destroying the returned stream (the client went
+ * away) closes the open file and opens no other. Settles once the first file's bytes can be
+ * read: a store that cannot read them rejects (503) before a byte of the zip is sent.
+ */
+export async function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvents = {}): Promise<Readable> {
   const zip = new (yazl().ZipFile)();
   // yazl's output is a PassThrough; typed as NodeJS.ReadableStream by @types/yazl.
   const output = zip.outputStream as Readable;
@@ -158,7 +159,14 @@ export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvent
     // `size` for yazl: a file cut short by another program ends its entry early (the data
     // descriptor says how long) instead of failing the whole zip. The stream releases the
     // file at its end, or when destroyed.
-    const stream = opened.stream();
+    const stream = await opened.stream().catch(async (err: unknown) => {
+      await opened.close();
+      throw err;
+    });
+    if (stopped) {
+      stream.destroy();
+      return;
+    }
     current = stream;
     stream.once('error', (err) => zip.emit('error', err));
     // The next file is opened once this one is closed: never two open at once.
@@ -168,7 +176,14 @@ export function streamZip(nimbus: NimbusContext, plan: ZipPlan, events: ZipEvent
     });
     zip.addReadStream(stream, item.entry, options);
   };
-  void addNext(0).catch((err: Error) => zip.emit('error', err));
+  try {
+    // Up to the first file's stream: later failures reach the client as a cut-off zip (zip.on('error') above).
+    await addNext(0);
+  } catch (err) {
+    stop();
+    output.destroy();
+    throw err;
+  }
   return output;
 }
 

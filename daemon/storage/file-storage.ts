@@ -37,8 +37,10 @@ export interface OpenedFile {
   /**
    * The bytes (all of them up to `size`, or the inclusive `range`), read in 1 MiB chunks.
    * Call at most once, and not for an empty file (callers answer those without reading).
+   * Settles once the first read can be made (objects: the GET answered), so that a store
+   * that cannot be read rejects (503) before the caller has sent a header.
    */
-  stream(range?: { start: number; end: number }): Readable;
+  stream(range?: { start: number; end: number }): Promise<Readable>;
   /** The whole file in one buffer (thumbnails: what is sniffed is what is decoded); callers check `size` first. */
   read(): Promise<Buffer>;
   /** Releases the file (a stream still open is destroyed first); may be called more than once. */

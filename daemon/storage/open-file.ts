@@ -69,7 +69,7 @@ class DiskOpenedFile implements OpenedFile {
     this.identityIsStrong = Date.now() - Number(stat.ctimeMs) >= SETTLED_MS;
   }
 
-  stream(range?: { start: number; end: number }): Readable {
+  async stream(range?: { start: number; end: number }): Promise<Readable> {
     if (this.#stream || this.#closed) throw new Error('The file was streamed or closed already');
     if (this.size === 0) {
       void this.close();

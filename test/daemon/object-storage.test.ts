@@ -121,8 +121,8 @@ describe('ObjectStorage (db.json + Swift)', () => {
     const opened = await s.storage.openFile('ana', null, 'hello.txt');
     expect(opened.identity).toBe(`${row.id}:${row.etag}`);
     expect(opened.etag).toBe(row.etag);
-    expect((await readAll(opened.stream())).toString()).toBe('hello object world');
-    expect((await readAll(opened.stream({ start: 6, end: 11 }))).toString()).toBe('object');
+    expect((await readAll(await opened.stream())).toString()).toBe('hello object world');
+    expect((await readAll(await opened.stream({ start: 6, end: 11 }))).toString()).toBe('object');
     expect((await opened.read()).toString()).toBe('hello object world');
     await opened.close();
   });
@@ -182,7 +182,7 @@ describe('ObjectStorage (db.json + Swift)', () => {
     const opened = await s.storage.openFile('ana', null, 'big.bin');
     expect(opened.size).toBe(size);
     const start = 8 * 1024 * 1024 - 10;
-    const part = await readAll(opened.stream({ start, end: start + 99 }));
+    const part = await readAll(await opened.stream({ start, end: start + 99 }));
     expect(part.equals(bytes.subarray(start, start + 100))).toBe(true);
     expect((await opened.read()).equals(bytes)).toBe(true);
   });

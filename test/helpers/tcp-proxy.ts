@@ -10,12 +10,16 @@ export interface TcpProxy {
   /** The proxy's own port on 127.0.0.1. */
   port: number;
   cut(): void;
+  /** Cuts once `bytes` more have come from the target (to cut a transfer in its middle). */
+  cutAfter(bytes: number): void;
   mend(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let open = true;
+  /** Bytes from the target still to pass before a cut (cutAfter); null: none planned. */
+  let untilCut: number | null = null;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -30,6 +34,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     }
     const upstream = net.connect(target);
     track(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (untilCut === null) return;
+      untilCut -= chunk.length;
+      if (untilCut <= 0) {
+        untilCut = null;
+        open = false;
+        cutAll();
+      }
+    });
     client.pipe(upstream);
     upstream.pipe(client);
     client.on('close', () => upstream.destroy());
@@ -45,7 +58,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       open = false;
       cutAll();
     },
+    cutAfter(bytes) {
+      untilCut = bytes;
+    },
     mend() {
+      untilCut = null;
       open = true;
     },
     async close() {

@@ -11,6 +11,8 @@
  *
  * A reservation expires `ttlMs` after its last refresh; this daemon refreshes its own on a
  * timer, so only a dead daemon's expire (and are deleted by the next reservation of that user).
+ * A release the database could not take (it was down) is tried again every second until it
+ * is taken: the user's quota is whole again as soon as the database is back, not at expiry.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError, quotaExceeded } from '../../errors.js';
@@ -18,6 +20,8 @@ import { usedMessage, type QuotaLedger, type Reservation } from '../../services/
 import { Database } from '../../store/postgres/database.js';
 
 const MIB = 1024 * 1024;
+/** How often a release the database could not take is tried again. */
+const RELEASE_RETRY_MS = 1000;
 
 interface RowReservation extends Reservation {
   readonly id: string;
@@ -38,6 +42,10 @@ export class PgQuotaLedger implements QuotaLedger {
   /** This daemon's reservations, refreshed while it lives. */
   readonly #live = new Map<string, RowReservation>();
   readonly #timer: NodeJS.Timeout;
+  /** Released reservations whose row could not be deleted yet (the database was down): id → when it expires anyway. */
+  readonly #unreleased = new Map<string, number>();
+  #retry: NodeJS.Timeout | null = null;
+  #closed = false;
 
   constructor(database: Database, options: PgQuotaLedgerOptions = {}) {
     this.#database = database;
@@ -62,9 +70,29 @@ export class PgQuotaLedger implements QuotaLedger {
     const held = reservation as RowReservation;
     this.#live.delete(held.id);
     held.bytes = 0;
-    // Released once the file is committed: a database lost just now must not fail an upload that
-    // landed. The row, no longer refreshed, stops counting once it expires (ttlMs).
-    await this.#database.query('DELETE FROM reservations WHERE id = $1', [held.id]).catch(() => undefined);
+    // Never throws: a database lost just now must not fail an upload that landed. The row is
+    // deleted once the database is back (or stops counting at its expiry, whichever is first).
+    this.#unreleased.set(held.id, Date.now() + this.#ttlMs);
+    await this.#deleteUnreleased();
+  }
+
+  /** Deletes the rows of released reservations; while the database cannot take it, tries again every second. */
+  async #deleteUnreleased(): Promise<void> {
+    const now = Date.now();
+    for (const [id, expiresAt] of this.#unreleased) if (expiresAt <= now) this.#unreleased.delete(id);
+    const ids = [...this.#unreleased.keys()];
+    if (ids.length === 0) return;
+    try {
+      await this.#database.query('DELETE FROM reservations WHERE id = ANY($1::text[])', [ids]);
+      for (const id of ids) this.#unreleased.delete(id);
+    } catch {
+      if (this.#closed) return;
+      this.#retry ??= setTimeout(() => {
+        this.#retry = null;
+        void this.#deleteUnreleased();
+      }, RELEASE_RETRY_MS);
+      this.#retry.unref();
+    }
   }
 
   /** What the database counts against the user now: their files (trash included) and live reservations. */
@@ -84,7 +112,10 @@ export class PgQuotaLedger implements QuotaLedger {
 
   /** Stops refreshing (the daemon stops); its reservations expire unless released. */
   close(): void {
+    this.#closed = true;
     clearInterval(this.#timer);
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = null;
   }
 
   /** Holds `bytes` more on the reservation if the user's usage, everything reserved and `bytes` fit in `maxBytes`. */

@@ -1,8 +1,11 @@
 /**
  * Where file bytes live in object mode (docs/cluster.md): an S3 bucket. Keys are
  * `files/<id>`, ids that never change; the store's `files` rows say which name each has.
+ * What a request calls (put, get, head, copy) rejects with a 503 `storage_unavailable`
+ * (asStoreFailure) when the bucket fails it: unreachable, or an error of its own.
  */
 import type { Readable } from 'node:stream';
+import { ApiError, bucketUnavailable } from '../../errors.js';
 
 export interface StoredObject {
   size: number;
@@ -44,4 +47,13 @@ export class ObjectMissing extends Error {
     super(`No object ${key}`);
     this.name = 'ObjectMissing';
   }
+}
+
+/**
+ * What a request that needed the bucket answers when the bucket failed it (unreachable, an
+ * error of its own): 503 storage_unavailable, the store's error kept as the cause. The
+ * requests' own refusals (ApiErrors) pass as they are.
+ */
+export function asStoreFailure(err: unknown): Error {
+  return err instanceof ApiError ? err : bucketUnavailable(err);
 }

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { ObjectMissing, type ObjectStore, type PutOptions, type StoredObject } from './object-store.js';
+import { asStoreFailure, ObjectMissing, type ObjectStore, type PutOptions, type StoredObject } from './object-store.js';
 import { createS3Client, type S3Settings } from './s3-client.js';
 
 export interface S3ObjectStoreSettings extends S3Settings {
@@ -124,7 +124,10 @@ export class S3ObjectStore implements ObjectStore {
       return { size: total, etag: result.ETag ?? '', lastModified: new Date() };
     } catch (err) {
       await this.abortMultipartUploads(key).catch(() => undefined);
-      throw failure ?? err;
+      // The body's own failure (the client went away, onBytes refused) when that is what
+      // stopped the upload; otherwise the bucket failed it, the server's failure (a 503), never
+      // the client's. Upload never destroys its body, so a bucket failure leaves `failure` unset.
+      throw failure ?? asStoreFailure(err);
     }
   }
 
@@ -136,7 +139,7 @@ export class S3ObjectStore implements ObjectStore {
       return result.Body as Readable;
     } catch (err) {
       if (isNoSuchKey(err)) throw new ObjectMissing(key);
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
@@ -148,7 +151,7 @@ export class S3ObjectStore implements ObjectStore {
       // HEAD answers carry no error code: a 404 is the object's absence (a missing bucket
       // shows in check()).
       if (isStatus404(err)) return null;
-      throw err;
+      throw asStoreFailure(err);
     }
   }
 
@@ -157,7 +160,7 @@ export class S3ObjectStore implements ObjectStore {
       await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeKey(from)}` }));
     } catch (err) {
       if (isNoSuchKey(err)) throw new ObjectMissing(from);
-      throw err;
+      throw asStoreFailure(err);
     }
     // CopyObject's answer has no size: ask for the new object's metadata.
     const copied = await this.head(to);
