@@ -12,7 +12,7 @@ import { hashPassword, hashSecret, newSecret, verifyPassword } from '../keys/sec
 import type { StoredSession, StoredUser } from '../store/schema.js';
 import { assertMayMailVerification, takeRegistration } from './caps.js';
 import { isAdminUser, type Caller } from './keys.js';
-import { requireUser, toUser } from './records.js';
+import { catchUpOnMiss, requireUser, toUser } from './records.js';
 import { createUser, dropResetsOf, userLock } from './users.js';
 import { escapeHtml, sendVerification } from './verification.js';
 
@@ -64,6 +64,10 @@ export async function login(
 ): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
   let user: StoredUser | undefined;
   const passed = await passwordAttempt(logins, username, client.address, async () => {
+    // With several daemons the account may have been made through another one a moment ago.
+    // Caught up on every sign-in, not only on a miss, so an unknown name takes the same work
+    // and time as a wrong password: one database round trip, next to scrypt's tens of ms.
+    await nimbus.store.catchUp();
     const found = nimbus.store.users.get(username);
     // The same scrypt work whether or not the user exists.
     const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
@@ -160,8 +164,11 @@ function mayMailReset(nimbus: NimbusContext, username: string, now: number): boo
  * address; answers nothing either way, so nobody learns who has an account. A new link
  * replaces the user's earlier one; at most 5 mails per user per hour.
  */
-export function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): void {
+export async function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): Promise<void> {
   if (username === undefined && email === undefined) throw badRequest('Give a username or an e-mail address', 'missing_parameter');
+  // An account made through another daemon a moment ago gets its mail too. Caught up whether or
+  // not the name is known here, as a sign-in is: the answer's time must not tell who exists.
+  await nimbus.store.catchUp();
   const now = Date.now();
   const wanted = email?.toLowerCase();
   const users = [...nimbus.store.users.values()].filter((u) =>
@@ -202,6 +209,11 @@ function mailReset(nimbus: NimbusContext, user: StoredUser, token: string) {
 /** Sets a new password from a reset token (used up here); every session of the user ends. */
 export async function confirmReset(nimbus: NimbusContext, token: string, next: string): Promise<void> {
   const hash = hashSecret(token);
+  // A link mailed by another daemon a moment ago: its reset (or its user) may not be here yet.
+  await catchUpOnMiss(nimbus, () => {
+    const made = nimbus.store.resets.get(hash);
+    return made !== undefined && nimbus.store.users.has(made.username);
+  });
   const entry = nimbus.store.resets.get(hash);
   const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   if (!entry || !user || Date.parse(entry.expiresAt) <= Date.now()) {

@@ -11,7 +11,7 @@ import { call, codeOf, login, makeUser, passwordOf, show } from '../helpers/acco
 import { eventually } from '../helpers/cluster.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { clusterEnv } from '../helpers/engines.js';
-import { readOutbox, verifyLink } from '../helpers/mail.js';
+import { readOutbox, resetLink, verifyLink } from '../helpers/mail.js';
 
 const ROUNDS = 20;
 
@@ -51,20 +51,28 @@ describe('two daemons: a record made on A is found on B at once', () => {
     // The mail goes out after the answer (it must not tell who exists): B's outbox gets one for each.
     await eventually('B mailed every reset link', async () => {
       const mails = await readOutbox(b.dataDir);
-      return names.every((username) => mails.some((mail) => mail.includes(`To: ${username}@example.com`) && mail.includes('/reset?token=')));
+      return names.every((username) => mails.some((mail) => mail.includes(`To: ${username}@example.com`) && resetLink(mail) !== null));
     });
   });
 
-  it('opens through B a share link made through A a moment ago, every round', async () => {
+  it('opens through B a share link made through A a moment ago, every round, and counts none as an unknown link', async () => {
+    // One client for every request: B allows it 20 unknown links a minute (then 429).
+    const from = '127.0.0.5';
     await makeUser(a, 'sharer');
     for (let i = 0; i < ROUNDS; i++) {
       await upload(a, 'sharer', `shared${i}.txt`, `shared bytes ${i}`);
       const shared = await a.api('POST', '/api/files/share', { username: 'sharer', file: `shared${i}.txt` });
       expect(shared.status, shared.text).toBe(201);
       const token = new URL(shared.body.file.shareUrl as string).pathname.split('/').pop()!;
-      const res = await call(b, `/s/${token}`, { query: { download: '1' } });
+      const res = await call(b, `/s/${token}`, { query: { download: '1' }, from });
       expect(res.status, `round ${i}: ${show(res)}`).toBe(200);
       expect(res.text).toBe(`shared bytes ${i}`);
+    }
+    // The links that worked used none of the client's allowance for links that do not: all 21
+    // of these are answered 404 (the 21st is the one that blocks what comes after it).
+    for (let i = 0; i < 21; i++) {
+      const res = await call(b, `/s/no-such-link-${i}`, { query: { download: '1' }, from });
+      expect(res.status, `unknown link ${i}: ${show(res)}`).toBe(404);
     }
   });
 
