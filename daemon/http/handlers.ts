@@ -40,6 +40,7 @@ import type { FailureThrottle } from './throttle.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { clearSessionCookie, sessionCookie } from './cookies.js';
 import * as auth from '../services/auth.js';
+import { confirmReset, requestReset } from '../services/password-reset.js';
 import { describeDevice } from '../services/sessions.js';
 
 export interface HandlerInput<Id extends EndpointId> {
@@ -291,11 +292,11 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     return { msg: 'Password changed; your other sessions were signed out' };
   },
   'auth.reset': async ({ nimbus, params }) => {
-    await auth.requestReset(nimbus, params.username, params.email);
+    await requestReset(nimbus, params.username, params.email);
     return { msg: 'If that account exists and has an e-mail address, a reset link is on its way' };
   },
   'auth.reset.confirm': async ({ nimbus, params }) => {
-    await auth.confirmReset(nimbus, params.token, params.newpassword);
+    await confirmReset(nimbus, params.token, params.newpassword);
     return { msg: 'Password changed; sign in with the new one' };
   },
   'auth.register': async ({ nimbus, params, ctx }) => {
