@@ -15,7 +15,7 @@ import * as keys from '../services/keys.js';
 import type { Caller } from '../services/keys.js';
 import * as roles from '../services/roles.js';
 import { mayStillHave, standsAsAuthorized } from '../services/standing.js';
-import { getUsage } from '../services/records.js';
+import { catchUpOnMiss, getUsage } from '../services/records.js';
 import * as trash from '../services/trash.js';
 import { searchFilesJson } from '../services/search.js';
 import * as transfers from '../services/transfers.js';
@@ -41,6 +41,7 @@ import type { FailureThrottle } from './throttle.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { clearSessionCookie, sessionCookie } from './cookies.js';
 import * as auth from '../services/auth.js';
+import { confirmReset, requestReset } from '../services/password-reset.js';
 import { describeDevice } from '../services/sessions.js';
 
 export interface HandlerInput<Id extends EndpointId> {
@@ -293,12 +294,12 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     await auth.changePassword(nimbus, logins, signedIn(caller), params.password, params.newpassword, clientOf(ctx).address);
     return { msg: 'Password changed; your other sessions were signed out' };
   },
-  'auth.reset': ({ nimbus, params }) => {
-    auth.requestReset(nimbus, params.username, params.email);
+  'auth.reset': async ({ nimbus, params }) => {
+    await requestReset(nimbus, params.username, params.email);
     return { msg: 'If that account exists and has an e-mail address, a reset link is on its way' };
   },
   'auth.reset.confirm': async ({ nimbus, params }) => {
-    await auth.confirmReset(nimbus, params.token, params.newpassword);
+    await confirmReset(nimbus, params.token, params.newpassword);
     return { msg: 'Password changed; sign in with the new one' };
   },
   'auth.register': async ({ nimbus, params, ctx }) => {
@@ -322,6 +323,8 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   },
 
   'share.download': async ({ nimbus, params, ctx, throttle }) => {
+    // A link made through another daemon a moment ago is no unknown link: looked for caught up.
+    await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
     throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
     const { opened, name } = await openSharedFile(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
     // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.
@@ -338,7 +341,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     ctx.type = 'text/html';
     // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
     if (ctx.method === 'HEAD') {
-      if (!isVerificationValid(nimbus, params.token))
+      if (!(await isVerificationValid(nimbus, params.token)))
         throw explainedBy(USED_LINK_PAGE)(new ApiError('token_invalid', 'This link has expired or was already used'));
       ctx.body = '';
       return;

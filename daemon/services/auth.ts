@@ -1,20 +1,20 @@
 /**
  * The auth API's services (docs/accounts.md, "The auth API"): sign-in, password change,
- * password reset, registration, and one's own sessions. The HTTP layer (handlers.ts) sets
+ * registration, and one's own sessions (password reset: password-reset.ts). The HTTP layer (handlers.ts) sets
  * and clears the cookie; everything here works on the store, sessions and mail.
  */
 import type { Me, SessionInfo, User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
 import type { LoginThrottle } from '../http/login-throttle.js';
-import { hashPassword, hashSecret, newSecret, verifyPassword } from '../keys/secrets.js';
+import { hashPassword, newSecret, verifyPassword } from '../keys/secrets.js';
 import type { StoredSession, StoredUser } from '../store/schema.js';
 import { assertMayMailVerification, takeRegistration } from './caps.js';
 import { isAdminUser, type Caller } from './keys.js';
 import { requireUser, toUser } from './records.js';
 import { createUser, dropResetsOf, userLock } from './users.js';
-import { escapeHtml, sendVerification } from './verification.js';
+import { sendVerification } from './verification.js';
 
 /** Where a sign-in comes from: the client's address and a short name of its browser. */
 export interface Client {
@@ -64,6 +64,10 @@ export async function login(
 ): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
   let user: StoredUser | undefined;
   const passed = await passwordAttempt(logins, username, client.address, async () => {
+    // With several daemons the account may have been made through another one a moment ago.
+    // Caught up on every sign-in, not only on a miss, so an unknown name takes the same work
+    // and time as a wrong password: one database round trip, next to scrypt's tens of ms.
+    await nimbus.store.catchUp();
     const found = nimbus.store.users.get(username);
     // The same scrypt work whether or not the user exists.
     const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
@@ -134,94 +138,6 @@ export async function confirmCurrentPassword(
     verifyPassword(password, requireUser(nimbus, username).passwordHash),
   );
   if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
-}
-
-const RESET_VALID_MS = 60 * 60 * 1000;
-const RESET_MAILS_PER_HOUR = 5;
-/** Reset mails sent per user in the last hour (in memory: a restart forgets, which only allows more mail). */
-const resetMails = new WeakMap<NimbusContext, Map<string, number[]>>();
-
-function mayMailReset(nimbus: NimbusContext, username: string, now: number): boolean {
-  let byUser = resetMails.get(nimbus);
-  if (!byUser) resetMails.set(nimbus, (byUser = new Map()));
-  const recent = (byUser.get(username) ?? []).filter((t) => now - t < RESET_VALID_MS);
-  if (recent.length >= RESET_MAILS_PER_HOUR) {
-    byUser.set(username, recent);
-    return false;
-  }
-  recent.push(now);
-  byUser.set(username, recent);
-  if (byUser.size > 10_000) for (const [name, times] of byUser) if (times.every((t) => now - t >= RESET_VALID_MS)) byUser.delete(name);
-  return true;
-}
-
-/**
- * Mails a reset link to the account named by `username` or `email`, if there is one with an
- * address; answers nothing either way, so nobody learns who has an account. A new link
- * replaces the user's earlier one; at most 5 mails per user per hour.
- */
-export function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): void {
-  if (username === undefined && email === undefined) throw badRequest('Give a username or an e-mail address', 'missing_parameter');
-  const now = Date.now();
-  const wanted = email?.toLowerCase();
-  const users = [...nimbus.store.users.values()].filter((u) =>
-    username !== undefined
-      ? u.username === username && (wanted === undefined || u.email.toLowerCase() === wanted)
-      : u.email.toLowerCase() === wanted,
-  );
-  for (const user of users) {
-    if (!user.email || !mayMailReset(nimbus, user.username, now)) continue;
-    const token = newSecret(32);
-    for (const [hash, reset] of nimbus.store.resets) if (reset.username === user.username) nimbus.store.resets.delete(hash);
-    const hash = hashSecret(token);
-    nimbus.store.resets.set(hash, { hash, username: user.username, expiresAt: new Date(now + RESET_VALID_MS).toISOString() });
-    // Written and mailed after the answer: an account that exists must not take longer to
-    // answer than one that does not (the token works at once: it is in memory). The log
-    // says why a mail did not go out; the answer never does.
-    void nimbus.store
-      .commit()
-      .then(() => mailReset(nimbus, user, token))
-      .catch((err: Error) => nimbus.log(`Nimbus: the password reset mail could not be sent: ${err.message}`));
-  }
-}
-
-function mailReset(nimbus: NimbusContext, user: StoredUser, token: string) {
-  const link = `${nimbus.baseUrl}/reset?token=${token}`;
-  return nimbus.mailer.send({
-    to: user.email,
-    subject: 'Reset your Nimbus password',
-    text:
-      `Hello ${user.username},\n\nsomeone (hopefully you) asked to reset your Nimbus password. Open this link to choose a new one:\n\n${link}\n\n` +
-      'The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail: your password stays as it is.\n',
-    html:
-      `<p>Hello ${escapeHtml(user.username)},</p><p>someone (hopefully you) asked to reset your Nimbus password.</p>` +
-      `<p><a href="${link}">Choose a new password</a></p><p>The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail.</p>`,
-  });
-}
-
-/** Sets a new password from a reset token (used up here); every session of the user ends. */
-export async function confirmReset(nimbus: NimbusContext, token: string, next: string): Promise<void> {
-  const hash = hashSecret(token);
-  const entry = nimbus.store.resets.get(hash);
-  const user = entry ? nimbus.store.users.get(entry.username) : undefined;
-  if (!entry || !user || Date.parse(entry.expiresAt) <= Date.now()) {
-    if (entry) {
-      nimbus.store.resets.delete(hash);
-      await nimbus.store.commit();
-    }
-    throw badRequest('This reset link is unknown, already used or expired; ask for a new one', 'invalid_token');
-  }
-  // A weak choice leaves the link usable for a better one.
-  assertStrongPassword(next, user.username);
-  const passwordHash = await hashPassword(next);
-  await nimbus.locks.run(userLock(user.username), async () => {
-    // Used once: a second request with the same token (even one racing this) finds nothing.
-    if (!nimbus.store.resets.delete(hash)) throw badRequest('This reset link was already used', 'invalid_token');
-    const now = requireUser(nimbus, user.username);
-    nimbus.store.users.set(now.username, { ...now, passwordHash });
-    nimbus.sessions.endAllOf(now.username);
-    await nimbus.store.commit();
-  });
 }
 
 /** Creates one's own account (role `user`), mails the verification link and signs in. */

@@ -121,3 +121,13 @@ export function requireRole(nimbus: NimbusContext, name: string): StoredRole {
   if (!role) throw notFound('role_not_found', 'Role not found');
   return role;
 }
+
+/**
+ * With several daemons, catches up with every commit the others made before the call when
+ * `found()` says this daemon lacks what a public request names (a user, a share, a token
+ * another daemon made a moment ago, whose notification is still on its way), so that a miss
+ * is answered as one only once it is real. A hit, or a daemon alone, costs nothing.
+ */
+export async function catchUpOnMiss(nimbus: NimbusContext, found: () => boolean): Promise<void> {
+  if (!found()) await nimbus.store.catchUp();
+}

@@ -37,7 +37,11 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
     assertNoCaseTwin(nimbus, username);
     const passwordHash = await hashPassword(password);
     await (adopt ? nimbus.storage.ensureUserDir(username) : nimbus.storage.claimUserDir(username));
+    // Another daemon may have given the name (or a case twin) away a moment ago: a 409 that
+    // says so, rather than the database's refusal of a second row (a bare `conflict`).
+    await nimbus.store.catchUp();
     if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+    assertNoCaseTwin(nimbus, username);
     const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
     nimbus.store.users.set(username, user);
     nimbus.index.caseFolds.added(nimbus.store.users, username);

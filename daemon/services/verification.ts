@@ -3,7 +3,7 @@ import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { hashSecret, newSecret } from '../keys/secrets.js';
 import { takeVerificationMail, type MailAsker } from './caps.js';
-import { requireUser } from './records.js';
+import { catchUpOnMiss, requireUser } from './records.js';
 
 const VALID_MS = 24 * 60 * 60 * 1000;
 
@@ -33,16 +33,30 @@ export async function sendVerification(
   return { delivery: sent.delivery };
 }
 
-/** Whether a token would confirm an address now, without using it (for HEAD, which must change nothing). */
-export function isVerificationValid(nimbus: NimbusContext, token: string): boolean {
-  const entry = nimbus.store.verifications.get(hashSecret(token));
+/** Whether a token would confirm an address now, as far as this daemon knows. */
+function validHere(nimbus: NimbusContext, hash: string): boolean {
+  const entry = nimbus.store.verifications.get(hash);
   const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   return !!entry && !!user && Date.parse(entry.expiresAt) >= Date.now() && user.email === entry.email;
+}
+
+/**
+ * A link mailed by another daemon a moment ago: its token, its user or the address it was sent
+ * to may not be here yet, so a token that does not confirm here is looked at again caught up.
+ */
+const catchUpUnlessValid = (nimbus: NimbusContext, hash: string) => catchUpOnMiss(nimbus, () => validHere(nimbus, hash));
+
+/** Whether a token would confirm an address now, without using it (for HEAD, which must change nothing). */
+export async function isVerificationValid(nimbus: NimbusContext, token: string): Promise<boolean> {
+  const hash = hashSecret(token);
+  await catchUpUnlessValid(nimbus, hash);
+  return validHere(nimbus, hash);
 }
 
 /** Marks the e-mail verified; a token works once, for 24 hours, for the address it was sent to. */
 export async function confirmVerification(nimbus: NimbusContext, token: string): Promise<string> {
   const hash = hashSecret(token);
+  await catchUpUnlessValid(nimbus, hash);
   const entry = nimbus.store.verifications.get(hash);
   const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   if (!entry || !user || Date.parse(entry.expiresAt) < Date.now() || user.email !== entry.email) {
