@@ -919,7 +919,7 @@ const ENDPOINT_LIST = [
     path: '/api/health',
     group: 'meta',
     summary:
-      'Whether this daemon can serve (what a load balancer polls): 200 {status: "ok"}, or 503 {status: "unavailable", checks: {<probe>: "ok" | <reason>}}',
+      'Whether this daemon can serve (what a load balancer polls): 200 {status: "ok"}, 200 {status: "degraded", checks} when only the bucket is unreachable, or 503 {status: "unavailable", checks: {<probe>: "ok" | <reason>}}',
     audience: 'public',
     params: {},
     success: 200,

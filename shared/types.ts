@@ -205,10 +205,12 @@ export interface OpenApiDocument {
 }
 
 /**
- * GET /api/health (docs/cluster.md, "Health"): 200 `{status: 'ok'}`, or 503 with each probe's
+ * GET /api/health (docs/cluster.md, "Health"): 200 `{status: 'ok'}`; 200 `degraded` when only
+ * the bucket fails (what needs no bytes still works); else 503 `unavailable`; with each probe's
  * result (`'ok'` or a short reason) by name: `database`, `bucket`, `storage`.
  */
-export type Health = { status: 'ok' } | { status: 'unavailable'; checks: Record<string, string> };
+export type Health =
+  { status: 'ok' } | { status: 'degraded'; checks: Record<string, string> } | { status: 'unavailable'; checks: Record<string, string> };
 
 /**
  * What each endpoint of the table (shared/endpoints.ts) answers on success, in the `nimbus`
@@ -273,7 +275,7 @@ export interface ResponseMap {
   'auth.sessions.delete': Msg;
   openapi: OpenApiDocument;
   /** The 200 answer; the 503 one (`Health` with `status: 'unavailable'`) is written by the handler itself. */
-  'health.get': Extract<Health, { status: 'ok' }> | void;
+  'health.get': Exclude<Health, { status: 'unavailable' }> | void;
   'share.download': void;
   /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */
   verify: { username: string } | void;

@@ -316,7 +316,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   openapi: () => (openApiCache ??= jsonText(openApiDocument(VERSION))),
   'health.get': async ({ nimbus, ctx }) => {
     const health = await checkHealth(nimbus);
-    if (health.status === 'ok') return health;
+    if (health.status !== 'unavailable') return health;
     // Not an error of the request ({error, code}): the answer a balancer reads, with its own status.
     ctx.status = 503;
     ctx.body = health;

@@ -1,7 +1,8 @@
 /**
  * What `GET /api/health` answers (docs/cluster.md, "Health"): every probe of the daemon
  * (`NimbusContext.probes`: the database, the bucket, the storage folder, whichever the
- * configured backends have) run at once, each given PROBE_TIMEOUT_MS. A load balancer polls
+ * configured backends have) run at once, each given PROBE_TIMEOUT_MS: 200 `ok`, 200 `degraded`
+ * (only the bucket failed) or 503 `unavailable`. A load balancer polls
  * this every second or faster, from several balancers at once: the result is kept for
  * CACHE_MS and callers arriving while a run is in flight share it, so polling costs at most
  * one run of the probes per second whatever the rate.
@@ -13,6 +14,14 @@ import type { HealthProbe, NimbusContext } from '../context.js';
 export const PROBE_TIMEOUT_MS = 2000;
 /** How long one run's answer is reused. */
 export const CACHE_MS = 1000;
+/**
+ * Probes whose failure leaves the daemon serving: with the bucket down, listings, renames,
+ * shares and sign-ins (rows) still work and only what needs bytes answers 503. Such a failure
+ * is 200 `degraded`, so a balancer polling this keeps the daemon (every daemon shares the
+ * bucket: dropping them all would take down what still works). The database and the storage
+ * folder are needed by every request: their failure is 503 `unavailable`.
+ */
+const NON_ESSENTIAL_PROBES = new Set(['bucket']);
 /** Reasons are cut to this: the route is public, and a balancer needs a hint, not a stack. */
 const MAX_REASON = 120;
 
@@ -53,7 +62,13 @@ async function runProbes(nimbus: HealthContext, state: HealthState): Promise<Hea
       nimbus.log?.(reason === 'ok' ? `Nimbus: health: ${probe.name} is ok again` : `Nimbus: health: ${probe.name} failed: ${detail}`);
     state.last.set(probe.name, reason);
   });
-  const health: Health = outcomes.every((o) => o.reason === 'ok') ? { status: 'ok' } : { status: 'unavailable', checks };
+  const failed = probes.filter((_, i) => outcomes[i].reason !== 'ok');
+  const health: Health =
+    failed.length === 0
+      ? { status: 'ok' }
+      : failed.every((probe) => NON_ESSENTIAL_PROBES.has(probe.name))
+        ? { status: 'degraded', checks }
+        : { status: 'unavailable', checks };
   state.result = health;
   state.at = performance.now();
   return health;

@@ -54,6 +54,15 @@ describe('checkHealth', () => {
     ]);
   });
 
+  it('is degraded, not unavailable, when only the bucket fails: what needs no bytes still works', async () => {
+    const gone = () => Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    const health = await checkHealth({ probes: [probe('database', async () => undefined), probe('bucket', gone)] });
+    expect(health).toEqual({ status: 'degraded', checks: { database: 'ok', bucket: 'ECONNRESET' } });
+    // The database is needed for everything: with it down too, the daemon cannot serve.
+    const both = await checkHealth({ probes: [probe('database', gone), probe('bucket', gone)] });
+    expect(both).toEqual({ status: 'unavailable', checks: { database: 'ECONNRESET', bucket: 'ECONNRESET' } });
+  });
+
   it('counts a probe that throws at once as failed, not the request', async () => {
     const health = await checkHealth({
       probes: [
@@ -108,9 +117,9 @@ describe('checkHealth', () => {
       probes: [probe('bucket', () => (failing ? Promise.reject(new Error('503 Service Unavailable')) : Promise.resolve()))],
       log: (line) => logs.push(line),
     };
-    expect((await checkHealth(nimbus)).status).toBe('unavailable');
+    expect((await checkHealth(nimbus)).status).toBe('degraded');
     await sleep(CACHE_MS + 50);
-    expect((await checkHealth(nimbus)).status).toBe('unavailable');
+    expect((await checkHealth(nimbus)).status).toBe('degraded');
     failing = false;
     await sleep(CACHE_MS + 50);
     expect(await checkHealth(nimbus)).toEqual({ status: 'ok' });
