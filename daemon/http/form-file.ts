@@ -79,6 +79,9 @@ export class FormFilePart extends Readable {
     this.#started = true;
     this.#req.on('close', this.#onRequestClose);
     this.#req.on('error', this.#onRequestClose);
+    // The client may have gone while the upload got ready: its close has fired already, and a
+    // destroyed request pipes nothing, so the form would wait for ever (and keep its temp file).
+    if (this.#req.destroyed) return void this.destroy(new Error('The client went away before the upload finished'));
     this.#req.pipe(this.#form);
     // After the pipe's own listener: busboy has passed a chunk's file bytes on when it is counted.
     this.#req.on('data', this.#countFormBytes);
