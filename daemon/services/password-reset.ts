@@ -10,24 +10,17 @@ import type { StoredUser } from '../store/schema.js';
 import { catchUpOnMiss, requireUser } from './records.js';
 import { userLock } from './users.js';
 import { escapeHtml } from './verification.js';
+import { WindowCap } from '../util/window-cap.js';
 
 const RESET_VALID_MS = 60 * 60 * 1000;
 const RESET_MAILS_PER_HOUR = 5;
-/** Reset mails sent per user in the last hour (in memory: a restart forgets, which only allows more mail). */
-const resetMails = new WeakMap<NimbusContext, Map<string, number[]>>();
+/** Reset mails sent per user in the last hour, per daemon (in memory: a restart forgets, which only allows more mail). */
+const resetMails = new WeakMap<NimbusContext, WindowCap>();
 
 function mayMailReset(nimbus: NimbusContext, username: string, now: number): boolean {
-  let byUser = resetMails.get(nimbus);
-  if (!byUser) resetMails.set(nimbus, (byUser = new Map()));
-  const recent = (byUser.get(username) ?? []).filter((t) => now - t < RESET_VALID_MS);
-  if (recent.length >= RESET_MAILS_PER_HOUR) {
-    byUser.set(username, recent);
-    return false;
-  }
-  recent.push(now);
-  byUser.set(username, recent);
-  if (byUser.size > 10_000) for (const [name, times] of byUser) if (times.every((t) => now - t >= RESET_VALID_MS)) byUser.delete(name);
-  return true;
+  let cap = resetMails.get(nimbus);
+  if (!cap) resetMails.set(nimbus, (cap = new WindowCap(RESET_MAILS_PER_HOUR, RESET_VALID_MS)));
+  return cap.take(username, now) === 0;
 }
 
 /**
