@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { DaemonConfig } from './config.js';
 import type { HealthProbe } from './context.js';
 import type { Logger } from './logging.js';
-import type { ObjectMode } from './storage/cluster/object-mode.js';
+import type { ObjectMode } from './object-mode.js';
 import type { FileIndex } from './storage/file-index.js';
 import { Store } from './store/store.js';
 
@@ -91,7 +91,7 @@ export async function openBackends(
     }
     const objects = config.s3
       ? await (
-          await import('./storage/cluster/object-mode.js')
+          await import('./object-mode.js')
         ).startObjectMode({ store, index, s3: config.s3, log, sweeper: { minAgeMs: config.orphanMinAgeMs } })
       : null;
     return {

@@ -12,7 +12,7 @@ import { limitSlowBodies } from './http/body-timeout.js';
 import { createHttpServer } from './http/server.js';
 import { preloadBodyParser } from './http/params.js';
 import { preloadZip } from './services/zip.js';
-import type { DaemonOptions, RunningDaemon } from './index.js';
+import type { DaemonOptions, RunningDaemon } from './daemon-types.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';

@@ -25,7 +25,7 @@ import { readParams } from './params.js';
 import { assertAdmitted, refusePasswordInQuery } from './admission.js';
 import { allowedHosts, assertNoForeignOrigin, assertSameOrigin, checkHostAndCors, ownOrigins } from './security.js';
 import { clearSessionCookie } from './cookies.js';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle } from '../services/login-throttle.js';
 import { serveUi } from './static.js';
 import { FailureThrottle } from './throttle.js';
 import { ConnectionTracker } from './connections.js';

@@ -38,7 +38,7 @@ import { openApiDocument } from './openapi.js';
 import { page, PAGE_CSP, sendSharePreview, sharePreviewKind } from './pages.js';
 import type { Page } from './params.js';
 import type { FailureThrottle } from './throttle.js';
-import type { LoginThrottle } from './login-throttle.js';
+import type { LoginThrottle } from '../services/login-throttle.js';
 import { clearSessionCookie, sessionCookie } from './cookies.js';
 import * as auth from '../services/auth.js';
 import { confirmReset, requestReset } from '../services/password-reset.js';

@@ -10,7 +10,7 @@ import type { ParamsOf } from '../../shared/endpoints.js';
 import type { User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import type { LoginThrottle } from '../http/login-throttle.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { confirmCurrentPassword } from './auth.js';
 import { assertMayMailVerification, mailAsker } from './caps.js';
 import type { Caller } from './keys.js';

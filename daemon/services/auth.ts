@@ -7,7 +7,7 @@ import type { Me, SessionInfo, User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
-import type { LoginThrottle } from '../http/login-throttle.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { hashPassword, newSecret, verifyPassword } from '../keys/secrets.js';
 import type { StoredSession, StoredUser } from '../store/schema.js';
 import { assertMayMailVerification, takeRegistration } from './caps.js';

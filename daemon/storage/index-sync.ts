@@ -1,20 +1,31 @@
 import { lstat } from 'node:fs/promises';
 import type { ChangeEvent } from '../../shared/types.js';
+import type { FileIndex } from './file-index.js';
 import type { FileMeta } from './index-tree.js';
 import { readdirOrNull } from './fs-helpers.js';
 import { isAddressableName, openOrNull, scanUserDir, statInto } from './scan.js';
 import { OpenDir } from './safe-dir.js';
-import type { Storage } from './storage.js';
 
 /** Whether a name is (still) a user's: checked after each await, since users come and go. */
 export type IsUser = (username: string) => boolean;
+
+/**
+ * What a sync needs of the disk storage (daemon/storage/storage.ts's `Storage` is one): named
+ * here rather than imported, so that storage.ts can call the sync without a cycle.
+ */
+export interface IndexedDisk {
+  readonly storageDir: string;
+  readonly index: FileIndex;
+  /** The checked path of a user's directory or folder (throws on a name that escapes it). */
+  path(username: string, folder?: string | null): string;
+}
 
 /**
  * Reads one user's tree and swaps it into the index. A change the watcher or the API made
  * while the disk was being read would be lost by the swap, so the directories it touched
  * are read again afterwards.
  */
-export async function rescanUserTree(storage: Storage, username: string, isUser: IsUser): Promise<void> {
+export async function rescanUserTree(storage: IndexedDisk, username: string, isUser: IsUser): Promise<void> {
   const touched = new Set<string | null>();
   const onChange = (event: ChangeEvent) => {
     if (event.username === username) touched.add(event.folder);
@@ -41,7 +52,7 @@ export async function rescanUserTree(storage: Storage, username: string, isUser:
  * storage directory is available, so an absent entry really is gone. Returns the folders
  * this added to the index.
  */
-export async function syncIndexDirectory(storage: Storage, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
+export async function syncIndexDirectory(storage: IndexedDisk, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
   storage.path(username, folder);
   // Opened without following links: a link in place of the user's directory or the folder reads as nothing there.
   const dir = await openOrNull(() => OpenDir.open(storage.storageDir, folder === null ? [username] : [username, folder]));
@@ -56,7 +67,7 @@ export async function syncIndexDirectory(storage: Storage, username: string, fol
 }
 
 async function syncIndexFromOpenDir(
-  storage: Storage,
+  storage: IndexedDisk,
   username: string,
   folder: string | null,
   isUser: IsUser,

@@ -4,19 +4,21 @@
  * watcher's directory syncs).
  *
  * On Linux the system calls are made synchronously, a slice of about a millisecond at a
- * time with the event loop let through between slices (`Slicer`). Each promise-based call
- * cost ~21-25 µs of CPU (a request object, a promise, a hop to libuv's threads and back)
- * against ~3-5 µs for the same lstat made synchronously (19,000 files, measured in one
- * process); the first scan of 10,000 users + 100,000 files made ~155,000 of them, 8-10 s of
- * CPU on this 2-core machine (issue 15). Requests still get the loop between slices.
+ * time with the event loop let through between slices (`slicer`, daemon/storage/sliced-dir.ts).
+ * Each promise-based call cost ~21-25 µs of CPU (a request object, a promise, a hop to
+ * libuv's threads and back) against ~3-5 µs for the same lstat made synchronously (19,000
+ * files, measured in one process); the first scan of 10,000 users + 100,000 files made
+ * ~155,000 of them, 8-10 s of CPU on this 2-core machine (issue 15). Requests still get the
+ * loop between slices.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
+import { fstatSync, lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFileName } from '../../shared/validation.js';
 import type { FileMeta, FolderNode, UserNode } from './index-tree.js';
 import { isNoDir, readdirOrNull } from './fs-helpers.js';
 import { OpenDir, VIA_PROC } from './safe-dir.js';
+import { DIR_FLAGS, openDirOrNull, readdirSyncOrNull, slicer, type SyncDir } from './sliced-dir.js';
 
 /** Whether a name found on disk is one the API can address (valid and already NFC). */
 export function isAddressableName(name: string): boolean {
@@ -85,84 +87,6 @@ export async function statInto(dir: string, names: string[], into: Map<string, F
     stats.forEach((stat, j) => {
       if (stat?.isFile()) into.set(batch[j], { size: stat.size, mtimeMs: stat.mtimeMs });
     });
-  }
-}
-
-/** How long synchronous file-system work runs before the event loop gets a turn. */
-const SLICE_MS = 1;
-
-/** Yields to the event loop (setImmediate: after pending I/O) once a slice of synchronous work has run its time. */
-class Slicer {
-  #since = performance.now();
-  #pause: Promise<void> | null = null;
-
-  /**
-   * A promise to await when the slice is over, else null (no await, so no microtask per
-   * file). Every caller past the slice gets the same pause: with a pause each, the pool's
-   * 8 readers resumed one after another within one turn of the loop, each for a whole
-   * slice, and requests waited ~8 ms between turns instead of ~1 (measured: /api/dash
-   * during the first scan, p50 9-17 ms against 2-3 ms before the sliced reads).
-   */
-  due(): Promise<void> | null {
-    if (this.#pause) return this.#pause;
-    if (performance.now() - this.#since < SLICE_MS) return null;
-    return (this.#pause = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.#since = performance.now();
-        this.#pause = null;
-        resolve();
-      }),
-    ));
-  }
-}
-
-/**
- * One for the module, so that the slice is counted across calls: 10,000 empty users each
- * read in ~20 µs, in a pool of awaits that never reach the loop, would otherwise hold it
- * for the whole first scan.
- */
-const slicer = new Slicer();
-
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
-
-/** A directory open by fd, read through /proc/self/fd (as OpenDir on Linux, synchronously). */
-class SyncDir {
-  constructor(readonly fd: number) {}
-
-  at(name?: string): string {
-    return name === undefined ? `/proc/self/fd/${this.fd}` : `/proc/self/fd/${this.fd}/${name}`;
-  }
-
-  /** The directory `name` in this one, never through a link; null when there is none (as openOrNull). */
-  child(name: string): SyncDir | null {
-    return openDirOrNull(this.at(name), DIR_FLAGS | constants.O_NOFOLLOW);
-  }
-
-  close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // Already gone with the process's descriptors: nothing to release.
-    }
-  }
-}
-
-/** ENOENT, ENOTDIR and ELOOP (O_NOFOLLOW on a link) mean "no real directory there": null, as `openOrNull`. */
-function openDirOrNull(p: string, flags: number): SyncDir | null {
-  try {
-    return new SyncDir(openSync(p, flags));
-  } catch (err) {
-    if (isNoDir(err) || (err as NodeJS.ErrnoException).code === 'ELOOP') return null;
-    throw err;
-  }
-}
-
-function readdirSyncOrNull(dir: string): Dirent[] | null {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    if (isNoDir(err)) return null;
-    throw err;
   }
 }
 

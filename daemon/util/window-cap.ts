@@ -1,7 +1,7 @@
 /**
  * Counts what a key did over a sliding window, up to a limit: the caps on verification mails
  * and registrations (daemon/services/caps.ts) and on reset mails (services/password-reset.ts).
- * In memory and per daemon, like the sign-in limits (daemon/http/login-throttle.ts): a restart
+ * In memory and per daemon, like the sign-in limits (daemon/services/login-throttle.ts): a restart
  * forgets, which only allows more.
  */
 

@@ -1,6 +1,6 @@
 /** The guessing limits and the password rules, without a daemon (clocks passed in). */
 import { describe, expect, it } from 'vitest';
-import { LOGIN_WINDOW_MS, LoginThrottle } from '../../daemon/http/login-throttle.js';
+import { LOGIN_WINDOW_MS, LoginThrottle } from '../../daemon/services/login-throttle.js';
 import { weakPasswordReason } from '../../daemon/accounts/password-policy.js';
 
 const MIN = 60_000;

@@ -8,9 +8,9 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
-import { startObjectMode } from '../../daemon/storage/cluster/object-mode.js';
+import { startObjectMode } from '../../daemon/object-mode.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
-import { PgQuotaLedger } from '../../daemon/storage/cluster/pg-quota.js';
+import { PgQuotaLedger } from '../../daemon/services/pg-quota.js';
 import { Sweeper } from '../../daemon/storage/cluster/sweeper.js';
 import { FileIndex } from '../../daemon/storage/file-index.js';
 import type { ObjectStore } from '../../daemon/storage/objects/object-store.js';

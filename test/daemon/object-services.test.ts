@@ -16,7 +16,7 @@ import { usedBytesOf } from '../../daemon/services/records.js';
 import { copyFile, renameFolder } from '../../daemon/services/transfers.js';
 import { adoptTrash, deleteItem, listTrash, restoreItem, trashFile, trashFolder } from '../../daemon/services/trash.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
-import { PgQuotaLedger } from '../../daemon/storage/cluster/pg-quota.js';
+import { PgQuotaLedger } from '../../daemon/services/pg-quota.js';
 import { FileIndex } from '../../daemon/storage/file-index.js';
 import type { ObjectStore } from '../../daemon/storage/objects/object-store.js';
 import { S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';

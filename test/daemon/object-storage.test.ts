@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
 import { ApiError } from '../../daemon/errors.js';
-import { startObjectMode } from '../../daemon/storage/cluster/object-mode.js';
+import { startObjectMode } from '../../daemon/object-mode.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
 import { MemoryQuotaLedger } from '../../daemon/services/quota.js';
 import { Sweeper } from '../../daemon/storage/cluster/sweeper.js';

@@ -5,16 +5,16 @@
  * quota ledger is the database's when there is one (several daemons), else this process's;
  * the sweeper starts (at once, then every 10 minutes; one daemon at a time with PostgreSQL).
  */
-import type { S3Config } from '../../config.js';
-import type { HealthProbe } from '../../context.js';
-import { MemoryQuotaLedger, type QuotaLedger } from '../../services/quota.js';
-import type { Store } from '../../store/store.js';
-import type { FileIndex } from '../file-index.js';
-import type { ObjectStore } from '../objects/object-store.js';
-import { S3ObjectStore } from '../objects/s3-store.js';
-import { ObjectStorage } from './object-storage.js';
-import { PgQuotaLedger } from './pg-quota.js';
-import { Sweeper, type SweeperOptions } from './sweeper.js';
+import type { S3Config } from './config.js';
+import type { HealthProbe } from './context.js';
+import { MemoryQuotaLedger, type QuotaLedger } from './services/quota.js';
+import type { Store } from './store/store.js';
+import type { FileIndex } from './storage/file-index.js';
+import type { ObjectStore } from './storage/objects/object-store.js';
+import { S3ObjectStore } from './storage/objects/s3-store.js';
+import { ObjectStorage } from './storage/cluster/object-storage.js';
+import { PgQuotaLedger } from './services/pg-quota.js';
+import { Sweeper, type SweeperOptions } from './storage/cluster/sweeper.js';
 
 export interface ObjectModeOptions {
   /** Opened (db.json or PostgreSQL). */

@@ -15,9 +15,9 @@
  * is taken: the user's quota is whole again as soon as the database is back, not at expiry.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiError, quotaExceeded } from '../../errors.js';
-import { usedMessage, type QuotaLedger, type Reservation } from '../../services/quota.js';
-import { Database } from '../../store/postgres/database.js';
+import { ApiError, quotaExceeded } from '../errors.js';
+import { usedMessage, type QuotaLedger, type Reservation } from './quota.js';
+import { Database } from '../store/postgres/database.js';
 
 const MIB = 1024 * 1024;
 /** How often a release the database could not take is tried again. */
