@@ -13,7 +13,8 @@
  * seconds; the UI backs off to 15 s) through ordinary activity, and cost at most a few
  * hundred KiB; a burst bigger than that (a copy of thousands of files) is cheaper to refetch
  * than to replay. Five minutes covers a laptop's network switching or a daemon restart
- * behind nginx; older positions refetch. Publishing stays O(1): one slot of a ring written.
+ * behind nginx; older positions refetch. Publishing stays O(1): one slot of a ring written,
+ * and nothing at all when no stream has been open for those five minutes.
  */
 import { randomBytes } from 'node:crypto';
 import type { ChangeEvent } from '../../shared/types.js';
@@ -42,8 +43,9 @@ export class ChangeFeed {
   #held = 0;
   #seq = 0;
   #readers = 0;
-  /** When the last reader left: the ring is kept filled until REPLAY_MAX_AGE_MS after (a reader may come back). */
-  #quietSince = -Infinity;
+  /** Whether events are kept: while a stream is open and REPLAY_MAX_AGE_MS after the last one closed (it may come back). */
+  #keeping = false;
+  #stopKeeping: NodeJS.Timeout | null = null;
 
   /** The id of the latest event (`<epoch>-0` before the first): where a reader that starts now stands. */
   get position(): string {
@@ -57,11 +59,9 @@ export class ChangeFeed {
   /** Numbers the event, keeps it for replay while anyone may ask, and hands it to every listener. */
   publish(event: ChangeEvent): void {
     const seq = ++this.#seq;
-    const at = Date.now();
-    // Nobody has read the stream for longer than a replay reaches back: nobody can ask for this one.
-    if (this.#readers === 0 && at - this.#quietSince > REPLAY_MAX_AGE_MS) this.#drop();
-    else {
-      this.#ring[seq % REPLAY_MAX_EVENTS] = { seq, at, event };
+    // Unless nobody has read the stream for longer than a replay reaches back: then nobody can ask for it.
+    if (this.#keeping) {
+      this.#ring[seq % REPLAY_MAX_EVENTS] = { seq, at: Date.now(), event };
       if (this.#held < REPLAY_MAX_EVENTS) this.#held++;
     }
     for (const listener of this.#listeners) listener(event, seq);
@@ -78,7 +78,14 @@ export class ChangeFeed {
 
   /** How many event streams are open: the ring is filled only while one is, or was a moment ago. */
   setReaders(count: number): void {
-    if (count === 0 && this.#readers > 0) this.#quietSince = Date.now();
+    if (count > 0) {
+      if (this.#stopKeeping) clearTimeout(this.#stopKeeping);
+      this.#stopKeeping = null;
+      this.#keeping = true;
+    } else if (this.#readers > 0) {
+      this.#stopKeeping = setTimeout(() => this.#drop(), REPLAY_MAX_AGE_MS);
+      this.#stopKeeping.unref();
+    }
     this.#readers = count;
   }
 
@@ -103,7 +110,8 @@ export class ChangeFeed {
   }
 
   #drop(): void {
-    if (this.#held === 0) return;
+    this.#stopKeeping = null;
+    this.#keeping = false;
     this.#ring.fill(undefined);
     this.#held = 0;
   }
