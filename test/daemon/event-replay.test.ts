@@ -7,9 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { onDisk } from '../helpers/backend.js';
+import { embeddedRun, onDisk } from '../helpers/backend.js';
 import { call, makeKey, makeUser, passwordOf, signIn } from '../helpers/accounts.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { clusterEnv } from '../helpers/engines.js';
 import { openEventStream, type EventStream } from '../helpers/events.js';
 
 const WAIT = { timeout: 15_000, interval: 25 };
@@ -46,9 +47,9 @@ function parse(text: string): { sent: Sent[]; lastId: string | null } {
   return { sent, lastId };
 }
 
-/** Opens the stream and waits for the daemon's first `id:` (where it stands now). */
-async function open(headers: Record<string, string>): Promise<EventStream> {
-  const stream = await openEventStream(t.url, headers);
+/** Opens the stream (of `on`, by default the file's daemon) and waits for its first `id:` (where it stands now). */
+async function open(headers: Record<string, string>, on: TestDaemon = t): Promise<EventStream> {
+  const stream = await openEventStream(on.url, headers);
   expect(stream.status).toBe(200);
   await vi.waitFor(() => expect(parse(stream.text()).lastId).not.toBeNull(), WAIT);
   return stream;
@@ -167,5 +168,39 @@ describe('resuming GET /api/events with Last-Event-ID', () => {
     const back = await openEventStream(t.url, { 'API-Key': key, 'Last-Event-ID': position });
     expect(back.status).toBe(401);
     await back.close();
+  });
+});
+
+// Two daemons on one database: run once, from the node project (the cluster project would start the same pair again).
+describe.skipIf(!embeddedRun)('resuming across two daemons on one database', () => {
+  let a: TestDaemon;
+  let b: TestDaemon;
+  beforeAll(async () => {
+    const env = await clusterEnv();
+    a = await startTestDaemon({ env, backend: 'embedded' });
+    b = await startTestDaemon({ env, backend: 'embedded' });
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('gives another daemon’s changes this daemon’s ids, replays them, and answers another daemon’s id with a reset', async () => {
+    const first = await open({ 'API-Key': a.key }, a);
+    const position = parse(first.text()).lastId!;
+    const epoch = position.split('-')[0];
+    await first.close();
+    // Made through B: A learns it from the database, as a remote row change.
+    const role = `replayed${Date.now()}`;
+    expect((await b.api('POST', '/api/role/create', { name: role, maxStorage: '5', badge: 'https://example.com/r.png' })).status).toBe(201);
+    await vi.waitFor(async () => expect((await a.api('GET', '/api/role', { name: role })).status).toBe(200), WAIT);
+    const back = await open({ 'API-Key': a.key, 'Last-Event-ID': position }, a);
+    await vi.waitFor(() => expect(parse(back.text()).sent.map((m) => m.event)).toContain('role.changed'), WAIT);
+    const replayed = parse(back.text()).sent.find((m) => m.event === 'role.changed')!;
+    expect(replayed.id).toMatch(new RegExp(`^${epoch}-\\d+$`));
+    const onB = await open({ 'API-Key': b.key, 'Last-Event-ID': replayed.id! }, b);
+    await vi.waitFor(() => expect(parse(onB.text()).sent.length).toBeGreaterThan(0), WAIT);
+    expect(parse(onB.text()).sent[0].event).toBe('reset');
+    await Promise.all([back.close(), onB.close()]);
   });
 });
