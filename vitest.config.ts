@@ -44,6 +44,7 @@ const clusterFiles = [
     'endpoints',
     'badges',
     'events',
+    'event-replay',
     'verify-events',
     'revocation',
     'name-collisions',

@@ -5,6 +5,7 @@ import type { Mailer } from './mail.js';
 import type { QuotaLedger } from './services/quota.js';
 import type { Revocations } from './services/revocations.js';
 import type { Sessions } from './services/sessions.js';
+import type { ChangeFeed } from './storage/change-feed.js';
 import type { FileIndex } from './storage/file-index.js';
 import type { FileStorage } from './storage/file-storage.js';
 import type { Store } from './store/store.js';
@@ -21,6 +22,8 @@ export interface NimbusContext {
   config: DaemonConfig;
   store: Store;
   index: FileIndex;
+  /** The one change feed (storage/change-feed.ts): every change is published here; the event streams read it. */
+  changes: ChangeFeed;
   /** The users' bytes: the storage folder (Storage) or S3 (ObjectStorage). */
   storage: FileStorage;
   mailer: Mailer;

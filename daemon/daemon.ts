@@ -22,6 +22,7 @@ import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
 import { watchForVanishedShares } from './services/shares.js';
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
+import { ChangeFeed } from './storage/change-feed.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
 import { LiveStorage } from './storage/watcher.js';
@@ -62,7 +63,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
   const cleanups: (() => Promise<void> | void)[] = [() => logs.close(), () => lock.release()];
   try {
-    const index = new FileIndex();
+    const changes = new ChangeFeed();
+    const index = new FileIndex(changes);
     const backends = await openBackends(config, index, logs.logger, log);
     const store = backends.store;
     let storeClosed = false;
@@ -87,6 +89,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       config,
       store,
       index,
+      changes,
       storage: backends.objects?.storage ?? disk!,
       mailer,
       quota: backends.objects?.quota ?? new MemoryQuotaLedger(),
@@ -116,10 +119,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       await purging;
     };
     cleanups.push(stopPurging);
-    const events = new EventHub(index, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
+    const events = new EventHub(changes, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
-    // What other daemons change reaches this one's event streams (files: through the index, above).
-    store.onRemoteChange((change) => announceRemoteChange(change, (event) => events.publish(event), revocations));
+    // What other daemons change enters this one's feed, with this daemon's ids (files: through the index, above).
+    store.onRemoteChange((change) => announceRemoteChange(change, (event) => changes.publish(event), revocations));
     // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
     const server = createHttpServer(Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)));
     const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {

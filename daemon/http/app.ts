@@ -191,7 +191,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
       sendResult(ctx, endpoint.success, applyDialect(nimbus, caller?.dialect ?? 'nimbus', endpoint.id, result));
     }
     // A HEAD changes nothing, so it announces nothing.
-    if (ctx.method !== 'HEAD') for (const type of endpoint.events) events.publish(changeEvent(type, params, result));
+    if (ctx.method !== 'HEAD') for (const type of endpoint.events) nimbus.changes.publish(changeEvent(type, params, result));
   };
   const dispatch: Dispatch = {
     serve: (ctx, endpoint, pathParams) => serveEndpoint(ctx, endpoint, pathParams),

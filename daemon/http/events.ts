@@ -1,7 +1,9 @@
 /**
- * GET /api/events: Server-Sent Events, one `event: <type>` message per change of the file
- * index (whatever caused it) or service-level change the daemon publishes (users, roles,
- * shares), written to every stream allowed to see it.
+ * GET /api/events: Server-Sent Events, one `event: <type>` message per event of the change
+ * feed (daemon/storage/change-feed.ts: the file index, the endpoint rows, the trash, other
+ * daemons), written to every stream allowed to see it. Each message carries the feed's `id:`;
+ * a client that reconnects with `Last-Event-ID` is first sent what it missed, filtered as its
+ * live stream is, or one `reset` event when the feed cannot tell (then it refetches everything).
  *
  * Why streams are written the way they are (issue 15, bench/scenarios/events.ts): with 1,000
  * streams open, every change is 1,000 writes, one per socket, and what each write costs on the
@@ -17,7 +19,8 @@ import type { Socket } from 'node:net';
 import type { Context } from 'koa';
 import type { ChangeEvent } from '../../shared/types.js';
 import type { Revocations } from '../services/revocations.js';
-import type { FileIndex } from '../storage/file-index.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
+import { catchUpText, CONNECTED, KEEP_ALIVE, Message, messageText } from './event-messages.js';
 
 const HEARTBEAT_MS = 25_000;
 export const DEFAULT_EVENT_BUFFER_BYTES = 1024 * 1024;
@@ -30,8 +33,6 @@ const STALL_MS = 5000;
  * of 8 over a 64 KiB limit cut it off (CI, under load).
  */
 const HARD_LIMIT_FACTOR = 32;
-const CONNECTED = ': connected\n\nretry: 2000\n\n';
-const KEEP_ALIVE = ': keep-alive\n\n';
 
 export interface EventHubOptions {
   /** Streams opened with a revoked credential end at once. */
@@ -64,38 +65,23 @@ interface Subscriber extends StreamCaller {
   overSince: number;
 }
 
-/** One message's bytes, encoded once for every stream: bare, and as one chunk of a chunked body. */
-class Message {
-  readonly text: string;
-  #bare: Buffer | null = null;
-  #chunk: Buffer | null = null;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  bytes(chunked: boolean): Buffer {
-    this.#bare ??= Buffer.from(this.text);
-    if (!chunked) return this.#bare;
-    return (this.#chunk ??= Buffer.concat([Buffer.from(`${this.#bare.length.toString(16)}\r\n`), this.#bare, Buffer.from('\r\n')]));
-  }
-}
-
 /**
  * The daemon's event streams: who is subscribed, what each may see, and the writing of each
  * event to all of them.
  */
 export class EventHub {
   readonly #subscribers = new Set<Subscriber>();
+  readonly #changes: ChangeFeed;
   readonly #publishListeners: ((event: ChangeEvent) => void)[] = [];
   readonly #heartbeat: NodeJS.Timeout;
   readonly #maxBuffered: number;
   readonly #log: (line: string) => void;
 
-  constructor(index: FileIndex, options: EventHubOptions = {}) {
+  constructor(changes: ChangeFeed, options: EventHubOptions = {}) {
+    this.#changes = changes;
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
     this.#log = options.log ?? (() => undefined);
-    index.on('change', (event) => this.publish(event));
+    changes.subscribe((event, seq) => this.#publish(event, seq));
     options.revocations?.onRevoke((credential) => this.#endFor(credential));
     this.#heartbeat = setInterval(() => this.#write(new Message(KEEP_ALIVE)), HEARTBEAT_MS);
     this.#heartbeat.unref();
@@ -106,8 +92,8 @@ export class EventHub {
     return this.#subscribers.size;
   }
 
-  publish(event: ChangeEvent): void {
-    if (this.#subscribers.size > 0) this.#write(new Message(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), event);
+  #publish(event: ChangeEvent, seq: number): void {
+    if (this.#subscribers.size > 0) this.#write(new Message(messageText(this.#changes.idOf(seq), event)), event);
     for (const listener of this.#publishListeners) listener(event);
   }
 
@@ -120,7 +106,8 @@ export class EventHub {
    * Turns the response into an event stream that lasts until the client leaves, until the
    * caller's credential (key hash or session) is revoked, or until the caller no longer stands
    * as it did now (a role change, a rename). With `onlyUser` (a caller who is not an admin) it
-   * carries only the events naming that user, and `index.state`.
+   * carries only the events naming that user, and `index.state`. With a `Last-Event-ID`
+   * header it starts with what the client missed since that id (or a `reset` event).
    */
   attach(ctx: Context, caller: StreamCaller): void {
     const { req, res } = ctx;
@@ -139,10 +126,20 @@ export class EventHub {
     // node:http writes the status line, the headers and the first chunk, and decides the framing.
     res.write(CONNECTED);
     const subscriber: Subscriber = { ...caller, res, socket: req.socket, chunked: res.chunkedEncoding, overSince: 0 };
+    // Checked before anything is replayed, as before each live message: a caller who no longer
+    // stands as authorized gets nothing, and reconnects to be authorized afresh. (A revoked
+    // credential cannot get here: the request was authenticated in this same tick.)
+    if (caller.standsAsOpened !== null && !caller.standsAsOpened()) {
+      res.end();
+      return;
+    }
+    // The catch-up and the joining happen in one tick: no event can fall between them.
+    res.write(catchUpText(this.#changes, ctx.get('Last-Event-ID'), (event) => this.#mayReceive(subscriber, event)));
     this.#subscribers.add(subscriber);
+    this.#changes.setReaders(this.#subscribers.size);
     // The response's close is the reliable sign the client left (the request's may come
     // as soon as its empty body is read).
-    const drop = () => this.#subscribers.delete(subscriber);
+    const drop = () => this.#remove(subscriber);
     res.on('close', drop);
     req.on('error', drop);
   }
@@ -151,6 +148,16 @@ export class EventHub {
     clearInterval(this.#heartbeat);
     for (const { res } of this.#subscribers) res.end();
     this.#subscribers.clear();
+    this.#changes.setReaders(0);
+  }
+
+  /** Whether a stream may carry the event: the one audience rule of live delivery and replay alike. */
+  #mayReceive(subscriber: Subscriber, event: ChangeEvent): boolean {
+    return subscriber.onlyUser === null || event.type === 'index.state' || event.username === subscriber.onlyUser;
+  }
+
+  #remove(subscriber: Subscriber): void {
+    if (this.#subscribers.delete(subscriber)) this.#changes.setReaders(this.#subscribers.size);
   }
 
   #write(message: Message, event?: ChangeEvent): void {
@@ -164,7 +171,7 @@ export class EventHub {
         this.#end(subscriber);
         continue;
       }
-      if (event && subscriber.onlyUser !== null && event.type !== 'index.state' && event.username !== subscriber.onlyUser) continue;
+      if (event && !this.#mayReceive(subscriber, event)) continue;
       const { socket, res } = subscriber;
       // Gone, its close not yet seen: nothing to write to.
       if (socket.destroyed || !socket.writable) continue;
@@ -192,7 +199,7 @@ export class EventHub {
   }
 
   #dropSlow(subscriber: Subscriber, unsent: number): void {
-    this.#subscribers.delete(subscriber);
+    this.#remove(subscriber);
     const { remoteAddress, remotePort } = subscriber.socket;
     this.#log(
       `Nimbus: closed an event stream to ${remoteAddress}:${remotePort} that stopped reading (${Math.round(unsent / 1024)} KiB unsent).`,
@@ -207,7 +214,7 @@ export class EventHub {
   }
 
   #end(subscriber: Subscriber): void {
-    this.#subscribers.delete(subscriber);
+    this.#remove(subscriber);
     subscriber.res.end();
   }
 }

@@ -2,8 +2,9 @@
  * Changes another daemon made, as this daemon's event stream and revocations see them
  * (docs/cluster.md, "Events"). With several daemons on one database, a browser's event
  * stream lands on one of them: the users, roles, shares and trash another daemon changed
- * reach this one as row changes from the store's LISTEN connection, and are announced here
- * as the same events the changing daemon's own rows declared. File changes need nothing
+ * reach this one as row changes from the store's LISTEN connection, and are published here
+ * into this daemon's change feed (with this daemon's ids) as the same events the changing
+ * daemon's own rows declared. File changes need nothing
  * here: object storage applies them to the file index, which announces them itself. A key
  * or session deleted elsewhere is revoked here too, so the streams it opened on this daemon
  * close (a deleted key already fails on every daemon: its row is gone).

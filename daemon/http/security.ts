@@ -71,7 +71,8 @@ export function applyCors(ctx: Context, granted: Set<string>): boolean {
   if (ctx.method !== 'OPTIONS') return false;
   if (allowed) {
     ctx.set('Access-Control-Allow-Methods', 'GET, POST');
-    ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type');
+    // Last-Event-ID: the UI resumes its event stream with it (not a CORS-safelisted header).
+    ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type, Last-Event-ID');
     ctx.set('Access-Control-Max-Age', '600');
   }
   ctx.status = 204;

@@ -89,7 +89,7 @@ export const VANISHED_SHARE_GRACE_MS = 2000;
  * Revokes shares whose file left the disk by any route (another program, a reconcile) and
  * is still absent after the grace period. The daemon's own delete and rename revoke or move
  * the share themselves, so this finds nothing to do for them. While the storage directory is
- * unavailable nothing is revoked.
+ * unavailable nothing is revoked. It reads the removals from the daemon's change feed.
  */
 export function watchForVanishedShares(nimbus: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
   // One timer for all pending removals: `rm -r` of a large folder is one pass over the shares.
@@ -109,7 +109,7 @@ export function watchForVanishedShares(nimbus: NimbusContext, graceMs = VANISHED
     if (nimbus.index.state !== 'unavailable') revokeAbsent(nimbus, events);
     schedule();
   };
-  nimbus.index.on('change', (event) => {
+  nimbus.changes.subscribe((event) => {
     if (event.username === null) return;
     if (event.type !== 'file.removed' && event.type !== 'folder.removed' && event.type !== 'user.removed') return;
     pending.push({ event, due: Date.now() + graceMs });

@@ -29,11 +29,10 @@ const newTrashId = () => randomBytes(16).toString('hex');
 /**
  * Announces that a user's trash changed. Rows that change only the trash declare
  * `trash.changed` themselves; a delete (whose rows declare nothing: the index announces the
- * file's removal) and a purge announce it here, through the index's change events, which is
- * what the event stream (daemon/http/events.ts) listens to.
+ * file's removal) and a purge announce it here, into the daemon's change feed.
  */
 function announce(nimbus: NimbusContext, username: string): void {
-  nimbus.index.emit('change', { type: 'trash.changed', username, folder: null, file: null });
+  nimbus.changes.publish({ type: 'trash.changed', username, folder: null, file: null });
 }
 
 /** A trash item as the API answers it. */

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
-import { diffFiles, type FileMeta, type FolderNode, type UserNode } from './index-tree.js';
+import type { ChangeFeed } from './change-feed.js';
+import { countTotals, diffFiles, type FileMeta, type FolderNode, type UserNode } from './index-tree.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -9,10 +10,13 @@ export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
 /**
  * The in-memory picture of the storage directory: users → folders → files. The disk is
  * the source of truth; the daemon's own operations and the watcher keep this equal to
- * it. A change that alters nothing (the watcher echoing the daemon's own write) emits
- * nothing; every real change emits one `change` event.
+ * it. A change that alters nothing (the watcher echoing the daemon's own write) announces
+ * nothing; every real change is published once into the daemon's change feed. The index's
+ * own events are only for what follows the index itself (the watcher's bookkeeping, the
+ * wait for the first scan, the thumbnail cache): it is not the daemon's bus.
  */
 export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned: [string] }> {
+  readonly #changes: ChangeFeed | null;
   readonly users = new Map<string, UserNode>();
   state: IndexState = 'scanning';
   /** Whether the index has ever matched the disk (false until the first scan completes). */
@@ -29,6 +33,12 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
    * maps they are given (`users`, `files()`, `user()`): they read them.
    */
   #totals: { files: number; folders: number; usedBytes: number } | null = null;
+
+  /** `changes`: where the index's changes are published (none: an index on its own, as tests build). */
+  constructor(changes: ChangeFeed | null = null) {
+    super();
+    this.#changes = changes;
+  }
 
   /** The names of a file map in code-point order, cached between changes. */
   sortedNames(files: Map<string, FileMeta>): string[] {
@@ -185,21 +195,8 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   totals(): { files: number; folders: number; usedBytes: number } {
-    this.#totals ??= this.#count();
+    this.#totals ??= countTotals(this.users);
     return { ...this.#totals };
-  }
-
-  #count(): { files: number; folders: number; usedBytes: number } {
-    let files = 0;
-    let folders = 0;
-    let usedBytes = 0;
-    for (const node of this.users.values()) {
-      files += node.root.size;
-      folders += node.folders.size;
-      for (const f of node.folders.values()) files += f.files.size;
-      usedBytes += node.usedBytes;
-    }
-    return { files, folders, usedBytes };
   }
 
   #ensureFolder(node: UserNode, username: string, folder: string, mtimeMs: number): FolderNode {
@@ -215,6 +212,8 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
 
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {
     this.#totals = null;
-    this.emit('change', { type, username, folder, file });
+    const event: ChangeEvent = { type, username, folder, file };
+    this.emit('change', event);
+    this.#changes?.publish(event);
   }
 }

@@ -31,3 +31,17 @@ export function diffFiles(
   }
   for (const name of before.keys()) if (!after.has(name)) emit('file.removed', name);
 }
+
+/** The files, folders and bytes of every user's tree, counted. */
+export function countTotals(users: Iterable<[string, UserNode]>): { files: number; folders: number; usedBytes: number } {
+  let files = 0;
+  let folders = 0;
+  let usedBytes = 0;
+  for (const [, node] of users) {
+    files += node.root.size;
+    folders += node.folders.size;
+    for (const f of node.folders.values()) files += f.files.size;
+    usedBytes += node.usedBytes;
+  }
+  return { files, folders, usedBytes };
+}

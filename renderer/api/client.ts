@@ -160,12 +160,12 @@ export class NimbusClient {
     return response.blob();
   }
 
-  /** Opens the Server-Sent Events stream; the caller reads and parses the body. */
-  async events(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  /** Opens the Server-Sent Events stream (after `lastEventId`, what came since first); the caller reads and parses the body. */
+  async events(signal: AbortSignal, lastEventId: string | null = null): Promise<ReadableStream<Uint8Array>> {
     const response = await this.#fetch(this.url('events', {}), {
       method: 'GET',
       signal,
-      headers: { Accept: 'text/event-stream' },
+      headers: { Accept: 'text/event-stream', ...(lastEventId === null ? {} : { 'Last-Event-ID': lastEventId }) },
       cache: 'no-store',
     });
     if (!response.body) throw new ApiError(0, 'no_stream', 'The event stream has no body');

@@ -11,6 +11,16 @@ export class SseParser {
   #buffer = '';
   #event = '';
   #data: string[] = [];
+  #idBuffer: string | null = null;
+  #lastEventId: string | null = null;
+
+  /**
+   * The id of the last message completed (WHATWG: an id holds until the next one, and a block
+   * with an id but no data sets it too): what a reconnect sends as `Last-Event-ID`.
+   */
+  get lastEventId(): string | null {
+    return this.#lastEventId;
+  }
 
   /** Feeds decoded text; returns the messages completed by it. */
   push(chunk: string): SseMessage[] {
@@ -31,6 +41,7 @@ export class SseParser {
 
   #line(line: string, out: SseMessage[]): void {
     if (line === '') {
+      this.#lastEventId = this.#idBuffer;
       if (this.#data.length > 0) out.push({ event: this.#event || 'message', data: this.#data.join('\n') });
       this.#event = '';
       this.#data = [];
@@ -43,6 +54,7 @@ export class SseParser {
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') this.#event = value;
     else if (field === 'data') this.#data.push(value);
+    else if (field === 'id' && !value.includes('\0')) this.#idBuffer = value;
   }
 }
 
@@ -71,14 +83,21 @@ export function toChangeEvent(message: SseMessage): ChangeEvent | null {
 }
 
 const MAX_BACKOFF_MS = 15_000;
+/** The daemon's message for "what you missed is no longer kept": refetch everything. */
+const RESET_EVENT = 'reset';
 
 /** What a follower of the event stream hears (followEvents). */
 export interface EventStreamHandlers {
   /** A connection is being tried. */
   connecting?(): void;
-  /** The stream is open; `again` after a reconnect (what came meanwhile was missed). */
+  /** The stream is open; `again` after a reconnect. */
   open(again: boolean): void;
   event(event: ChangeEvent): void;
+  /**
+   * What came while disconnected cannot be sent: the daemon said `reset` (another daemon or
+   * boot, or too long ago), or there was no id to resume from. Everything must be fetched again.
+   */
+  missed?(): void;
   /** After the events of one chunk of the stream. */
   chunk?(): void;
   /** The stream is down: `unsupported` when the daemon has none (no retry), else it retries. */
@@ -87,19 +106,22 @@ export interface EventStreamHandlers {
 
 /**
  * Follows GET /api/events until `signal` aborts, reconnecting with backoff (1 s, doubling to
- * 15 s). The one loop behind every listener of the stream.
+ * 15 s) and with the id of the last message it had, so that the daemon sends what it missed.
+ * The one loop behind every listener of the stream.
  */
 export function followEvents(client: NimbusClient, signal: AbortSignal, on: EventStreamHandlers): void {
   let backoff = 1_000;
   let opened = false;
   let retry: number | undefined;
+  let lastEventId: string | null = null;
   signal.addEventListener('abort', () => window.clearTimeout(retry));
 
   const connect = async () => {
     on.connecting?.();
     try {
-      const stream = await client.events(signal);
+      const stream = await client.events(signal, lastEventId);
       on.open(opened);
+      if (opened && lastEventId === null) on.missed?.();
       opened = true;
       backoff = 1_000;
       const reader = stream.getReader();
@@ -109,9 +131,11 @@ export function followEvents(client: NimbusClient, signal: AbortSignal, on: Even
         const { value, done } = await reader.read();
         if (done) break;
         for (const message of parser.push(decoder.decode(value, { stream: true }))) {
+          if (message.event === RESET_EVENT) on.missed?.();
           const event = toChangeEvent(message);
           if (event) on.event(event);
         }
+        lastEventId = parser.lastEventId ?? lastEventId;
         on.chunk?.();
       }
     } catch (error) {

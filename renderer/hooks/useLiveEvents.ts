@@ -10,7 +10,9 @@ const FLUSH_MS = 120;
 
 /**
  * Follows GET /api/events and marks the affected queries stale. Bursts (a folder of
- * files copied in) are merged into one invalidation per key. Reconnects with backoff.
+ * files copied in) are merged into one invalidation per key. Reconnects with backoff,
+ * resuming where it stopped: only when the daemon cannot say what was missed is
+ * everything fetched again.
  */
 export function useLiveEvents(): LiveState {
   const client = useClient();
@@ -31,11 +33,9 @@ export function useLiveEvents(): LiveState {
 
     followEvents(client, controller.signal, {
       connecting: () => setState('connecting'),
-      open(again) {
-        setState('live');
-        // Anything missed while disconnected is fetched again.
-        if (again) void queryClient.invalidateQueries();
-      },
+      open: () => setState('live'),
+      // The daemon could not replay what came while disconnected: fetch everything again.
+      missed: () => void queryClient.invalidateQueries(),
       event(event) {
         for (const key of keysForEvent(event)) pending.set(JSON.stringify(key), key);
       },

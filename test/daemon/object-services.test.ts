@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NimbusContext } from '../../daemon/context.js';
+import { ChangeFeed } from '../../daemon/storage/change-feed.js';
 import { uploadFile } from '../../daemon/services/files.js';
 import { MemoryQuotaLedger, type QuotaLedger } from '../../daemon/services/quota.js';
 import { usedBytesOf } from '../../daemon/services/records.js';
@@ -37,6 +38,7 @@ function contextOf(store: Store, objects: ObjectStore, quota: QuotaLedger, dataD
     config: { dataDir, trashDays: 30 },
     store,
     index,
+    changes: new ChangeFeed(),
     storage,
     quota,
     locks: new KeyedMutex(),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../daemon/config.js';
 import type { NimbusContext } from '../../daemon/context.js';
+import { ChangeFeed } from '../../daemon/storage/change-feed.js';
 import { purgeTrash, restoreItem } from '../../daemon/services/trash.js';
 import { FileIndex } from '../../daemon/storage/file-index.js';
 import { Storage } from '../../daemon/storage/storage.js';
@@ -72,7 +73,8 @@ async function openContext(dataDir: string, storageDir: string): Promise<NimbusC
   for (const username of store.users.keys()) await storage.rescanUser(username);
   index.setState('ready');
   // The mailer, sessions, keys and the rest are not used by the trash service.
-  return { config, store, index, storage, reserved: new Map(), locks: new KeyedMutex(), log: () => undefined } as unknown as NimbusContext;
+  const nimbus = { config, store, index, storage, reserved: new Map(), locks: new KeyedMutex(), log: () => undefined };
+  return { ...nimbus, changes: new ChangeFeed() } as unknown as NimbusContext;
 }
 
 beforeAll(async () => {

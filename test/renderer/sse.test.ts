@@ -23,6 +23,22 @@ describe('SseParser', () => {
   });
 });
 
+describe('SseParser’s last event id', () => {
+  it('is the id of the last completed message, an id-only block included, and holds until the next id', () => {
+    const parser = new SseParser();
+    expect(parser.lastEventId).toBeNull();
+    parser.push(': connected\n\nretry: 2000\n\nid: e1-0\n\n');
+    expect(parser.lastEventId).toBe('e1-0');
+    parser.push('id: e1-7\nevent: file.added\ndata: {}\n\nevent: file.removed\ndata: {}\n\n');
+    expect(parser.lastEventId).toBe('e1-7');
+    // A message cut off before its end is not had: its id does not count yet.
+    parser.push('id: e1-8\nevent: file.added\ndata: {}\n');
+    expect(parser.lastEventId).toBe('e1-7');
+    parser.push('\n');
+    expect(parser.lastEventId).toBe('e1-8');
+  });
+});
+
 describe('change events', () => {
   it('reads a change event and ignores anything else', () => {
     expect(
