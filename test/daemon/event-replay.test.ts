@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { embeddedRun, onDisk } from '../helpers/backend.js';
+import { onDisk } from '../helpers/backend.js';
 import { call, makeKey, makeUser, passwordOf, signIn } from '../helpers/accounts.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { clusterEnv } from '../helpers/engines.js';
@@ -172,35 +172,39 @@ describe('resuming GET /api/events with Last-Event-ID', () => {
 });
 
 // Two daemons on one database: run once, from the node project (the cluster project would start the same pair again).
-describe.skipIf(!embeddedRun)('resuming across two daemons on one database', () => {
-  let a: TestDaemon;
-  let b: TestDaemon;
-  beforeAll(async () => {
-    const env = await clusterEnv();
-    a = await startTestDaemon({ env, backend: 'embedded' });
-    b = await startTestDaemon({ env, backend: 'embedded' });
-  }, 120_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+onDisk(() =>
+  describe('resuming across two daemons on one database', () => {
+    let a: TestDaemon;
+    let b: TestDaemon;
+    beforeAll(async () => {
+      const env = await clusterEnv();
+      a = await startTestDaemon({ env, backend: 'embedded' });
+      b = await startTestDaemon({ env, backend: 'embedded' });
+    }, 120_000);
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
 
-  it('gives another daemon’s changes this daemon’s ids, replays them, and answers another daemon’s id with a reset', async () => {
-    const first = await open({ 'API-Key': a.key }, a);
-    const position = parse(first.text()).lastId!;
-    const epoch = position.split('-')[0];
-    await first.close();
-    // Made through B: A learns it from the database, as a remote row change.
-    const role = `replayed${Date.now()}`;
-    expect((await b.api('POST', '/api/role/create', { name: role, maxStorage: '5', badge: 'https://example.com/r.png' })).status).toBe(201);
-    await vi.waitFor(async () => expect((await a.api('GET', '/api/role', { name: role })).status).toBe(200), WAIT);
-    const back = await open({ 'API-Key': a.key, 'Last-Event-ID': position }, a);
-    await vi.waitFor(() => expect(parse(back.text()).sent.map((m) => m.event)).toContain('role.changed'), WAIT);
-    const replayed = parse(back.text()).sent.find((m) => m.event === 'role.changed')!;
-    expect(replayed.id).toMatch(new RegExp(`^${epoch}-\\d+$`));
-    const onB = await open({ 'API-Key': b.key, 'Last-Event-ID': replayed.id! }, b);
-    await vi.waitFor(() => expect(parse(onB.text()).sent.length).toBeGreaterThan(0), WAIT);
-    expect(parse(onB.text()).sent[0].event).toBe('reset');
-    await Promise.all([back.close(), onB.close()]);
-  });
-});
+    it('gives another daemon’s changes this daemon’s ids, replays them, and answers another daemon’s id with a reset', async () => {
+      const first = await open({ 'API-Key': a.key }, a);
+      const position = parse(first.text()).lastId!;
+      const epoch = position.split('-')[0];
+      await first.close();
+      // Made through B: A learns it from the database, as a remote row change.
+      const role = `replayed${Date.now()}`;
+      expect((await b.api('POST', '/api/role/create', { name: role, maxStorage: '5', badge: 'https://example.com/r.png' })).status).toBe(
+        201,
+      );
+      await vi.waitFor(async () => expect((await a.api('GET', '/api/role', { name: role })).status).toBe(200), WAIT);
+      const back = await open({ 'API-Key': a.key, 'Last-Event-ID': position }, a);
+      await vi.waitFor(() => expect(parse(back.text()).sent.map((m) => m.event)).toContain('role.changed'), WAIT);
+      const replayed = parse(back.text()).sent.find((m) => m.event === 'role.changed')!;
+      expect(replayed.id).toMatch(new RegExp(`^${epoch}-\\d+$`));
+      const onB = await open({ 'API-Key': b.key, 'Last-Event-ID': replayed.id! }, b);
+      await vi.waitFor(() => expect(parse(onB.text()).sent.length).toBeGreaterThan(0), WAIT);
+      expect(parse(onB.text()).sent[0].event).toBe('reset');
+      await Promise.all([back.close(), onB.close()]);
+    });
+  }),
+);
