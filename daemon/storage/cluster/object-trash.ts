@@ -9,6 +9,8 @@
  */
 import { notFound } from '../../errors.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import type { FileIndex } from '../file-index.js';
 import {
   NameTaken,
   type Placed,
@@ -19,14 +21,26 @@ import {
   type TrashTarget,
 } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
+import type { SharedExclusiveLock } from '../safe-lock.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
 import { showRestored, takeOutOfIndex } from '../trash-index.js';
+import type { UploadTickets } from '../upload-tickets.js';
 import { newId } from './ids.js';
-import type { ObjectStorage } from './object-storage.js';
-import { metaOf } from './rows.js';
+import { metaOf, type IndexedRows } from './rows.js';
+
+/** What the trash uses of its ObjectStorage (object-storage.ts), named here so that this module does not import that one back. */
+export interface ObjectTrashParts {
+  readonly live: SharedExclusiveLock;
+  readonly tickets: UploadTickets;
+  readonly store: Store;
+  readonly index: FileIndex;
+  readonly rows: IndexedRows;
+  /** Deletes rows in one commit, then their files' objects. */
+  deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
+}
 
 export class ObjectTrash implements TrashStorage {
-  constructor(private readonly s: ObjectStorage) {}
+  constructor(private readonly s: ObjectTrashParts) {}
 
   async moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
     const { username, folder, name, kind, id } = target;
