@@ -8,15 +8,8 @@
  */
 import { lstat, mkdir } from 'node:fs/promises';
 import { fromFsError, notFound } from '../errors.js';
-import {
-  NameTaken,
-  type Placed,
-  type RestoreTarget,
-  type Trashed,
-  type TrashEntry,
-  type TrashStorage,
-  type TrashTarget,
-} from './file-storage.js';
+import { NameTaken } from './file-storage.js';
+import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from './file-storage.js';
 import { ignoreExists, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';

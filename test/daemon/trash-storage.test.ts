@@ -56,13 +56,8 @@ async function openObjects(): Promise<Backend> {
   dirs.push(dir);
   const store = new Store(path.join(dir, 'db.json'));
   await store.open();
-  store.users.set('ana', {
-    username: 'ana',
-    email: 'ana@example.com',
-    role: 'user',
-    emailVerified: true,
-    createdAt: new Date().toISOString(),
-  } as never);
+  // Only the user's name is read here (ObjectStorage.open gives each user a node in the index).
+  store.users.set('ana', { username: 'ana', role: 'user', createdAt: new Date().toISOString() } as never);
   const folderId = 'd'.repeat(32);
   store.folders.set(folderId, { id: folderId, username: 'ana', name: 'docs', mtimeMs: 1000, trashId: null });
   const file = (id: string, folder: string | null, name: string, size: number) =>

@@ -11,15 +11,8 @@ import { notFound } from '../../errors.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import type { FileIndex } from '../file-index.js';
-import {
-  NameTaken,
-  type Placed,
-  type RestoreTarget,
-  type Trashed,
-  type TrashEntry,
-  type TrashStorage,
-  type TrashTarget,
-} from '../file-storage.js';
+import { NameTaken } from '../file-storage.js';
+import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
 import type { SharedExclusiveLock } from '../safe-lock.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
