@@ -1,33 +1,16 @@
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { badRequest, conflict, fileTaken, quotaExceeded } from '../errors.js';
-import { foldName } from '../storage/file-index.js';
+import { badRequest, fileTaken, quotaExceeded } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
+import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
 import { QuotaHold } from './quota.js';
 import { moveShare, revokeShare } from './shares.js';
 import { trashFile } from './trash.js';
 
-/**
- * The lock of a name in a directory (a file, or a folder at the root), by its folded name:
- * `Report.pdf` and `report.pdf` are one file on a case-insensitive disk, so an upload,
- * rename or folder creation of one must not run at once with one of the other.
- */
-export const fileLock = (username: string, folder: string | null, file: string) =>
-  `file:${username}/${folder === null ? '' : foldName(folder)}/${foldName(file)}`;
-
-/**
- * Refuses to create `name` when another entry of the directory differs from it only in
- * case (one file on a case-insensitive disk); `except` is the file being renamed to `name`,
- * which may change its own case. Call under the name's `fileLock`.
- */
-export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder: string | null, name: string, except?: string): void {
-  const twin = nimbus.index.caseTwin(username, folder, name, except);
-  if (twin === undefined) return;
-  const kind = folder === null && nimbus.index.user(username)?.folders.has(twin) ? 'folder' : 'file';
-  throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
-}
+// Their own module, so that this one and trash.ts need not import each other; re-exported for this module's callers.
+export { assertNoCaseTwin, fileLock } from './name-locks.js';
 
 /**
  * Deletes a file: into the user's trash (answering the trash item's id), or with `permanent`

@@ -84,7 +84,13 @@ export interface RestoreTarget extends TrashTarget {
   as: string;
 }
 
-/** What a restore put back: the files' metas (a folder's, by name), for the index. */
+/** What a move into the trash took out of the user's files (as the index counted them): for the item's record. */
+export interface Trashed {
+  size: number;
+  fileCount: number;
+}
+
+/** What a restore put back: the files' metas (a folder's, by name), as the index now shows them. */
 export interface Placed {
   files: Map<string, FileMeta>;
   /** The folder's mtime (a restored folder, or a file's folder made again); null for a file at the root. */
@@ -103,22 +109,25 @@ export interface TrashEntry {
 }
 
 /**
- * The trash's bytes: what services/trash.ts does with them (the store keeps the records).
- * Nothing here ever replaces a user's entry: a taken name is NameTaken.
+ * The trash's bytes: what services/trash.ts does with them. Each call keeps the file index in
+ * step itself; the store's trash records are the service's, written by the `record` hook,
+ * which runs synchronously in the step that makes the move real (disk: as the entry lands,
+ * before the original of a copy is removed; objects: just before the rows' one commit, so the
+ * records commit with them). Nothing here ever replaces a user's entry: a taken name is NameTaken.
  */
 export interface TrashStorage {
   /**
-   * Moves a user's file or folder into the trash as item `target.id`. A folder's uploads in
-   * flight are voided (they end in 404), as a delete's. `moved` runs synchronously once the
-   * entry is in the trash (the index and store change in that one step). 404 when it is gone.
+   * Moves a user's file or folder into the trash as item `target.id` and out of the index;
+   * answers what went. A folder's uploads in flight are voided (they end in 404), as a
+   * delete's. 404 when it is gone.
    */
-  moveIn(target: TrashTarget, moved: () => void): Promise<void>;
+  moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed>;
   /**
-   * Puts an item back under `target.as`, never replacing anything (NameTaken); a file's
-   * folder that no longer exists is made again. `placed` runs synchronously once the entry
-   * is back, with what the index should learn. 404 `trash_item_not_found` when it is gone.
+   * Puts an item back under `target.as` (the service picks the name) and into the index, never
+   * replacing anything (NameTaken); a file's folder that no longer exists is made again.
+   * Answers what it placed. 404 `trash_item_not_found` when it is gone.
    */
-  restore(target: RestoreTarget, placed: (what: Placed) => void): Promise<void>;
+  restore(target: RestoreTarget, record: (placed: Placed) => void): Promise<Placed>;
   /** Deletes one item's bytes for good (nothing there is fine). */
   removeItem(username: string, id: string): Promise<void>;
   /** Deletes a deleted user's whole trash. */

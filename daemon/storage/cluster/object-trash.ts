@@ -3,32 +3,49 @@
  * `trashId` set to the item's id (a folder's files too), so the index stops showing them and
  * `files.size` still counts them against the quota; a restore clears `trashId` (under a new
  * name, or into a folder made again, as the service decides); a delete for good deletes the
- * rows, commits, then deletes the objects. The trash records themselves are the services'
- * (services/trash.ts), changed in the `moved` / `placed` callbacks so they commit with the rows.
+ * rows, commits, then deletes the objects. The index changes here (trash-index.ts, as on
+ * disk); the trash records themselves are the services' (services/trash.ts), written by the
+ * `record` hook just before the rows' commit, so they commit with the rows in one write.
  */
 import { notFound } from '../../errors.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
-import { NameTaken, type Placed, type RestoreTarget, type TrashEntry, type TrashStorage, type TrashTarget } from '../file-storage.js';
+import type { Store } from '../../store/store.js';
+import type { FileIndex } from '../file-index.js';
+import { NameTaken } from '../file-storage.js';
+import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
+import type { SharedExclusiveLock } from '../safe-lock.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
+import { showRestored, takeOutOfIndex } from '../trash-index.js';
+import type { UploadTickets } from '../upload-tickets.js';
 import { newId } from './ids.js';
-import type { ObjectStorage } from './object-storage.js';
-import { metaOf } from './rows.js';
+import { metaOf, type IndexedRows } from './rows.js';
+
+/** What the trash uses of its ObjectStorage (object-storage.ts), named here so that this module does not import that one back. */
+export interface ObjectTrashParts {
+  readonly live: SharedExclusiveLock;
+  readonly tickets: UploadTickets;
+  readonly store: Store;
+  readonly index: FileIndex;
+  readonly rows: IndexedRows;
+  /** Deletes rows in one commit, then their files' objects. */
+  deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
+}
 
 export class ObjectTrash implements TrashStorage {
-  constructor(private readonly s: ObjectStorage) {}
+  constructor(private readonly s: ObjectTrashParts) {}
 
-  async moveIn(target: TrashTarget, moved: () => void): Promise<void> {
+  async moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
     const { username, folder, name, kind, id } = target;
     const s = this.s;
     const missing = () =>
       kind === 'file' ? notFound('file_not_found', 'File not found') : notFound('folder_not_found', 'Folder not found');
     // As a delete: a file's directory shared; a folder exclusively (its user shared), so nothing is placed into it meanwhile.
-    const hold = (fn: () => Promise<void>) =>
+    const hold = (fn: () => Promise<Trashed>) =>
       kind === 'file'
         ? s.live.run(keysOf(username, folder), false, fn)
         : s.live.run([userKey(username)], false, () => s.live.run([folderKey(username, name)], true, fn));
-    await hold(async () => {
+    return hold(async () => {
       let files: StoredFile[] = [];
       let folders: StoredFolder[] = [];
       if (kind === 'file') {
@@ -45,15 +62,20 @@ export class ObjectTrash implements TrashStorage {
           .filter((f) => f.trashId === null)
           .map((f) => ({ ...f, trashId: id }));
       }
-      await this.#commitRows(files, folders, moved);
+      let trashed = null as Trashed | null;
+      await this.#commitRows(files, folders, () => {
+        trashed = takeOutOfIndex(s.index, target);
+        record(trashed);
+      });
+      return trashed!;
     });
   }
 
-  async restore(target: RestoreTarget, placed: (what: Placed) => void): Promise<void> {
+  async restore(target: RestoreTarget, record: (placed: Placed) => void): Promise<Placed> {
     const { username, kind, id, as } = target;
     const s = this.s;
     const folder = kind === 'file' ? target.folder : null;
-    await s.live.run(folder === null ? [userKey(username)] : keysOf(username, folder), false, async () => {
+    return s.live.run(folder === null ? [userKey(username)] : keysOf(username, folder), false, async () => {
       const held = s.rows.inTrash(id, username);
       const files = held.files;
       const folderRow = held.folders[0];
@@ -96,7 +118,12 @@ export class ObjectTrash implements TrashStorage {
           metas.set(as, metaOf(f));
         }
       }
-      await this.#commitRows(restoredFiles, restoredFolders, () => placed({ files: metas, folderMtimeMs }));
+      const placed: Placed = { files: metas, folderMtimeMs };
+      await this.#commitRows(restoredFiles, restoredFolders, () => {
+        showRestored(s.index, target, placed);
+        record(placed);
+      });
+      return placed;
     });
   }
 
@@ -152,7 +179,7 @@ export class ObjectTrash implements TrashStorage {
     return found;
   }
 
-  /** Sets rows, runs `inStep` (the services' record changes), commits them together, then shows the rows in the index. */
+  /** Sets rows, runs `inStep` (the index's change and the service's records), commits them together, then applies the rows to the index. */
   async #commitRows(files: StoredFile[], folders: StoredFolder[], inStep: () => void): Promise<void> {
     const { store, rows } = this.s;
     for (const f of folders) store.folders.set(f.id, f);
@@ -161,7 +188,7 @@ export class ObjectTrash implements TrashStorage {
     try {
       await store.commit();
     } catch (err) {
-      // The store went back to what it holds; the index (which `inStep` may have changed) follows it again.
+      // The store went back to what it holds; the index (which `inStep` changed) follows it again.
       rows.showAgain(
         files.map((f) => f.id),
         folders.map((f) => f.id),
