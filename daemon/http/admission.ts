@@ -1,6 +1,6 @@
 /**
  * What the row alone decides about a caller (docs/accounts.md, "Audiences"), for `authorize`
- * (daemon/http/app.ts): whether its audience admits the caller, and which parameters it takes
+ * (daemon/http/authorize.ts): whether its audience admits the caller, and which parameters it takes
  * from the body only.
  */
 import type { Context } from 'koa';

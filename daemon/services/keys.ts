@@ -11,7 +11,7 @@ export const ADMIN_LABEL = 'admin';
 /**
  * Who makes a request (docs/accounts.md, "Who calls"): found from a key (the admin key, a
  * machine key or a personal key) or the `nimbus_session` cookie, once per request, by
- * `authorize` (daemon/http/app.ts).
+ * `authorize` (daemon/http/authorize.ts).
  */
 export interface Caller {
   /** What authenticated the request: the machine's admin key, a machine key, a personal key or a session. */

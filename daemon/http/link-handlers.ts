@@ -1,0 +1,62 @@
+/** The handlers of the links people open in a browser: a share link and an e-mail verification link. */
+import type { Context } from 'koa';
+import { ApiError, explainedBy } from '../errors.js';
+import { catchUpOnMiss } from '../services/records.js';
+import { openSharedFile } from '../services/shares.js';
+import { confirmVerification, isVerificationValid } from '../services/verification.js';
+import { sendFile } from './download.js';
+import type { HandlerTable } from './handler-support.js';
+import { page, PAGE_CSP, sendSharePreview, sharePreviewKind } from './pages.js';
+import type { FailureThrottle } from './throttle.js';
+
+const DEAD_LINK_PAGE = {
+  title: 'Link not found',
+  message: 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.',
+  // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
+  browsersOnly: true,
+};
+const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
+
+export const LINK_HANDLERS: HandlerTable<'share.download' | 'verify'> = {
+  'share.download': async ({ nimbus, params, ctx, throttle }) => {
+    // A link made through another daemon a moment ago is no unknown link: looked for caught up.
+    await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
+    throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
+    const { opened, name } = await openSharedFile(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
+    // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.
+    const preview = params.inline || params.download ? null : sharePreviewKind(ctx, name);
+    if (preview) {
+      await opened.close();
+      sendSharePreview(ctx, params.token, name, preview, opened.size);
+      return;
+    }
+    await sendFile(ctx, opened, name, nimbus.config.bodyIdleMs, { inline: params.inline === true && params.download !== true });
+  },
+  verify: async ({ nimbus, params, ctx }) => {
+    ctx.set('Content-Security-Policy', PAGE_CSP);
+    ctx.type = 'text/html';
+    // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
+    if (ctx.method === 'HEAD') {
+      if (!(await isVerificationValid(nimbus, params.token)))
+        throw explainedBy(USED_LINK_PAGE)(new ApiError('token_invalid', 'This link has expired or was already used'));
+      ctx.body = '';
+      return;
+    }
+    const username = await confirmVerification(nimbus, params.token).catch(explainedBy(USED_LINK_PAGE));
+    ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);
+    // Whose address it was: the row's `user.changed` names them, so an open UI shows "Verified" without a reload.
+    return { username };
+  },
+};
+
+/**
+ * Counts a share token that names no share towards the client's 429 (the same count as
+ * wrong keys), and refuses a client already blocked, before anything is looked up.
+ */
+function throttleUnknownLinks(ctx: Context, throttle: FailureThrottle, known: boolean): void {
+  if (known) return;
+  const client = ctx.socket.remoteAddress ?? 'unknown';
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) throw new ApiError('too_many_requests', 'Too many unknown links; try again later', { 'Retry-After': String(wait) });
+  throttle.fail(client, 'share links');
+}
