@@ -4,7 +4,8 @@
  * writer (writer.ts) decides when and inside which transaction they run.
  */
 import type pg from 'pg';
-import { COLLECTIONS, type ChangeSet, type CollectionName } from '../backend.js';
+import type { ChangeSet } from '../backend.js';
+import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { CHANGES_CHANNEL } from './listener.js';
 
 /** A change-set that cannot apply as it stands (thrown inside its savepoint). */

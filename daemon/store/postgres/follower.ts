@@ -6,7 +6,8 @@
  * read never lands last.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { COLLECTIONS, type ChangeSet, type CollectionName, type StoreHost } from '../backend.js';
+import type { ChangeSet, StoreHost } from '../backend.js';
+import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
 import type { DbData } from '../schema.js';
 import { Database, type Queryable } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
@@ -215,5 +216,3 @@ export class Follower {
     }
   }
 }
-
-const isCollection = (name: string): name is CollectionName => (COLLECTIONS as readonly string[]).includes(name);

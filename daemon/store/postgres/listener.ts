@@ -5,7 +5,7 @@
  * reconnects it (with backoff) through `start()` again, which throws if it is lost meanwhile.
  */
 import pg from 'pg';
-import type { CollectionName } from '../backend.js';
+import type { CollectionName } from '../collections.js';
 
 export const CHANGES_CHANNEL = 'nimbus_changes';
 

@@ -7,7 +7,8 @@
  * changed keys; other daemons re-read them.
  */
 import { ApiError } from '../../errors.js';
-import { COLLECTIONS, type ChangeSet, type CollectionName, type StoreHost } from '../backend.js';
+import type { ChangeSet, StoreHost } from '../backend.js';
+import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { ChangeSetConflict, applyChangeSet, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
 import { Database } from './database.js';
 import { CHANGES_CHANNEL, type ChangeNotice } from './listener.js';
