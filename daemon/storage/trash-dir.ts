@@ -13,6 +13,7 @@ import { NameTaken, type Placed, type RestoreTarget, type TrashEntry, type Trash
 import { ignoreExists, ignoreMissing, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { errnoCode } from '../util/errno.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 import type { FileMeta } from './index-tree.js';
 
@@ -22,8 +23,6 @@ const stagedName = () => `.nimbus-staged-${randomBytes(12).toString('hex')}`;
 
 /** A trash item's directory name: 16 random bytes, hex (shared/endpoints.ts checks the same). */
 export const TRASH_ID = /^[0-9a-f]{32}$/;
-
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** Opens `<trash>/<username>/<id>`, making what is missing; a link anywhere on the way is refused. */
 async function openNewItemDir(trashRoot: string, username: string, id: string): Promise<OpenDir> {
@@ -105,15 +104,15 @@ async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName: strin
     try {
       await link(from.at(name), to.at(toName));
     } catch (err) {
-      if (codeOf(err) === 'EEXIST') throw await takenBy(to, toName);
-      if (codeOf(err) !== 'EXDEV' && codeOf(err) !== 'EPERM') throw err;
+      if (errnoCode(err) === 'EEXIST') throw await takenBy(to, toName);
+      if (errnoCode(err) !== 'EXDEV' && errnoCode(err) !== 'EPERM') throw err;
       const staged = stagedName();
       await copyFileNoFollow(from.at(name), to.at(staged));
       try {
         await link(to.at(staged), to.at(toName));
       } catch (linkErr) {
         await unlink(to.at(staged)).catch(ignoreMissing);
-        if (codeOf(linkErr) === 'EEXIST') throw await takenBy(to, toName);
+        if (errnoCode(linkErr) === 'EEXIST') throw await takenBy(to, toName);
         throw linkErr;
       }
       await unlink(to.at(staged));
@@ -128,7 +127,7 @@ async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName: strin
   try {
     await rename(from.at(name), to.at(toName));
   } catch (err) {
-    const code = codeOf(err);
+    const code = errnoCode(err);
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') throw await takenBy(to, toName);
     if (code !== 'EXDEV') throw err;
     const staged = stagedName();
@@ -138,7 +137,7 @@ async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName: strin
       await rename(to.at(staged), to.at(toName));
     } catch (renameErr) {
       await removeTree(to, staged);
-      const renameCode = codeOf(renameErr);
+      const renameCode = errnoCode(renameErr);
       if (renameCode === 'ENOTEMPTY' || renameCode === 'EEXIST' || renameCode === 'ENOTDIR') throw await takenBy(to, toName);
       throw renameErr;
     }
@@ -182,7 +181,7 @@ export async function moveToTrash(s: StorageParts, trashRoot: string, target: Tr
         if (inTrash) throw fromFsError(err) ?? err;
         // The entry did not move: its empty item directory goes too.
         await withDir(trashRoot, [username], (mine) => removeTree(mine, id)).catch(() => undefined);
-        if (codeOf(err) === 'ENOENT') throw notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
+        if (errnoCode(err) === 'ENOENT') throw notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
         throw fromFsError(err) ?? err;
       }
       await itemDir.close();
@@ -296,7 +295,7 @@ async function moveOrMissing(
     // In storage already (a later fsync or removal failed): the index and the store learn it all the same.
     if (landed) placed(await read());
     if (err instanceof NameTaken) throw err;
-    if (codeOf(err) === 'ENOENT') throw notFound('trash_item_not_found', 'Trash item not found');
+    if (errnoCode(err) === 'ENOENT') throw notFound('trash_item_not_found', 'Trash item not found');
     throw fromFsError(err) ?? err;
   }
   if (landed) placed(await read());
