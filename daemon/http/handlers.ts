@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { EndpointId, ParamsOf, ResponseOf } from '../../shared/endpoints.js';
 import type { DashInfo, JsonText } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError, explainedBy } from '../errors.js';
+import { ApiError, explainedBy, invalidToken } from '../errors.js';
 import * as files from '../services/files.js';
 import * as folders from '../services/folders.js';
 import * as keys from '../services/keys.js';
@@ -342,7 +342,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
     // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
     if (ctx.method === 'HEAD') {
       if (!(await isVerificationValid(nimbus, params.token)))
-        throw explainedBy(USED_LINK_PAGE)(new ApiError('token_invalid', 'This link has expired or was already used'));
+        throw explainedBy(USED_LINK_PAGE)(invalidToken('This link has expired or was already used', 404));
       ctx.body = '';
       return;
     }
