@@ -1,3 +1,4 @@
+import type { WatcherMode } from '../shared/types.js';
 import type { DaemonConfig } from './config.js';
 import type { AdminKeySource } from './keys/admin-key.js';
 import type { Logger } from './logging.js';
@@ -39,7 +40,7 @@ export interface NimbusContext {
   /** Top-level directories in storage that belong to no user: left alone, reported in /api/dash. */
   orphans: Set<string>;
   /** How the storage directory is being followed ('none': object mode, whose index is the store's rows). */
-  watcherMode: 'inotify' | 'polling' | 'reconcile-only' | 'starting' | 'none';
+  watcherMode: WatcherMode;
   /** Where a deleted key or a rotated admin key is announced, so its streams and connections close. */
   revocations: Revocations;
   /** Signed-in users' sessions (daemon/services/sessions.ts). */

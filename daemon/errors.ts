@@ -23,11 +23,18 @@ export class ApiError extends Error {
   /** Answered as this page rather than JSON (see ErrorPage). */
   readonly page: ErrorPage | null;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, page: ErrorPage | null = null) {
+  /** `status`: the code's own (ERROR_STATUS), but for the few a route answers otherwise (invalidToken). */
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+    page: ErrorPage | null = null,
+    status = ERROR_STATUS[code],
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = status;
     this.headers = headers;
     this.page = page;
   }
@@ -37,11 +44,17 @@ export class ApiError extends Error {
 export const explainedBy =
   (page: ErrorPage) =>
   (err: unknown): never => {
-    if (err instanceof ApiError && err.status === 404) throw new ApiError(err.code, err.message, err.headers, page);
+    if (err instanceof ApiError && err.status === 404) throw new ApiError(err.code, err.message, err.headers, page, err.status);
     throw err;
   };
 
 export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter') => new ApiError(code, message);
+/**
+ * A one-time link (a password reset, an e-mail verification) that is unknown, used or expired:
+ * one code for both. The reset's API answers it 400; the verification link, opened in a
+ * browser, 404 (a page that is gone), as each always has.
+ */
+export const invalidToken = (message: string, status: 400 | 404 = 400) => new ApiError('invalid_token', message, {}, null, status);
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const quotaExceeded = (message = 'Storage quota exceeded') => new ApiError('quota_exceeded', message);

@@ -3,7 +3,11 @@ export const ERROR_STATUS = {
   bad_request: 400,
   /** A password a user chose breaks a rule (length, the username, a common password). */
   weak_password: 400,
-  /** A password-reset token that is unknown, used or expired. */
+  /**
+   * A one-time link's token (a password reset, an e-mail verification) that is unknown, used or
+   * expired. 400; the verification link answers it 404 instead, as a page that is gone
+   * (daemon/errors.ts, invalidToken).
+   */
   invalid_token: 400,
   /** A password in the query string of an /api/auth/* request (it would end up in logs and history). */
   password_in_query: 400,
@@ -39,7 +43,6 @@ export const ERROR_STATUS = {
   session_not_found: 404,
   trash_item_not_found: 404,
   route_not_found: 404,
-  token_invalid: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,

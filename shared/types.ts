@@ -144,6 +144,9 @@ export interface SessionInfo {
 
 export type IndexState = 'scanning' | 'ready' | 'unavailable';
 
+/** How the storage directory is followed, as /api/dash reports it ('inotify': the native watch is on). */
+export type WatcherMode = 'inotify' | 'polling' | 'reconcile-only' | 'starting' | 'none';
+
 export interface DashInfo {
   version: string;
   uptime: number;
@@ -153,7 +156,7 @@ export interface DashInfo {
   folders: number;
   shares: number;
   storage: { usedBytes: number; dir: string; available: boolean };
-  index: { state: IndexState; watcher: 'inotify' | 'polling' | 'reconcile-only' | 'starting' | 'none' };
+  index: { state: IndexState; watcher: WatcherMode };
   orphans: string[];
   mail: { delivery: MailDelivery };
   /** Clients subscribed to GET /api/events now. */

@@ -1,6 +1,6 @@
 /** The handlers of the links people open in a browser: a share link and an e-mail verification link. */
 import type { Context } from 'koa';
-import { ApiError, explainedBy } from '../errors.js';
+import { ApiError, explainedBy, invalidToken } from '../errors.js';
 import { catchUpOnMiss } from '../services/records.js';
 import { openSharedFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid } from '../services/verification.js';
@@ -38,7 +38,7 @@ export const LINK_HANDLERS: HandlerTable<'share.download' | 'verify'> = {
     // A HEAD (a link checker, a mail scanner) must not use up the one-time link.
     if (ctx.method === 'HEAD') {
       if (!(await isVerificationValid(nimbus, params.token)))
-        throw explainedBy(USED_LINK_PAGE)(new ApiError('token_invalid', 'This link has expired or was already used'));
+        throw explainedBy(USED_LINK_PAGE)(invalidToken('This link has expired or was already used', 404));
       ctx.body = '';
       return;
     }

@@ -4,12 +4,9 @@
  * comparison is on canonical JSON (keys sorted), since PostgreSQL's jsonb does not keep the
  * order in which a record's fields were written.
  */
-import { recordKey } from '../store/backend.js';
+import { COLLECTION_TABLE, COLLECTIONS, RECORD_COLLECTIONS, recordKey, type RecordCollection } from '../store/collections.js';
 import type { Store } from '../store/store.js';
-import type { DbData } from '../store/schema.js';
-
-export const RECORD_COLLECTIONS = ['users', 'roles', 'shares', 'keys', 'verifications', 'sessions', 'resets', 'trash'] as const;
-export type RecordCollection = (typeof RECORD_COLLECTIONS)[number];
+import { SCHEMA_VERSION, type DbData } from '../store/schema.js';
 export type Records = Record<RecordCollection, Map<string, object>>;
 
 export function recordsOfData(data: DbData): Records {
@@ -21,37 +18,16 @@ export function recordsOfData(data: DbData): Records {
   return out;
 }
 
-/** The Maps of a store, by collection name (the store names some of them after their key). */
+/** The Maps of a store, by collection name. */
 export function recordsOfStore(store: Store): Records {
-  return {
-    users: store.users,
-    roles: store.roles,
-    shares: store.sharesByToken,
-    keys: store.keysByHash,
-    verifications: store.verifications,
-    sessions: store.sessions,
-    resets: store.resets,
-    trash: store.trash,
-  } as unknown as Records;
+  return Object.fromEntries(RECORD_COLLECTIONS.map((name) => [name, store.collection(name)])) as unknown as Records;
 }
 
 /** A DbData of a store's records (files and folders empty: the embedded mode keeps those on disk). */
 export function dataOfStore(store: Store): DbData {
-  const r = recordsOfStore(store);
-  const list = <T>(name: RecordCollection) => [...r[name].values()] as T[];
-  return {
-    schema: 1,
-    users: list('users'),
-    roles: list('roles'),
-    shares: list('shares'),
-    keys: list('keys'),
-    verifications: list('verifications'),
-    sessions: list('sessions'),
-    resets: list('resets'),
-    trash: list('trash'),
-    files: [],
-    folders: [],
-  };
+  const data: Record<string, unknown> = { schema: SCHEMA_VERSION };
+  for (const name of COLLECTIONS) data[name] = COLLECTION_TABLE[name].fileIndex ? [] : [...store.collection(name).values()];
+  return data as unknown as DbData;
 }
 
 /**

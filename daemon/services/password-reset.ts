@@ -3,7 +3,7 @@
  * address, mailed without telling whether the account exists, and the new password it sets.
  */
 import type { NimbusContext } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, invalidToken } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
 import { hashPassword, hashSecret, newSecret } from '../keys/secrets.js';
 import type { StoredUser } from '../store/schema.js';
@@ -85,14 +85,14 @@ export async function confirmReset(nimbus: NimbusContext, token: string, next: s
       nimbus.store.resets.delete(hash);
       await nimbus.store.commit();
     }
-    throw badRequest('This reset link is unknown, already used or expired; ask for a new one', 'invalid_token');
+    throw invalidToken('This reset link is unknown, already used or expired; ask for a new one');
   }
   // A weak choice leaves the link usable for a better one.
   assertStrongPassword(next, user.username);
   const passwordHash = await hashPassword(next);
   await nimbus.locks.run(userLock(user.username), async () => {
     // Used once: a second request with the same token (even one racing this) finds nothing.
-    if (!nimbus.store.resets.delete(hash)) throw badRequest('This reset link was already used', 'invalid_token');
+    if (!nimbus.store.resets.delete(hash)) throw invalidToken('This reset link was already used');
     const now = requireUser(nimbus, user.username);
     nimbus.store.users.set(now.username, { ...now, passwordHash });
     nimbus.sessions.endAllOf(now.username);

@@ -61,16 +61,16 @@ export class Sessions {
     return { token, session };
   }
 
-  /**
-   * The live session a cookie value names, its last use moved to now; null for an unknown,
-   * expired or idle one (an expired one is ended here) or one whose user is gone. The lookup
-   * is by the value's SHA-256 in a Map: the hash, not the value, is what is compared.
-   */
   /** Whether a session with this cookie value is in the store (alive or not). */
   has(token: string): boolean {
     return token.length > 0 && token.length <= 256 && this.#store.sessions.has(hashPresented(token));
   }
 
+  /**
+   * The live session a cookie value names, its last use moved to now; null for an unknown,
+   * expired or idle one (an expired one is ended here) or one whose user is gone. The lookup
+   * is by the value's SHA-256 in a Map: the hash, not the value, is what is compared.
+   */
   authenticate(token: string, now = Date.now()): StoredSession | null {
     if (token.length === 0 || token.length > 256) return null;
     const session = this.#store.sessions.get(hashPresented(token));

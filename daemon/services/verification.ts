@@ -1,6 +1,6 @@
 import type { MailDelivery } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { invalidToken } from '../errors.js';
 import { hashSecret, newSecret } from '../keys/secrets.js';
 import { takeVerificationMail, type MailAsker } from './caps.js';
 import { catchUpOnMiss, requireUser } from './records.js';
@@ -61,7 +61,7 @@ export async function confirmVerification(nimbus: NimbusContext, token: string):
   const user = entry ? nimbus.store.users.get(entry.username) : undefined;
   if (!entry || !user || Date.parse(entry.expiresAt) < Date.now() || user.email !== entry.email) {
     if (entry && Date.parse(entry.expiresAt) < Date.now()) nimbus.store.verifications.delete(hash);
-    throw notFound('token_invalid', 'This link has expired or was already used');
+    throw invalidToken('This link has expired or was already used', 404);
   }
   nimbus.store.verifications.delete(hash);
   nimbus.store.users.set(user.username, { ...user, emailVerified: true });

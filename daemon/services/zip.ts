@@ -103,8 +103,8 @@ export interface ZipEvents {
   failed?(err: Error): void;
 }
 
-/** yazl, required on the first zip rather than at start (~35 ms of the daemon's start-up). */
 let yazlModule: typeof import('yazl') | null = null;
+/** yazl, required on the first zip rather than at start (~35 ms of the daemon's start-up). */
 const yazl = () => (yazlModule ??= createRequire(import.meta.url)('yazl') as typeof import('yazl'));
 export const preloadZip = (): void => void yazl();
 

@@ -5,23 +5,22 @@
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | null | undefined)?.code;
+import { errnoCode } from '../util/errno.js';
 
 /** Whether an error means there is no real directory (missing, or a link or file in its place): ENOENT or ENOTDIR. */
 export function isNoDir(err: unknown): boolean {
-  const code = codeOf(err);
+  const code = errnoCode(err);
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /** For `.catch`: a name already gone (ENOENT) is fine; anything else is thrown again. */
 export function ignoreMissing(err: unknown): void {
-  if (codeOf(err) !== 'ENOENT') throw err;
+  if (errnoCode(err) !== 'ENOENT') throw err;
 }
 
 /** For `.catch`: a name already there (EEXIST) is fine; anything else is thrown again. */
 export function ignoreExists(err: unknown): void {
-  if (codeOf(err) !== 'EEXIST') throw err;
+  if (errnoCode(err) !== 'EEXIST') throw err;
 }
 
 /** The entries of a directory, or null when it is gone or not a directory (ENOENT, ENOTDIR). */

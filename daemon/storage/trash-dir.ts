@@ -15,7 +15,8 @@ import { OpenDir, withDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 import { showRestored, takeOutOfIndex } from './trash-index.js';
-import { codeOf, moveEntry } from './trash-moves.js';
+import { moveEntry } from './trash-moves.js';
+import { errnoCode } from '../util/errno.js';
 import { filesIn, readTrash, removeTrashItem, removeUserTrash, renameUserTrash } from './trash-upkeep.js';
 
 /** Opens `<trash>/<username>/<id>`, making what is missing; a link anywhere on the way is refused. */
@@ -64,7 +65,7 @@ async function moveToTrash(s: StorageParts, trashRoot: string, target: TrashTarg
         if (inTrash) throw fromFsError(err) ?? err;
         // The entry did not move: its empty item directory goes too.
         await withDir(trashRoot, [username], (mine) => removeTree(mine, id)).catch(() => undefined);
-        if (codeOf(err) === 'ENOENT') throw gone();
+        if (errnoCode(err) === 'ENOENT') throw gone();
         throw fromFsError(err) ?? err;
       }
       await itemDir.close();
@@ -150,7 +151,7 @@ async function moveOrMissing(
     // In storage already (a later fsync or removal failed): the index and the store learn it all the same.
     if (landed) land(await read());
     if (err instanceof NameTaken) throw err;
-    if (codeOf(err) === 'ENOENT') throw notFound('trash_item_not_found', 'Trash item not found');
+    if (errnoCode(err) === 'ENOENT') throw notFound('trash_item_not_found', 'Trash item not found');
     throw fromFsError(err) ?? err;
   }
   const placed = await read();

@@ -12,12 +12,11 @@ import { NameTaken } from './file-storage.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { errnoCode } from '../util/errno.js';
 
 /** A name a copy is written under before it takes its real one: never a half file under the real name. */
 export const STAGED = /^\.nimbus-staged-[0-9a-f]{24}$/;
 const stagedName = () => `.nimbus-staged-${randomBytes(12).toString('hex')}`;
-
-export const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /** Copies the regular file `from` (opened without following a link) to a new file `to` ('wx': never over anything). */
 async function copyFileNoFollow(from: string, to: string): Promise<void> {
@@ -84,15 +83,15 @@ export async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName
     try {
       await link(from.at(name), to.at(toName));
     } catch (err) {
-      if (codeOf(err) === 'EEXIST') throw await takenBy(to, toName);
-      if (codeOf(err) !== 'EXDEV' && codeOf(err) !== 'EPERM') throw err;
+      if (errnoCode(err) === 'EEXIST') throw await takenBy(to, toName);
+      if (errnoCode(err) !== 'EXDEV' && errnoCode(err) !== 'EPERM') throw err;
       const staged = stagedName();
       await copyFileNoFollow(from.at(name), to.at(staged));
       try {
         await link(to.at(staged), to.at(toName));
       } catch (linkErr) {
         await unlink(to.at(staged)).catch(ignoreMissing);
-        if (codeOf(linkErr) === 'EEXIST') throw await takenBy(to, toName);
+        if (errnoCode(linkErr) === 'EEXIST') throw await takenBy(to, toName);
         throw linkErr;
       }
       await unlink(to.at(staged));
@@ -107,7 +106,7 @@ export async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName
   try {
     await rename(from.at(name), to.at(toName));
   } catch (err) {
-    const code = codeOf(err);
+    const code = errnoCode(err);
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') throw await takenBy(to, toName);
     if (code !== 'EXDEV') throw err;
     const staged = stagedName();
@@ -117,7 +116,7 @@ export async function moveEntry(from: OpenDir, name: string, to: OpenDir, toName
       await rename(to.at(staged), to.at(toName));
     } catch (renameErr) {
       await removeTree(to, staged);
-      const renameCode = codeOf(renameErr);
+      const renameCode = errnoCode(renameErr);
       if (renameCode === 'ENOTEMPTY' || renameCode === 'EEXIST' || renameCode === 'ENOTDIR') throw await takenBy(to, toName);
       throw renameErr;
     }

@@ -4,40 +4,10 @@
  * derived from them; a backend loads them, makes changes durable and, for a shared database,
  * applies what other daemons changed.
  */
+import type { CollectionName } from './collections.js';
 import type { Database } from './postgres/database.js';
 import type { DbData } from './schema.js';
 import type { TrackedMap } from './tracked-map.js';
-
-/** The persisted collections: a db.json array each, a PostgreSQL table each. */
-export const COLLECTIONS = [
-  'users',
-  'roles',
-  'shares',
-  'keys',
-  'verifications',
-  'sessions',
-  'resets',
-  'trash',
-  'files',
-  'folders',
-] as const;
-export type CollectionName = (typeof COLLECTIONS)[number];
-
-/** Each collection's record key (the Map key, and the `key` column in PostgreSQL). */
-export const RECORD_KEY: Record<CollectionName, (record: never) => string> = {
-  users: (r: { username: string }) => r.username,
-  roles: (r: { name: string }) => r.name,
-  shares: (r: { token: string }) => r.token,
-  keys: (r: { hash: string }) => r.hash,
-  verifications: (r: { hash: string }) => r.hash,
-  sessions: (r: { hash: string }) => r.hash,
-  resets: (r: { hash: string }) => r.hash,
-  trash: (r: { id: string }) => r.id,
-  files: (r: { id: string }) => r.id,
-  folders: (r: { id: string }) => r.id,
-};
-
-export const recordKey = (collection: CollectionName, record: unknown): string => RECORD_KEY[collection](record as never);
 
 /** One record changed by a change-set: its value at `commit()` (undefined: deleted). */
 export interface Change {

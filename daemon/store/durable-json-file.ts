@@ -1,6 +1,7 @@
 import { link, open, rename, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { errnoCode } from '../util/errno.js';
 import { failpoint } from '../util/failpoints.js';
 import { fsyncDirectory } from './fsync.js';
 
@@ -27,7 +28,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     try {
       text = await readFile(this.#file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (errnoCode(err) === 'ENOENT') return null;
       throw err;
     }
     return JSON.parse(text) as T;
@@ -59,7 +60,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     try {
       await link(this.#file, staged);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // first write: nothing to keep
+      if (errnoCode(err) === 'ENOENT') return; // first write: nothing to keep
       throw err;
     }
     await rename(staged, this.#backup);

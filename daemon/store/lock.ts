@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { errnoCode } from '../util/errno.js';
 
 /** Lock files held by daemons of this process (the Electron shell may start more than one). */
 const HELD_IN_THIS_PROCESS = new Set<string>();
@@ -26,7 +27,7 @@ export class DataDirLock {
         HELD_IN_THIS_PROCESS.add(this.#file);
         return;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (errnoCode(err) !== 'EEXIST') throw err;
         const owner = readOwner(this.#file);
         // Our own pid in the lock is either a daemon of this process (held: refuse) or a
         // leftover of an earlier process that had the same pid, as in a container (stale).
@@ -76,6 +77,6 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(err) === 'EPERM';
   }
 }

@@ -1,23 +1,12 @@
 import path from 'node:path';
 import { ApiError } from '../errors.js';
-import { COLLECTIONS, type CollectionName, type RemoteChange, type StoreBackend, type StoreHost } from './backend.js';
+import type { RemoteChange, StoreBackend, StoreHost } from './backend.js';
+import { COLLECTIONS, newCollectionMaps, recordKey, type CollectionName, type CollectionRecords } from './collections.js';
 import { JsonBackend } from './json-backend.js';
 import type { Database } from './postgres/database.js';
 import type { PgBackendOptions } from './postgres/pg-backend.js';
-import type {
-  DbData,
-  StoredFile,
-  StoredFolder,
-  StoredKey,
-  StoredReset,
-  StoredRole,
-  StoredSession,
-  StoredShare,
-  StoredTrashItem,
-  StoredUser,
-  StoredVerification,
-} from './schema.js';
-import { TrackedMap } from './tracked-map.js';
+import { SCHEMA_VERSION, type DbData, type StoredShare, type StoredTrashItem } from './schema.js';
+import type { TrackedMap } from './tracked-map.js';
 
 export { CorruptStoreError } from './json-backend.js';
 export type { RemoteChange } from './backend.js';
@@ -33,30 +22,31 @@ export const sharePathKey = (username: string, folder: string | null, file: stri
  * so a backend that writes rows knows what changed (docs/cluster.md, "The store").
  */
 export class Store {
-  readonly users = new TrackedMap<StoredUser>();
-  readonly roles = new TrackedMap<StoredRole>();
-  readonly sharesByToken = new TrackedMap<StoredShare>();
+  /** Every persisted Map, by collection name (collections.ts); the fields below name them for their callers. */
+  readonly #maps = newCollectionMaps();
+  readonly users = this.#maps.users;
+  readonly roles = this.#maps.roles;
+  readonly sharesByToken = this.#maps.shares;
   /** Derived from sharesByToken (never persisted); change shares through putShare and deleteShare. */
   readonly sharesByPath = new Map<string, StoredShare>();
-  readonly keysByHash = new TrackedMap<StoredKey>();
-  readonly verifications = new TrackedMap<StoredVerification>();
+  readonly keysByHash = this.#maps.keys;
+  readonly verifications = this.#maps.verifications;
   /** Sessions by the hash of their cookie (daemon/services/sessions.ts). */
-  readonly sessions = new TrackedMap<StoredSession>();
+  readonly sessions = this.#maps.sessions;
   /** Pending password resets by the hash of their token (daemon/services/auth.ts). */
-  readonly resets = new TrackedMap<StoredReset>();
+  readonly resets = this.#maps.resets;
   /** Trash items by id (daemon/services/trash.ts); change them through putTrash and deleteTrash. */
-  readonly trash = new TrackedMap<StoredTrashItem>();
+  readonly trash = this.#maps.trash;
   /** Object mode's files by id (docs/cluster.md); empty in the other modes. */
-  readonly files = new TrackedMap<StoredFile>();
+  readonly files = this.#maps.files;
   /** Object mode's folders by id (docs/cluster.md); empty in the other modes. */
-  readonly folders = new TrackedMap<StoredFolder>();
+  readonly folders = this.#maps.folders;
   /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
   readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
   /** Called just before each write takes its snapshot or change-set (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
 
   readonly #backend: StoreBackend;
-  readonly #byCollection: Record<CollectionName, TrackedMap<unknown>>;
   readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
   readonly #availabilityListeners = new Set<(available: boolean) => void>();
   #available = true;
@@ -64,19 +54,12 @@ export class Store {
   /** A path: db.json (the embedded mode), as before issue 14; or any backend. */
   constructor(fileOrBackend: string | StoreBackend) {
     this.#backend = typeof fileOrBackend === 'string' ? new JsonBackend(fileOrBackend) : fileOrBackend;
-    this.#byCollection = {
-      users: this.users,
-      roles: this.roles,
-      shares: this.sharesByToken,
-      keys: this.keysByHash,
-      verifications: this.verifications,
-      sessions: this.sessions,
-      resets: this.resets,
-      trash: this.trash,
-      files: this.files,
-      folders: this.folders,
-    } as Record<CollectionName, TrackedMap<unknown>>;
-    for (const name of COLLECTIONS) this.#byCollection[name].tracking = this.#backend.tracksChanges;
+    for (const name of COLLECTIONS) this.#maps[name].tracking = this.#backend.tracksChanges;
+  }
+
+  /** A collection's Map, by its name in db.json and PostgreSQL (collections.ts). */
+  collection<C extends CollectionName>(name: C): TrackedMap<CollectionRecords[C]> {
+    return this.#maps[name];
   }
 
   /** A store on PostgreSQL (`url`: postgres://…), migrated, loaded and listening for other daemons. */
@@ -176,7 +159,6 @@ export class Store {
     await this.#backend.close();
   }
 
-  /** Waits for the write in progress, if any. */
   /**
    * With several daemons: waits until the Maps hold every commit another daemon made before
    * the call, and answers true; false (at once) when no other daemon can write. Called on a
@@ -188,6 +170,7 @@ export class Store {
     return true;
   }
 
+  /** Waits for the write in progress, if any. */
   async idle(): Promise<void> {
     await this.#backend.idle();
   }
@@ -223,7 +206,7 @@ export class Store {
   /** What the backend may do to the store (backend.ts). */
   #host(): StoreHost {
     return {
-      map: (collection) => this.#byCollection[collection],
+      map: (collection) => this.#maps[collection] as TrackedMap<unknown>,
       replaceAll: (data) => this.#replaceAll(data),
       snapshot: () => this.#snapshot(),
       applyRemote: (collection, key, after) => this.#applyRemote(collection, key, after),
@@ -238,42 +221,26 @@ export class Store {
   }
 
   #snapshot(): DbData {
-    return {
-      schema: 1,
-      users: [...this.users.values()],
-      roles: [...this.roles.values()],
-      shares: [...this.sharesByToken.values()],
-      keys: [...this.keysByHash.values()],
-      verifications: [...this.verifications.values()],
-      sessions: [...this.sessions.values()],
-      resets: [...this.resets.values()],
-      trash: [...this.trash.values()],
-      files: [...this.files.values()],
-      folders: [...this.folders.values()],
-    };
+    const data: Record<string, unknown> = { schema: SCHEMA_VERSION };
+    for (const name of COLLECTIONS) data[name] = [...this.#maps[name].values()];
+    return data as unknown as DbData;
   }
 
   #replaceAll(data: DbData): void {
     const copy = structuredClone(data);
-    this.users.load(copy.users.map((u) => [u.username, u]));
-    this.roles.load(copy.roles.map((r) => [r.name, r]));
-    this.sharesByToken.load(copy.shares.map((s) => [s.token, s]));
+    for (const name of COLLECTIONS) {
+      const records: unknown[] = copy[name] ?? [];
+      (this.#maps[name] as TrackedMap<unknown>).load(records.map((record) => [recordKey(name, record), record]));
+    }
     this.sharesByPath.clear();
     for (const s of copy.shares) this.sharesByPath.set(sharePathKey(s.username, s.folder, s.file), s);
-    this.keysByHash.load(copy.keys.map((k) => [k.hash, k]));
-    this.verifications.load(copy.verifications.map((v) => [v.hash, v]));
-    this.sessions.load((copy.sessions ?? []).map((s) => [s.hash, s]));
-    this.resets.load((copy.resets ?? []).map((r) => [r.hash, r]));
-    this.files.load((copy.files ?? []).map((f) => [f.id, f]));
-    this.folders.load((copy.folders ?? []).map((f) => [f.id, f]));
-    this.trash.load((copy.trash ?? []).map((t) => [t.id, t]));
     this.#trashByUser.clear();
     for (const item of this.trash.values()) this.#indexTrash(item);
   }
 
   /** One record from the database, untracked; the derived indexes (share paths, trash by user) follow. */
   #applyRemote(collection: CollectionName, key: string, after: unknown): unknown {
-    const map = this.#byCollection[collection];
+    const map = this.#maps[collection] as TrackedMap<unknown>;
     const before = map.get(key);
     if (collection === 'shares') {
       const [was, now] = [before as StoredShare | undefined, after as StoredShare | undefined];

@@ -5,7 +5,7 @@
  * not understand. What a store of this schema may hold beyond what this code knows (a
  * collection added by a newer minor version or by hand) is carried through every write.
  */
-import { COLLECTIONS } from './backend.js';
+import { COLLECTIONS } from './collections.js';
 import { SCHEMA_VERSION } from './schema.js';
 
 export class NewerStoreError extends Error {

@@ -61,20 +61,6 @@ export function sortRows(rows: readonly Row[], sort: Sort): Row[] {
   });
 }
 
-/** Case- and accent-insensitive substring match on the name. */
-export function filterRows(rows: readonly Row[], query: string): Row[] {
-  const needle = fold(query.trim());
-  if (!needle) return [...rows];
-  return rows.filter((row) => fold(row.name).includes(needle));
-}
-
-function fold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-}
-
 /** Clicking a column sorts by it ascending; clicking the current column flips the direction. */
 export function nextSort(current: Sort, key: SortKey): Sort {
   if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };

@@ -61,6 +61,12 @@ describe('the OpenAPI document', () => {
     expect(listed.sort()).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
   });
 
+  it('names one code for a one-time link that is unknown, used or expired (reset and verification alike)', () => {
+    const codes: string[] = doc.components.schemas.Error.properties.code.enum;
+    expect(codes).toContain('invalid_token');
+    expect(codes).not.toContain('token_invalid');
+  });
+
   it('is served to a read key', async () => {
     const key = (await t.api('POST', '/api/keys/create', { label: 'reader', scope: 'read' })).body.key as string;
     expect((await t.api('GET', '/api/openapi.json', {}, { key })).status).toBe(200);

@@ -8,7 +8,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
-import { COLLECTIONS, recordKey, type CollectionName } from '../../daemon/store/backend.js';
+import { COLLECTIONS, recordKey, type CollectionName } from '../../daemon/store/collections.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect records loosely
 export type Records = Record<CollectionName, any[]>;

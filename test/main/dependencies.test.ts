@@ -36,7 +36,30 @@ function importedPackages(): Map<string, string> {
   return found;
 }
 
+/** Packages the built code loads: imported as a value (an `import type` is erased by the build), or required by name. */
+function runtimePackages(): Set<string> {
+  const found = new Set<string>();
+  for (const dir of ['daemon', 'main', 'shared']) {
+    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.c?ts$/.test(entry.name)) continue;
+      const text = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+      const specs = [
+        ...[...text.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^;]*?from\s+['"]([^'"./][^'"]*)['"]/gm)].map((m) => m[1]),
+        ...[...text.matchAll(/(?:import|require|createRequire\([^)]*\))\s*\(\s*['"]([^'"./][^'"]*)['"]/g)].map((m) => m[1]),
+      ];
+      for (const spec of specs) found.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+    }
+  }
+  return found;
+}
+
 describe('a fresh install', () => {
+  it('lists in dependencies no package the built code never loads (a type-only import is a devDependency)', () => {
+    const loaded = runtimePackages();
+    const unused = Object.keys(pkg.dependencies ?? {}).filter((name) => !loaded.has(name));
+    expect(unused).toEqual([]);
+  });
+
   it('builds without any optional package: every import is a dependency or devDependency', () => {
     const optional = pkg.optionalDependencies ?? {};
     for (const [name, file] of importedPackages()) {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import type { FileEntry, Folder } from '../../shared/types';
 import { FileTable } from '../../renderer/components/FileTable/FileTable';
-import { fileRow, filterRows, folderRow, nextSort, sortRows, type Row, type Sort } from '../../renderer/lib/rows';
+import { fileRow, folderRow, nextSort, sortRows, type Row, type Sort } from '../../renderer/lib/rows';
 import { EMPTY_SELECTION } from '../../renderer/lib/selection';
 import { fakeLayout } from './harness';
 
@@ -55,17 +55,11 @@ describe('sortRows', () => {
   });
 });
 
-describe('nextSort and filterRows', () => {
+describe('nextSort', () => {
   it('flips the direction on the same column and starts numbers and dates newest/largest first', () => {
     expect(nextSort({ key: 'name', direction: 'asc' }, 'name')).toEqual({ key: 'name', direction: 'desc' });
     expect(nextSort({ key: 'name', direction: 'asc' }, 'size')).toEqual({ key: 'size', direction: 'desc' });
     expect(nextSort({ key: 'size', direction: 'desc' }, 'name')).toEqual({ key: 'name', direction: 'asc' });
-  });
-
-  it('filters by name ignoring case and accents', () => {
-    const list = [fileRow(file('Résumé.pdf', 1, '2025-01-01T00:00:00Z')), fileRow(file('notes.txt', 1, '2025-01-01T00:00:00Z'))];
-    expect(names(filterRows(list, 'resume'))).toEqual(['Résumé.pdf']);
-    expect(names(filterRows(list, '  '))).toHaveLength(2);
   });
 });
 

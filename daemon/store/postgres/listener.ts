@@ -5,8 +5,19 @@
  * reconnects it (with backoff) through `start()` again, which throws if it is lost meanwhile.
  */
 import pg from 'pg';
+import type { CollectionName } from '../collections.js';
 
 export const CHANGES_CHANNEL = 'nimbus_changes';
+
+/** What a daemon's commit tells the others on CHANGES_CHANNEL (writer.ts sends it, follower.ts reads it). */
+export interface ChangeNotice {
+  /** The daemon that wrote (PgBackend.origin): it ignores its own. */
+  origin: string;
+  /** The keys written, by collection. */
+  changes?: Partial<Record<CollectionName, string[]>>;
+  /** Collections to re-read whole (the keys would not fit in a NOTIFY). */
+  reload?: CollectionName[];
+}
 
 export class ChangeListener {
   readonly #url: string;

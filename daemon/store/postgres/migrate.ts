@@ -7,7 +7,8 @@
  */
 import { NewerStoreError } from '../upgrades.js';
 import type { Database } from './database.js';
-import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
 
 /** The advisory lock the migrations hold ("Nim" + 1; other modules' locks must use other ids). */
 export const MIGRATION_LOCK_ID = 0x4e696d01;

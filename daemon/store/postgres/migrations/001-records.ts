@@ -5,7 +5,7 @@
  * per database (migrations run under a lock), whichever daemon starts first.
  */
 import { emptyDb } from '../../schema.js';
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** `text` column generated from a field of the record (NULL when absent or JSON null). */
 const field = (column: string, name: string): string => `${column} text GENERATED ALWAYS AS (data->>'${name}') STORED`;

@@ -4,7 +4,7 @@
  * committed (or the upload fails); `expires_at` is pushed forward while its daemon lives, so
  * a dead daemon's reservations stop counting on their own.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const sql = [
   'CREATE TABLE reservations (id text PRIMARY KEY, username text NOT NULL, bytes bigint NOT NULL, expires_at timestamptz NOT NULL);',

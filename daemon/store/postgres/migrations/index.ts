@@ -5,14 +5,9 @@
  */
 import records from './001-records.js';
 import reservations from './002-reservations.js';
+import type { Migration } from './migration.js';
 
-export interface Migration {
-  /** 1, 2, 3, … (the NNN of the file name). */
-  version: number;
-  name: string;
-  /** Statements run in the migrations' transaction. */
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   records,

@@ -1,0 +1,127 @@
+/**
+ * The SQL that writes change-sets (docs/cluster.md, "The store"): one statement per kind of
+ * change and table, the rows passed as one JSON array. Pure functions of the change-sets; the
+ * writer (writer.ts) decides when and inside which transaction they run.
+ */
+import type pg from 'pg';
+import type { ChangeSet } from '../backend.js';
+import { COLLECTIONS, type CollectionName } from '../collections.js';
+import { CHANGES_CHANNEL } from './listener.js';
+
+/** A change-set that cannot apply as it stands (thrown inside its savepoint). */
+export class ChangeSetConflict extends Error {}
+
+/**
+ * The change-sets as one, when no key (of a collection) is in two of them; else null. Disjoint
+ * change-sets written together leave the rows each would have left one after the other.
+ */
+export function mergeDisjoint(sets: ChangeSet[]): ChangeSet | null {
+  if (sets.length === 1) return sets[0];
+  const seen = new Set<string>();
+  const merged: ChangeSet = [];
+  for (const changes of sets) {
+    for (const change of changes) {
+      const id = `${change.collection}\0${change.key}`;
+      if (seen.has(id)) return null;
+      seen.add(id);
+      merged.push(change);
+    }
+  }
+  return merged;
+}
+
+/** The keys the change-sets wrote, by collection (for the NOTIFY). */
+export function writtenKeys(sets: ChangeSet[]): Map<CollectionName, Set<string>> {
+  const written = new Map<CollectionName, Set<string>>();
+  for (const changes of sets) {
+    for (const { collection, key } of changes) {
+      let keys = written.get(collection);
+      if (!keys) written.set(collection, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+  return written;
+}
+
+/** Writes one change-set: DELETEs, then UPDATEs, then INSERTs (so a record may take a name another just freed). */
+export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet): Promise<void> {
+  const groups = groupChanges(changes);
+  for (const kind of ['delete', 'update', 'insert'] as const) {
+    for (const collection of COLLECTIONS) {
+      const group = groups.get(`${kind}:${collection}`);
+      if (!group) continue;
+      // One statement per kind and table, the rows passed as one JSON array: a rename that
+      // touches 100,000 file rows is three round trips, not 100,000. (jsonb_to_recordset rather
+      // than unnest of two arrays: the records are already JSON, and it parsed 100,000 rows
+      // about 3× faster than pg's array literals here.)
+      if (kind === 'delete') {
+        // A row already deleted elsewhere is what this change wanted: not a conflict.
+        await client.query(`DELETE FROM "${collection}" WHERE key = ANY($1::text[])`, [group.keys]);
+      } else if (kind === 'update') {
+        const { rowCount } = await client.query(`UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key`, [
+          rowsJson(group.keys, group.data),
+        ]);
+        if (rowCount !== group.keys.length) throw new ChangeSetConflict(`${collection}: a record was deleted elsewhere`);
+      } else {
+        await client.query(`INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}`, [rowsJson(group.keys, group.data)]);
+      }
+    }
+  }
+}
+
+type Group = { kind: 'delete' | 'update' | 'insert'; collection: CollectionName; keys: string[]; data: string[] };
+
+/** The changes by kind and table. */
+function groupChanges(changes: ChangeSet): Map<string, Group> {
+  const groups = new Map<string, Group>();
+  for (const change of changes) {
+    const kind = change.value === undefined ? 'delete' : change.existed ? 'update' : 'insert';
+    const id = `${kind}:${change.collection}`;
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { kind, collection: change.collection, keys: [], data: [] }));
+    group.keys.push(change.key);
+    if (change.value !== undefined) group.data.push(change.value as string);
+  }
+  return groups;
+}
+
+/**
+ * The change-set and its NOTIFY as one statement, when it is one kind of change to one table
+ * (null otherwise). An UPDATE that finds fewer rows than it names (one deleted elsewhere) must
+ * write nothing: the statement then divides by zero, which aborts it whole, and the caller's
+ * fallback (a savepoint per change-set) finds which change-set conflicts.
+ */
+export function oneStatement(changes: ChangeSet, notice: string): { text: string; values: unknown[] } | null {
+  const groups = groupChanges(changes);
+  if (groups.size !== 1) return null;
+  const { kind, collection, keys, data } = [...groups.values()][0];
+  const notify = 'SELECT pg_notify($2, $3)';
+  if (kind === 'delete') {
+    return {
+      text: `WITH w AS (DELETE FROM "${collection}" WHERE key = ANY($1::text[])) ${notify}`,
+      values: [keys, CHANGES_CHANNEL, notice],
+    };
+  }
+  const rows = rowsJson(keys, data);
+  if (kind === 'insert') {
+    return {
+      text: `WITH w AS (INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}) ${notify}`,
+      values: [rows, CHANGES_CHANNEL, notice],
+    };
+  }
+  return {
+    text:
+      `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key RETURNING 1) ` +
+      `${notify} WHERE 1 / (CASE WHEN (SELECT count(*) FROM w) = $4 THEN 1 ELSE 0 END) = 1`,
+    values: [rows, CHANGES_CHANNEL, notice, keys.length],
+  };
+}
+
+/** The rows of a statement, from its one parameter: `[{"key": …, "data": {…}}, …]`. */
+const ROWS = 'jsonb_to_recordset($1::jsonb) AS r(key text, data jsonb)';
+
+/** Builds ROWS' parameter from keys and records already serialised (no second serialisation). */
+function rowsJson(keys: string[], data: string[]): string {
+  const rows = keys.map((key, i) => `{"key":${JSON.stringify(key)},"data":${data[i]}}`);
+  return `[${rows.join(',')}]`;
+}
