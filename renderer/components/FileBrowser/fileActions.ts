@@ -58,12 +58,21 @@ const singleFile = (target: ActionTarget): FileRowOf | null => {
   return row?.kind === 'file' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
-// Folders are one level deep, so only files move or copy.
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
-const always =
-  <T>(value: T) =>
-  () =>
-    value;
+/** The same whatever the rows. */
+function always<T>(value: T): () => T {
+  return () => value;
+}
+
+/** Move to… and Copy to…: files only (folders are one level deep), to a folder picked in a dialog. */
+const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
+  id,
+  surfaces: ['toolbar', 'menu'],
+  label,
+  icon: always(icon),
+  applies: onlyFiles,
+  run: (commands, target) => commands[id](target.rows),
+});
 
 /**
  * The explorer's file actions, in the order the toolbar and the context menu show them
@@ -98,22 +107,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.rename(target.rows[0]),
   },
-  {
-    id: 'move',
-    surfaces: ['toolbar', 'menu'],
-    label: (t) => t('explorer:fileAction.move'),
-    icon: always(FolderInput),
-    applies: onlyFiles,
-    run: (commands, target) => commands.move(target.rows),
-  },
-  {
-    id: 'copy',
-    surfaces: ['toolbar', 'menu'],
-    label: (t) => t('explorer:fileAction.copy'),
-    icon: always(Copy),
-    applies: onlyFiles,
-    run: (commands, target) => commands.copy(target.rows),
-  },
+  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
+  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy),
   {
     id: 'share',
     surfaces: ['toolbar', 'menu'],

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TrashItem } from '../../../shared/types';
 import { TrashRow } from './TrashRow';
@@ -18,6 +19,14 @@ interface TrashTableProps {
   /** There is a next page (`trash.list` is paged), and whether it is on its way. */
   more: { loading: boolean; onLoad(): void } | null;
 }
+
+/** The columns after the name; their classes align them and hide some on a phone (TrashView.css). */
+const COLUMNS: readonly { className: string; label: (t: TFunction) => string }[] = [
+  { className: 'trash__from', label: (t) => t('trash:from') },
+  { className: 'trash__num', label: (t) => t('trash:size') },
+  { className: 'trash__when', label: (t) => t('trash:deletedAt') },
+  { className: 'trash__left', label: (t) => t('trash:left') },
+];
 
 /** The deleted items as a table with a box to pick each one, and a button for the next page. */
 export function TrashTable(props: TrashTableProps) {
@@ -41,18 +50,11 @@ export function TrashTable(props: TrashTableProps) {
               />
             </th>
             <th scope="col">{t('trash:name')}</th>
-            <th scope="col" className="trash__from">
-              {t('trash:from')}
-            </th>
-            <th scope="col" className="trash__num">
-              {t('trash:size')}
-            </th>
-            <th scope="col" className="trash__when">
-              {t('trash:deletedAt')}
-            </th>
-            <th scope="col" className="trash__left">
-              {t('trash:left')}
-            </th>
+            {COLUMNS.map(({ className, label }) => (
+              <th key={className} scope="col" className={className}>
+                {label(t)}
+              </th>
+            ))}
             <th scope="col">
               <span className="visually-hidden">{t('trash:actions')}</span>
             </th>
