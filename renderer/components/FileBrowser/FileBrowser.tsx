@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { nextSort, type Row, type Sort } from '../../lib/rows';
-import { selectOnly } from '../../lib/selection';
 import { useUploadQueue } from '../../upload/uploadsContext';
 import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
 import { DropZone } from '../DropZone/DropZone';
@@ -20,6 +19,7 @@ import { useDirectoryRows } from './useDirectoryRows';
 import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
 import { useRowDrag } from './useRowDrag';
+import { useRowMenu } from './useRowMenu';
 import { useRowSelection } from './useRowSelection';
 import { useViewMode } from './viewMode';
 import './FileBrowser.css';
@@ -46,7 +46,6 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const query = useDebounced(search.trim(), SEARCH_DELAY_MS);
   const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'asc' });
   const [dialog, setDialog] = useState<DialogState>(null);
-  const [menu, setMenu] = useState<{ rows: Row[]; position: { x: number; y: number } } | null>(null);
   const [preview, setPreview] = useState<PreviewState | null>(null);
 
   const goToRoot = useCallback(() => onOpenFolder(null), [onOpenFolder]);
@@ -55,6 +54,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   rowsRef.current = rows;
   const { selection, setSelection, selectedRows, selectedRef } = useRowSelection(rows);
   const { sectionRef, refocusList } = useListFocus(focusList, loading);
+  const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
   const { onStartRename } = rename;
@@ -83,20 +83,6 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const onDelete = useCallback(() => {
     if (selectedRows.length > 0) commands.remove(selectedRows);
   }, [commands, selectedRows]);
-
-  const onMenu = useCallback(
-    (row: Row, position: { x: number; y: number }) => {
-      const inSelection = selectedRef.current.some((other) => other.key === row.key);
-      // A row outside the selection becomes the selection, as in Finder: the menu acts on what is highlighted.
-      if (!inSelection) setSelection(selectOnly(row.key));
-      setMenu({ rows: inSelection ? selectedRef.current : [row], position });
-    },
-    [selectedRef, setSelection],
-  );
-  const closeMenu = useCallback(() => {
-    setMenu(null);
-    refocusList();
-  }, [refocusList]);
 
   const location = folder === null ? username : `${username} › ${folder}`;
   useEffect(() => {
