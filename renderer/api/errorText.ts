@@ -44,7 +44,6 @@ const TRANSLATED = new Set([
   'weak_password',
   'name_unavailable',
   'cannot_preview',
-  'not_shared',
   'internal',
   'unreachable',
 ]);

@@ -2,14 +2,13 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry, Folder } from '../../shared/types';
-import { ApiError, errorMessage } from '../api/client';
-import { fetchObjectUrl, followDownloadLink, linkUrl, linksAreDirect, zipUrl } from '../api/links';
+import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
-import { saveBlob } from '../lib/saveBlob';
 import type { Row } from '../lib/rows';
-import { useSession } from '../components/Session/sessionContext';
+import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { useApiAction } from './useApiAction';
+import { useDownloads } from './useDownloads';
 
 /** What a delete left in the trash: what an Undo restores. */
 export interface Deleted {
@@ -19,36 +18,10 @@ export interface Deleted {
   names: string[];
 }
 
-/** One zip or file to hand to the browser: its link's parameters and the name it is saved under. */
-export interface DownloadPlan {
-  folder: string | null;
-  /** A single file (no zip). */
-  file?: string;
-  /** Some files of `folder` as one zip; absent with `folder` set: that whole folder; both absent: the whole storage. */
-  files?: string[];
-  saveAs: string;
-}
-
-/**
- * How a selection downloads: one file as itself; several files as one zip; a folder as its zip;
- * everything at the root as the whole storage's zip. A selection of folders and root files gives
- * one zip per folder and one of the files (a zip names files of one place only).
- */
-export function planDownload(rows: readonly Row[], username: string, folder: string | null, everything = false): DownloadPlan[] {
-  const files = rows.filter((row) => row.kind === 'file').map((row) => row.name);
-  const folders = rows.filter((row) => row.kind === 'folder').map((row) => row.name);
-  if (folders.length === 0 && files.length === 1) return [{ folder, file: files[0], saveAs: files[0] }];
-  if (folder === null && everything && folders.length > 0) return [{ folder: null, saveAs: `${username}.zip` }];
-  const plans: DownloadPlan[] = folders.map((name) => ({ folder: name, saveAs: `${name}.zip` }));
-  if (files.length > 0) plans.push({ folder, files, saveAs: `${folder ?? 'files'}.zip` });
-  return plans;
-}
-
-/** The file and folder operations of one directory (a user's root or one folder). */
+/** The file and folder operations of one directory (a user's root or one folder), downloads included (useDownloads.ts). */
 export function useFileActions(username: string, folder: string | null) {
-  const session = useSession();
-  const { client } = session;
-  const direct = linksAreDirect(session);
+  const client = useClient();
+  const downloads = useDownloads(username, folder);
   const queryClient = useQueryClient();
   const toast = useToast();
   const run = useApiAction();
@@ -80,31 +53,6 @@ export function useFileActions(username: string, folder: string | null) {
         );
       }
       return done;
-    }
-
-    const planUrl = (plan: DownloadPlan) =>
-      plan.file
-        ? linkUrl(client, 'files.download', { username, folder: plan.folder ?? undefined, file: plan.file })
-        : zipUrl(client, username, plan.folder, plan.files);
-
-    async function save(plan: DownloadPlan): Promise<void> {
-      const url = planUrl(plan);
-      if (direct) {
-        followDownloadLink(url, plan.saveAs);
-        return;
-      }
-      // A plain browser holding the key in the page: the link could not carry it.
-      try {
-        if (plan.file) {
-          saveBlob(await client.download({ username, folder: plan.folder ?? undefined, file: plan.file }), plan.saveAs);
-        } else {
-          const objectUrl = await fetchObjectUrl(client, url);
-          followDownloadLink(objectUrl, plan.saveAs);
-          window.setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
-        }
-      } catch (error) {
-        toast.error(t('explorer:actions.downloadFailed', { name: plan.saveAs }), errorMessage(error));
-      }
     }
 
     return {
@@ -181,19 +129,7 @@ export function useFileActions(username: string, folder: string | null) {
       move: (rows: readonly Row[], to: string | null) => transfer('move', rows, to),
       copy: (rows: readonly Row[], to: string | null) => transfer('copy', rows, to),
 
-      /** Plain links the browser streams (docs/explorer.md, "Links"): a file, or a zip. */
-      async download(rows: readonly Row[], everything = false): Promise<void> {
-        for (const plan of planDownload(rows, username, folder, everything)) await save(plan);
-      },
-
-      /**
-       * The one plain link that downloads `rows` (a file, or one zip), for an `<a href download>`;
-       * null when it takes several downloads or the page must fetch with its key.
-       */
-      downloadLink(rows: readonly Row[], everything = false): { href: string; saveAs: string } | null {
-        const plans = planDownload(rows, username, folder, everything);
-        return direct && plans.length === 1 ? { href: planUrl(plans[0]), saveAs: plans[0].saveAs } : null;
-      },
+      ...downloads,
 
       async share(file: FileEntry): Promise<FileEntry | undefined> {
         const result = await run(
@@ -223,5 +159,5 @@ export function useFileActions(username: string, folder: string | null) {
         return result !== undefined;
       },
     };
-  }, [client, direct, queryClient, toast, run, t, username, folder]);
+  }, [client, downloads, queryClient, toast, run, t, username, folder]);
 }

@@ -13,6 +13,9 @@ export interface Selection {
 
 export const EMPTY_SELECTION: Selection = { selected: new Set(), anchor: null, active: null };
 
+/** Only `key`, which becomes the anchor and the active row (a plain click). */
+export const selectOnly = (key: string): Selection => ({ selected: new Set([key]), anchor: key, active: key });
+
 function range(keys: readonly string[], from: string | null, to: string): string[] {
   const end = keys.indexOf(to);
   const start = from === null ? -1 : keys.indexOf(from);
@@ -38,7 +41,7 @@ export function clickSelect(
     else selected.add(key);
     return { selected, anchor: key, active: key };
   }
-  return { selected: new Set([key]), anchor: key, active: key };
+  return selectOnly(key);
 }
 
 /** Moves the active row by `delta` (clamped), selecting it or extending the range. */
@@ -53,7 +56,7 @@ export function moveActive(state: Selection, keys: readonly string[], delta: num
     const anchor = state.anchor !== null && keys.includes(state.anchor) ? state.anchor : (state.active ?? key);
     return { selected: new Set(range(keys, anchor, key)), anchor, active: key };
   }
-  return { selected: new Set([key]), anchor: key, active: key };
+  return selectOnly(key);
 }
 
 export function selectAll(state: Selection, keys: readonly string[]): Selection {

@@ -1,6 +1,8 @@
 /** Messages shown to people never carry API wording (issue 10, item 15h). */
 import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../shared/errors';
 import { ApiError, errorMessage } from '../../renderer/api/client';
+import { LANGUAGES, loadResources } from '../../renderer/i18n';
 
 describe('errorMessage', () => {
   it('does not tell a person to "pass overwrite=true"', () => {
@@ -35,4 +37,18 @@ describe('errorMessage', () => {
       'The password must not be the username',
     );
   });
+});
+
+describe('the codes the UI words', () => {
+  // `unreachable` is the client's own: no answer came from the daemon at all.
+  const sent = new Set<string>([...Object.keys(ERROR_STATUS), 'unreachable']);
+  const resources = loadResources();
+
+  for (const { code: language } of LANGUAGES) {
+    it(`${language} words only codes the daemon sends (or the client makes)`, () => {
+      const errors = resources[language].errors as Record<string, Record<string, string>>;
+      const worded = [...Object.keys(errors.code), ...Object.keys(errors.daemon)];
+      expect(worded.filter((code) => !sent.has(code))).toEqual([]);
+    });
+  }
 });

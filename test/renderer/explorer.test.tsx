@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import type { FileEntry, Folder } from '../../shared/types';
 import { NimbusClient } from '../../renderer/api/client';
 import { FileBrowser } from '../../renderer/components/FileBrowser/FileBrowser';
-import { planDownload } from '../../renderer/hooks/useFileActions';
+import { planDownload } from '../../renderer/hooks/useDownloads';
 import { fileRow, folderRow } from '../../renderer/lib/rows';
 import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
 import { BASE, fakeLayout, json, renderWithSession, stubFetch } from './harness';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Copy, Download, FolderInput, FolderOpen, FolderPlus, LayoutGrid, Link2, List, Pencil, Search, Trash2, Upload } from 'lucide-react';
+import { FolderPlus, LayoutGrid, List, Search, Upload, type LucideIcon } from 'lucide-react';
+import { actionsOn, type ActionCommands, type ActionTarget } from '../FileBrowser/fileActions';
 import type { ViewMode } from '../FileBrowser/viewMode';
 import './Toolbar.css';
 
@@ -14,32 +15,12 @@ interface ToolbarProps {
   onUpload: () => void;
   /** Absent where folders cannot be created (inside a folder: folders are one level deep). */
   onNewFolder?: () => void;
-  selectedCount: number;
-  canDownload: boolean;
-  /** The selection downloads as a zip (several files, or a folder). */
-  downloadIsZip: boolean;
-  canRename: boolean;
-  canShare: boolean;
-  /** Files only are selected: they can move or be copied. */
-  canMove: boolean;
-  onDownload: () => void;
-  onRename: () => void;
-  onMove: () => void;
-  onCopy: () => void;
-  onShare: () => void;
-  onDelete: () => void;
-  /** Electron only: show the file in the OS file manager. */
-  onReveal?: () => void;
+  /** The selection, which the file actions act on. */
+  target: ActionTarget;
+  commands: ActionCommands;
 }
 
-function ToolButton(props: {
-  label: string;
-  title: string;
-  icon: typeof Download;
-  disabled?: boolean;
-  danger?: boolean;
-  onClick: () => void;
-}) {
+function ToolButton(props: { label: string; title: string; icon: LucideIcon; disabled?: boolean; danger?: boolean; onClick: () => void }) {
   const Icon = props.icon;
   return (
     <button
@@ -57,58 +38,28 @@ function ToolButton(props: {
 
 export function Toolbar(props: ToolbarProps) {
   const { t } = useTranslation();
-  const none = props.selectedCount === 0;
-  const downloadLabel = props.downloadIsZip ? t('explorer:toolbar.downloadZip') : t('explorer:toolbar.download');
+  const { target, commands } = props;
   return (
     <div className="toolbar">
       <div className="toolbar__crumbs">{props.breadcrumb}</div>
       <div className="toolbar__group">
-        <ToolButton label={downloadLabel} title={downloadLabel} icon={Download} disabled={!props.canDownload} onClick={props.onDownload} />
-        <ToolButton
-          label={t('explorer:toolbar.rename')}
-          title={t('explorer:toolbar.renameHint')}
-          icon={Pencil}
-          disabled={!props.canRename}
-          onClick={props.onRename}
-        />
-        <ToolButton
-          label={t('explorer:toolbar.move')}
-          title={t('explorer:toolbar.move')}
-          icon={FolderInput}
-          disabled={!props.canMove}
-          onClick={props.onMove}
-        />
-        <ToolButton
-          label={t('explorer:toolbar.copy')}
-          title={t('explorer:toolbar.copy')}
-          icon={Copy}
-          disabled={!props.canMove}
-          onClick={props.onCopy}
-        />
-        <ToolButton
-          label={t('explorer:toolbar.share')}
-          title={t('explorer:toolbar.shareHint')}
-          icon={Link2}
-          disabled={!props.canShare}
-          onClick={props.onShare}
-        />
-        {props.onReveal ? (
-          <ToolButton
-            label={t('explorer:toolbar.reveal')}
-            title={t('explorer:toolbar.reveal')}
-            icon={FolderOpen}
-            disabled={!props.canShare}
-            onClick={props.onReveal}
-          />
-        ) : null}
-        <ToolButton
-          label={t('explorer:toolbar.delete')}
-          title={t('explorer:toolbar.deleteHint')}
-          icon={Trash2}
-          danger
-          disabled={none}
-          onClick={props.onDelete}
-        />
+        {/* Every action stays in its place, disabled when it does not apply (the menu lists only those that do). */}
+        {actionsOn('toolbar').map((action) => {
+          const applies = action.applies(target);
+          if (!applies && action.hiddenUnlessApplies) return null;
+          const label = action.label(t, target);
+          return (
+            <ToolButton
+              key={action.id}
+              label={label}
+              title={action.hint?.(t) ?? label}
+              icon={action.icon(target)}
+              danger={action.danger}
+              disabled={!applies}
+              onClick={() => action.run(commands, target)}
+            />
+          );
+        })}
       </div>
       <div className="toolbar__views" role="group" aria-label={t('explorer:toolbar.view')}>
         {(['list', 'grid'] as const).map((mode) => {

@@ -1,0 +1,86 @@
+import { useTranslation } from 'react-i18next';
+import { CloudUpload, FolderOpen } from 'lucide-react';
+import type { FileEntry } from '../../../shared/types';
+import { errorMessage } from '../../api/client';
+import type { Sort, SortKey } from '../../lib/rows';
+import { EmptyState } from '../EmptyState/EmptyState';
+import { FileGrid } from '../FileGrid/FileGrid';
+import { FileTable, type FileViewProps } from '../FileTable/FileTable';
+import { SearchView } from '../SearchView/SearchView';
+import type { ViewMode } from './viewMode';
+
+interface BrowserBodyProps {
+  username: string;
+  /** "ana" or "ana › Docs", as the person reads where they are. */
+  location: string;
+  /** The settled search text: while there is one, its results replace the listing. */
+  query: string;
+  loading: boolean;
+  /** The listing's request failed (`error`); `onRetry` asks again. */
+  failed: { error: unknown; onRetry: () => void } | null;
+  /** No folder and no file here. */
+  empty: boolean;
+  emptyRoot: boolean;
+  view: ViewMode;
+  viewProps: Omit<FileViewProps, 'label'>;
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  onChooseFiles: () => void;
+  onOpenSearchHit: (folder: string | null) => void;
+  onPreviewSearchHit: (files: FileEntry[], index: number) => void;
+}
+
+/** What fills the file browser under its toolbar: search results, the list or grid, or why there is none. */
+export function BrowserBody(props: BrowserBodyProps) {
+  const { t } = useTranslation();
+  const { location } = props;
+  if (props.query) {
+    return (
+      <SearchView username={props.username} query={props.query} onOpenFolder={props.onOpenSearchHit} onPreview={props.onPreviewSearchHit} />
+    );
+  }
+  if (props.loading) {
+    return (
+      <div className="browser__loading" role="status">
+        {t('explorer:browser.loading', { location })}
+      </div>
+    );
+  }
+  if (props.failed) {
+    const { onRetry } = props.failed;
+    return (
+      <EmptyState
+        icon={FolderOpen}
+        title={t('explorer:browser.loadFailed')}
+        action={
+          <button type="button" className="button" onClick={onRetry}>
+            {t('explorer:browser.retry')}
+          </button>
+        }
+      >
+        {errorMessage(props.failed.error)}
+      </EmptyState>
+    );
+  }
+  if (props.empty) {
+    return (
+      <EmptyState
+        icon={CloudUpload}
+        title={props.emptyRoot ? t('explorer:browser.emptyRoot') : t('explorer:browser.emptyFolder')}
+        action={
+          <button type="button" className="button button--primary" onClick={props.onChooseFiles}>
+            {t('explorer:browser.uploadFiles')}
+          </button>
+        }
+      >
+        {t('explorer:browser.emptyHint')}
+      </EmptyState>
+    );
+  }
+  const viewProps = { ...props.viewProps, label: t('explorer:browser.listLabel', { location }) };
+  return props.view === 'grid' ? (
+    <FileGrid {...viewProps} username={props.username} />
+  ) : (
+    <FileTable {...viewProps} sort={props.sort} onSort={props.onSort} />
+  );
+}

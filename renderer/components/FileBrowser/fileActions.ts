@@ -1,0 +1,143 @@
+import type { TFunction } from 'i18next';
+import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import type { Row } from '../../lib/rows';
+
+/** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
+export interface ActionTarget {
+  rows: readonly Row[];
+  /** The rows are the whole listing (a download at the root is then the whole storage's zip). */
+  everything: boolean;
+  /** Inside Electron: the shell can show a file in the OS file manager. */
+  inShell: boolean;
+}
+
+/** A file among the target's rows. */
+export type FileRowOf = Extract<Row, { kind: 'file' }>;
+
+/** What the actions run, supplied by the file browser. */
+export interface ActionCommands {
+  open(row: Row): void;
+  download(target: ActionTarget): void;
+  /** The one plain link that downloads the target, when there is one (an `<a download>` in the menu). */
+  downloadLink(target: ActionTarget): { href: string; saveAs: string } | null;
+  rename(row: Row): void;
+  move(rows: readonly Row[]): void;
+  copy(rows: readonly Row[]): void;
+  share(row: FileRowOf): void;
+  reveal(row: FileRowOf): void;
+  remove(rows: readonly Row[]): void;
+}
+
+export type Surface = 'toolbar' | 'menu';
+
+/**
+ * One file action, for every surface that offers it. Shortcuts are the list's own keys
+ * (FileTable/listKeys.ts: F2, Delete); the toolbar's tooltip names them in the person's
+ * language ("Eliminar (Supr)"), so they live in the hint's text.
+ */
+export interface FileAction {
+  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'reveal' | 'delete';
+  surfaces: readonly Surface[];
+  label(t: TFunction, target: ActionTarget): string;
+  /** The toolbar's tooltip, when it says more than the label (a shortcut, what is shared). */
+  hint?(t: TFunction): string;
+  icon(target: ActionTarget): LucideIcon;
+  danger?: boolean;
+  /** Whether it applies to the target: the menu lists it only then, the toolbar enables it only then. */
+  applies(target: ActionTarget): boolean;
+  /** The toolbar leaves it out, rather than greyed, when it does not apply. */
+  hiddenUnlessApplies?: boolean;
+  run(commands: ActionCommands, target: ActionTarget): void;
+  /** The same as a plain link, when there is one: the menu offers it as an `<a download>` the browser streams (the toolbar's button runs `run`). */
+  link?(commands: ActionCommands, target: ActionTarget): { href: string; saveAs: string } | null;
+}
+
+const single = ({ rows }: ActionTarget): Row | null => (rows.length === 1 ? rows[0] : null);
+const singleFile = (target: ActionTarget): FileRowOf | null => {
+  const row = single(target);
+  return row?.kind === 'file' ? row : null;
+};
+const any = ({ rows }: ActionTarget) => rows.length > 0;
+const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
+/** The same whatever the rows. */
+function always<T>(value: T): () => T {
+  return () => value;
+}
+
+/** Move to… and Copy to…: files only (folders are one level deep), to a folder picked in a dialog. */
+const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
+  id,
+  surfaces: ['toolbar', 'menu'],
+  label,
+  icon: always(icon),
+  applies: onlyFiles,
+  run: (commands, target) => commands[id](target.rows),
+});
+
+/**
+ * The explorer's file actions, in the order the toolbar and the context menu show them
+ * (docs/explorer.md). No rule depends on the caller's role: whoever may list a directory may
+ * do all of these to it, and the daemon answers for the rest.
+ */
+export const FILE_ACTIONS: readonly FileAction[] = [
+  {
+    id: 'open',
+    surfaces: ['menu'],
+    label: (t) => t('explorer:fileAction.open'),
+    icon: (target) => (single(target)?.kind === 'folder' ? FolderOpen : Eye),
+    applies: (target) => single(target) !== null,
+    run: (commands, target) => commands.open(target.rows[0]),
+  },
+  {
+    id: 'download',
+    surfaces: ['toolbar', 'menu'],
+    // One file downloads as itself; anything else as a zip.
+    label: (t, target) => (any(target) && !singleFile(target) ? t('explorer:fileAction.downloadZip') : t('explorer:fileAction.download')),
+    icon: always(Download),
+    applies: any,
+    run: (commands, target) => commands.download(target),
+    link: (commands, target) => commands.downloadLink(target),
+  },
+  {
+    id: 'rename',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('explorer:fileAction.rename'),
+    hint: (t) => t('explorer:fileAction.renameHint'),
+    icon: always(Pencil),
+    applies: (target) => single(target) !== null,
+    run: (commands, target) => commands.rename(target.rows[0]),
+  },
+  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
+  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy),
+  {
+    id: 'share',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('explorer:fileAction.share'),
+    hint: (t) => t('explorer:fileAction.shareHint'),
+    icon: always(Link2),
+    applies: (target) => singleFile(target) !== null,
+    run: (commands, target) => commands.share(singleFile(target)!),
+  },
+  {
+    id: 'reveal',
+    surfaces: ['toolbar'],
+    label: (t) => t('explorer:fileAction.reveal'),
+    icon: always(FolderOpen),
+    applies: (target) => target.inShell && singleFile(target) !== null,
+    hiddenUnlessApplies: true,
+    run: (commands, target) => commands.reveal(singleFile(target)!),
+  },
+  {
+    id: 'delete',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('explorer:fileAction.delete'),
+    hint: (t) => t('explorer:fileAction.deleteHint'),
+    icon: always(Trash2),
+    danger: true,
+    applies: any,
+    run: (commands, target) => commands.remove(target.rows),
+  },
+];
+
+/** The actions a surface offers, in their order. */
+export const actionsOn = (surface: Surface): readonly FileAction[] => FILE_ACTIONS.filter((action) => action.surfaces.includes(surface));

@@ -1,0 +1,107 @@
+import { useCallback, useMemo, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FileEntry } from '../../../shared/types';
+import type { useFileActions } from '../../hooks/useFileActions';
+import { copyText } from '../../lib/clipboard';
+import type { Row } from '../../lib/rows';
+import { EMPTY_SELECTION, type Selection } from '../../lib/selection';
+import { useSession } from '../Session/sessionContext';
+import { useToast } from '../Toasts/toastContext';
+import type { DialogState } from './BrowserDialogs';
+import type { ActionCommands } from './fileActions';
+
+/** The files the previewer pages through, and the one it shows. */
+export interface PreviewState {
+  files: FileEntry[];
+  index: number;
+}
+
+interface CommandOptions {
+  username: string;
+  folder: string | null;
+  actions: ReturnType<typeof useFileActions>;
+  rowsRef: RefObject<readonly Row[]>;
+  onOpenFolder: (folder: string | null) => void;
+  onStartRename: (row: Row) => void;
+  setDialog: Dispatch<SetStateAction<DialogState>>;
+  setPreview: Dispatch<SetStateAction<PreviewState | null>>;
+  setSelection: Dispatch<SetStateAction<Selection>>;
+}
+
+/** What the file actions run in the file browser (fileActions.ts), and the open, preview, share and delete they build on. */
+export function useBrowserCommands(options: CommandOptions) {
+  const { username, folder, actions, rowsRef, onOpenFolder, onStartRename, setDialog, setPreview, setSelection } = options;
+  const { t } = useTranslation();
+  const { bridge } = useSession();
+  const toast = useToast();
+
+  /** Shares the file first when it is not yet, copies its link, and shows it. */
+  const openShare = useCallback(
+    async (row: Row) => {
+      if (row.kind !== 'file') return;
+      let file = row.file;
+      if (!file.shared || !file.shareUrl) {
+        const shared = await actions.share(file);
+        if (!shared) return;
+        file = shared;
+      }
+      const copied = file.shareUrl ? await copyText(file.shareUrl) : false;
+      setDialog({ kind: 'share', file, copied });
+    },
+    [actions, setDialog],
+  );
+
+  const onPreview = useCallback(
+    (row: Row) => {
+      if (row.kind !== 'file') return;
+      const list = rowsRef.current.flatMap((other) => (other.kind === 'file' ? [other.file] : []));
+      setPreview({
+        files: list,
+        index: Math.max(
+          0,
+          list.findIndex((file) => file.name === row.name),
+        ),
+      });
+    },
+    [rowsRef, setPreview],
+  );
+  const onOpen = useCallback(
+    (row: Row) => {
+      if (row.kind === 'folder') onOpenFolder(row.name);
+      else onPreview(row);
+    },
+    [onOpenFolder, onPreview],
+  );
+
+  const confirmDelete = useCallback(
+    async (doomed: readonly Row[]) => {
+      const deleted = await actions.remove(doomed);
+      setSelection(EMPTY_SELECTION);
+      if (deleted.removed === 0) return;
+      const { trashIds } = deleted;
+      toast.show({
+        kind: 'success',
+        title: t('explorer:delete.done', { count: deleted.removed, name: deleted.names[0] }),
+        action: trashIds.length > 0 ? { label: t('explorer:delete.undo'), run: () => void actions.restore(trashIds) } : undefined,
+      });
+    },
+    [actions, setSelection, toast, t],
+  );
+
+  const commands = useMemo<ActionCommands>(
+    () => ({
+      open: onOpen,
+      download: (target) => void actions.download(target.rows, target.everything),
+      downloadLink: (target) => actions.downloadLink(target.rows, target.everything),
+      rename: onStartRename,
+      move: (rows) => setDialog({ kind: 'transfer', mode: 'move', rows: [...rows] }),
+      copy: (rows) => setDialog({ kind: 'transfer', mode: 'copy', rows: [...rows] }),
+      share: (row) => void openShare(row),
+      reveal: (row) => void bridge?.revealFile(username, folder, row.name),
+      remove: (rows) => setDialog({ kind: 'delete', rows: [...rows] }),
+    }),
+    [actions, bridge, folder, onOpen, onStartRename, openShare, setDialog, username],
+  );
+
+  return { commands, openShare, onOpen, onPreview, confirmDelete, inShell: bridge !== null };
+}

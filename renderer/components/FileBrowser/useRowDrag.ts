@@ -1,0 +1,37 @@
+import { useCallback, type Dispatch, type DragEvent, type RefObject, type SetStateAction } from 'react';
+import type { useFileActions } from '../../hooks/useFileActions';
+import type { Row } from '../../lib/rows';
+import { selectOnly, type Selection } from '../../lib/selection';
+import { ROWS_DRAG_TYPE, draggedNames } from '../FileTable/rowEvents';
+
+interface RowDragOptions {
+  folder: string | null;
+  actions: ReturnType<typeof useFileActions>;
+  rowsRef: RefObject<readonly Row[]>;
+  selectedRef: RefObject<readonly Row[]>;
+  setSelection: Dispatch<SetStateAction<Selection>>;
+}
+
+/** Dragging rows onto a folder (or the breadcrumb) moves them; the whole selection goes when the row is in it. */
+export function useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection }: RowDragOptions) {
+  const onRowDragStart = useCallback(
+    (row: Row, event: DragEvent) => {
+      const inSelection = selectedRef.current.some((other) => other.key === row.key);
+      const moving = inSelection ? selectedRef.current.filter((other) => other.kind === 'file') : [row];
+      if (!inSelection) setSelection(selectOnly(row.key));
+      event.dataTransfer.setData(ROWS_DRAG_TYPE, JSON.stringify(moving.map((other) => other.name)));
+      event.dataTransfer.effectAllowed = 'move';
+    },
+    [selectedRef, setSelection],
+  );
+  const dropInto = useCallback(
+    (to: string | null, event: DragEvent) => {
+      const names = new Set(draggedNames(event));
+      const moving = rowsRef.current.filter((row) => row.kind === 'file' && names.has(row.name));
+      if (moving.length > 0 && to !== folder) void actions.move(moving, to);
+    },
+    [actions, folder, rowsRef],
+  );
+  const onDropOnFolder = useCallback((name: string, event: DragEvent) => dropInto(name, event), [dropInto]);
+  return { onRowDragStart, dropInto, onDropOnFolder };
+}
