@@ -12,11 +12,11 @@ import { NameTaken, type Placed, type RestoreTarget, type TrashEntry, type Trash
 import type { FileMeta } from '../index-tree.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
 import { newId } from './ids.js';
-import type { ObjectStorage } from './object-storage.js';
+import type { ObjectParts } from './object-parts.js';
 import { metaOf } from './rows.js';
 
 export class ObjectTrash implements TrashStorage {
-  constructor(private readonly s: ObjectStorage) {}
+  constructor(private readonly s: ObjectParts) {}
 
   async moveIn(target: TrashTarget, moved: () => void): Promise<void> {
     const { username, folder, name, kind, id } = target;
