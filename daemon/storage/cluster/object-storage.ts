@@ -11,29 +11,29 @@
  * The names are checked by the services as in the disk path (including case twins, from the
  * index); the locks here are the disk path's: work inside a user or folder holds it shared,
  * deleting or renaming it exclusively, and uploads in flight hold tickets a delete voids.
- * Users and folders are object-dirs.ts, uploads object-uploads.ts, the trash object-trash.ts;
- * what they share is ObjectParts (object-parts.ts).
+ * This class builds on ObjectTree (object-tree.ts: users, folders, files), which builds on
+ * ObjectParts (object-parts.ts: what every module shares); uploads are object-uploads.ts,
+ * the trash object-trash.ts.
  */
 import type { Readable } from 'node:stream';
 import { notFound } from '../../errors.js';
 import type { RemoteChange } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileMeta } from '../index-tree.js';
-import type { DeleteUserSteps, FileStorage, OpenedFile } from '../file-storage.js';
+import type { FileStorage, OpenedFile } from '../file-storage.js';
 import { assertComponent } from '../paths.js';
 import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from '../upload-call.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { fileIdOf } from './ids.js';
-import { claimUserDir, createFolder, deleteFolder, deleteUser, renameFolder, renameUser } from './object-dirs.js';
-import { copyFile, deleteFile, moveFile, renameFile } from './object-entries.js';
-import { ObjectParts, type ObjectStorageOptions } from './object-parts.js';
+import type { ObjectStorageOptions } from './object-parts.js';
 import { ObjectTrash } from './object-trash.js';
+import { ObjectTree } from './object-tree.js';
 import { asReceivedObject, checkObjectTarget, placeObject, streamToObject, type ReceivedObject } from './object-uploads.js';
 import { openObject } from './opened-object.js';
 
 export type { ObjectStorageOptions, ReceivedObject };
 
-export class ObjectStorage extends ObjectParts implements FileStorage, UploadSteps<ReceivedObject> {
+export class ObjectStorage extends ObjectTree implements FileStorage, UploadSteps<ReceivedObject> {
   readonly trash: ObjectTrash;
   #unsubscribe: (() => void) | null = null;
 
@@ -72,16 +72,12 @@ export class ObjectStorage extends ObjectParts implements FileStorage, UploadSte
   /** Nothing to refuse: the bucket's reachability is the health check's business, a failed call answers for itself. */
   assertWritable(): void {}
 
-  // ---- users and folders (object-dirs.ts) --------------------------------------------
+  // ---- users (the rest is ObjectTree's) ----------------------------------------------
 
   /** A user has no directory in a bucket: only their (empty) node in the index. */
   async ensureUserDir(username: string): Promise<void> {
     assertComponent(username);
     this.index.ensureUser(username);
-  }
-
-  claimUserDir(username: string): Promise<void> {
-    return claimUserDir(this, username);
   }
 
   async restoreUserDir(username: string): Promise<void> {
@@ -91,54 +87,6 @@ export class ObjectStorage extends ObjectParts implements FileStorage, UploadSte
   /** The rows are the truth and the index follows them: nothing to read again. */
   async rescanUser(username: string): Promise<void> {
     assertComponent(username);
-  }
-
-  renameUser(from: string, to: string): Promise<void> {
-    return renameUser(this, from, to);
-  }
-
-  deleteUser(username: string, steps?: DeleteUserSteps): Promise<void> {
-    return deleteUser(this, username, steps);
-  }
-
-  createFolder(username: string, folder: string): Promise<void> {
-    return createFolder(this, username, folder);
-  }
-
-  deleteFolder(username: string, folder: string): Promise<void> {
-    return deleteFolder(this, username, folder);
-  }
-
-  renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void> {
-    return renameFolder(this, username, folder, newName, whileLocked);
-  }
-
-  // ---- files (object-entries.ts) ----------------------------------------------------
-
-  /** Deletes a file for good: its row, then its object. */
-  deleteFile(username: string, folder: string | null, file: string): Promise<void> {
-    return deleteFile(this, username, folder, file);
-  }
-
-  /** Renames a file: its row only. Never replaces another file. */
-  renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void> {
-    return renameFile(this, username, folder, file, newName);
-  }
-
-  /** Moves a file to another folder (or the root): its row only; `whileLocked` runs before the commit. */
-  moveFile(
-    username: string,
-    from: string | null,
-    file: string,
-    to: string | null,
-    whileLocked?: (meta: FileMeta) => void,
-  ): Promise<FileMeta> {
-    return moveFile(this, username, from, file, to, whileLocked);
-  }
-
-  /** Copies a file as a new object and row; the caller reserves its size against the quota first. */
-  copyFile(username: string, from: string | null, file: string, to: string | null): Promise<FileMeta> {
-    return copyFile(this, username, from, file, to);
   }
 
   // ---- uploads (upload-call.ts runs these steps; object-uploads.ts does them) --------
