@@ -101,25 +101,25 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
 function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUser): UploadHooks {
   const { username, folder, file } = req;
   const maxBytes = maxBytesOf(nimbus, user);
-  let quota: QuotaHold | null = null;
+  // Replacing a file frees its old bytes once the new one is in place (known at checkTarget, before anything is held).
+  let freed = 0;
+  const quota = new QuotaHold(nimbus.quota, username, () => ({
+    maxBytes,
+    usedBytes: usedBytesOf(nimbus, username) - freed,
+    freedBytes: freed,
+  }));
   return {
     checkTarget: (existing) => {
       // Even with overwrite: on a case-insensitive disk it would replace the other file.
       if (!existing) assertNoCaseTwin(nimbus, username, folder, file);
-      // Replacing a file frees its old bytes once the new one is in place.
-      const freed = req.overwrite && existing ? existing.size : 0;
-      quota = new QuotaHold(nimbus.quota, username, () => ({
-        maxBytes,
-        usedBytes: usedBytesOf(nimbus, username) - freed,
-        freedBytes: freed,
-      }));
+      freed = req.overwrite && existing ? existing.size : 0;
     },
     beforeBody: (expectedSize) => {
       if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
         throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
-      if (expectedSize !== null) return quota!.cover(expectedSize, true);
+      if (expectedSize !== null) return quota.cover(expectedSize, true);
     },
-    reserve: (total) => quota!.cover(total),
+    reserve: (total) => quota.cover(total),
     lockName: (place) => nimbus.locks.run(fileLock(username, folder, file), place),
     // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
     beforePlace: () => {
@@ -128,9 +128,7 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
     // The same user, not one deleted and made again with this name meanwhile, and a caller who may still write there.
     isCurrent: () => nimbus.store.users.get(username)?.createdAt === user.createdAt && (req.callerMayStill?.() ?? true),
     // Once the file is counted (or the upload failed): briefly counted twice, never zero times.
-    release: async () => {
-      await quota?.release();
-    },
+    release: () => quota.release(),
   };
 }
 
