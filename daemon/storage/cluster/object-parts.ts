@@ -1,5 +1,5 @@
 /**
- * What object mode's operations (object-dirs.ts, object-uploads.ts, object-trash.ts and
+ * What object mode's modules (object-tree.ts, object-uploads.ts, object-trash.ts and
  * ObjectStorage itself) share: the store, the index and the rows that keep it, the bucket,
  * the locks and the upload tickets, and the few steps every one of them takes. The modules
  * import this, not ObjectStorage, so none of them imports another in a circle.
