@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { badRequest, fileTaken, quotaExceeded } from '../errors.js';
-import type { OpenedFile } from '../storage/file-storage.js';
+import { quotaExceeded } from '../errors.js';
+import type { OpenedFile, UploadHooks } from '../storage/file-storage.js';
+import type { StoredUser } from '../store/schema.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
 import { QuotaHold } from './quota.js';
@@ -63,66 +64,55 @@ export interface UploadRequest {
 }
 
 /**
- * Streams an upload to a temp file and moves it into place. Space is reserved as bytes
- * arrive (all of it up front when Content-Length says how much), so uploads running at
- * once can never pass the quota together; a byte counter stops a body that lies.
+ * Uploads a file: one storage call (`FileStorage.upload`, storage/upload-call.ts) that owns the
+ * upload's steps, with this service's policy as its hooks. Space is reserved as bytes arrive
+ * (all of it up front when Content-Length says how much), so uploads running at once can never
+ * pass the quota together; storage's byte counter stops a body that lies.
  */
 export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Promise<FileEntry> {
   const user = requireUser(nimbus, req.username);
-  nimbus.storage.requireFolder(req.username, req.folder);
-  const existing = nimbus.index.getFile(req.username, req.folder, req.file);
-  if (existing && !req.overwrite) throw fileTaken();
-  // Even with overwrite: on a case-insensitive disk it would replace the other file.
-  if (!existing) assertNoCaseTwin(nimbus, req.username, req.folder, req.file);
+  const { username, folder, file, overwrite, body } = req;
+  const meta = await nimbus.storage.upload(
+    { username, folder, file, overwrite, body, expectedSize: req.declaredLength },
+    uploadPolicy(nimbus, req, user),
+  );
+  // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
+  return toFileEntry(nimbus, username, folder, file, meta);
+}
+
+/** What refuses an upload and what it holds meanwhile: the hooks storage calls at each of its steps. */
+function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUser): UploadHooks {
+  const { username, folder, file } = req;
   const maxBytes = maxBytesOf(nimbus, user);
-  // Replacing a file frees its old bytes once the new one is in place.
-  const freed = req.overwrite && existing ? existing.size : 0;
-  const quota = new QuotaHold(nimbus.quota, req.username, () => ({
+  // Replacing a file frees its old bytes once the new one is in place (known at checkTarget, before anything is held).
+  let freed = 0;
+  const quota = new QuotaHold(nimbus.quota, username, () => ({
     maxBytes,
-    usedBytes: usedBytesOf(nimbus, req.username) - freed,
+    usedBytes: usedBytesOf(nimbus, username) - freed,
     freedBytes: freed,
   }));
-  // A delete of the user or folder while the body streams voids the ticket: the upload is then a 404.
-  const ticket = nimbus.storage.beginUpload(req.username, req.folder);
-  // The same user, not one deleted and made again with this name meanwhile, and a caller who may still write there.
-  const isCurrent = () => nimbus.store.users.get(req.username)?.createdAt === user.createdAt && (req.callerMayStill?.() ?? true);
-  let meta;
-  try {
-    // Everything that would refuse the upload is checked before a byte of the body is read.
-    await nimbus.storage.checkUploadTarget(req.username, req.folder, req.file, req.overwrite);
-    if (maxBytes >= 0 && usedBytesOf(nimbus, req.username) > maxBytes)
-      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
-    if (req.declaredLength !== null) await quota.cover(req.declaredLength, true);
-    const received = await nimbus.storage.receive(req.body, (total) => {
-      if (req.declaredLength !== null && total > req.declaredLength)
-        throw badRequest('The body is longer than its Content-Length', 'bad_request');
-      return quota.cover(total);
-    });
-    if (req.declaredLength !== null && received.size !== req.declaredLength) {
-      // The client went away mid-body (Node ends the request at the socket's end).
-      await nimbus.storage.discardUpload(received);
-      throw badRequest('The body is shorter than its Content-Length', 'bad_request');
-    }
-    // placeUpload discards the received bytes on every failure.
-    meta = await nimbus.locks.run(fileLock(req.username, req.folder, req.file), async () => {
-      // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
-      if (!nimbus.index.getFile(req.username, req.folder, req.file)) {
-        try {
-          assertNoCaseTwin(nimbus, req.username, req.folder, req.file);
-        } catch (err) {
-          await nimbus.storage.discardUpload(received);
-          throw err;
-        }
-      }
-      return nimbus.storage.placeUpload(received, ticket, req.file, req.overwrite, isCurrent);
-    });
-  } finally {
-    nimbus.storage.endUpload(ticket);
+  return {
+    checkTarget: (existing) => {
+      // Even with overwrite: on a case-insensitive disk it would replace the other file.
+      if (!existing) assertNoCaseTwin(nimbus, username, folder, file);
+      freed = req.overwrite && existing ? existing.size : 0;
+    },
+    beforeBody: (expectedSize) => {
+      if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
+        throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
+      if (expectedSize !== null) return quota.cover(expectedSize, true);
+    },
+    reserve: (total) => quota.cover(total),
+    lockName: (place) => nimbus.locks.run(fileLock(username, folder, file), place),
+    // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
+    beforePlace: () => {
+      if (!nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, file);
+    },
+    // The same user, not one deleted and made again with this name meanwhile, and a caller who may still write there.
+    isCurrent: () => nimbus.store.users.get(username)?.createdAt === user.createdAt && (req.callerMayStill?.() ?? true),
     // Once the file is counted (or the upload failed): briefly counted twice, never zero times.
-    await quota.release();
-  }
-  // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
-  return toFileEntry(nimbus, req.username, req.folder, req.file, meta);
+    release: () => quota.release(),
+  };
 }
 
 export async function openDownload(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {

@@ -8,9 +8,9 @@
 import type { Readable } from 'node:stream';
 import { conflict } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
-import type { UploadTicket } from './upload-tickets.js';
+import type { ReceivedUpload, StorageUpload, UploadHooks } from './upload-call.js';
 
-export type { FileMeta, UploadTicket };
+export type { FileMeta, ReceivedUpload, StorageUpload, UploadHooks };
 
 /**
  * A file opened for reading: the bytes it had when opened, whatever happens to it meanwhile
@@ -45,15 +45,6 @@ export interface OpenedFile {
   read(): Promise<Buffer>;
   /** Releases the file (a stream still open is destroyed first); may be called more than once. */
   close(): Promise<void>;
-}
-
-/**
- * An upload's bytes once received, before they are placed: only the backend that made it
- * reads `ref` (disk: the fsynced temp file's path; objects: the new object's key).
- */
-export interface ReceivedUpload {
-  readonly size: number;
-  readonly ref: string;
 }
 
 /** Thrown by a trash move or restore that would replace something: the callers turn it into their 409 (trashTaken). */
@@ -159,8 +150,6 @@ export interface DeleteUserSteps {
  * inside a user or folder waits for its delete or rename, and the other way round.
  */
 export interface FileStorage {
-  /** 'disk': the plain storage folder (watched, reconciled, shown in /api/dash); 'object': S3. */
-  readonly kind: 'disk' | 'object';
   readonly trash: TrashStorage;
 
   /** Refuses (503 storage_unavailable) to write while the bytes cannot be reached. */
@@ -204,31 +193,12 @@ export interface FileStorage {
   /** Renames a folder with its files; `whileLocked` runs under the locks once the index has the new name. */
   renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void>;
 
-  /** Checks, before a byte of the body is read, that an upload could land (409 for a taken name without `overwrite`). */
-  checkUploadTarget(username: string, folder: string | null, file: string, overwrite: boolean): Promise<void>;
-  /** Claims the user and folder for an upload until `endUpload`: deleting or renaming either voids it. */
-  beginUpload(username: string, folder: string | null): UploadTicket;
-  endUpload(ticket: UploadTicket): void;
   /**
-   * Streams `source` somewhere durable, not yet visible. `onBytes` gets the running total
-   * and throws (or rejects) to stop; a promise it returns holds the stream until it settles.
-   * On any failure nothing is left behind.
+   * Runs one upload whole (upload-call.ts): checks the target, streams the body somewhere
+   * durable, places it under the locks, and cleans up on every failure; `hooks` carry the
+   * policy decided above storage (quota, case twins, whether the caller may still write).
    */
-  receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload>;
-  /**
-   * Makes a received upload the file `file` of the ticket's user and folder (409 for an
-   * existing file without `overwrite`; 404 once the ticket is void or `isCurrent()` is false).
-   * The received bytes are discarded on every failure.
-   */
-  placeUpload(
-    received: ReceivedUpload,
-    ticket: UploadTicket,
-    file: string,
-    overwrite: boolean,
-    isCurrent: () => boolean,
-  ): Promise<FileMeta>;
-  /** Drops received bytes that will not be placed. */
-  discardUpload(received: ReceivedUpload): Promise<void>;
+  upload(request: StorageUpload, hooks: UploadHooks): Promise<FileMeta>;
 
   /** Opens a file for reading (never through a link); 404 file_not_found. */
   openFile(username: string, folder: string | null, file: string): Promise<OpenedFile>;

@@ -1,11 +1,10 @@
-import { readdir, rm, unlink } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../errors.js';
 import { createFolder, deleteFile, deleteFolder, renameFile } from './entries.js';
 import type { FileIndex } from './file-index.js';
-import type { DeleteUserSteps, FileStorage, OpenedFile, ReceivedUpload } from './file-storage.js';
-import { ignoreMissing } from './fs-helpers.js';
+import type { DeleteUserSteps, FileStorage, OpenedFile } from './file-storage.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
 import { moveFile, renameFolder } from './moves.js';
@@ -14,7 +13,9 @@ import { resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
 import type { StorageParts } from './storage-parts.js';
 import { DiskTrash } from './trash-dir.js';
-import { checkUploadTarget, placeUpload, receive } from './uploads.js';
+import { discardTemp, receiveToTemp } from './temp-upload.js';
+import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from './upload-call.js';
+import { checkUploadTarget, placeUpload } from './uploads.js';
 import { UploadTickets, type UploadTicket } from './upload-tickets.js';
 import { claimUserDir, deleteUser, ensureUserDir, renameUser, restoreUserDir } from './user-dirs.js';
 import { settleTombstones } from './tombstones.js';
@@ -29,11 +30,11 @@ export type { FileStorage, OpenedFile, ReceivedUpload, UploadTicket };
  * watcher's echo changes nothing. Work inside a user or folder holds it shared; deleting
  * or renaming it holds it exclusively (a delete waits for a file being placed, and
  * nothing is placed into what was deleted). The operations live in user-dirs.ts,
- * entries.ts, uploads.ts, open-file.ts and trash-dir.ts; this class holds what they share.
+ * entries.ts, uploads.ts, temp-upload.ts, open-file.ts and trash-dir.ts; this class holds
+ * what they share.
  * It is the disk's FileStorage (file-storage.ts): services see nothing more of it.
  */
-export class Storage implements FileStorage, StorageParts {
-  readonly kind = 'disk';
+export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedUpload> {
   readonly live = new SharedExclusiveLock();
   readonly tickets = new UploadTickets();
   readonly trash: DiskTrash;
@@ -138,6 +139,11 @@ export class Storage implements FileStorage, StorageParts {
     return renameFolder(this, username, folder, newName, whileLocked);
   }
 
+  /** One upload, start to end: upload-call.ts runs the steps below in order. */
+  upload(request: StorageUpload, hooks: UploadHooks): Promise<FileMeta> {
+    return runUpload(this, request, hooks);
+  }
+
   /** Checks, before a byte of the body is read, that an upload could land. */
   checkUploadTarget(username: string, folder: string | null, file: string, overwrite: boolean): Promise<void> {
     return checkUploadTarget(this, username, folder, file, overwrite);
@@ -152,48 +158,9 @@ export class Storage implements FileStorage, StorageParts {
     this.tickets.end(ticket);
   }
 
-  /**
-   * Streams `source` into an fsynced temp file (`ref`: its path). The disk's receive counts
-   * synchronously: while a promise `onBytes` returned is pending the bytes keep going to the
-   * temp file, later totals are checked after it in order, and a refusal stops the stream at
-   * the next chunk (or, at the end, before anything is placed) with the temp file removed.
-   */
-  async receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload> {
-    let pending: Promise<void> | null = null;
-    let refusal: { err: unknown } | null = null;
-    let stopped = false;
-    const counted = (total: number) => {
-      if (refusal) throw refusal.err;
-      if (pending === null) {
-        const result = onBytes(total);
-        if (!(result instanceof Promise)) return;
-        pending = result;
-      } else {
-        pending = pending.then(() => (stopped ? undefined : onBytes(total)));
-      }
-      pending.catch((err: unknown) => {
-        refusal ??= { err };
-      });
-    };
-    let received: ReceivedUpload;
-    try {
-      const { tempPath, size } = await receive(this, source, counted);
-      received = { ref: tempPath, size };
-    } catch (err) {
-      // No check may still be running once this answers: the caller lets go of what they held.
-      stopped = true;
-      await (pending as Promise<void> | null)?.catch(() => undefined);
-      throw err;
-    }
-    if (pending !== null) {
-      try {
-        await pending;
-      } catch (err) {
-        await this.discardUpload(received);
-        throw err;
-      }
-    }
-    return received;
+  /** Streams `source` into an fsynced temp file (`ref`: its path); see temp-upload.ts. */
+  receive(source: Readable, onBytes: (total: number) => void | Promise<void>): Promise<ReceivedUpload> {
+    return receiveToTemp(this, source, onBytes);
   }
 
   /** Moves a received temp file into place (a 409 for an existing file without `overwrite`, a 404 once voided). */
@@ -212,8 +179,8 @@ export class Storage implements FileStorage, StorageParts {
     return openFile(this, username, folder, file);
   }
 
-  async discardUpload(received: ReceivedUpload): Promise<void> {
-    await unlink(received.ref).catch(ignoreMissing);
+  discardUpload(received: ReceivedUpload): Promise<void> {
+    return discardTemp(received);
   }
 
   /** Removes upload temp files a crash left behind. */

@@ -16,16 +16,6 @@ import { describe, expect, it } from 'vitest';
 
 const DAEMON_DIR = fileURLToPath(new URL('../../daemon/', import.meta.url));
 
-/**
- * Cycles other engineers of issue 24 are removing on their own branches, each as its modules
- * (relative to daemon/). The lead empties this list when those branches are merged. A cycle
- * passes only among the modules of one entry (a part of it may be gone already: one branch
- * merged before another); any other fails, and so does an entry with no cycle left in it.
- */
-const ALLOWED_CYCLES: string[][] = [
-  ['storage/cluster/object-storage.ts', 'storage/cluster/object-trash.ts', 'storage/cluster/object-uploads.ts'],
-];
-
 type Graph = Map<string, string[]>;
 
 /** The relative specifiers a source imports, re-exports or loads with `import()`, type-only ones included. */
@@ -117,8 +107,6 @@ function loopThrough(graph: Graph, cycle: string[]): string {
   return cycle.join(', ');
 }
 
-const within = (cycle: string[], allowed: string[]) => cycle.every((module) => allowed.includes(module));
-
 describe('the import graph of daemon/', () => {
   it('reads type-only imports, re-exports and dynamic imports, and leaves packages out', () => {
     const source = [
@@ -148,17 +136,8 @@ describe('the import graph of daemon/', () => {
     expect(loopThrough(graph, ['e.ts'])).toBe('e.ts → e.ts');
   });
 
-  it('has no import cycle but the allowed ones', () => {
+  it('has no import cycle', () => {
     const graph = readDaemonGraph();
-    const unexpected = cyclesOf(graph)
-      .filter((cycle) => !ALLOWED_CYCLES.some((allowed) => within(cycle, allowed)))
-      .map((cycle) => loopThrough(graph, cycle));
-    expect(unexpected).toEqual([]);
-  });
-
-  it('still has each allowed cycle (a cycle removed is taken off the list)', () => {
-    const cycles = cyclesOf(readDaemonGraph());
-    const gone = ALLOWED_CYCLES.filter((allowed) => !cycles.some((cycle) => within(cycle, allowed)));
-    expect(gone).toEqual([]);
+    expect(cyclesOf(graph).map((cycle) => loopThrough(graph, cycle))).toEqual([]);
   });
 });

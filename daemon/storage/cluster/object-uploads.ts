@@ -10,14 +10,14 @@ import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
 import { conflict, fileTaken, notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
-import type { ReceivedUpload } from '../file-storage.js';
+import type { ReceivedUpload } from '../upload-call.js';
 import type { FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import { pipeFromClient } from '../pipe-from-client.js';
 import { keysOf } from '../storage-parts.js';
 import type { UploadTicket } from '../upload-tickets.js';
-import { newId, objectKey } from './ids.js';
-import type { ObjectStorage } from './object-storage.js';
+import { fileIdOf, newId, objectKey } from './ids.js';
+import { missingIn, type ObjectParts } from './object-parts.js';
 import { metaOf } from './rows.js';
 
 /** What an upload's body became: a new object (`ref` its key), not yet named by any row. */
@@ -38,6 +38,16 @@ export interface PlaceTarget {
   ticket?: UploadTicket;
   /** The row's type (a copy keeps its source's); by the name's extension otherwise. */
   contentType?: string;
+}
+
+/** Checks, before a byte of the body is read, that an upload could land (from the index; the rows again when it is placed). */
+export function checkObjectTarget(s: ObjectParts, username: string, folder: string | null, file: string, overwrite: boolean): void {
+  s.checkNames(username, folder, file);
+  if (!s.index.user(username)) throw missingIn(null);
+  s.requireFolder(username, folder);
+  if (folder === null && s.index.user(username)?.folders.has(file))
+    throw conflict('file_exists', 'A folder or link with that name already exists');
+  if (s.index.getFile(username, folder, file) && !overwrite) throw fileTaken();
 }
 
 /**
@@ -91,7 +101,7 @@ export async function streamToObject(
  * commits, then deletes the replaced object. The new object is deleted on every failure
  * before the commit.
  */
-export async function placeObject(s: ObjectStorage, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
+export async function placeObject(s: ObjectParts, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
   const { username, folder, file, overwrite, ticket } = target;
   let committed = false;
   try {
@@ -134,4 +144,15 @@ export async function placeObject(s: ObjectStorage, received: ReceivedObject, ta
     if (!committed) await s.deleteObjects([received.id]);
     throw err;
   }
+}
+
+/** A ReceivedUpload made by streamToObject, with its id and ETag (asked of the bucket when it came from elsewhere). */
+export async function asReceivedObject(objects: ObjectStore, received: ReceivedUpload): Promise<ReceivedObject> {
+  const id = fileIdOf(received.ref);
+  if (id === null) throw new Error(`Not an upload of object storage: ${received.ref}`);
+  const known = received as Partial<ReceivedObject>;
+  if (typeof known.etag === 'string') return { id, ref: received.ref, size: received.size, etag: known.etag };
+  const head = await objects.head(received.ref);
+  if (!head) throw notFound('file_not_found', 'The upload’s bytes are gone');
+  return { id, ref: received.ref, size: head.size, etag: head.etag };
 }

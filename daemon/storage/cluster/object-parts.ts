@@ -1,0 +1,94 @@
+/**
+ * What object mode's modules (object-tree.ts, object-uploads.ts, object-trash.ts and
+ * ObjectStorage itself) share: the store, the index and the rows that keep it, the bucket,
+ * the locks and the upload tickets, and the few steps every one of them takes. The modules
+ * import this, not ObjectStorage, so none of them imports another in a circle.
+ */
+import { notFound } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { StoredFile, StoredFolder } from '../../store/schema.js';
+import type { FileIndex } from '../file-index.js';
+import type { FileMeta } from '../index-tree.js';
+import type { ObjectStore } from '../objects/object-store.js';
+import { assertComponent } from '../paths.js';
+import { SharedExclusiveLock } from '../safe-lock.js';
+import { UploadTickets } from '../upload-tickets.js';
+import { objectKey } from './ids.js';
+import { IndexedRows } from './rows.js';
+
+export interface ObjectStorageOptions {
+  store: Store;
+  index: FileIndex;
+  objects: ObjectStore;
+  /** A warning line for the log (an object left behind for the sweeper). */
+  log: (line: string) => void;
+}
+
+/** The 404 of a user (null) or folder that is not there. */
+export const missingIn = (folder: string | null) =>
+  folder === null ? notFound('user_not_found', 'User not found') : notFound('folder_not_found', 'Folder not found');
+
+export class ObjectParts {
+  /** Held shared for work inside a user or folder, exclusively to delete or rename it. */
+  readonly live = new SharedExclusiveLock();
+  readonly tickets = new UploadTickets();
+  readonly store: Store;
+  readonly index: FileIndex;
+  readonly objects: ObjectStore;
+  readonly rows: IndexedRows;
+  readonly #log: (line: string) => void;
+
+  constructor(options: ObjectStorageOptions) {
+    this.store = options.store;
+    this.index = options.index;
+    this.objects = options.objects;
+    this.#log = options.log;
+    this.rows = new IndexedRows(this.index);
+  }
+
+  requireFolder(username: string, folder: string | null): void {
+    if (folder !== null && !this.index.user(username)?.folders.has(folder)) throw notFound('folder_not_found', 'Folder not found');
+  }
+
+  requireFile(username: string, folder: string | null, file: string): FileMeta {
+    this.requireFolder(username, folder);
+    const meta = this.index.getFile(username, folder, file);
+    if (!meta) throw notFound('file_not_found', 'File not found');
+    return meta;
+  }
+
+  /** 400 for a name that is not one path component (before any row is looked up). */
+  checkNames(username: string, folder: string | null, file: string): void {
+    assertComponent(username);
+    if (folder !== null) assertComponent(folder);
+    assertComponent(file);
+  }
+
+  /** Changes one file row, commits (with what `beforeCommit` changes in the store), then shows it in the index. */
+  async putFile(row: StoredFile, beforeCommit: () => void = () => undefined): Promise<void> {
+    this.store.files.set(row.id, row);
+    beforeCommit();
+    await this.store.commit();
+    this.rows.applyFile(row.id, row);
+  }
+
+  /** Deletes rows in one commit, then their files' objects (a failure there leaves orphans for the sweeper). */
+  async deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void> {
+    for (const f of files) this.store.files.delete(f.id);
+    for (const f of folders) this.store.folders.delete(f.id);
+    await this.store.commit();
+    for (const f of files) this.rows.applyFile(f.id, undefined);
+    for (const f of folders) this.rows.applyFolder(f.id, undefined);
+    await this.deleteObjects(files.map((f) => f.id));
+  }
+
+  /** Deletes objects no row names any more; a failure is logged, not thrown (the sweeper gets them later). */
+  async deleteObjects(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    try {
+      await this.objects.delete(ids.map(objectKey));
+    } catch (err) {
+      this.#log(`Nimbus: ${ids.length} object(s) could not be deleted (the sweeper will): ${(err as Error).message}`);
+    }
+  }
+}
