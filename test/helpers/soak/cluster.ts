@@ -6,7 +6,7 @@
  * Every exit of a daemon is recorded; those the test caused (kill) are flagged as expected, so
  * that any other exit shows up in `unexpectedExits`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { childEnv, LISTENING, runCli, type CliRun } from '../child.js';
@@ -54,7 +54,10 @@ async function spawnOn(d: Omit<SoakDaemon, 'run' | 'url' | 'killing'>, env: Node
       resolve();
     };
     run.child.stdout!.on('data', onData);
-    void run.exited.then((code) => reject(new Error(`daemon ${d.index} exited (${code}) before listening: ${run.stderr()}`)));
+    void run.exited.then(async (code) => {
+      const log = await readFile(path.join(d.dataDir, 'logs', 'nimbus.log'), 'utf8').catch(() => '');
+      reject(new Error(`daemon ${d.index} exited (${code}) before listening: ${run.stderr()}\n${log.slice(-3000)}`));
+    });
   });
   return run;
 }
