@@ -11,8 +11,9 @@
  * returns; the quota held; the event stream still delivers. What it measured is printed
  * (docs/scaling.md, "Failure behaviour", quotes it). Bounded: about two minutes.
  */
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../helpers/cluster.js';
+import { bucketOf, eventually } from '../helpers/cluster.js';
 import { TEST_KEY } from '../helpers/daemon.js';
 import { checkAnswers, checkData, checkQuota } from '../helpers/soak/checks.js';
 import { startSoakCluster, type SoakCluster } from '../helpers/soak/cluster.js';
@@ -110,6 +111,11 @@ describe('three cluster daemons behind nginx under a mixed load and one fault af
       ...(await checkData(cluster.daemons, ledger, FOLDERS)),
       ...(await checkQuota(cluster.daemons)),
     ];
+    // What the killed uploads left in the bucket for the sweeper (an hour old: none is aborted yet).
+    const bucket = bucketOf(cluster.directS3);
+    const open = await bucket.client.send(new ListMultipartUploadsCommand({ Bucket: bucket.name }));
+    bucket.close();
+    ctx.notes.push(`multipart uploads left open in the bucket: ${open.Uploads?.length ?? 0}`);
     console.log(['soak measurements:', ...ctx.notes, ...summarise(rec.outcomes)].join('\n  '));
     expect(problems, [...problems.slice(0, 40), 'what those files got:', ...historyOf(rec.outcomes, problems)].join('\n')).toEqual([]);
   }, 300_000);

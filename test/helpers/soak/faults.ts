@@ -76,8 +76,8 @@ export async function restartPostgres(ctx: FaultContext, mode: 'fast' | 'immedia
 /** The bucket cut: through nginx, listings, renames, shares, sign-in and health must keep answering 2xx. */
 export async function cutBucket(ctx: FaultContext): Promise<void> {
   const base = ctx.cluster.nginx.url;
-  const probe = async (what: string, route: string, init: RequestInit = {}) => {
-    const res = await ctx.rec.request(`bucket probe: ${what}`, base, route, init as never);
+  const probe = async (what: string, route: string, init: Parameters<Recorder['request']>[3] = {}) => {
+    const res = await ctx.rec.request(`bucket probe: ${what}`, base, route, init);
     if (typeof res.status !== 'number' || res.status >= 300) ctx.problems.push(`bucket cut: ${what} answered ${res.status}`);
   };
   await fault(ctx, 'bucket', async () => {
