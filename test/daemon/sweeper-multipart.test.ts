@@ -2,9 +2,15 @@
  * Incomplete multipart uploads of killed uploads (issue 23): a daemon SIGKILLed while it
  * streams a multi-part body to the bucket leaves the multipart upload open in Swift (its parts
  * kept, billed, invisible to ListObjects). The sweeper's leader aborts those initiated longer
- * ago than the orphan age, and leaves a younger one (another daemon's upload in flight) alone.
+ * ago than the orphan age, and leaves alone a younger one and an older one still given parts
+ * (other daemons' uploads in flight).
  */
-import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, AbortMultipartUploadCommand } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('the sweeper and incomplete multipart uploads', () => {
-  it('aborts the upload a SIGKILLed daemon left open, and not a young one in flight', async () => {
+  it('aborts the upload a SIGKILLed daemon left open, not one begun since nor one still given parts', async () => {
     const a = daemon!;
     // 12 MiB declared, 7 sent (more than one 5 MiB part), then the body waits: A is mid-upload.
     let sent = 0;
@@ -79,16 +85,11 @@ describe('the sweeper and incomplete multipart uploads', () => {
     await cut;
     const [left] = await openUploads();
     expect(left.key).toMatch(/^files\//);
+    // A long upload of another daemon, begun as long ago, that is still sending parts: it must stay.
+    const slowKey = `files/${randomBytes(16).toString('hex')}`;
+    const slow = await bucket.client.send(new CreateMultipartUploadCommand({ Bucket: bucket.name, Key: slowKey }));
 
-    // Old enough by the bucket's own clock (Initiated is Swift's), with a margin of the age itself.
-    await vi.waitFor(async () => expect(Date.now() - left.initiated.getTime()).toBeGreaterThan(2 * AGE_MS), {
-      timeout: 30_000,
-      interval: 200,
-    });
-    // Another daemon's upload that has just begun: younger than the age, it must stay.
-    const youngKey = `files/${randomBytes(16).toString('hex')}`;
-    const young = await bucket.client.send(new CreateMultipartUploadCommand({ Bucket: bucket.name, Key: youngKey }));
-
+    // The sweeper of another daemon, made now so that the sweep below follows the young upload at once.
     store = await Store.openPostgres(env.NIMBUS_DATABASE_URL);
     const objects = new S3ObjectStore({
       endpoint: env.NIMBUS_S3_ENDPOINT,
@@ -100,13 +101,27 @@ describe('the sweeper and incomplete multipart uploads', () => {
     });
     const lines: string[] = [];
     const sweeper = new Sweeper({ objects, store, database: store.database, log: (l) => lines.push(l), minAgeMs: AGE_MS });
+
+    // Old enough by the bucket's own clock (Initiated is Swift's), with a margin of the age itself.
+    await vi.waitFor(async () => expect(Date.now() - left.initiated.getTime()).toBeGreaterThan(2 * AGE_MS), {
+      timeout: 30_000,
+      interval: 200,
+    });
+    await bucket.client.send(
+      new UploadPartCommand({ Bucket: bucket.name, Key: slowKey, UploadId: slow.UploadId, PartNumber: 1, Body: Buffer.alloc(1024) }),
+    );
+    // Another daemon's upload that has just begun: younger than the age, it must stay.
+    const youngKey = `files/${randomBytes(16).toString('hex')}`;
+    const young = await bucket.client.send(new CreateMultipartUploadCommand({ Bucket: bucket.name, Key: youngKey }));
+
     try {
       expect(await sweeper.sweep()).toMatchObject({ ran: true });
     } finally {
       objects.close();
     }
-    expect((await openUploads()).map((u) => u.key)).toEqual([youngKey]);
+    expect((await openUploads()).map((u) => u.key).sort()).toEqual([slowKey, youngKey].sort());
     expect(lines.join('\n')).toMatch(/aborted 1 incomplete multipart upload/);
     await bucket.client.send(new AbortMultipartUploadCommand({ Bucket: bucket.name, Key: youngKey, UploadId: young.UploadId }));
+    await bucket.client.send(new AbortMultipartUploadCommand({ Bucket: bucket.name, Key: slowKey, UploadId: slow.UploadId }));
   }, 120_000);
 });
