@@ -6,9 +6,11 @@
  * (through nginx while the bucket is cut, the quota raced) goes into `problems`; what it
  * measured into `notes`.
  */
+import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect, vi } from 'vitest';
+import { bucketOf } from '../cluster.js';
 import { TEST_KEY } from '../daemon.js';
 import { allHealthy, type SoakCluster } from './cluster.js';
 import type { Recorder } from './recorder.js';
@@ -127,6 +129,19 @@ export async function killMidUpload(ctx: FaultContext): Promise<void> {
       (err: Error) => `no answer (${String(err.cause ?? err.message)})`,
     );
     await reached;
+    // Killed once its multipart upload has begun in the bucket (the bytes sent may still be in buffers).
+    const bucket = bucketOf(ctx.cluster.directS3);
+    try {
+      await vi.waitFor(
+        async () => {
+          const open = await bucket.client.send(new ListMultipartUploadsCommand({ Bucket: bucket.name }));
+          expect(open.Uploads?.length ?? 0).toBeGreaterThan(0);
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+    } finally {
+      bucket.close();
+    }
     await ctx.cluster.kill(d);
     ctx.notes.push(`kill mid-upload: the upload sent to the killed daemon got ${await answer}`);
     await ctx.cluster.restart(d);
