@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { TrashItem } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import type { StoredTrashItem } from '../store/schema.js';
 import { requireUser } from './records.js';
 
@@ -55,6 +55,10 @@ export function requireItem(nimbus: NimbusContext, username: string, id: string)
  * read again from the disk. The trash of users that no longer exist is removed.
  */
 export async function adoptTrash(nimbus: NimbusContext): Promise<{ adopted: number; dropped: number }> {
+  // In a cluster another daemon's commit arrives one notification at a time, and a row an earlier
+  // one names is read as it is now: a trashed file can be here a moment before its trash record.
+  // Catch up first, so that the survey compares whole commits.
+  await nimbus.store.catchUp();
   const found = await nimbus.storage.trash.survey((username) => nimbus.store.users.has(username));
   let adopted = 0;
   let dropped = 0;
@@ -86,7 +90,14 @@ export async function adoptTrash(nimbus: NimbusContext): Promise<{ adopted: numb
       adopted++;
     }
   }
-  if (adopted > 0 || dropped > 0 || changed) await nimbus.store.commit();
+  try {
+    if (adopted > 0 || dropped > 0 || changed) await nimbus.store.commit();
+  } catch (err) {
+    // Another daemon wrote those records meanwhile (the store has read them again): its are right.
+    if (!(err instanceof ApiError && err.code === 'conflict')) throw err;
+    nimbus.log('Nimbus: the trash changed on another daemon while this one checked it at start; kept as it is there.');
+    return { adopted: 0, dropped: 0 };
+  }
   if (adopted > 0 || dropped > 0)
     nimbus.log(`Nimbus: the trash after an interrupted stop: ${adopted} entries adopted, ${dropped} records without an entry dropped.`);
   return { adopted, dropped };

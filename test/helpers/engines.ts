@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
 import { createHome, stopHomeSync } from './engines/home.js';
-import { createDatabase, startPostgresServer } from './engines/postgres.js';
+import { createDatabase, startPostgresServer, type PostgresOptions } from './engines/postgres.js';
 import { ENGINES_VARIABLE, waitForPublished, type PublishedPostgres, type PublishedS3 } from './engines/shared.js';
 import { startSwiftServer } from './engines/swift.js';
 
@@ -53,12 +53,12 @@ export function sharedPostgres(): Promise<PostgresEngine> {
 }
 
 /** A PostgreSQL server of the caller's own, to stop and restart (database outages). */
-export async function startPostgres(): Promise<PrivatePostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<PrivatePostgres> {
   // A home of its own, so close() leaves nothing behind (a worker's 'exit' handlers do not always run).
   const home = await createHome();
   const stopAtExit = () => stopHomeSync(home);
   process.once('exit', stopAtExit);
-  const server = await startPostgresServer(home).catch((err: Error) => {
+  const server = await startPostgresServer(home, undefined, options).catch((err: Error) => {
     stopAtExit();
     throw err;
   });

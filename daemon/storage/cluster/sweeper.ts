@@ -8,6 +8,11 @@
  *
  * With PostgreSQL one daemon at a time sweeps: the one that gets `pg_try_advisory_lock`; the
  * rows are read from the database itself (another daemon's newest rows included).
+ *
+ * It also aborts multipart uploads under `files/` begun longer ago than `minAgeMs` that got no
+ * part for as long: a daemon killed mid-upload leaves one open, its parts kept (and billed) but
+ * in no listing. A long upload still in flight (a 40 GiB body may take more than an hour) sends
+ * a part every few MiB, so it is never taken.
  */
 import type { Database } from '../../store/postgres/database.js';
 import type { Store } from '../../store/store.js';
@@ -81,17 +86,23 @@ export class Sweeper {
 
   async #sweepOnce(): Promise<SweepResult> {
     const { database } = this.#options;
-    if (!database) return this.#sweepOrphans(async () => new Set(this.#options.store.files.keys()));
+    if (!database) {
+      const result = await this.#sweepOrphans(async () => new Set(this.#options.store.files.keys()));
+      await this.#abortStaleUploads();
+      return result;
+    }
     // A session lock, held on one connection for the sweep: another daemon trying meanwhile gets false.
     const client = await database.pool.connect();
     try {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SWEEPER_LOCK]);
       if (!rows[0]?.locked) return { ran: false, listed: 0, deleted: 0, young: 0 };
       try {
-        return await this.#sweepOrphans(async () => {
+        const result = await this.#sweepOrphans(async () => {
           const named = await client.query<{ key: string }>('SELECT key FROM files');
           return new Set(named.rows.map((r) => r.key));
         });
+        await this.#abortStaleUploads();
+        return result;
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [SWEEPER_LOCK]);
       }
@@ -119,5 +130,22 @@ export class Sweeper {
       this.#options.log(`Nimbus: the sweeper deleted ${due.length} object(s) no file names.`);
     }
     return { ran: true, listed, deleted: due.length, young: orphans.length - due.length };
+  }
+
+  /** Aborts the multipart uploads begun, and last given a part, before `minAgeMs` ago (by the bucket's clock). */
+  async #abortStaleUploads(): Promise<void> {
+    const { objects } = this.#options;
+    const oldEnough = Date.now() - this.#minAgeMs;
+    const begunLongAgo = [];
+    for await (const upload of objects.listOpenUploads(FILES_PREFIX)) {
+      if (upload.initiated.getTime() <= oldEnough) begunLongAgo.push(upload);
+    }
+    const stale = [];
+    for (const upload of begunLongAgo) {
+      const lastPart = await objects.lastPartAt(upload);
+      if (lastPart === null || lastPart.getTime() <= oldEnough) stale.push(upload);
+    }
+    for (const upload of stale) await objects.abortOpenUpload(upload);
+    if (stale.length > 0) this.#options.log(`Nimbus: the sweeper aborted ${stale.length} incomplete multipart upload(s).`);
   }
 }

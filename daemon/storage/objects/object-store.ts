@@ -14,6 +14,14 @@ export interface StoredObject {
   lastModified: Date;
 }
 
+/** A multipart upload begun and neither completed nor aborted. */
+export interface OpenUpload {
+  key: string;
+  uploadId: string;
+  /** When it began, by the bucket's clock. */
+  initiated: Date;
+}
+
 export interface PutOptions {
   contentType: string;
   /** Called with the running total as bytes go out; a throw aborts the upload (nothing is left behind) and rejects put with it. */
@@ -37,6 +45,12 @@ export interface ObjectStore {
   delete(keys: string[]): Promise<void>;
   /** Every object under a prefix, page by page (the sweeper). */
   list(prefix: string): AsyncIterable<{ key: string } & StoredObject>;
+  /** Every multipart upload open under a prefix: puts in flight, and those a killed daemon left (the sweeper). */
+  listOpenUploads(prefix: string): AsyncIterable<OpenUpload>;
+  /** When the upload's newest part arrived, or null when it has none (the sweeper: is it still going?). */
+  lastPartAt(upload: OpenUpload): Promise<Date | null>;
+  /** Aborts an open multipart upload: its parts are deleted (one already gone is not an error). */
+  abortOpenUpload(upload: OpenUpload): Promise<void>;
   /** Rejects when the bucket cannot be reached (health). */
   check(): Promise<void>;
   close(): void;

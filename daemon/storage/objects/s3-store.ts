@@ -4,21 +4,23 @@
  * lib-storage's Upload (5 MiB parts, 3 at a time), so memory stays flat whatever the size.
  */
 import {
-  AbortMultipartUploadCommand,
   CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { asStoreFailure, ObjectMissing, type ObjectStore, type PutOptions, type StoredObject } from './object-store.js';
+import { asStoreFailure, ObjectMissing, type ObjectStore, type OpenUpload, type PutOptions, type StoredObject } from './object-store.js';
 import { createS3Client, type S3Settings } from './s3-client.js';
+import { abortOpenUpload, abortUploadsOf, lastPartAt, listOpenUploads } from './s3-multipart.js';
+import { PART_SIZE, PARTS_IN_FLIGHT, partSizeFor } from './s3-parts.js';
+
+export { partSizeFor };
 
 export interface S3ObjectStoreSettings extends S3Settings {
   bucket: string;
@@ -31,28 +33,6 @@ export interface S3ObjectStoreSettings extends S3Settings {
   partsInFlight?: number;
 }
 
-/**
- * S3's smallest part, three in flight. lib-storage holds every part in flight plus the one
- * it gathers and a copy from its Buffer.concat: measured on a 1 GiB put to Swift (RSS peak
- * over the start, two rounds), 8 MiB x 4 grew 92-130 MiB, 8 MiB x 2 27-58 MiB, 5 MiB x 3
- * 7-25 MiB, at the same rate (20-28 MiB/s, Swift's own CPU the limit). The price: S3 allows
- * 10,000 parts, so one object is at most ~48 GiB (78 GiB with 8 MiB parts).
- */
-const PART_SIZE = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 3;
-/** S3's limit on the parts of one multipart upload. */
-const MAX_PARTS = 10_000;
-const MIB = 1024 * 1024;
-
-/**
- * The part size for a body of `expectedBytes`: `base` (5 MiB keeps a 1 GiB upload's memory
- * flat), or whole MiB large enough to stay within 10,000 parts (5 MiB parts would end a
- * declared body at ~48 GiB). A body of unknown length gets `base`.
- */
-export function partSizeFor(expectedBytes: number | undefined, base: number): number {
-  if (expectedBytes === undefined || !Number.isFinite(expectedBytes) || expectedBytes <= base * MAX_PARTS) return base;
-  return Math.ceil(expectedBytes / MAX_PARTS / MIB) * MIB;
-}
 /** DeleteObjects takes at most 1000 keys. */
 const DELETE_BATCH = 1000;
 
@@ -123,7 +103,7 @@ export class S3ObjectStore implements ObjectStore {
       const result = await upload.done();
       return { size: total, etag: result.ETag ?? '', lastModified: new Date() };
     } catch (err) {
-      await this.abortMultipartUploads(key).catch(() => undefined);
+      await abortUploadsOf(this.client, this.bucket, key).catch(() => undefined);
       // The body's own failure (the client went away, onBytes refused) when that is what
       // stopped the upload; otherwise the bucket failed it, the server's failure (a 503), never
       // the client's. Upload never destroys its body, so a bucket failure leaves `failure` unset.
@@ -195,21 +175,24 @@ export class S3ObjectStore implements ObjectStore {
     } while (token);
   }
 
+  listOpenUploads(prefix: string): AsyncIterable<OpenUpload> {
+    return listOpenUploads(this.client, this.bucket, prefix);
+  }
+
+  lastPartAt(upload: OpenUpload): Promise<Date | null> {
+    return lastPartAt(this.client, this.bucket, upload);
+  }
+
+  abortOpenUpload(upload: OpenUpload): Promise<void> {
+    return abortOpenUpload(this.client, this.bucket, upload);
+  }
+
   async check(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   close(): void {
     this.client.destroy();
-  }
-
-  /** A safety net after a failed put: keys are new ids, so any multipart upload under this key is that put's. */
-  private async abortMultipartUploads(key: string): Promise<void> {
-    const listed = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key }));
-    for (const upload of listed.Uploads ?? []) {
-      if (upload.Key !== key || !upload.UploadId) continue;
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.UploadId }));
-    }
   }
 }
 
