@@ -127,7 +127,9 @@ export function OwnStorage(props: {
   });
   return (
     <div className="shell__user">
-      <UserHeader user={user} roles={role.data ? [role.data] : []} onVerify={() => void sendVerification(user)} />
+      {props.owner === user.username ? (
+        <UserHeader user={user} roles={role.data ? [role.data] : []} onVerify={() => void sendVerification(user)} />
+      ) : null}
       <FileBrowser
         key={`${props.owner}/${props.folder ?? ''}`}
         username={props.owner}
