@@ -73,6 +73,15 @@ describe.skipIf(!runUi)('the address of the explorer (Chromium, real daemon, sig
     expect(here()).toBe('/files/ana/Docs');
     await page.reload();
     await showing('doc.txt', 'Docs');
+    // The page's own pictures load at a deep address too (the logo is not /files/ana/nimbus.svg).
+    await expect
+      .poll(() =>
+        page
+          .locator('.sidebar img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
     // The breadcrumb's root goes up, as a new entry Back returns from.
     await crumbs().getByRole('button', { name: 'ana' }).click();
     await showing('root.txt', 'ana');
