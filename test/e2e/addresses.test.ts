@@ -186,3 +186,64 @@ describe.skipIf(!runUi)('the address of the explorer (Chromium, real daemon, sig
     await showing('root.txt', 'ana');
   });
 });
+
+describe.skipIf(!runUi)("the address of the admin's window (Chromium, real daemon, admin key)", () => {
+  let t: TestDaemon;
+  let browser: TestBrowser;
+  let page: Page;
+  const here = () => new URL(page.url()).pathname + new URL(page.url()).search;
+  const grid = () => page.getByRole('grid', { name: /^Files in ana/ });
+  const overview = () => page.getByRole('heading', { name: 'Overview', level: 1 });
+
+  beforeAll(async () => {
+    await ensureRendererBuilt();
+    t = await startTestDaemon();
+    expect((await t.api('POST', '/api/user/create', { username: 'ana', email: 'ana@example.com', password: PASSWORD })).status).toBe(201);
+    expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'Docs' })).status).toBe(201);
+    await upload(t, 'ana', 'doc.txt', 'in Docs\n', { folder: 'Docs' });
+    browser = await launchBrowser();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await page.setViewportSize(SIZES.desktop);
+    await page.goto(`${t.url}/#key=${t.key}`);
+    await overview().waitFor();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("browses a user's folders at /files/<user>/…, with Back to the Overview and a reload in place", async () => {
+    await page
+      .getByRole('button', { name: /^ana\b/ })
+      .first()
+      .click();
+    await grid().getByText('Docs', { exact: true }).dblclick();
+    await grid().getByText('doc.txt', { exact: true }).waitFor();
+    expect(here()).toBe('/files/ana/Docs');
+    await page.goBack();
+    await grid().getByText('Docs', { exact: true }).waitFor();
+    expect(here()).toBe('/files/ana');
+    await page.goBack();
+    await overview().waitFor();
+    await page.goForward();
+    await page.goForward();
+    await grid().getByText('doc.txt', { exact: true }).waitFor();
+    await page.reload();
+    await grid().getByText('doc.txt', { exact: true }).waitFor();
+    await page.getByRole('tab', { name: 'Trash' }).click();
+    await expect.poll(here).toBe('/trash/ana');
+    await page.reload();
+    await expect.poll(() => page.getByRole('tab', { name: 'Trash' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'Roles', exact: true }).click();
+    await expect.poll(here).toBe('/roles');
+    await page.goto(`${t.url}/files/ana/Docs`);
+    await grid().getByText('doc.txt', { exact: true }).waitFor();
+  });
+
+  it('leaves a user that does not exist for the Overview', async () => {
+    await page.goto(`${t.url}/files/nobody/Docs`);
+    await overview().waitFor();
+    await expect.poll(here).toBe('/');
+  });
+});
