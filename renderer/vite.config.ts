@@ -5,11 +5,12 @@ import react from '@vitejs/plugin-react';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // The daemon serves renderer/dist at `/` (assets under /assets/); Electron loads the same
-// page from the daemon, so a relative base works in both. No inline scripts: the daemon's
-// CSP is `script-src 'self'`.
+// page from the daemon. The base is absolute because the page is also served at deep
+// addresses (/files/ana/Docs), where a relative ./assets/ would name /files/ana/assets/. No
+// inline scripts: the daemon's CSP is `script-src 'self'`.
 export default defineConfig({
   root,
-  base: './',
+  base: '/',
   plugins: [react()],
   build: {
     outDir: 'dist',

@@ -3,12 +3,14 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from 'koa';
 import mime from 'mime-types';
+import { isAppPath } from '../../shared/app-routes.js';
 import { serveBadge } from './badges.js';
 import { UI_CSP } from './security.js';
 
 /**
- * Serves the built web UI (renderer/dist): a file when the path names one, index.html
- * for every other page path so the UI can route itself. Never leaves rendererDir. Also
+ * Serves the built web UI (renderer/dist): a file when the path names one, index.html for
+ * the UI's own pages (shared/app-routes.ts: /files/<user>/<path>, /trash, /search, ...) so a
+ * reload or a bookmark opens the app where it was; any other path is not found. Never leaves rendererDir. Also
  * the built-in role badges (/badges/*.svg).
  */
 export async function serveUi(ctx: Context, rendererDir: string): Promise<boolean> {
@@ -25,7 +27,8 @@ export async function serveUi(ctx: Context, rendererDir: string): Promise<boolea
   let file = inside.startsWith('..') || path.isAbsolute(inside) || relative.includes('\0') ? null : candidate;
   let info = file ? await stat(file).catch(() => null) : null;
   if (!info?.isFile()) {
-    if (path.extname(relative) !== '') return false; // a missing asset is a 404, not the app
+    // A missing asset is a 404, not the app; a folder named `v1.2` is a page all the same.
+    if (!isAppPath(ctx.path)) return false;
     file = path.join(root, 'index.html');
     info = await stat(file).catch(() => null);
     if (!info?.isFile()) return false;

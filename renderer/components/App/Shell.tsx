@@ -5,7 +5,9 @@ import { queryKeys } from '../../api/queryKeys';
 import { useFolders, useRoles, useUsers } from '../../hooks/queries';
 import { useApiAction } from '../../hooks/useApiAction';
 import { useLiveEvents } from '../../hooks/useLiveEvents';
+import { useAppRoute } from '../../hooks/useAppRoute';
 import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
+import { placeOf, placeRoute, storageRoute } from '../../lib/places';
 import { useClient, useSession } from '../Session/sessionContext';
 import { AdminOverview } from '../AdminOverview/AdminOverview';
 import { EmptyState } from '../EmptyState/EmptyState';
@@ -22,24 +24,12 @@ import { UploadPanel } from '../UploadPanel/UploadPanel';
 import { UserDialog } from '../UserDialog/UserDialog';
 import { UserSection } from '../UserSection/UserSection';
 import { ShellFrame } from './ShellFrame';
-import { UserTabs, type UserTab } from './UserTabs';
-
-/**
- * `focusList`: the view was reached by moving between folders, so the file list takes the keyboard focus.
- * `tab`: a user's files or their trash.
- */
-type View =
-  | { kind: 'user'; username: string | null; folder: string | null; focusList?: boolean; tab?: UserTab }
-  | { kind: 'overview' }
-  | { kind: 'roles' }
-  | { kind: 'shared' }
-  | { kind: 'trash' }
-  | { kind: 'settings' };
+import { UserTabs } from './UserTabs';
 
 /**
  * The admin's window: the Overview on start; a user's storage (files or trash) or the Roles
  * page beside the sidebar. An admin signed in as a user also has their own places (My files,
- * Shared by me, Trash, Settings) on top.
+ * Shared by me, Trash, Settings) on top. Where it is lives in the URL (useAppRoute).
  */
 export function Shell() {
   const { t } = useTranslation();
@@ -52,42 +42,49 @@ export function Shell() {
   const users = useUsers();
   const roles = useRoles();
   const self = session.me.user;
-  const [view, setView] = useState<View>({ kind: 'overview' });
+  const selfName = self?.username ?? null;
+  const { route, focusList, navigate } = useAppRoute();
+  const view = placeOf(route, selfName, true);
   const [creating, setCreating] = useState(false);
 
-  const selected = view.kind === 'user' ? view.username : null;
+  const selected = view.kind === 'storage' ? view.username : null;
   // Built once per users response, so a render (opening a folder) does no work per user.
   const userByName = useMemo(() => new Map(users.data?.map((candidate) => [candidate.username, candidate])), [users.data]);
   const user = (selected !== null ? userByName.get(selected) : undefined) ?? null;
   const folders = useFolders(user?.username ?? null);
 
-  // A user who disappeared (deleted, renamed elsewhere) leaves the Overview in their place.
+  // A user who disappeared (deleted, renamed elsewhere), or one a link names who does not exist, leaves the Overview in their place.
   useEffect(() => {
-    if (view.kind !== 'user' || !users.data) return;
-    if (view.username !== null && userByName.has(view.username)) return;
-    setView({ kind: 'overview' });
-  }, [users.data, userByName, view]);
+    if (selected === null || !users.data || userByName.has(selected)) return;
+    navigate({ page: 'home' }, { replace: true });
+  }, [users.data, userByName, selected, navigate]);
 
   usePreventFileNavigation();
 
-  const openFolder = useCallback((folder: string | null) => {
-    setView((current) => (current.kind === 'user' ? { ...current, folder, focusList: true } : current));
-  }, []);
+  const openFolder = useCallback(
+    (folder: string | null) => {
+      if (selected !== null) navigate({ page: 'files', username: selected, folder }, { focusList: true });
+    },
+    [navigate, selected],
+  );
+  const onSearch = useCallback(
+    (search: string) => {
+      if (view.kind === 'storage')
+        navigate(storageRoute(view.username, view.folder, search, selfName), { replace: view.search !== '' || search === '' });
+    },
+    [navigate, view, selfName],
+  );
   // Stable, so the memoised Sidebar is not re-rendered when only the open folder changes.
-  const openUser = useCallback((username: string) => setView({ kind: 'user', username, folder: null }), []);
-  const openRoles = useCallback(() => setView({ kind: 'roles' }), []);
-  const openOverview = useCallback(() => setView({ kind: 'overview' }), []);
-  const selfName = self?.username ?? null;
+  const openUser = useCallback((username: string) => navigate({ page: 'files', username, folder: null }), [navigate]);
+  const openRoles = useCallback(() => navigate({ page: 'roles' }), [navigate]);
+  const openOverview = useCallback(() => navigate({ page: 'home' }), [navigate]);
   const place: AccountPlace | null =
     view.kind === 'shared' || view.kind === 'settings' || view.kind === 'trash'
       ? view.kind
-      : view.kind === 'user' && view.username === selfName
+      : view.kind === 'storage' && view.username === selfName && view.tab === 'files'
         ? 'files'
         : null;
-  const openPlace = useCallback(
-    (next: AccountPlace) => setView(next === 'files' ? { kind: 'user', username: selfName, folder: null } : { kind: next }),
-    [selfName],
-  );
+  const openPlace = useCallback((next: AccountPlace) => navigate(placeRoute(next, selfName)), [navigate, selfName]);
   const account = useMemo(() => (selfName === null ? undefined : { current: place, onOpen: openPlace }), [selfName, place, openPlace]);
   const selfRecord = selfName !== null ? userByName.get(selfName) : undefined;
   const startCreating = useCallback(() => setCreating(true), []);
@@ -103,8 +100,10 @@ export function Shell() {
   } else if (view.kind === 'settings' && selfRecord) {
     main = <Settings user={selfRecord} live={live} />;
   } else if (view.kind === 'shared' && selfName !== null) {
-    main = <SharedByMe username={selfName} live={live} onOpenFolder={(folder) => setView({ kind: 'user', username: selfName, folder })} />;
-  } else if (user && view.kind === 'user') {
+    main = (
+      <SharedByMe username={selfName} live={live} onOpenFolder={(folder) => navigate({ page: 'files', username: selfName, folder })} />
+    );
+  } else if (user && view.kind === 'storage') {
     main = (
       <div className="shell__user">
         <UserSection
@@ -116,8 +115,12 @@ export function Shell() {
         />
         <UserTabs
           username={user.username}
-          tab={view.tab ?? 'files'}
-          onChange={(tab) => setView({ kind: 'user', username: user.username, folder: null, tab })}
+          tab={view.tab}
+          onChange={(tab) =>
+            navigate(
+              tab === 'trash' ? { page: 'trash', username: user.username } : { page: 'files', username: user.username, folder: null },
+            )
+          }
         />
         {view.tab === 'trash' ? (
           <div className="shell__user" role="tabpanel" id="user-tab-panel" aria-labelledby="user-tab-trash">
@@ -129,7 +132,9 @@ export function Shell() {
               key={`${user.username}/${view.folder ?? ''}`}
               username={user.username}
               folder={view.folder}
-              focusList={view.focusList === true}
+              focusList={focusList}
+              search={view.search}
+              onSearch={onSearch}
               live={live}
               onOpenFolder={openFolder}
             />
@@ -171,7 +176,7 @@ export function Shell() {
           ? t('shell:nav.roles')
           : (selected ?? t('shell:nav.users'));
   // Not the folder: moving between folders is the explorer's, which gives its list the focus itself.
-  const viewKey = view.kind === 'user' ? `user/${view.username ?? ''}/${view.tab ?? 'files'}` : view.kind;
+  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}` : view.kind;
 
   const sidebar = (
     <Sidebar
@@ -204,7 +209,7 @@ export function Shell() {
             ]);
             if (!result) return false;
             toast.success(t('shell:created', { name: result.user.username }));
-            setView({ kind: 'user', username: result.user.username, folder: null });
+            navigate({ page: 'files', username: result.user.username, folder: null });
             return true;
           }}
         />

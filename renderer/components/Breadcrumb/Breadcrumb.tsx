@@ -6,15 +6,25 @@ import './Breadcrumb.css';
 
 interface BreadcrumbProps {
   username: string;
+  /** The open folder's path (names joined by `/`), null at the user's root. */
   folder: string | null;
-  onOpenRoot: () => void;
+  /** Opens a folder above the open one (null: the root). */
+  onOpen: (folder: string | null) => void;
   /** Files dragged from the list onto the user's root (shown inside a folder only). */
   onDropOnRoot?: (event: DragEvent) => void;
 }
 
-/** user › folder; every part but the last goes back up, and takes files dragged onto it. */
-export function Breadcrumb({ username, folder, onOpenRoot, onDropOnRoot }: BreadcrumbProps) {
+/** One crumb per level of the path: `photos/2024` is photos and photos/2024. */
+function crumbsOf(folder: string | null): { name: string; path: string }[] {
+  if (folder === null) return [];
+  const names = folder.split('/');
+  return names.map((name, i) => ({ name, path: names.slice(0, i + 1).join('/') }));
+}
+
+/** user › folder › subfolder…; every part but the last goes back up to it, and the root takes files dragged onto it. */
+export function Breadcrumb({ username, folder, onOpen, onDropOnRoot }: BreadcrumbProps) {
   const { t } = useTranslation();
+  const crumbs = crumbsOf(folder);
   return (
     <nav aria-label={t('explorer:breadcrumb.label')} className="crumbs">
       <ol>
@@ -25,21 +35,28 @@ export function Breadcrumb({ username, folder, onOpenRoot, onDropOnRoot }: Bread
               {username}
             </span>
           ) : (
-            <button type="button" className="crumbs__item" onClick={onOpenRoot} {...dropTargetProps(onDropOnRoot)}>
+            <button type="button" className="crumbs__item" onClick={() => onOpen(null)} {...dropTargetProps(onDropOnRoot)}>
               <HardDrive size={16} aria-hidden="true" />
               {username}
             </button>
           )}
         </li>
-        {folder !== null ? (
-          <li>
+        {crumbs.map((crumb, i) => (
+          <li key={crumb.path}>
             <ChevronRight size={16} className="crumbs__sep" aria-hidden="true" />
-            <span className="crumbs__item crumbs__item--current" aria-current="page">
-              <Folder size={16} aria-hidden="true" />
-              {folder}
-            </span>
+            {i === crumbs.length - 1 ? (
+              <span className="crumbs__item crumbs__item--current" aria-current="page">
+                <Folder size={16} aria-hidden="true" />
+                {crumb.name}
+              </span>
+            ) : (
+              <button type="button" className="crumbs__item" onClick={() => onOpen(crumb.path)}>
+                <Folder size={16} aria-hidden="true" />
+                {crumb.name}
+              </button>
+            )}
           </li>
-        ) : null}
+        ))}
       </ol>
     </nav>
   );

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { CloudUpload, FolderOpen } from 'lucide-react';
+import { CloudUpload, FolderOpen, FolderX } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
-import { errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import type { Sort, SortKey } from '../../lib/rows';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileGrid } from '../FileGrid/FileGrid';
@@ -21,6 +21,8 @@ interface BrowserBodyProps {
   /** No folder and no file here. */
   empty: boolean;
   emptyRoot: boolean;
+  /** Opens the user's root (inside a folder only): the way back from a folder that does not exist. */
+  onOpenRoot?: () => void;
   view: ViewMode;
   viewProps: Omit<FileViewProps, 'label'>;
   sort: Sort;
@@ -44,6 +46,29 @@ export function BrowserBody(props: BrowserBodyProps) {
       <div className="browser__loading" role="status">
         {t('explorer:browser.loading', { location })}
       </div>
+    );
+  }
+  const missing = props.failed ? missingReason(props.failed.error) : null;
+  if (props.failed && missing) {
+    // A link or a bookmark to a folder that is gone or not theirs: a way back, not a blank page.
+    return (
+      <EmptyState
+        icon={FolderX}
+        title={t(`explorer:browser.${missing}`)}
+        action={
+          missing === 'notFound' && props.onOpenRoot ? (
+            <button type="button" className="button button--primary" onClick={props.onOpenRoot}>
+              {t('explorer:browser.openRoot', { username: props.username })}
+            </button>
+          ) : (
+            <a className="button button--primary" href="/">
+              {t('explorer:browser.toStart')}
+            </a>
+          )
+        }
+      >
+        {errorMessage(props.failed.error)}
+      </EmptyState>
     );
   }
   if (props.failed) {
@@ -83,4 +108,11 @@ export function BrowserBody(props: BrowserBodyProps) {
   ) : (
     <FileTable {...viewProps} sort={props.sort} onSort={props.onSort} />
   );
+}
+
+/** Why a listing failed when retrying cannot help: the folder (or user) is not there, or not the caller's. */
+function missingReason(error: unknown): 'notFound' | 'forbidden' | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 404) return 'notFound';
+  return error.status === 403 ? 'forbidden' : null;
 }

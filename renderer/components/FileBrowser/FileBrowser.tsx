@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import { useTranslation } from 'react-i18next';
 import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
+import { parentFolder } from '../../lib/places';
 import { nextSort, type Row, type Sort } from '../../lib/rows';
 import { useUploadQueue } from '../../upload/uploadsContext';
 import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
@@ -14,13 +15,13 @@ import { BrowserDialogs, type DialogState } from './BrowserDialogs';
 import { directorySummary } from './directorySummary';
 import { FileContextMenu } from './FileContextMenu';
 import { useBrowserCommands, type PreviewState } from './useBrowserCommands';
-import { useDebounced } from './useDebounced';
 import { useDirectoryRows } from './useDirectoryRows';
 import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
 import { useRowDrag } from './useRowDrag';
 import { useRowMenu } from './useRowMenu';
 import { useRowSelection } from './useRowSelection';
+import { useSearchText } from './useSearchText';
 import { useViewMode } from './viewMode';
 import './FileBrowser.css';
 
@@ -29,21 +30,23 @@ interface FileBrowserProps {
   folder: string | null;
   /** Put the keyboard focus on the file list once it shows (after moving between folders). */
   focusList?: boolean;
+  /** The search typed in the toolbar (the address's `/search?q=`), and how a new one is told. */
+  search?: string;
+  onSearch?: (query: string) => void;
   live: LiveState;
   onOpenFolder: (folder: string | null) => void;
 }
 
-const SEARCH_DELAY_MS = 200;
+const ignoreSearch = () => {};
 
 /** One directory of one user: toolbar, list or grid, search, context menu, previews, drop target, dialogs. */
-export function FileBrowser({ username, folder, focusList = false, live, onOpenFolder }: FileBrowserProps) {
+export function FileBrowser({ username, folder, focusList = false, live, onOpenFolder, ...props }: FileBrowserProps) {
   const { t } = useTranslation();
   const actions = useFileActions(username, folder);
   const queue = useUploadQueue();
   const picker = useRef<HTMLInputElement>(null);
   const [view, setView] = useViewMode(username);
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  const { text: search, setText: setSearch, query } = useSearchText(props.search ?? '', props.onSearch ?? ignoreSearch);
   const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'asc' });
   const [dialog, setDialog] = useState<DialogState>(null);
   const [preview, setPreview] = useState<PreviewState | null>(null);
@@ -94,7 +97,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
     if (event.target !== event.currentTarget || folder === null) return;
     if (event.key === 'Backspace' || (event.key === 'ArrowUp' && event.altKey)) {
       event.preventDefault();
-      onOpenFolder(null);
+      onOpenFolder(parentFolder(folder));
     }
   };
   const chooseFiles = () => picker.current?.click();
@@ -113,7 +116,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
             <Breadcrumb
               username={username}
               folder={folder}
-              onOpenRoot={() => onOpenFolder(null)}
+              onOpen={onOpenFolder}
               onDropOnRoot={folder === null ? undefined : (event) => drag.dropInto(null, event)}
             />
           }
@@ -146,6 +149,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           failed={files.isError ? { error: files.error, onRetry: () => void files.refetch() } : null}
           empty={allRows.length === 0}
           emptyRoot={folder === null}
+          onOpenRoot={folder === null ? undefined : goToRoot}
           view={view}
           viewProps={{
             rows,
@@ -162,7 +166,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
             onShareClick: (row: Row) => void browser.openShare(row),
             onRowDragStart: drag.onRowDragStart,
             onDropOnFolder: folder === null ? drag.onDropOnFolder : undefined,
-            onGoUp: folder === null ? undefined : () => onOpenFolder(null),
+            onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
           }}
           sort={sort}
           onSort={(key) => setSort((current) => nextSort(current, key))}

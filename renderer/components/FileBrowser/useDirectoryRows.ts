@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useFiles, useFolders } from '../../hooks/queries';
 import { fileRow, folderRow, sortRows, type Sort } from '../../lib/rows';
 
@@ -16,9 +16,14 @@ export function useDirectoryRows(username: string, folder: string | null, sort: 
   const rows = useMemo(() => sortRows(allRows, sort), [allRows, sort]);
   const loading = files.isPending || (folder === null && folders.isPending);
 
-  // Deleted here or elsewhere.
+  // Deleted here or elsewhere while open. One that never was (a stale bookmark) stays, and its
+  // listing's 404 shows the not-found state with a way back.
+  const seen = useRef(false);
   useEffect(() => {
-    if (folder !== null && folders.data && !folders.data.some((entry) => entry.name === folder)) onFolderGone();
+    if (folder === null || !folders.data) return;
+    const exists = folders.data.some((entry) => entry.name === folder);
+    if (!exists && seen.current) onFolderGone();
+    seen.current = exists;
   }, [folder, folders.data, onFolderGone]);
 
   return { files, rows, allRows, loading };

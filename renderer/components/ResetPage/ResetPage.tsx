@@ -53,7 +53,7 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
   return (
     <main className="signin">
       <div className="signin__card">
-        <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
+        <img className="signin__logo" src="/nimbus.svg" alt="" width={56} height={56} />
         <h1 id="reset-title">{t('signin:reset.title')}</h1>
         <form className="signin__form" onSubmit={submit} aria-labelledby="reset-title" noValidate>
           <p className="signin__lead">{t('signin:reset.lead')}</p>

@@ -47,6 +47,9 @@ export function Session({ children }: { children: ReactNode }) {
   const signOut = useCallback(
     (message: string | null, form: SignInForm) => {
       forgetKey(window.sessionStorage);
+      // Signing out on purpose leaves the address of what was open: whoever signs in next starts
+      // at the start page. An ended session keeps it, to go back there once signed in again.
+      if (message === null) window.history.replaceState(null, '', '/');
       // Messages about the session that ended must not linger over the sign-in form.
       clearToasts();
       setOfferedKey(null);

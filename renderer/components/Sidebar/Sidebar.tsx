@@ -91,7 +91,7 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
 export function SidebarBrand() {
   return (
     <div className="sidebar__brand">
-      <img src="./nimbus.svg" alt="" width={26} height={26} />
+      <img src="/nimbus.svg" alt="" width={26} height={26} />
       <span>Nimbus</span>
     </div>
   );

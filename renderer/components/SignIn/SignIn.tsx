@@ -91,7 +91,7 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
   return (
     <main className="signin">
       <div className="signin__card">
-        <img className="signin__logo" src="./nimbus.svg" alt="" width={56} height={56} />
+        <img className="signin__logo" src="/nimbus.svg" alt="" width={56} height={56} />
         <h1 id="signin-title">{title}</h1>
         {body}
         <nav className="signin__links" aria-label={t('signin:links.label')}>

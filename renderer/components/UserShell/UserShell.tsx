@@ -1,11 +1,13 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { User } from '../../../shared/types';
 import { useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../api/queryKeys';
 import { useUser } from '../../hooks/queries';
 import { useLiveEvents, type LiveState } from '../../hooks/useLiveEvents';
+import { useAppRoute } from '../../hooks/useAppRoute';
 import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
+import { placeOf, placeRoute, storageRoute } from '../../lib/places';
 import { useSendVerification } from '../../hooks/useSendVerification';
 import { AccountNav, usePlaceLabel, type AccountPlace } from '../AccountNav/AccountNav';
 import { ShellFrame } from '../App/ShellFrame';
@@ -22,8 +24,6 @@ import { UserHeader } from '../UserHeader/UserHeader';
 import '../Sidebar/Sidebar.css';
 import './UserShell.css';
 
-type View = { place: AccountPlace; folder: string | null; focusList?: boolean };
-
 /** A signed-in user who is not an admin: their own storage, their shares, their trash and Settings; no user list, no roles. */
 export function UserShell({ username }: { username: string }) {
   const { t } = useTranslation();
@@ -31,10 +31,23 @@ export function UserShell({ username }: { username: string }) {
   const session = useSession();
   const live = useLiveEvents();
   const user = useUser(username);
-  const [view, setView] = useState<View>({ place: 'files', folder: null });
+  const { route, focusList, navigate } = useAppRoute();
+  const view = placeOf(route, username, false);
+  const place: AccountPlace = view.kind === 'storage' ? view.tab : view.kind === 'overview' || view.kind === 'roles' ? 'files' : view.kind;
+  // Another user's name in the address gets what the API gives: the explorer's forbidden state, never their files.
+  const storageOwner = view.kind === 'storage' ? view.username : username;
+  const folder = view.kind === 'storage' ? view.folder : null;
 
-  const openPlace = useCallback((place: AccountPlace) => setView({ place, folder: null }), []);
-  const openFolder = useCallback((folder: string | null) => setView({ place: 'files', folder, focusList: true }), []);
+  const openPlace = useCallback((next: AccountPlace) => navigate(placeRoute(next, username)), [navigate, username]);
+  const openFolder = useCallback(
+    (next: string | null) => navigate({ page: 'files', username: storageOwner, folder: next }, { focusList: true }),
+    [navigate, storageOwner],
+  );
+  const search = view.kind === 'storage' ? view.search : '';
+  const onSearch = useCallback(
+    (query: string) => navigate(storageRoute(storageOwner, folder, query, username), { replace: search !== '' || query === '' }),
+    [navigate, storageOwner, folder, username, search],
+  );
 
   usePreventFileNavigation();
 
@@ -45,14 +58,25 @@ export function UserShell({ username }: { username: string }) {
         {user.isError ? t('shell:loadAccountFailed') : t('common:loading')}
       </div>
     );
-  } else if (view.place === 'settings') {
+  } else if (place === 'settings') {
     main = <Settings user={user.data} live={live} />;
-  } else if (view.place === 'shared') {
+  } else if (place === 'shared') {
     main = <SharedByMe username={username} live={live} onOpenFolder={openFolder} />;
-  } else if (view.place === 'trash') {
-    main = <TrashView username={username} />;
+  } else if (place === 'trash') {
+    main = <TrashView username={storageOwner} />;
   } else {
-    main = <OwnStorage user={user.data} folder={view.folder} focusList={view.focusList === true} live={live} onOpenFolder={openFolder} />;
+    main = (
+      <OwnStorage
+        user={user.data}
+        owner={storageOwner}
+        folder={folder}
+        focusList={focusList}
+        search={search}
+        onSearch={onSearch}
+        live={live}
+        onOpenFolder={openFolder}
+      />
+    );
   }
 
   const sidebar = (
@@ -65,7 +89,7 @@ export function UserShell({ username }: { username: string }) {
             <Trans i18nKey="shell:signedInAs" values={{ name: username }} components={{ strong: <strong /> }} />
           </span>
         </div>
-        <AccountNav current={view.place} onOpen={openPlace} />
+        <AccountNav current={place} onOpen={openPlace} />
         <div className="user-shell__usage">
           <StorageUsage username={username} />
         </div>
@@ -75,18 +99,21 @@ export function UserShell({ username }: { username: string }) {
   );
 
   return (
-    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(view.place)} viewKey={view.place}>
+    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={place}>
       {main}
       <UploadPanel />
     </ShellFrame>
   );
 }
 
-/** The user's header (quota, verification) over their files. */
+/** The user's header (quota, verification) over their files (or over `owner`'s, which the API refuses them). */
 export function OwnStorage(props: {
   user: User;
+  owner: string;
   folder: string | null;
   focusList: boolean;
+  search: string;
+  onSearch: (query: string) => void;
   live: LiveState;
   onOpenFolder: (folder: string | null) => void;
 }) {
@@ -100,12 +127,16 @@ export function OwnStorage(props: {
   });
   return (
     <div className="shell__user">
-      <UserHeader user={user} roles={role.data ? [role.data] : []} onVerify={() => void sendVerification(user)} />
+      {props.owner === user.username ? (
+        <UserHeader user={user} roles={role.data ? [role.data] : []} onVerify={() => void sendVerification(user)} />
+      ) : null}
       <FileBrowser
-        key={props.folder ?? ''}
-        username={user.username}
+        key={`${props.owner}/${props.folder ?? ''}`}
+        username={props.owner}
         folder={props.folder}
         focusList={props.focusList}
+        search={props.search}
+        onSearch={props.onSearch}
         live={props.live}
         onOpenFolder={props.onOpenFolder}
       />
