@@ -96,9 +96,13 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     return runUpload(this, request, hooks);
   }
 
-  /** Checks, before a byte of the body is read, that an upload could land. */
+  /**
+   * Checks, before a byte of the body is read and before any quota is held, that an upload
+   * could land: a bucket known unreachable refuses it (503) unless a check finds it back.
+   */
   async checkUploadTarget(username: string, folder: string | null, file: string, overwrite: boolean): Promise<void> {
     checkObjectTarget(this, username, folder, file, overwrite);
+    await this.objects.assertReachable();
   }
 
   beginUpload(username: string, folder: string | null): UploadTicket {
