@@ -69,7 +69,7 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     }
   }
 
-  /** Nothing to refuse: the bucket's reachability is the health check's business, a failed call answers for itself. */
+  /** Nothing to refuse: a failed call answers for itself, and an upload asks the bucket first (checkUploadTarget). */
   assertWritable(): void {}
 
   // ---- users (the rest is ObjectTree's) ----------------------------------------------
