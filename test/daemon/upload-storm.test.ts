@@ -80,10 +80,11 @@ function expectRetryLater(res: ApiResponse, code: string): void {
 describe('a storm of uploads while the bucket is unreachable', () => {
   it('refuses each before it reserves quota, while listings, renames and health keep answering', async () => {
     proxy.cut();
-    const lock = await holdQuotaLock('ana');
+    let lock: { release(): Promise<void> } | undefined;
     try {
-      // The daemon learns that the bucket is gone from a request that needed it.
-      expectRetryLater(await t.api('GET', '/api/files/download', { username: 'ana', file: 'kept.txt' }), 'storage_unavailable');
+      // The daemon learns that the bucket is gone from the first upload it failed.
+      expectRetryLater(await uploadAs('ana', 'first.bin'), 'storage_unavailable');
+      lock = await holdQuotaLock('ana');
       // Each would wait on ana's quota lock, holding a pooled connection, had it reserved first.
       const storm = Array.from({ length: 4 * MORE_THAN_THE_POOL }, (_, i) => uploadAs('ana', `storm-${i}.bin`));
       const renamed = await t.api('POST', '/api/files/rename', { username: 'bo', file: 'first.txt', newname: 'second.txt' });
@@ -95,7 +96,7 @@ describe('a storm of uploads while the bucket is unreachable', () => {
       for (const res of await Promise.all(storm)) expectRetryLater(res, 'storage_unavailable');
       expect(await names('ana')).toEqual(['kept.txt']);
     } finally {
-      await lock.release();
+      await lock?.release();
       proxy.mend();
     }
     // Back: the first upload finds the bucket again.
