@@ -73,6 +73,19 @@ export const bucketUnavailable = (cause?: unknown) =>
     cause,
   });
 
+/** The database cannot be reached (the store lost its connection): 503 with Retry-After, as the bucket's. */
+export const databaseUnavailable = () =>
+  new ApiError('database_unavailable', 'The database cannot be reached; try again in a moment', { 'Retry-After': '5' });
+
+/**
+ * The database is there but every pooled connection stayed busy while this request waited
+ * for one (Database.isPoolBusy): this request alone answers 503, with the code clients already
+ * retry on (a code of its own would ask every client to learn it for the same retry), and a
+ * message and a shorter Retry-After that say it is load, not an outage.
+ */
+export const databaseBusy = () =>
+  new ApiError('database_unavailable', 'The database is busy; try again in a moment', { 'Retry-After': '1' });
+
 /** A path that would leave the user's directory: answered as a bad name, never followed. */
 export class PathOutsideRoot extends ApiError {
   constructor() {

@@ -12,6 +12,7 @@ import type { Store } from './store/store.js';
 import type { FileIndex } from './storage/file-index.js';
 import type { ObjectStore } from './storage/objects/object-store.js';
 import { S3ObjectStore } from './storage/objects/s3-store.js';
+import { WatchedObjectStore } from './storage/objects/watched-store.js';
 import { ObjectStorage } from './storage/cluster/object-storage.js';
 import { PgQuotaLedger } from './services/pg-quota.js';
 import { Sweeper, type SweeperOptions } from './storage/cluster/sweeper.js';
@@ -41,7 +42,7 @@ export interface ObjectMode {
 
 export async function startObjectMode(options: ObjectModeOptions): Promise<ObjectMode> {
   const { store, index, log } = options;
-  const objects = 'put' in options.s3 ? options.s3 : new S3ObjectStore(options.s3);
+  const objects = new WatchedObjectStore('put' in options.s3 ? options.s3 : new S3ObjectStore(options.s3));
   await objects.ensureBucket();
   const storage = new ObjectStorage({ store, index, objects, log });
   storage.open();

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { ENDPOINTS, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
-import { ApiError } from '../errors.js';
+import { ApiError, databaseUnavailable } from '../errors.js';
 import type { FileIndex } from '../storage/file-index.js';
 import { admitNamed, authorize, credentialUnknown, namedUser, type Guards } from './authorize.js';
 import { applyDialect } from './dialect.js';
@@ -35,8 +35,7 @@ export function createDispatch(guards: Guards, events: EventHub, logins: LoginTh
   ): Promise<void> => {
     // A daemon that lost its database answers nothing from a cache that may be stale, and
     // takes no change it cannot keep; health still answers (503) so a balancer moves away.
-    if (!nimbus.store.available && endpoint.id !== 'health.get')
-      throw new ApiError('database_unavailable', 'The database cannot be reached; try again in a moment', { 'Retry-After': '5' });
+    if (!nimbus.store.available && endpoint.id !== 'health.get') throw databaseUnavailable();
     // Another daemon may have made this key or session a moment ago: catch up before refusing it.
     if (nimbus.store.database && credentialUnknown(nimbus, ctx)) await nimbus.store.catchUp();
     const caller = authorize(guards, ctx, endpoint);

@@ -15,7 +15,7 @@
  * is taken: the user's quota is whole again as soon as the database is back, not at expiry.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiError, quotaExceeded } from '../errors.js';
+import { databaseBusy, databaseUnavailable, quotaExceeded } from '../errors.js';
 import { usedMessage, type QuotaLedger, type Reservation } from './quota.js';
 import { Database } from '../store/postgres/database.js';
 
@@ -137,9 +137,10 @@ export class PgQuotaLedger implements QuotaLedger {
         );
       })
       .catch((err: unknown) => {
-        // As the store's commits: a database that cannot be reached is a 503, not a 500.
-        if (Database.isConnectionError(err))
-          throw new ApiError('database_unavailable', 'The database cannot be reached; try again shortly');
+        // As the store's commits: a database that cannot be reached, or no pooled connection
+        // free in time (every one waiting on some user's lock), is a 503, not a 500.
+        if (Database.isConnectionError(err)) throw databaseUnavailable();
+        if (Database.isPoolBusy(err)) throw databaseBusy();
         throw err;
       });
     reservation.bytes += bytes;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApiError } from '../errors.js';
+import { databaseUnavailable } from '../errors.js';
 import type { RemoteChange, StoreBackend, StoreHost } from './backend.js';
 import { COLLECTIONS, newCollectionMaps, recordKey, type CollectionName, type CollectionRecords } from './collections.js';
 import { JsonBackend } from './json-backend.js';
@@ -83,9 +83,7 @@ export class Store {
 
   /** Resolves when every change made before the call is durable; rejects 409 `conflict` or 503 `database_unavailable`. */
   commit(): Promise<void> {
-    if (!this.#available) {
-      return Promise.reject(new ApiError('database_unavailable', 'The database cannot be reached; try again shortly'));
-    }
+    if (!this.#available) return Promise.reject(databaseUnavailable());
     return this.#backend.commit();
   }
 

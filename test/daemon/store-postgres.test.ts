@@ -381,6 +381,28 @@ describe('the PostgreSQL store', () => {
     }
   });
 
+  it('tells a pool that kept every connection busy past its timeout from a lost connection', async () => {
+    const db = await Database.connect(await newDatabase(), { max: 1 });
+    let letGo = () => undefined as void;
+    const holding = db.transaction(() => new Promise<void>((resolve) => (letGo = resolve)));
+    try {
+      // The one pooled connection is held: this query waits for it until the pool gives up.
+      const waited = await db.query('SELECT 1').catch((err: unknown) => err);
+      expect(Database.isPoolBusy(waited)).toBe(true);
+      expect(Database.isConnectionError(waited)).toBe(false);
+    } finally {
+      letGo();
+      await holding;
+    }
+    try {
+      expect((await db.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      const refused = await Database.connect('postgres://postgres@127.0.0.1:1/none').catch((err: unknown) => err);
+      expect(Database.isPoolBusy(refused)).toBe(false);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('re-reads everything after its LISTEN connection drops, reporting what it missed', async () => {
     const url = await newDatabase();
     const a = await open(url);

@@ -10,6 +10,7 @@ import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
 import type { FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
+import { WatchedObjectStore } from '../objects/watched-store.js';
 import { assertComponent } from '../paths.js';
 import { SharedExclusiveLock } from '../safe-lock.js';
 import { UploadTickets } from '../upload-tickets.js';
@@ -34,14 +35,15 @@ export class ObjectParts {
   readonly tickets = new UploadTickets();
   readonly store: Store;
   readonly index: FileIndex;
-  readonly objects: ObjectStore;
+  /** The bucket, and whether its last answer was a failure (uploads ask before reserving quota). */
+  readonly objects: WatchedObjectStore;
   readonly rows: IndexedRows;
   readonly #log: (line: string) => void;
 
   constructor(options: ObjectStorageOptions) {
     this.store = options.store;
     this.index = options.index;
-    this.objects = options.objects;
+    this.objects = options.objects instanceof WatchedObjectStore ? options.objects : new WatchedObjectStore(options.objects);
     this.#log = options.log;
     this.rows = new IndexedRows(this.index);
   }

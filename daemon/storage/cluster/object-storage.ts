@@ -69,7 +69,7 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     }
   }
 
-  /** Nothing to refuse: the bucket's reachability is the health check's business, a failed call answers for itself. */
+  /** Nothing to refuse: a failed call answers for itself, and an upload asks the bucket first (checkUploadTarget). */
   assertWritable(): void {}
 
   // ---- users (the rest is ObjectTree's) ----------------------------------------------
@@ -96,9 +96,13 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     return runUpload(this, request, hooks);
   }
 
-  /** Checks, before a byte of the body is read, that an upload could land. */
+  /**
+   * Checks, before a byte of the body is read and before any quota is held, that an upload
+   * could land: a bucket known unreachable refuses it (503) unless a check finds it back.
+   */
   async checkUploadTarget(username: string, folder: string | null, file: string, overwrite: boolean): Promise<void> {
     checkObjectTarget(this, username, folder, file, overwrite);
+    await this.objects.assertReachable();
   }
 
   beginUpload(username: string, folder: string | null): UploadTicket {

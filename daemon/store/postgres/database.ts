@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL connection every cluster module shares (docs/cluster.md): a `pg` Pool for
  * queries and transactions, and the one place that knows which errors mean "the database
- * cannot be reached" (the store then answers 503 `database_unavailable` until it is back).
+ * cannot be reached" (the store then answers 503 `database_unavailable` until it is back)
+ * and which mean only "every pooled connection is busy" (that one request answers 503).
  * The store, the quota reservations, the sweeper's advisory lock and the health check all go
  * through it.
  */
@@ -33,6 +34,15 @@ const CONNECTION_ERRNOS = new Set([
 /** SQLSTATEs of a server going away: admin/crash shutdown, cannot connect now, and class 08 (connection exception). */
 const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 
+/**
+ * What pg-pool rejects a caller with when every pooled connection stayed busy for
+ * connectionTimeoutMillis (see isPoolBusy); a connection that could not be opened in that
+ * time fails with "Connection terminated due to connection timeout" instead.
+ */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+/** How long a caller waits for a pooled connection (pg-pool's queue) or for a new one to open. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 const ignore = (): void => undefined;
 
 export class Database {
@@ -47,7 +57,7 @@ export class Database {
 
   /** A pool on `url`, checked with one query so a wrong address fails here, not at the first request. */
   static async connect(url: string, options: DatabaseOptions = {}): Promise<Database> {
-    const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     const warn = (err: Error & { code?: unknown }): void =>
       options.log?.warn({ err: err.message, code: err.code }, 'database: a connection failed; the next query opens another');
     // An 'error' nobody listens to ends the process, and a server going away (a restart sends
@@ -99,9 +109,20 @@ export class Database {
     if (typeof code === 'string') {
       if (CONNECTION_ERRNOS.has(code) || CONNECTION_SQLSTATES.has(code) || code.startsWith('08')) return true;
     }
-    return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i.test(
+    return /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended|not queryable/i.test(
       err.message,
     );
+  }
+
+  /**
+   * Whether `err` is the pool giving up on a caller because every pooled connection stayed
+   * busy (a storm of quota transactions waiting on one user's lock, say): the database is
+   * there, only this request could not have a connection in time. Not a lost database: the
+   * request answers 503 with Retry-After and nothing else changes. A database that really went
+   * away shows as well in the errors of the connections the pool holds or opens.
+   */
+  static isPoolBusy(err: unknown): boolean {
+    return err instanceof Error && err.message === POOL_WAIT_TIMEOUT;
   }
 
   isConnectionError(err: unknown): boolean {
@@ -113,5 +134,17 @@ export class Database {
     if (this.#closed) return;
     this.#closed = true;
     await this.pool.end();
+  }
+}
+
+/** Runs `fn`, and again each time it fails only because no pooled connection was free in time (each try waits the pool's timeout). */
+export async function retryWhilePoolBusy<T>(fn: () => Promise<T>, onBusy: () => void): Promise<T> {
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!Database.isPoolBusy(err)) throw err;
+      onBusy();
+    }
   }
 }

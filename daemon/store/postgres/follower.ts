@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ChangeSet, StoreHost } from '../backend.js';
 import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
 import type { DbData } from '../schema.js';
-import { Database, type Queryable } from './database.js';
+import { Database, retryWhilePoolBusy, type Queryable } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
 import type { KnownKeys } from './writer.js';
 
@@ -156,12 +156,14 @@ export class Follower {
     });
   }
 
-  /** Runs reads in one read-only snapshot (one statement needs no transaction). */
+  /** Runs reads in one read-only snapshot, waiting while no pooled connection is free: a busy pool is no reason to resync everything. */
   async #snapshotRead<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
-    return this.#deps.database.transaction(async (client) => {
-      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      return fn(client);
-    });
+    const read = () =>
+      this.#deps.database.transaction(async (client) => {
+        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        return fn(client);
+      });
+    return retryWhilePoolBusy(read, () => this.#deps.log?.warn({}, 'store: no database connection free to read records; waiting for one'));
   }
 
   #applyCollection(collection: CollectionName, found: Map<string, unknown>): void {

@@ -5,13 +5,14 @@
  * store through a lost connection. This module connects them and owns their lifecycle.
  */
 import { randomBytes } from 'node:crypto';
+import { databaseUnavailable } from '../../errors.js';
 import type { StoreBackend, StoreHost } from '../backend.js';
 import { Database } from './database.js';
 import { Follower, type StoreLog } from './follower.js';
 import { ChangeListener } from './listener.js';
 import { migrate } from './migrate.js';
 import { Recovery } from './recovery.js';
-import { ChangeWriter, noKnownKeys, unavailable } from './writer.js';
+import { ChangeWriter, noKnownKeys } from './writer.js';
 
 export type { StoreLog } from './follower.js';
 
@@ -63,7 +64,7 @@ export class PgBackend implements StoreBackend {
 
   commit(): Promise<void> {
     // While unavailable the dirty keys stay where they are: the resync that ends the outage drops them.
-    if (!this.#recovery.available) return Promise.reject(unavailable());
+    if (!this.#recovery.available) return Promise.reject(databaseUnavailable());
     return this.#writer.commit(this.#host!);
   }
 

@@ -6,7 +6,7 @@
  * Maps (follower.ts) and its commit rejects 409. The transaction ends with a NOTIFY naming the
  * changed keys; other daemons re-read them.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError, databaseBusy, databaseUnavailable } from '../../errors.js';
 import type { ChangeSet, StoreHost } from '../backend.js';
 import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { ChangeSetConflict, applyChangeSet, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
@@ -21,7 +21,6 @@ export const noKnownKeys = (): KnownKeys => Object.fromEntries(COLLECTIONS.map((
 /** A NOTIFY payload must stay under 8000 bytes: above this, receivers are told to reload collections. */
 const NOTIFY_LIMIT = 7000;
 
-export const unavailable = () => new ApiError('database_unavailable', 'The database cannot be reached; try again shortly');
 const conflictError = () =>
   new ApiError('conflict', 'Someone else changed this at the same time; the current state was reloaded, try again');
 
@@ -94,6 +93,7 @@ export class ChangeWriter {
       const batch = this.#queue;
       this.#queue = [];
       let outcomes: (Error | null)[];
+      let poolBusy = false;
       try {
         outcomes = await this.#flush(batch);
       } catch (err) {
@@ -103,21 +103,29 @@ export class ChangeWriter {
           const failed = [...batch, ...this.#queue];
           this.#queue = [];
           this.#deps.lost(err as Error);
-          for (const pending of failed) pending.reject(unavailable());
+          for (const pending of failed) pending.reject(databaseUnavailable());
           continue;
         }
-        // Not the connection (a bug, a refused statement outside any change-set): the
-        // transaction rolled back, so every change of the batch is undone in the Maps too.
-        outcomes = batch.map(() => err as Error);
+        // Not the connection (the pool busy, a bug, a refused statement outside any change-set):
+        // nothing was written, so every change of the batch is undone in the Maps too. A pool
+        // that kept every connection busy is load, not an outage: these commits answer 503 and
+        // the store stays available.
+        poolBusy = Database.isPoolBusy(err);
+        outcomes = batch.map(() => (poolBusy ? databaseBusy() : (err as Error)));
       }
+      const settle = () =>
+        batch.forEach((pending, i) => {
+          const outcome = outcomes[i];
+          if (!outcome) pending.resolve();
+          else if (outcome instanceof ChangeSetConflict || (outcome as { code?: string }).code === '23505') pending.reject(conflictError());
+          else pending.reject(outcome);
+        });
+      // Refused for a busy pool, the commits answer at once: they already waited the pool's
+      // timeout, and the re-read waits for a connection again. Later batches still wait for it.
+      if (poolBusy) settle();
       const failedKeys = batch.flatMap((pending, i) => (outcomes[i] ? pending.changes : []));
       if (failedKeys.length > 0) await this.#deps.reread(failedKeys);
-      batch.forEach((pending, i) => {
-        const outcome = outcomes[i];
-        if (!outcome) pending.resolve();
-        else if (outcome instanceof ChangeSetConflict || (outcome as { code?: string }).code === '23505') pending.reject(conflictError());
-        else pending.reject(outcome);
-      });
+      if (!poolBusy) settle();
     }
     this.#writing = null;
   }
@@ -155,8 +163,9 @@ export class ChangeWriter {
           return batch.map(() => null);
         });
       } catch (err) {
-        // Nothing was written: the transaction rolled back. The connection gone is the caller's case.
-        if (Database.isConnectionError(err)) throw err;
+        // Nothing was written: the transaction rolled back. The connection gone, or no connection
+        // to be had, is the caller's case (one at a time would wait for one again).
+        if (Database.isConnectionError(err) || Database.isPoolBusy(err)) throw err;
       }
     }
     return this.#flushEach(batch);

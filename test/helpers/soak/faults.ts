@@ -37,8 +37,25 @@ async function fault(ctx: FaultContext, name: string, harm: () => Promise<void>)
   await harm();
   const undone = Date.now();
   await vi.waitFor(async () => expect(await allHealthy(ctx.cluster)).toBe(true), { timeout: 60_000, interval: 100 });
+  // /api/health reuses its answer for a second (services/health.ts): an `ok` from before a
+  // short fault (a PostgreSQL restart) can answer while that daemon still resyncs, and the next
+  // fault's requests would get the last one's 503s. Each must also serve a listing.
+  await vi.waitFor(async () => expect(await allServing(ctx.cluster)).toBe(true), { timeout: 60_000, interval: 100 });
   ctx.rec.phase = 'load';
   ctx.notes.push(`${name}: ${undone - started} ms of fault, every daemon healthy ${Date.now() - undone} ms after it was undone`);
+}
+
+/** Whether each daemon, asked directly, lists the load's user (its store serves). */
+async function allServing(cluster: SoakCluster): Promise<boolean> {
+  const listings = await Promise.all(
+    cluster.daemons.map((d) =>
+      fetch(`${d.url}/api/files?username=${USER}`, { headers: { 'API-Key': TEST_KEY } }).then(
+        (res) => res.status,
+        () => 0,
+      ),
+    ),
+  );
+  return listings.every((status) => status === 200);
 }
 
 /** Waits until the load has had `count` more answers (so a fault is seen by requests, whatever the machine's speed). */

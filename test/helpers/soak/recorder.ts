@@ -5,8 +5,6 @@
  */
 import { TEST_KEY } from '../daemon.js';
 
-const RETRY_PAUSE_MS = 200;
-
 export interface Outcome {
   op: string;
   /** The route asked for (its query names the file). */
@@ -43,10 +41,9 @@ export class Recorder {
         body: init.body,
       });
       status = res.status;
-      // A client told to come back (503 with Retry-After) pauses, as a real one would, though
-      // shorter, so the load goes on through the fault: without it, uploads failing in a
-      // millisecond become a storm of hundreds a second (what that does is reported apart).
-      if (res.headers.has('retry-after')) await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      // A client told to come back (503 with Retry-After) retries at once, the worst a client
+      // does: uploads failing in a millisecond become a storm of hundreds a second, which must
+      // leave what needs no bucket working (an upload asks the bucket before it reserves quota).
       try {
         body = new Uint8Array(await res.arrayBuffer());
       } catch (err) {
