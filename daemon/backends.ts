@@ -82,6 +82,7 @@ export async function openBackends(
           if (!store.available) throw new Error('the database cannot be reached');
           await database.query('SELECT 1');
         },
+        failsNow: () => !store.available,
       });
     }
     let diskLock: pg.Client | null = null;

@@ -16,6 +16,8 @@ import type { KeyedMutex } from './util/mutex.js';
 export interface HealthProbe {
   name: string;
   check: () => Promise<void>;
+  /** Whether the daemon already knows, without asking, that this check fails (a store gone unavailable): health then answers anew, not from its cache. */
+  failsNow?: () => boolean;
 }
 
 /** What every service and handler works with: one per running daemon. */

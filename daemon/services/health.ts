@@ -43,7 +43,10 @@ const states = new WeakMap<HealthContext, HealthState>();
 export function checkHealth(nimbus: HealthContext): Promise<Health> {
   let state = states.get(nimbus);
   if (!state) states.set(nimbus, (state = { running: null, result: null, at: 0, last: new Map() }));
-  if (state.result && performance.now() - state.at < CACHE_MS) return Promise.resolve(state.result);
+  // A cached ok is not reused once a probe knows it fails: a balancer must see a daemon whose
+  // store went unavailable (resyncing after a database restart) at once, not a second later.
+  const knownFailing = state.result?.status !== 'unavailable' && nimbus.probes.some((probe) => probe.failsNow?.());
+  if (state.result && !knownFailing && performance.now() - state.at < CACHE_MS) return Promise.resolve(state.result);
   if (state.running) return state.running;
   const current = state;
   current.running = runProbes(nimbus, current).finally(() => (current.running = null));

@@ -110,6 +110,21 @@ describe('checkHealth', () => {
     expect(fast.runs).toBe(2);
   });
 
+  it('does not answer a cached ok once a probe knows at once that it fails (a store gone unavailable)', async () => {
+    let available = true;
+    const database = {
+      ...probe('database', async () => {
+        if (!available) throw new Error('the database cannot be reached');
+      }),
+      failsNow: () => !available,
+    };
+    const nimbus: HealthContext = { probes: [database] };
+    expect(await checkHealth(nimbus)).toEqual({ status: 'ok' });
+    available = false;
+    // Well within the cache's second: the answer is the probes' again, not the cached ok.
+    expect((await checkHealth(nimbus)).status).toBe('unavailable');
+  });
+
   it('logs a failing probe once, and again when it recovers', async () => {
     let failing = true;
     const logs: string[] = [];
