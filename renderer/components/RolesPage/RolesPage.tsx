@@ -13,6 +13,7 @@ import { EmptyState } from '../EmptyState/EmptyState';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
 import { RoleDialog } from '../RoleDialog/RoleDialog';
 import { useClient } from '../Session/sessionContext';
+import { ActionsHeader } from '../ActionsHeader/ActionsHeader';
 import { StatusBar } from '../StatusBar/StatusBar';
 import { useToast } from '../Toasts/toastContext';
 import './RolesPage.css';
@@ -70,9 +71,7 @@ export function RolesPage({ live }: { live: LiveState }) {
                 <th scope="col">{t('admin:roles.name')}</th>
                 <th scope="col">{t('admin:roles.quota')}</th>
                 <th scope="col">{t('admin:roles.users')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('admin:roles.actions')}</span>
-                </th>
+                <ActionsHeader label={t('admin:roles.actions')} />
               </tr>
             </thead>
             <tbody>

@@ -4,6 +4,7 @@ import type { User } from '../../../shared/types';
 import { checkAccountName, checkEmail, checkPassword, type Checked } from '../../../shared/validation';
 import { useSaveThenClose } from '../Dialog/DialogButtons';
 import { FormDialog } from '../Dialog/FormDialog';
+import { CurrentPasswordField } from '../Settings/CurrentPasswordField';
 import { TextField } from '../TextField/TextField';
 import { checkText } from './checkText';
 
@@ -53,6 +54,8 @@ export function UserDialog({ user, ownAccount = false, onSubmit, onClose }: User
   const shown = (field: Field) => (touched[field] ? problem(field) : null);
   const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
   const touch = (field: Field) => () => setTouched((old) => ({ ...old, [field]: true }));
+  /** What each field of the form takes from it: its value, how it changes, and its problem once left. */
+  const bind = (field: Field) => ({ value: values[field], onChange: set(field), onBlur: touch(field), error: shown(field) });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,44 +77,27 @@ export function UserDialog({ user, ownAccount = false, onSubmit, onClose }: User
     >
       <TextField
         label={t('admin:userDialog.username')}
-        value={values.username}
-        onChange={set('username')}
-        onBlur={touch('username')}
+        {...bind('username')}
         hint={t('admin:check.nameRule')}
-        error={shown('username')}
         autoComplete="off"
         spellCheck={false}
       />
       <TextField
         label={t('admin:userDialog.email')}
         type="email"
-        value={values.email}
-        onChange={set('email')}
-        onBlur={touch('email')}
+        {...bind('email')}
         hint={t('admin:userDialog.emailHint')}
-        error={shown('email')}
         autoComplete="off"
       />
       <TextField
         label={editing ? t('admin:userDialog.newPassword') : t('admin:userDialog.password')}
         type="password"
-        value={values.password}
-        onChange={set('password')}
-        onBlur={touch('password')}
+        {...bind('password')}
         hint={editing ? t('admin:userDialog.passwordHintEdit') : t('admin:userDialog.passwordHintNew')}
-        error={shown('password')}
         autoComplete="new-password"
       />
       {ownAccount ? (
-        <TextField
-          label={t('settings:password.current')}
-          type="password"
-          value={current}
-          onChange={setCurrent}
-          hint={t('admin:userDialog.currentHint')}
-          error={currentProblem}
-          autoComplete="current-password"
-        />
+        <CurrentPasswordField value={current} onChange={setCurrent} error={currentProblem} hint={t('admin:userDialog.currentHint')} />
       ) : null}
     </FormDialog>
   );
