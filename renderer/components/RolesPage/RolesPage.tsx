@@ -41,11 +41,11 @@ export function RolesPage({ live }: { live: LiveState }) {
   const list = roles.data ?? [];
 
   return (
-    <section className="roles" aria-labelledby="roles-title">
-      <header className="roles__header">
+    <section className="admin-page roles" aria-labelledby="roles-title">
+      <header className="admin-page__header roles__header">
         <div>
           <h1 id="roles-title">{t('admin:roles.title')}</h1>
-          <p className="roles__lead">{t('admin:roles.lead')}</p>
+          <p className="admin-page__lead">{t('admin:roles.lead')}</p>
         </div>
         <button type="button" className="button button--primary" onClick={() => setDialog({ kind: 'create' })}>
           <Plus size={16} aria-hidden="true" />
