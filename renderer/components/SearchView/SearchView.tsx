@@ -69,8 +69,8 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
       failed={search.error && hits.length === 0 ? { title: t('search:failed'), error: search.error } : null}
       empty={hits.length === 0 ? { title: t('search:noResults', { query: q }), text: t('search:noResultsHint') } : null}
     >
-      <div className="search__scroll">
-        <table className="search__table" aria-labelledby={headingId} aria-busy={search.isPlaceholderData || search.isFetching}>
+      <div className="list-scroll search__scroll">
+        <table className="list-table search__table" aria-labelledby={headingId} aria-busy={search.isPlaceholderData || search.isFetching}>
           <thead>
             <tr>
               <th scope="col">{t('search:name')}</th>

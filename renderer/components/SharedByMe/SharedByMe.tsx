@@ -38,8 +38,8 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
       failed={every.error ? { title: t('share:page.failed'), error: every.error } : null}
       empty={shared.length === 0 ? { title: t('share:page.emptyTitle'), text: t('share:page.emptyText') } : null}
     >
-      <div className="shared__scroll">
-        <table className="shared__table">
+      <div className="list-scroll shared__scroll">
+        <table className="list-table shared__table">
           <caption className="visually-hidden">{t('share:page.caption')}</caption>
           <thead>
             <tr>

@@ -34,8 +34,8 @@ export function TrashTable(props: TrashTableProps) {
   const { t } = useTranslation();
   const { items, picked, allPicked, busy } = props;
   return (
-    <div className="trash__scroll">
-      <table className="trash__table" aria-busy={busy || props.fetching}>
+    <div className="list-scroll trash__scroll">
+      <table className="list-table trash__table" aria-busy={busy || props.fetching}>
         <caption className="visually-hidden">{t('trash:caption')}</caption>
         <thead>
           <tr>
