@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { mimeTypeOf } from '../services/records.js';
 import { escapeHtml } from '../services/verification.js';
+import { inBinaryUnits } from '../util/binary-units.js';
 
 /** The look of every page the daemon shows a person: system colours (light and dark), one card. */
 const STYLE = `:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
@@ -98,12 +99,6 @@ export function sendSharePreview(ctx: Context, token: string, name: string, kind
 
 /** A size in the API's binary units (B, KiB, MiB, GiB, TiB), as the UI shows them. */
 export function binarySize(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  const scaled = inBinaryUnits(bytes);
+  return scaled ? `${scaled.value.toFixed(scaled.value < 10 ? 1 : 0)} ${scaled.unit}` : `${bytes} B`;
 }

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
+import { inBinaryUnits } from '../util/binary-units.js';
 
 /** Files copied at once: enough to hide the latency of each request, few enough to keep memory flat (each S3 put holds up to 4 parts of 8 MiB). */
 export const PARALLEL_FILES = 4;
@@ -69,12 +70,6 @@ export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (i
 
 /** "1.2 GiB": bytes as people read them in a summary. */
 export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+  const scaled = inBinaryUnits(bytes);
+  return scaled ? `${scaled.value.toFixed(1)} ${scaled.unit}` : `${bytes} bytes`;
 }

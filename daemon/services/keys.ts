@@ -37,20 +37,30 @@ export type CallerKind = 'adminKey' | 'machineKey' | 'personalKey' | 'session';
 /** Whether a stored user counts as an admin: their role is `admin` (DaneeCloud's rule). */
 export const isAdminUser = (user: StoredUser | undefined): boolean => user?.role === 'admin';
 
+/**
+ * A caller acting as a stored user, with the user's standing now (a role change applies at
+ * once); null when the user is gone.
+ */
+function actingAs(
+  nimbus: NimbusContext,
+  username: string,
+  kind: CallerKind,
+  rest: Omit<Caller, 'kind' | 'username' | 'admin'>,
+): Caller | null {
+  const user = nimbus.store.users.get(username);
+  if (!user) return null;
+  return { kind, username: user.username, admin: isAdminUser(user), ...rest };
+}
+
 /** The caller a session of `session.username` is; null when the user is gone. */
 export function sessionCaller(nimbus: NimbusContext, session: StoredSession): Caller | null {
-  const user = nimbus.store.users.get(session.username);
-  if (!user) return null;
-  return {
-    kind: 'session',
-    username: user.username,
-    admin: isAdminUser(user),
+  return actingAs(nimbus, session.username, 'session', {
     canWrite: true,
     credential: sessionCredential(session.id),
     dialect: 'nimbus',
     label: 'session',
     sessionId: session.id,
-  };
+  });
 }
 
 /** Who a presented key belongs to, or null. Only hashes are compared, in constant time. */
@@ -83,19 +93,14 @@ export function identify(nimbus: NimbusContext, presented: string): Caller | nul
       sessionId: null,
     };
   }
-  // A personal key acts as its user, with the user's standing now (a role change applies at once).
-  const user = nimbus.store.users.get(key.username);
-  if (!user) return null;
-  return {
-    kind: 'personalKey',
-    username: user.username,
-    admin: isAdminUser(user),
+  // A personal key acts as its user.
+  return actingAs(nimbus, key.username, 'personalKey', {
     canWrite: key.scope === 'write',
     credential: key.hash,
     dialect,
     label: key.label,
     sessionId: null,
-  };
+  });
 }
 
 const ownerOf = (key: StoredKey): string | null => key.username ?? null;

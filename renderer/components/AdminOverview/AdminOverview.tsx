@@ -13,10 +13,10 @@ interface AdminOverviewProps {
 export function AdminOverview({ onOpenUser }: AdminOverviewProps = {}) {
   const { t } = useTranslation();
   return (
-    <section className="overview" aria-labelledby="overview-title">
-      <header className="overview__header">
+    <section className="admin-page overview" aria-labelledby="overview-title">
+      <header className="admin-page__header overview__header">
         <h1 id="overview-title">{t('overview:title')}</h1>
-        <p className="overview__lead">{t('overview:lead')}</p>
+        <p className="admin-page__lead">{t('overview:lead')}</p>
       </header>
       <div className="overview__scroll">
         <Totals />

@@ -1,11 +1,11 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Folder, Link2 } from 'lucide-react';
+import { Folder } from 'lucide-react';
 import { formatBytes, formatFullDate } from '../../lib/format';
 import type { Row } from '../../lib/rows';
-import { RenameEditor } from '../RenameEditor/RenameEditor';
 import { RowMenuButton } from '../FileTable/RowMenuButton';
 import { rowInteractionProps, type RowEvents } from '../FileTable/rowEvents';
+import { RowName, SharedLinkTag } from '../FileTable/RowParts';
 import { Thumbnail } from './Thumbnail';
 
 export interface FileCardProps extends RowEvents {
@@ -37,30 +37,11 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
         ) : (
           <Thumbnail username={props.username} file={row.file} />
         )}
-        {row.shared ? (
-          <button
-            type="button"
-            tabIndex={-1}
-            className="tag tag--accent fg__shared"
-            aria-label={t('explorer:table.sharedLink', { name: row.name })}
-            onClick={(event) => {
-              event.stopPropagation();
-              props.onShareClick(row);
-            }}
-          >
-            <Link2 size={12} aria-hidden="true" />
-          </button>
-        ) : null}
+        {row.shared ? <SharedLinkTag row={row} className="fg__shared" onShareClick={props.onShareClick} /> : null}
       </div>
       <div className="fg__caption">
         <div className="fg__text">
-          {editing ? (
-            <RenameEditor initial={row.name} onCommit={(name) => props.onRenameCommit(row, name)} onCancel={props.onRenameCancel} />
-          ) : (
-            <span className="fg__name" title={row.name}>
-              {row.name}
-            </span>
-          )}
+          <RowName row={row} editing={editing} className="fg__name" events={props} />
           <span className="fg__meta">
             {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
           </span>

@@ -1,8 +1,6 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { handleListKey } from '../FileTable/listKeys';
-import { menuPositionOf } from '../FileTable/rowEvents';
-import { useRowClicks, type FileViewProps } from '../FileTable/FileTable';
+import { useFileView, type FileViewProps } from '../FileTable/useFileView';
 import { FileCard } from './FileCard';
 import './FileGrid.css';
 
@@ -36,12 +34,13 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
  * in the DOM, and a thumbnail loads only once its card is near the view.
  */
 export function FileGrid(props: FileViewProps & { username: string }) {
-  const { rows, selection, editingKey } = props;
+  const { rows } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const gridId = useId();
   const columns = columnsFor(useWidth(scrollRef));
   const lines = Math.ceil(rows.length / columns);
-  const keys = rows.map((row) => row.key);
+  const cardId = (index: number) => `${gridId}-card-${index}`;
+  const { activeIndex, onKeyDown, itemProps } = useFileView(props, scrollRef, { columns, lineHeight: CARD_HEIGHT + GAP, itemId: cardId });
 
   const virtualizer = useVirtualizer({
     count: lines,
@@ -52,32 +51,9 @@ export function FileGrid(props: FileViewProps & { username: string }) {
     paddingEnd: PADDING,
   });
 
-  const activeIndex = selection.active === null ? -1 : keys.indexOf(selection.active);
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(Math.floor(activeIndex / columns), { align: 'auto' });
   }, [activeIndex, columns, virtualizer]);
-
-  const wasEditing = useRef(false);
-  useEffect(() => {
-    if (wasEditing.current && editingKey === null) scrollRef.current?.focus({ preventScroll: true });
-    wasEditing.current = editingKey !== null;
-  }, [editingKey]);
-
-  const cardId = (index: number) => `${gridId}-card-${index}`;
-  const focusTarget = useCallback(() => scrollRef.current, []);
-  const { onRowClick, onRowDoubleClick, onRowMenu } = useRowClicks(props, focusTarget);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (editingKey !== null || event.target !== event.currentTarget) return;
-    const handled = handleListKey(event, {
-      ...props,
-      columns,
-      pageLines: Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / (CARD_HEIGHT + GAP)) - 1),
-      onPreview: props.onPreview ?? props.onOpen,
-      onMenu: (row) => props.onMenu?.(row, menuPositionOf(document.getElementById(cardId(keys.indexOf(row.key))))),
-    });
-    if (handled) event.preventDefault();
-  }
 
   return (
     <div
@@ -107,25 +83,7 @@ export function FileGrid(props: FileViewProps & { username: string }) {
           >
             {rows.slice(line.index * columns, (line.index + 1) * columns).map((row, offset) => {
               const index = line.index * columns + offset;
-              return (
-                <FileCard
-                  key={row.key}
-                  username={props.username}
-                  row={row}
-                  id={cardId(index)}
-                  selected={selection.selected.has(row.key)}
-                  active={selection.active === row.key}
-                  editing={editingKey === row.key}
-                  onRowClick={onRowClick}
-                  onRowDoubleClick={onRowDoubleClick}
-                  onRowMenu={onRowMenu}
-                  onShareClick={props.onShareClick}
-                  onRenameCommit={props.onRenameCommit}
-                  onRenameCancel={props.onRenameCancel}
-                  onRowDragStart={props.onRowDragStart}
-                  onDropOnFolder={props.onDropOnFolder}
-                />
-              );
+              return <FileCard key={row.key} {...itemProps(row)} username={props.username} id={cardId(index)} />;
             })}
           </div>
         ))}

@@ -1,12 +1,11 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link2 } from 'lucide-react';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
 import type { Row } from '../../lib/rows';
-import { RenameEditor } from '../RenameEditor/RenameEditor';
 import { RowMenuButton } from './RowMenuButton';
 import { rowInteractionProps, type RowEvents } from './rowEvents';
+import { RowName, SharedLinkTag } from './RowParts';
 
 export interface FileRowProps extends RowEvents {
   row: Row;
@@ -38,13 +37,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
     >
       <div role="gridcell" className="ft__cell ft__cell--name">
         <Icon size={18} className={`ft__icon ft__icon--${kind}`} aria-hidden="true" />
-        {editing ? (
-          <RenameEditor initial={row.name} onCommit={(name) => props.onRenameCommit(row, name)} onCancel={props.onRenameCancel} />
-        ) : (
-          <span className="ft__name-text" title={row.name}>
-            {row.name}
-          </span>
-        )}
+        <RowName row={row} editing={editing} className="ft__name-text" events={props} />
       </div>
       <div role="gridcell" className="ft__cell ft__cell--size">
         {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
@@ -54,19 +47,9 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
       </div>
       <div role="gridcell" className="ft__cell ft__cell--shared">
         {row.shared ? (
-          <button
-            type="button"
-            tabIndex={-1}
-            className="tag tag--accent ft__shared"
-            aria-label={t('explorer:table.sharedLink', { name: row.name })}
-            onClick={(event) => {
-              event.stopPropagation();
-              props.onShareClick(row);
-            }}
-          >
-            <Link2 size={12} aria-hidden="true" />
+          <SharedLinkTag row={row} className="ft__shared" onShareClick={props.onShareClick}>
             {t('explorer:table.shared')}
-          </button>
+          </SharedLinkTag>
         ) : null}
       </div>
       <div role="gridcell" className="ft__cell ft__cell--more">

@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import type { Row, Sort, SortKey } from '../../lib/rows';
-import { clickSelect, type Selection } from '../../lib/selection';
+import type { Sort, SortKey } from '../../lib/rows';
 import { FileRow } from './FileRow';
-import { handleListKey } from './listKeys';
-import { menuPositionOf, type RowEvents } from './rowEvents';
 import { useCompact } from './useCompact';
+import { useFileView, type FileViewProps } from './useFileView';
 import './FileTable.css';
+
+export type { FileViewProps };
 
 export const ROW_HEIGHT = 36;
 /** Rows on a small or touch screen: 44 px targets with room around them. */
@@ -22,49 +22,9 @@ const COLUMNS: { key: SortKey; className: string }[] = [
   { key: 'shared', className: 'ft__cell--shared' },
 ];
 
-/** What the list and the grid both take: rows, selection, and what a person does to them. */
-export interface FileViewProps extends Omit<RowEvents, 'onRowClick' | 'onRowDoubleClick' | 'onRowMenu'> {
-  label: string;
-  rows: readonly Row[];
-  selection: Selection;
-  onSelectionChange: (selection: Selection) => void;
-  editingKey: string | null;
-  /** Enter or double-click: opens a folder, previews a file. */
-  onOpen: (row: Row) => void;
-  /** Space on a file. Defaults to `onOpen`. */
-  onPreview?: (row: Row) => void;
-  onStartRename: (row: Row) => void;
-  onDelete: () => void;
-  /** The context menu for `row` (the selection, when `row` is in it) at a viewport point. */
-  onMenu?: (row: Row, position: { x: number; y: number }) => void;
-  /** Backspace or Alt+↑: back to the parent (absent at a user's root). */
-  onGoUp?: () => void;
-}
-
 export interface FileTableProps extends FileViewProps {
   sort: Sort;
   onSort: (key: SortKey) => void;
-}
-
-/** Row clicks as Finder takes them: a click selects one, Ctrl/Cmd toggles, Shift extends; the list keeps the focus. */
-export function useRowClicks(props: FileViewProps, focusTarget: () => HTMLElement | null) {
-  const keysRef = useRef<string[]>([]);
-  keysRef.current = props.rows.map((row) => row.key);
-  const selectionRef = useRef(props.selection);
-  selectionRef.current = props.selection;
-  const { onSelectionChange, onOpen, onMenu } = props;
-  const onRowClick = useCallback(
-    (row: Row, event: MouseEvent) => {
-      focusTarget()?.focus({ preventScroll: true });
-      onSelectionChange(
-        clickSelect(selectionRef.current, keysRef.current, row.key, { shift: event.shiftKey, toggle: event.ctrlKey || event.metaKey }),
-      );
-    },
-    [onSelectionChange, focusTarget],
-  );
-  const onRowDoubleClick = useCallback((row: Row) => onOpen(row), [onOpen]);
-  const onRowMenu = useCallback((row: Row, position: { x: number; y: number }) => onMenu?.(row, position), [onMenu]);
-  return { onRowClick, onRowDoubleClick, onRowMenu };
 }
 
 /**
@@ -73,11 +33,12 @@ export function useRowClicks(props: FileViewProps, focusTarget: () => HTMLElemen
  */
 export function FileTable(props: FileTableProps) {
   const { t } = useTranslation();
-  const { rows, selection, editingKey } = props;
+  const { rows } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const gridId = useId();
   const rowHeight = useCompact() ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
-  const keys = rows.map((row) => row.key);
+  const rowId = (index: number) => `${gridId}-row-${index}`;
+  const { activeIndex, onKeyDown, itemProps } = useFileView(props, scrollRef, { columns: 1, lineHeight: rowHeight, itemId: rowId });
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -90,33 +51,9 @@ export function FileTable(props: FileTableProps) {
   });
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
 
-  const activeIndex = selection.active === null ? -1 : keys.indexOf(selection.active);
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeIndex, virtualizer]);
-
-  // When an inline rename ends (saved or cancelled), keyboard focus returns to the list.
-  const wasEditing = useRef(false);
-  useEffect(() => {
-    if (wasEditing.current && editingKey === null) scrollRef.current?.focus({ preventScroll: true });
-    wasEditing.current = editingKey !== null;
-  }, [editingKey]);
-
-  const rowId = (index: number) => `${gridId}-row-${index}`;
-  const focusTarget = useCallback(() => scrollRef.current, []);
-  const { onRowClick, onRowDoubleClick, onRowMenu } = useRowClicks(props, focusTarget);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (editingKey !== null || event.target !== event.currentTarget) return;
-    const handled = handleListKey(event, {
-      ...props,
-      columns: 1,
-      pageLines: Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1),
-      onPreview: props.onPreview ?? props.onOpen,
-      onMenu: (row) => props.onMenu?.(row, menuPositionOf(document.getElementById(rowId(keys.indexOf(row.key))))),
-    });
-    if (handled) event.preventDefault();
-  }
 
   return (
     <div
@@ -161,22 +98,11 @@ export function FileTable(props: FileTableProps) {
           return (
             <FileRow
               key={row.key}
-              row={row}
+              {...itemProps(row)}
               id={rowId(item.index)}
               index={item.index}
               top={item.start - HEADER_HEIGHT}
               height={rowHeight}
-              selected={selection.selected.has(row.key)}
-              active={selection.active === row.key}
-              editing={editingKey === row.key}
-              onRowClick={onRowClick}
-              onRowDoubleClick={onRowDoubleClick}
-              onRowMenu={onRowMenu}
-              onShareClick={props.onShareClick}
-              onRenameCommit={props.onRenameCommit}
-              onRenameCancel={props.onRenameCancel}
-              onRowDragStart={props.onRowDragStart}
-              onDropOnFolder={props.onDropOnFolder}
             />
           );
         })}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Folder, HardDrive } from 'lucide-react';
 import { useFolders } from '../../hooks/queries';
 import { Dialog } from '../Dialog/Dialog';
+import { DialogButtons, useActionThenClose } from '../Dialog/DialogButtons';
 import './MoveDialog.css';
 
 export type TransferMode = 'move' | 'copy';
@@ -31,7 +32,7 @@ export function MoveDialog({ username, mode, names, from, onPick, onClose }: Mov
       .map((folder) => ({ value: folder.name, label: folder.name, root: false })),
   ];
   const [chosen, setChosen] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useActionThenClose(onClose);
   const picked = chosen ?? targets[0]?.value ?? null;
   const title =
     names.length === 1
@@ -40,13 +41,7 @@ export function MoveDialog({ username, mode, names, from, onPick, onClose }: Mov
 
   async function submit() {
     if (picked === null) return;
-    setBusy(true);
-    try {
-      await onPick(picked === ROOT ? null : picked);
-    } finally {
-      setBusy(false);
-      onClose();
-    }
+    await run(() => onPick(picked === ROOT ? null : picked));
   }
 
   return (
@@ -55,14 +50,14 @@ export function MoveDialog({ username, mode, names, from, onPick, onClose }: Mov
       onClose={onClose}
       initialFocus="input[type=radio]:checked"
       footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('explorer:move.cancel')}
-          </button>
-          <button type="button" className="button button--primary" disabled={picked === null || busy} onClick={() => void submit()}>
-            {t(`explorer:move.submit.${mode}`)}
-          </button>
-        </>
+        <DialogButtons
+          label={t(`explorer:move.submit.${mode}`)}
+          tone="primary"
+          disabled={picked === null || busy}
+          onCancel={onClose}
+          onClick={() => void submit()}
+          cancelLabel={t('explorer:move.cancel')}
+        />
       }
     >
       {folders.isPending ? (

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useId, useState, type FormEvent } from 'react';
 import type { Checked } from '../../../shared/validation';
-import { Dialog } from '../Dialog/Dialog';
+import { useSaveThenClose } from '../Dialog/DialogButtons';
+import { FormDialog } from '../Dialog/FormDialog';
 
 interface NameDialogProps {
   title: string;
@@ -19,9 +20,8 @@ export function NameDialog(props: NameDialogProps) {
   const { t } = useTranslation();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, save } = useSaveThenClose(props.onClose);
   const id = useId();
-  const formId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,48 +30,30 @@ export function NameDialog(props: NameDialogProps) {
       setError(t('errors:invalidName', { rule: checked.message }));
       return;
     }
-    setBusy(true);
-    const done = await props.onSubmit(checked.value);
-    setBusy(false);
-    if (done) props.onClose();
+    await save(() => props.onSubmit(checked.value));
   }
 
   return (
-    <Dialog
-      title={props.title}
-      onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button" onClick={props.onClose}>
-            {t('common:cancel')}
-          </button>
-          <button type="submit" form={formId} className="button button--primary" disabled={busy}>
-            {props.submitLabel}
-          </button>
-        </>
-      }
-    >
-      <form id={formId} onSubmit={submit} noValidate>
-        <div className="field">
-          <label className="field__label" htmlFor={id}>
-            {props.label}
-          </label>
-          <input
-            id={id}
-            className="input"
-            value={value}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint`}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
-          />
-          <p id={`${id}-hint`} className={error ? 'field__error' : 'field__hint'} role={error ? 'alert' : undefined}>
-            {error ?? props.rule}
-          </p>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={props.title} submitLabel={props.submitLabel} busy={busy} onSubmit={submit} onClose={props.onClose}>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
+          {props.label}
+        </label>
+        <input
+          id={id}
+          className="input"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(null);
+          }}
+        />
+        <p id={`${id}-hint`} className={error ? 'field__error' : 'field__hint'} role={error ? 'alert' : undefined}>
+          {error ?? props.rule}
+        </p>
+      </div>
+    </FormDialog>
   );
 }

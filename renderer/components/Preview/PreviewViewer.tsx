@@ -1,11 +1,12 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { ChevronLeft, ChevronRight, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
 import { formatBytes } from '../../lib/format';
 import { DownloadButton, PreviewBody } from './PreviewBody';
 import { previewKind, previewRing } from './previewKind';
+import { RingButton } from './RingButton';
 import './Preview.css';
 
 export interface PreviewViewerProps {
@@ -166,34 +167,11 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
           </div>
         </header>
         <div className="preview__stage">
-          {ring.length > 1 ? (
-            <button
-              type="button"
-              className="preview__nav preview__nav--previous"
-              aria-label={t('preview:previous')}
-              title={t('preview:previous')}
-              // aria-disabled, not disabled: a disabled button loses focus, and it would fall to the page.
-              aria-disabled={previous === null}
-              onClick={() => previous !== null && onIndexChange(previous)}
-            >
-              <ChevronLeft size={28} aria-hidden="true" />
-            </button>
-          ) : null}
+          {ring.length > 1 ? <RingButton direction="previous" target={previous} onGo={onIndexChange} /> : null}
           <div className={`preview__content preview__content--${kind ?? 'card'}`}>
             <PreviewBody key={`${file.folder ?? ''}/${file.name}/${file.modifiedAt}`} username={username} file={file} kind={kind} />
           </div>
-          {ring.length > 1 ? (
-            <button
-              type="button"
-              className="preview__nav preview__nav--next"
-              aria-label={t('preview:next')}
-              title={t('preview:next')}
-              aria-disabled={next === null}
-              onClick={() => next !== null && onIndexChange(next)}
-            >
-              <ChevronRight size={28} aria-hidden="true" />
-            </button>
-          ) : null}
+          {ring.length > 1 ? <RingButton direction="next" target={next} onGo={onIndexChange} /> : null}
         </div>
       </div>
     </div>,

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type FormEvent } from 'react';
-import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { FormProblem } from '../SignIn/FormProblem';
-import { passwordProblem, passwordRule } from '../SignIn/passwordRules';
-import { TextField } from '../TextField/TextField';
+import { NO_PASSWORDS, NewPasswordFields, newPasswordsReady } from '../SignIn/NewPasswordFields';
+import { SubmitButton } from '../SignIn/SubmitButton';
 import '../SignIn/SignIn.css';
 
 /** Where a reset mail's link opens the UI: `<base URL>/reset?token=…`. */
@@ -22,8 +21,7 @@ interface ResetPageProps {
 /** The page of a password-reset link: the new password twice, then `auth.reset.confirm`. */
 export function ResetPage({ client, token, onDone }: ResetPageProps) {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [again, setAgain] = useState('');
+  const [passwords, setPasswords] = useState(NO_PASSWORDS);
   const [tried, setTried] = useState(false);
   const [problem, setProblem] = useState<string | null>(token ? null : t('signin:reset.incomplete'));
   const [busy, setBusy] = useState(false);
@@ -32,17 +30,14 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
     document.title = t('signin:windowTitle', { title: t('signin:reset.title') });
   }, [t]);
 
-  const weak = tried ? passwordProblem(password, '', t) : null;
-  const mismatch = tried && !weak && again !== password ? t('signin:reset.mismatch') : null;
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (passwordProblem(password, '', t) || again !== password) return;
+    if (!newPasswordsReady(passwords, '', t)) return;
     setBusy(true);
     setProblem(null);
     try {
-      await client.call('auth.reset.confirm', { token, newpassword: password });
+      await client.call('auth.reset.confirm', { token, newpassword: passwords.next });
       onDone(true);
     } catch (error) {
       setProblem(errorMessage(error));
@@ -57,31 +52,17 @@ export function ResetPage({ client, token, onDone }: ResetPageProps) {
         <h1 id="reset-title">{t('signin:reset.title')}</h1>
         <form className="signin__form" onSubmit={submit} aria-labelledby="reset-title" noValidate>
           <p className="signin__lead">{t('signin:reset.lead')}</p>
-          <TextField
-            label={t('signin:reset.new')}
-            type="password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
+          <NewPasswordFields
+            texts="signin:reset"
+            username=""
+            value={passwords}
+            onChange={setPasswords}
+            tried={tried}
             autoFocus
-            hint={passwordRule(t)}
-            error={weak}
-            disabled={!token}
-          />
-          <TextField
-            label={t('signin:reset.again')}
-            type="password"
-            value={again}
-            onChange={setAgain}
-            autoComplete="new-password"
-            error={mismatch}
             disabled={!token}
           />
           <FormProblem problem={problem} />
-          <button type="submit" className="button button--primary signin__submit" disabled={busy || !token}>
-            {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-            {t('signin:reset.submit')}
-          </button>
+          <SubmitButton label={t('signin:reset.submit')} busy={busy} disabled={!token} />
         </form>
         <nav className="signin__links" aria-label={t('signin:links.label')}>
           <button type="button" className="link-button" onClick={() => onDone(false)}>

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../shared/types';
 import { checkAccountName, checkBadgeUrl, checkMaxStorage } from '../../../shared/validation';
 import { checkText } from '../UserDialog/checkText';
-import { Dialog } from '../Dialog/Dialog';
+import { useSaveThenClose } from '../Dialog/DialogButtons';
+import { FormDialog } from '../Dialog/FormDialog';
 import { TextField } from '../TextField/TextField';
 import { BadgePreview } from './BadgePreview';
 import './RoleDialog.css';
@@ -41,8 +42,7 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
   const [unlimited, setUnlimited] = useState(quota0.unlimited);
   const [badge, setBadge] = useState(role?.badge ?? '');
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const formId = useId();
+  const { busy, save } = useSaveThenClose(onClose);
   const unitId = useId();
 
   const megabytes = unlimited ? -1 : unit === 'GB' ? Number(amount) * 1024 : Number(amount);
@@ -63,83 +63,72 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
     event.preventDefault();
     setSubmitted(true);
     if (errors.name || errors.quota || errors.badge || !quotaCheck.ok) return;
-    setBusy(true);
-    const saved = await onSubmit({ name, maxStorage: quotaCheck.value, badge });
-    setBusy(false);
-    if (saved) onClose();
+    const maxStorage = quotaCheck.value;
+    await save(() => onSubmit({ name, maxStorage, badge }));
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={role ? t('admin:roleDialog.editTitle', { role: role.name }) : t('admin:roleDialog.newTitle')}
+      submitLabel={role ? t('admin:roleDialog.save') : t('admin:roleDialog.create')}
+      busy={busy}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common:cancel')}
-          </button>
-          <button type="submit" form={formId} className="button button--primary" disabled={busy}>
-            {role ? t('admin:roleDialog.save') : t('admin:roleDialog.create')}
-          </button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} noValidate>
-        <TextField
-          label={t('admin:roleDialog.name')}
-          value={name}
-          onChange={setName}
-          disabled={role?.builtIn}
-          hint={role?.builtIn ? t('admin:roleDialog.builtInName') : t('admin:check.nameRule')}
-          error={submitted || name ? errors.name : null}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <div className="field">
-          <span className="field__label" id={`${unitId}-label`}>
-            {t('admin:roleDialog.quota')}
-          </span>
-          <div className="role-quota">
-            <input
-              className="input role-quota__amount"
-              aria-label={t('admin:roleDialog.quotaAmount')}
-              inputMode="numeric"
-              value={unlimited ? '' : amount}
-              disabled={unlimited}
-              onChange={(event) => setAmount(event.target.value)}
-              aria-invalid={errors.quota ? true : undefined}
-            />
-            <select
-              className="select"
-              aria-label={t('admin:roleDialog.quotaUnit')}
-              value={unit}
-              disabled={unlimited}
-              onChange={(event) => setUnit(event.target.value as Unit)}
-            >
-              {/* The values stay MB and GB (what the form has always sent); a role's quota is in binary units. */}
-              <option value="MB">MiB</option>
-              <option value="GB">GiB</option>
-            </select>
-            <label className="role-quota__unlimited">
-              <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
-              {t('admin:roleDialog.unlimited')}
-            </label>
-          </div>
-          {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">{t('admin:roleDialog.quotaHint')}</p>}
+      <TextField
+        label={t('admin:roleDialog.name')}
+        value={name}
+        onChange={setName}
+        disabled={role?.builtIn}
+        hint={role?.builtIn ? t('admin:roleDialog.builtInName') : t('admin:check.nameRule')}
+        error={submitted || name ? errors.name : null}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <div className="field">
+        <span className="field__label" id={`${unitId}-label`}>
+          {t('admin:roleDialog.quota')}
+        </span>
+        <div className="role-quota">
+          <input
+            className="input role-quota__amount"
+            aria-label={t('admin:roleDialog.quotaAmount')}
+            inputMode="numeric"
+            value={unlimited ? '' : amount}
+            disabled={unlimited}
+            onChange={(event) => setAmount(event.target.value)}
+            aria-invalid={errors.quota ? true : undefined}
+          />
+          <select
+            className="select"
+            aria-label={t('admin:roleDialog.quotaUnit')}
+            value={unit}
+            disabled={unlimited}
+            onChange={(event) => setUnit(event.target.value as Unit)}
+          >
+            {/* The values stay MB and GB (what the form has always sent); a role's quota is in binary units. */}
+            <option value="MB">MiB</option>
+            <option value="GB">GiB</option>
+          </select>
+          <label className="role-quota__unlimited">
+            <input type="checkbox" checked={unlimited} onChange={(event) => setUnlimited(event.target.checked)} />
+            {t('admin:roleDialog.unlimited')}
+          </label>
         </div>
-        <TextField
-          label={t('admin:roleDialog.badge')}
-          type="url"
-          value={badge}
-          onChange={setBadge}
-          placeholder="https://example.com/badge.png"
-          hint={t('admin:roleDialog.badgeHint')}
-          error={submitted || badge ? errors.badge : null}
-          spellCheck={false}
-        >
-          <BadgePreview url={badge} valid={badgeCheck.ok} />
-        </TextField>
-      </form>
-    </Dialog>
+        {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">{t('admin:roleDialog.quotaHint')}</p>}
+      </div>
+      <TextField
+        label={t('admin:roleDialog.badge')}
+        type="url"
+        value={badge}
+        onChange={setBadge}
+        placeholder="https://example.com/badge.png"
+        hint={t('admin:roleDialog.badgeHint')}
+        error={submitted || badge ? errors.badge : null}
+        spellCheck={false}
+      >
+        <BadgePreview url={badge} valid={badgeCheck.ok} />
+      </TextField>
+    </FormDialog>
   );
 }

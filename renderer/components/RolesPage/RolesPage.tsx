@@ -13,6 +13,7 @@ import { EmptyState } from '../EmptyState/EmptyState';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
 import { RoleDialog } from '../RoleDialog/RoleDialog';
 import { useClient } from '../Session/sessionContext';
+import { ActionsHeader } from '../ActionsHeader/ActionsHeader';
 import { StatusBar } from '../StatusBar/StatusBar';
 import { useToast } from '../Toasts/toastContext';
 import './RolesPage.css';
@@ -40,11 +41,11 @@ export function RolesPage({ live }: { live: LiveState }) {
   const list = roles.data ?? [];
 
   return (
-    <section className="roles" aria-labelledby="roles-title">
-      <header className="roles__header">
+    <section className="admin-page roles" aria-labelledby="roles-title">
+      <header className="admin-page__header roles__header">
         <div>
           <h1 id="roles-title">{t('admin:roles.title')}</h1>
-          <p className="roles__lead">{t('admin:roles.lead')}</p>
+          <p className="admin-page__lead">{t('admin:roles.lead')}</p>
         </div>
         <button type="button" className="button button--primary" onClick={() => setDialog({ kind: 'create' })}>
           <Plus size={16} aria-hidden="true" />
@@ -70,9 +71,7 @@ export function RolesPage({ live }: { live: LiveState }) {
                 <th scope="col">{t('admin:roles.name')}</th>
                 <th scope="col">{t('admin:roles.quota')}</th>
                 <th scope="col">{t('admin:roles.users')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('admin:roles.actions')}</span>
-                </th>
+                <ActionsHeader label={t('admin:roles.actions')} />
               </tr>
             </thead>
             <tbody>

@@ -2,11 +2,10 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Folder, SearchX } from 'lucide-react';
 import type { FileEntry, SearchHit } from '../../../shared/types';
-import { errorMessage } from '../../api/client';
 import { SEARCH_MAX, useSearch } from '../../hooks/useSearch';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
-import { EmptyState } from '../EmptyState/EmptyState';
+import { ListState } from '../ListState/ListState';
 import { matchRange } from './highlight';
 import './SearchView.css';
 
@@ -63,31 +62,15 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
 
   const preview = (index: number) => onPreview(hits, index);
 
-  let body;
-  if (q.length === 0) {
-    body = <p className="search__hint">{t('search:typeToSearch')}</p>;
-  } else if (search.isPending) {
-    body = (
-      <div className="shell__loading" role="status">
-        {t('search:searching')}
-      </div>
-    );
-  } else if (search.error && hits.length === 0) {
-    body = (
-      <EmptyState icon={SearchX} title={t('search:failed')}>
-        {errorMessage(search.error)}
-      </EmptyState>
-    );
-  } else if (hits.length === 0) {
-    body = (
-      <EmptyState icon={SearchX} title={t('search:noResults', { query: q })}>
-        {t('search:noResultsHint')}
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <div className="search__scroll">
-        <table className="search__table" aria-labelledby={headingId} aria-busy={search.isPlaceholderData || search.isFetching}>
+  const results = (
+    <ListState
+      icon={SearchX}
+      loading={search.isPending ? t('search:searching') : null}
+      failed={search.error && hits.length === 0 ? { title: t('search:failed'), error: search.error } : null}
+      empty={hits.length === 0 ? { title: t('search:noResults', { query: q }), text: t('search:noResultsHint') } : null}
+    >
+      <div className="list-scroll search__scroll">
+        <table className="list-table search__table" aria-labelledby={headingId} aria-busy={search.isPlaceholderData || search.isFetching}>
           <thead>
             <tr>
               <th scope="col">{t('search:name')}</th>
@@ -123,8 +106,9 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
           ) : null}
         </div>
       </div>
-    );
-  }
+    </ListState>
+  );
+  const body = q.length === 0 ? <p className="search__hint">{t('search:typeToSearch')}</p> : results;
 
   const showCount = q.length > 0 && !search.isPending && hits.length > 0;
   return (

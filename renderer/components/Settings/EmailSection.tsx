@@ -9,6 +9,7 @@ import { queryKeys } from '../../api/queryKeys';
 import { useSendVerification } from '../../hooks/useSendVerification';
 import { useClient } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
+import { CurrentPasswordField } from './CurrentPasswordField';
 import { useToast } from '../Toasts/toastContext';
 import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import { SettingsCard } from './SettingsCard';
@@ -87,14 +88,7 @@ export function EmailSection({ user }: { user: User }) {
           hint={t('settings:email.hint')}
           error={error}
         />
-        <TextField
-          label={t('settings:password.current')}
-          type="password"
-          value={current}
-          onChange={setCurrent}
-          autoComplete="current-password"
-          error={currentProblem}
-        />
+        <CurrentPasswordField value={current} onChange={setCurrent} error={currentProblem} />
         <button type="submit" className="button" disabled={busy}>
           {t('settings:email.change')}
         </button>

@@ -4,9 +4,9 @@ import { ApiError, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormProblem } from '../SignIn/FormProblem';
-import { passwordProblem, passwordRule } from '../SignIn/passwordRules';
+import { NO_PASSWORDS, NewPasswordFields, newPasswordsReady } from '../SignIn/NewPasswordFields';
 import { useClient, useSession } from '../Session/sessionContext';
-import { TextField } from '../TextField/TextField';
+import { CurrentPasswordField } from './CurrentPasswordField';
 import { SettingsCard } from './SettingsCard';
 
 /** The English of `settings:password.changed`, for tests. */
@@ -19,15 +19,11 @@ export function PasswordSection() {
   const queryClient = useQueryClient();
   const username = useSession().me.user?.username ?? '';
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [again, setAgain] = useState('');
+  const [passwords, setPasswords] = useState(NO_PASSWORDS);
   const [tried, setTried] = useState(false);
   const [problem, setProblem] = useState<{ field: 'current' | 'next' | 'form'; text: string } | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
-
-  const weak = tried ? passwordProblem(next, username, t) : null;
-  const mismatch = tried && !weak && again !== next ? t('settings:password.mismatch') : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,13 +34,12 @@ export function PasswordSection() {
       setProblem({ field: 'current', text: t('settings:password.enterCurrent') });
       return;
     }
-    if (passwordProblem(next, username, t) || again !== next) return;
+    if (!newPasswordsReady(passwords, username, t)) return;
     setBusy(true);
     try {
-      await client.call('auth.password', { password: current, newpassword: next });
+      await client.call('auth.password', { password: current, newpassword: passwords.next });
       setCurrent('');
-      setNext('');
-      setAgain('');
+      setPasswords(NO_PASSWORDS);
       setTried(false);
       setDone(true);
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -61,30 +56,14 @@ export function PasswordSection() {
   return (
     <SettingsCard title={t('settings:password.title')} lead={t('settings:password.lead')}>
       <form className="settings__form" onSubmit={submit} noValidate>
-        <TextField
-          label={t('settings:password.current')}
-          type="password"
-          value={current}
-          onChange={setCurrent}
-          autoComplete="current-password"
-          error={problem?.field === 'current' ? problem.text : null}
-        />
-        <TextField
-          label={t('settings:password.new')}
-          type="password"
-          value={next}
-          onChange={setNext}
-          autoComplete="new-password"
-          hint={passwordRule(t)}
-          error={weak ?? (problem?.field === 'next' ? problem.text : null)}
-        />
-        <TextField
-          label={t('settings:password.again')}
-          type="password"
-          value={again}
-          onChange={setAgain}
-          autoComplete="new-password"
-          error={mismatch}
+        <CurrentPasswordField value={current} onChange={setCurrent} error={problem?.field === 'current' ? problem.text : null} />
+        <NewPasswordFields
+          texts="settings:password"
+          username={username}
+          value={passwords}
+          onChange={setPasswords}
+          tried={tried}
+          refused={problem?.field === 'next' ? problem.text : null}
         />
         <FormProblem problem={problem?.field === 'form' ? problem.text : null} />
         <FormProblem tone="ok" problem={done ? t('settings:password.changed') : null} />

@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Check, Copy, Folder, Link2, Link2Off } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
-import { errorMessage } from '../../api/client';
 import { useEveryFile } from '../../hooks/queries';
 import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { copyText } from '../../lib/clipboard';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
-import { EmptyState } from '../EmptyState/EmptyState';
+import { ActionsHeader } from '../ActionsHeader/ActionsHeader';
+import { ListState } from '../ListState/ListState';
 import { StatusBar } from '../StatusBar/StatusBar';
 import './SharedByMe.css';
 
@@ -31,29 +31,15 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
     document.title = t('share:page.windowTitle');
   }, [t]);
 
-  let body;
-  if (every.pending) {
-    body = (
-      <div className="shell__loading" role="status">
-        {t('share:page.loading')}
-      </div>
-    );
-  } else if (every.error) {
-    body = (
-      <EmptyState icon={Link2} title={t('share:page.failed')}>
-        {errorMessage(every.error)}
-      </EmptyState>
-    );
-  } else if (shared.length === 0) {
-    body = (
-      <EmptyState icon={Link2} title={t('share:page.emptyTitle')}>
-        {t('share:page.emptyText')}
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <div className="shared__scroll">
-        <table className="shared__table">
+  const body = (
+    <ListState
+      icon={Link2}
+      loading={every.pending ? t('share:page.loading') : null}
+      failed={every.error ? { title: t('share:page.failed'), error: every.error } : null}
+      empty={shared.length === 0 ? { title: t('share:page.emptyTitle'), text: t('share:page.emptyText') } : null}
+    >
+      <div className="list-scroll shared__scroll">
+        <table className="list-table shared__table">
           <caption className="visually-hidden">{t('share:page.caption')}</caption>
           <thead>
             <tr>
@@ -63,9 +49,7 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
                 {t('share:page.size')}
               </th>
               <th scope="col">{t('share:page.modified')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('share:page.actions')}</span>
-              </th>
+              <ActionsHeader label={t('share:page.actions')} />
             </tr>
           </thead>
           <tbody>
@@ -75,8 +59,8 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
           </tbody>
         </table>
       </div>
-    );
-  }
+    </ListState>
+  );
 
   return (
     <section className="shared" aria-labelledby="shared-title">

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
-import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
+import { SubmitButton } from './SubmitButton';
 
 /**
  * What the page says after any request (the daemon answers the same whether the account exists
@@ -44,10 +44,7 @@ export function ForgotForm({ client }: { client: NimbusClient }) {
       <p className="signin__lead">{t('signin:forgotForm.lead')}</p>
       <TextField label={t('signin:forgotForm.who')} value={who} onChange={setWho} autoComplete="username" autoFocus spellCheck={false} />
       <FormProblem problem={problem} />
-      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
-        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        {t('signin:forgotForm.send')}
-      </button>
+      <SubmitButton label={t('signin:forgotForm.send')} busy={busy} />
     </form>
   );
 }

@@ -1,7 +1,8 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { useId, useState, type FormEvent } from 'react';
-import { KeyRound, LoaderCircle } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import type { Me } from '../Session/sessionContext';
+import { SubmitButton } from './SubmitButton';
 
 interface KeyFormProps {
   message: string | null;
@@ -61,10 +62,7 @@ export function KeyForm({ message, verify, onSignedIn }: KeyFormProps) {
           {problem}
         </p>
       ) : null}
-      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
-        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        {t('signin:signIn')}
-      </button>
+      <SubmitButton label={t('signin:signIn')} busy={busy} />
     </form>
   );
 }

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
-import { LoaderCircle } from 'lucide-react';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
+import { SubmitButton } from './SubmitButton';
+import { UsernameField } from './UsernameField';
 
 interface PasswordFormProps {
   client: NimbusClient;
@@ -44,24 +45,14 @@ export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
       <FormProblem tone="ok" problem={tried || problem ? null : goodNews} />
-      <TextField
-        label={t('signin:username')}
-        value={username}
-        onChange={setUsername}
-        autoComplete="username"
-        autoFocus
-        spellCheck={false}
-      />
+      <UsernameField value={username} onChange={setUsername} />
       <TextField label={t('signin:password')} type="password" value={password} onChange={setPassword} autoComplete="current-password">
         <button type="button" className="link-button signin__forgot" onClick={onForgot}>
           {t('signin:forgot')}
         </button>
       </TextField>
       <FormProblem problem={problem} />
-      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
-        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        {t('signin:signIn')}
-      </button>
+      <SubmitButton label={t('signin:signIn')} busy={busy} />
     </form>
   );
 }

@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
-import { LoaderCircle } from 'lucide-react';
 import { checkAccountName, checkEmail } from '../../../shared/validation';
 import { ApiError, errorMessage, type NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
 import { passwordProblem, passwordRule } from './passwordRules';
+import { SubmitButton } from './SubmitButton';
+import { UsernameField } from './UsernameField';
 
 interface RegisterFormProps {
   client: NimbusClient;
@@ -55,15 +56,7 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
 
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
-      <TextField
-        label={t('signin:username')}
-        value={username}
-        onChange={setUsername}
-        autoComplete="username"
-        autoFocus
-        spellCheck={false}
-        error={errors.username}
-      />
+      <UsernameField value={username} onChange={setUsername} error={errors.username} />
       <TextField label={t('signin:email')} type="email" value={email} onChange={setEmail} autoComplete="email" error={errors.email} />
       <TextField
         label={t('signin:password')}
@@ -75,10 +68,7 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
         error={errors.password}
       />
       <FormProblem problem={problem} />
-      <button type="submit" className="button button--primary signin__submit" disabled={busy}>
-        {busy ? <LoaderCircle size={16} className="spin" aria-hidden="true" /> : null}
-        {t('signin:register.submit')}
-      </button>
+      <SubmitButton label={t('signin:register.submit')} busy={busy} />
     </form>
   );
 }

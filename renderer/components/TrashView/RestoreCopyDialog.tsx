@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrashItem } from '../../../shared/types';
 import { Dialog } from '../Dialog/Dialog';
+import { DialogButtons, useActionThenClose } from '../Dialog/DialogButtons';
 
 interface RestoreCopyDialogProps {
   /** Items whose restore answered 409: their name is taken again where they were. */
@@ -17,7 +17,7 @@ interface RestoreCopyDialogProps {
  */
 export function RestoreCopyDialog({ items, onConfirm, onClose }: RestoreCopyDialogProps) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useActionThenClose(onClose);
   const one = items.length === 1 ? items[0] : null;
   return (
     <Dialog
@@ -25,28 +25,13 @@ export function RestoreCopyDialog({ items, onConfirm, onClose }: RestoreCopyDial
       onClose={onClose}
       initialFocus="[data-confirm]"
       footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common:cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button--primary"
-            data-confirm
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              try {
-                await onConfirm();
-              } finally {
-                setBusy(false);
-                onClose();
-              }
-            }}
-          >
-            {t('trash:restoreAsCopy')}
-          </button>
-        </>
+        <DialogButtons
+          label={t('trash:restoreAsCopy')}
+          tone="primary"
+          disabled={busy}
+          onCancel={onClose}
+          onClick={() => void run(onConfirm)}
+        />
       }
     >
       <p>

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TrashItem } from '../../../shared/types';
+import { ActionsHeader } from '../ActionsHeader/ActionsHeader';
 import { TrashRow } from './TrashRow';
 
 interface TrashTableProps {
@@ -33,8 +34,8 @@ export function TrashTable(props: TrashTableProps) {
   const { t } = useTranslation();
   const { items, picked, allPicked, busy } = props;
   return (
-    <div className="trash__scroll">
-      <table className="trash__table" aria-busy={busy || props.fetching}>
+    <div className="list-scroll trash__scroll">
+      <table className="list-table trash__table" aria-busy={busy || props.fetching}>
         <caption className="visually-hidden">{t('trash:caption')}</caption>
         <thead>
           <tr>
@@ -55,9 +56,7 @@ export function TrashTable(props: TrashTableProps) {
                 {label(t)}
               </th>
             ))}
-            <th scope="col">
-              <span className="visually-hidden">{t('trash:actions')}</span>
-            </th>
+            <ActionsHeader label={t('trash:actions')} />
           </tr>
         </thead>
         <tbody>

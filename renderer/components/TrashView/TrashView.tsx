@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RotateCcw, Trash2, X } from 'lucide-react';
-import { errorMessage } from '../../api/client';
 import { useTrash } from '../../hooks/useTrash';
-import { EmptyState } from '../EmptyState/EmptyState';
+import { ListState } from '../ListState/ListState';
 import { TrashQuestions } from './TrashQuestions';
 import { TrashTable } from './TrashTable';
 import { useTrashCommands } from './useTrashCommands';
@@ -31,35 +30,18 @@ export function TrashView({ username }: TrashViewProps) {
     document.title = t('trash:documentTitle');
   }, [t]);
 
-  let body;
-  if (trash.isPending) {
-    body = (
-      <div className="shell__loading" role="status">
-        {t('trash:loading')}
-      </div>
-    );
-  } else if (trash.error && items.length === 0) {
-    body = (
-      <EmptyState
-        icon={Trash2}
-        title={t('trash:loadFailed')}
-        action={
-          <button type="button" className="button" onClick={() => void trash.refetch()}>
-            {t('common:retry')}
-          </button>
-        }
-      >
-        {errorMessage(trash.error)}
-      </EmptyState>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <EmptyState icon={Trash2} title={t('trash:emptyTitle')}>
-        {t('trash:emptyText')}
-      </EmptyState>
-    );
-  } else {
-    body = (
+  const retry = (
+    <button type="button" className="button" onClick={() => void trash.refetch()}>
+      {t('common:retry')}
+    </button>
+  );
+  const body = (
+    <ListState
+      icon={Trash2}
+      loading={trash.isPending ? t('trash:loading') : null}
+      failed={trash.error && items.length === 0 ? { title: t('trash:loadFailed'), error: trash.error, action: retry } : null}
+      empty={items.length === 0 ? { title: t('trash:emptyTitle'), text: t('trash:emptyText') } : null}
+    >
       <TrashTable
         items={items}
         picked={commands.picked}
@@ -73,8 +55,8 @@ export function TrashView({ username }: TrashViewProps) {
         onDelete={(item) => setQuestion({ kind: 'delete', items: [item] })}
         more={trash.hasNextPage ? { loading: trash.isFetchingNextPage, onLoad: () => void trash.fetchNextPage() } : null}
       />
-    );
-  }
+    </ListState>
+  );
 
   return (
     <section className="trash" aria-labelledby="trash-title">

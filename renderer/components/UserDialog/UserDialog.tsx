@@ -1,8 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../shared/types';
 import { checkAccountName, checkEmail, checkPassword, type Checked } from '../../../shared/validation';
-import { Dialog } from '../Dialog/Dialog';
+import { useSaveThenClose } from '../Dialog/DialogButtons';
+import { FormDialog } from '../Dialog/FormDialog';
+import { CurrentPasswordField } from '../Settings/CurrentPasswordField';
 import { TextField } from '../TextField/TextField';
 import { checkText } from './checkText';
 
@@ -46,13 +48,14 @@ export function UserDialog({ user, ownAccount = false, onSubmit, onClose }: User
   const [touched, setTouched] = useState<Record<Field, boolean>>({ username: false, email: false, password: false });
   const [current, setCurrent] = useState('');
   const [currentProblem, setCurrentProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const formId = useId();
+  const { busy, save } = useSaveThenClose(onClose);
 
   const problem = (field: Field): string | null => checkText(t, field, checks[field](values[field]));
   const shown = (field: Field) => (touched[field] ? problem(field) : null);
   const set = (field: Field) => (value: string) => setValues((old) => ({ ...old, [field]: value }));
   const touch = (field: Field) => () => setTouched((old) => ({ ...old, [field]: true }));
+  /** What each field of the form takes from it: its value, how it changes, and its problem once left. */
+  const bind = (field: Field) => ({ value: values[field], onChange: set(field), onBlur: touch(field), error: shown(field) });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,70 +64,41 @@ export function UserDialog({ user, ownAccount = false, onSubmit, onClose }: User
     const needsCurrent = ownAccount && (values.email !== user?.email || values.password !== '');
     setCurrentProblem(needsCurrent && !current ? t('settings:password.enterCurrent') : null);
     if (needsCurrent && !current) return;
-    setBusy(true);
-    const saved = await onSubmit(values, needsCurrent ? current : undefined);
-    setBusy(false);
-    if (saved) onClose();
+    await save(() => onSubmit(values, needsCurrent ? current : undefined));
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={editing ? t('admin:userDialog.editTitle', { user: user.username }) : t('admin:userDialog.newTitle')}
+      submitLabel={editing ? t('admin:userDialog.save') : t('admin:userDialog.create')}
+      busy={busy}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('common:cancel')}
-          </button>
-          <button type="submit" form={formId} className="button button--primary" disabled={busy}>
-            {editing ? t('admin:userDialog.save') : t('admin:userDialog.create')}
-          </button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} noValidate>
-        <TextField
-          label={t('admin:userDialog.username')}
-          value={values.username}
-          onChange={set('username')}
-          onBlur={touch('username')}
-          hint={t('admin:check.nameRule')}
-          error={shown('username')}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <TextField
-          label={t('admin:userDialog.email')}
-          type="email"
-          value={values.email}
-          onChange={set('email')}
-          onBlur={touch('email')}
-          hint={t('admin:userDialog.emailHint')}
-          error={shown('email')}
-          autoComplete="off"
-        />
-        <TextField
-          label={editing ? t('admin:userDialog.newPassword') : t('admin:userDialog.password')}
-          type="password"
-          value={values.password}
-          onChange={set('password')}
-          onBlur={touch('password')}
-          hint={editing ? t('admin:userDialog.passwordHintEdit') : t('admin:userDialog.passwordHintNew')}
-          error={shown('password')}
-          autoComplete="new-password"
-        />
-        {ownAccount ? (
-          <TextField
-            label={t('settings:password.current')}
-            type="password"
-            value={current}
-            onChange={setCurrent}
-            hint={t('admin:userDialog.currentHint')}
-            error={currentProblem}
-            autoComplete="current-password"
-          />
-        ) : null}
-      </form>
-    </Dialog>
+      <TextField
+        label={t('admin:userDialog.username')}
+        {...bind('username')}
+        hint={t('admin:check.nameRule')}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <TextField
+        label={t('admin:userDialog.email')}
+        type="email"
+        {...bind('email')}
+        hint={t('admin:userDialog.emailHint')}
+        autoComplete="off"
+      />
+      <TextField
+        label={editing ? t('admin:userDialog.newPassword') : t('admin:userDialog.password')}
+        type="password"
+        {...bind('password')}
+        hint={editing ? t('admin:userDialog.passwordHintEdit') : t('admin:userDialog.passwordHintNew')}
+        autoComplete="new-password"
+      />
+      {ownAccount ? (
+        <CurrentPasswordField value={current} onChange={setCurrent} error={currentProblem} hint={t('admin:userDialog.currentHint')} />
+      ) : null}
+    </FormDialog>
   );
 }
