@@ -26,6 +26,15 @@ export function isAddressableName(name: string): boolean {
   return checked.ok && checked.value === name;
 }
 
+/** Whether a folder path found on disk is within the tree's limits (levels and bytes), so the API can name it. */
+export function isFolderPathInLimits(folder: string): boolean {
+  let levels = 1;
+  for (let i = folder.indexOf('/'); i >= 0; i = folder.indexOf('/', i + 1)) levels++;
+  return (
+    levels <= FOLDER_PATH_MAX_LEVELS && (folder.length * 3 <= FOLDER_PATH_MAX_BYTES || utf8.encode(folder).length <= FOLDER_PATH_MAX_BYTES)
+  );
+}
+
 /** Where a folder lies: how many levels below the user's directory, and its path's length in UTF-8 bytes. */
 interface Place {
   level: number;
