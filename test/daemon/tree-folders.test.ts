@@ -93,4 +93,13 @@ describe('files at depth', () => {
     const inside = await t.api('GET', '/api/folders', { ...ana, folder: 'photos' });
     expect(inside.body.folders[1]).toMatchObject({ path: 'photos/2024', fileCount: 1, sizeBytes: 4 });
   });
+
+  it('come back from the trash into their folder path', async () => {
+    const trash = await t.api('GET', '/api/trash', ana);
+    const item = trash.body.items.find((i: { name: string }) => i.name === 'mid.jpg');
+    expect(item).toMatchObject({ folder: 'photos/2024' });
+    const restored = await t.api('POST', '/api/trash/restore', { ...ana, id: item.id });
+    expect(restored.status, restored.text).toBeLessThan(300);
+    expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'photos/2024', file: 'mid.jpg' })).text).toBe('123');
+  });
 });
