@@ -102,4 +102,19 @@ describe('files at depth', () => {
     expect(restored.status, restored.text).toBeLessThan(300);
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'photos/2024', file: 'mid.jpg' })).text).toBe('123');
   });
+
+  it('that are folders inside folders are not renamed or deleted yet: a clear 400, nothing changed (a missing one is a 404)', async () => {
+    const before = await snapshotState(t);
+    const rename = await t.api('POST', '/api/folders/rename', { ...ana, folder: 'photos/2023', newname: 'old' });
+    expectErrorBody(rename, 400, 'invalid_parameter');
+    expect(rename.body.error).toMatch(/inside a folder/);
+    expectErrorBody(await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/2023' }), 400, 'invalid_parameter');
+    expectErrorBody(
+      await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/2023', permanent: 'true' }),
+      400,
+      'invalid_parameter',
+    );
+    expectErrorBody(await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/nope' }), 404, 'folder_not_found');
+    expect(await snapshotState(t)).toEqual(before);
+  });
 });
