@@ -2,27 +2,15 @@ import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
-import {
-  addToTotals,
-  completeTree,
-  countTotals,
-  diffFiles,
-  diffFolders,
-  ensureChain,
-  folderAt,
-  folderChain,
-  type FileMeta,
-  type FolderNode,
-  type UserInput,
-  type UserNode,
-} from './index-tree.js';
+import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
+import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
 
 /**
- * The in-memory picture of the storage directory: users → folders → folders… → files (docs/tree.md). The disk is
- * the source of truth; the daemon's own operations and the watcher keep this equal to
+ * The in-memory picture of the storage directory: users → folders → folders… → files
+ * (docs/tree.md). The disk is the source of truth; the daemon's own operations and the watcher keep this equal to
  * it. A change that alters nothing (the watcher echoing the daemon's own write) announces
  * nothing; every real change is published once into the daemon's change feed. The index's
  * own events are only for what follows the index itself (the watcher's bookkeeping, the
