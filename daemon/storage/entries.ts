@@ -4,7 +4,7 @@ import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
-import { splitFolder } from './paths.js';
+import { assertComponent, splitFolder } from './paths.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 
 /** Makes the folder at `folder` (a path) inside its parent, which must exist (404 folder_not_found). */
@@ -25,6 +25,8 @@ export async function createFolder(s: StorageParts, username: string, folder: st
 
 export async function deleteFolder(s: StorageParts, username: string, folder: string): Promise<void> {
   s.assertWritable();
+  // A folder at the root only, until subtrees are deleted whole (docs/tree.md): one name, opened in the user's directory.
+  assertComponent(folder);
   s.path(username, folder);
   s.requireFolder(username, folder);
   await s.live.run([userKey(username)], false, () =>

@@ -12,6 +12,7 @@ import { NameTaken } from './file-storage.js';
 import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from './file-storage.js';
 import { ignoreExists, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
+import { assertComponent } from './paths.js';
 import { ensureFolder } from './restore-folder.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
@@ -44,6 +45,8 @@ async function moveToTrash(s: StorageParts, trashRoot: string, target: TrashTarg
   const { username, folder, name, kind, id } = target;
   s.assertWritable();
   s.path(username, folder, name);
+  // A folder is trashed from the root only, until subtrees are (docs/tree.md): one name in the user's directory.
+  if (kind === 'folder') assertComponent(name);
   const missing = kind === 'file' ? 'file_not_found' : 'folder_not_found';
   const gone = () => notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
   let trashed = null as Trashed | null;
