@@ -11,6 +11,7 @@ import {
   checkBoolean,
   checkEmail,
   checkFileName,
+  checkFolderPath,
   checkMaxStorage,
   checkNonNegativeInt,
   checkPassword,
@@ -84,6 +85,7 @@ export const PARAM_CHECKS = {
   email: checkEmail,
   password: checkPassword,
   fileName: checkFileName,
+  folderPath: checkFolderPath,
   badge: checkBadgeUrl,
   maxStorage: checkMaxStorage,
   scope: checkScope,
@@ -180,12 +182,12 @@ const inPath = <K extends ParamKind>(kind: K, description: string): ParamSpec<K,
 });
 
 const username = p('accountName', 'The user’s name');
-const folder = p('fileName', 'Folder name');
-const folderOpt = p('fileName', 'Folder holding the file; omitted means the user’s root', false);
+const folder = p('folderPath', 'Folder path: names separated by `/` (`photos/2024`)');
+const folderOpt = p('folderPath', 'Path of the folder holding the file; omitted means the user’s root', false);
 const file = p('fileName', 'File name');
 const roleName = p('accountName', 'Role name');
 const permanent = p('boolean', 'Delete for good instead of moving to the trash (docs/explorer.md)', false);
-const moveTarget = p('fileName', 'Target folder; omitted or empty means the user’s root', false);
+const moveTarget = p('folderPath', 'Path of the target folder; omitted or empty means the user’s root', false);
 
 const ENDPOINT_LIST = [
   {
@@ -288,9 +290,9 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/folders',
     group: 'folders',
-    summary: 'List a user’s folders',
+    summary: 'List the folders at a user’s root (or directly inside `folder`), each with its whole subtree’s counts and bytes',
     audience: 'self',
-    params: { username },
+    params: { username, folder: p('folderPath', 'Path of the folder whose folders to list; omitted means the user’s root', false) },
     success: 200,
     errors: [400, 404],
     events: [],
@@ -314,9 +316,9 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/folders/create',
     group: 'folders',
-    summary: 'Create a folder',
+    summary: 'Create a folder (its parent must exist, unless `parents`)',
     audience: 'self',
-    params: { username, folder },
+    params: { username, folder, parents: p('boolean', 'Create the missing folders above it too, as mkdir -p', false) },
     success: 201,
     errors: [400, 404, 409],
     events: [],
@@ -378,7 +380,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: {
       username,
-      folder: p('fileName', 'Folder to zip; omitted means the root (with every folder, unless `files` names some files)', false),
+      folder: p('folderPath', 'Folder to zip; omitted means the root (with every folder, unless `files` names some files)', false),
       files: p('fileNameList', 'Only these files of `folder` (or of the root), separated by `/`', false),
     },
     success: 200,

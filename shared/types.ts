@@ -69,9 +69,17 @@ export interface Role {
   builtIn: boolean;
 }
 
+/**
+ * A folder. `fileCount`, `folderCount` and `sizeBytes` are of its whole subtree. `path` and
+ * `folderCount` (issue 25) are always sent by the daemon; optional here so that records
+ * built before them still type.
+ */
 export interface Folder {
   name: string;
+  /** The folder's path from the user's root (`photos/2024`); its name alone at the root. */
+  path?: string;
   fileCount: number;
+  folderCount?: number;
   sizeBytes: number;
   modifiedAt: string;
 }
@@ -157,6 +165,11 @@ export interface DashInfo {
   shares: number;
   storage: { usedBytes: number; dir: string; available: boolean };
   index: { state: IndexState; watcher: WatcherMode };
+  /**
+   * Entries found in the storage folder past the tree's limits (deeper than 64 levels, or a
+   * folder path over 4,096 bytes), not indexed (docs/tree.md). The daemon always sends it.
+   */
+  unaddressable?: number;
   orphans: string[];
   mail: { delivery: MailDelivery };
   /** Clients subscribed to GET /api/events now. */

@@ -68,6 +68,31 @@ export function checkFileName(raw: string): Checked<string> {
   return ok(name);
 }
 
+/** How deep a folder path may go, and how long it may be (issue 25; docs/tree.md). */
+export const FOLDER_PATH_MAX_LEVELS = 64;
+export const FOLDER_PATH_MAX_BYTES = 4096;
+export const FOLDER_PATH_RULE = `folder names separated by "/" (each ${FILE_NAME_RULE}); at most ${FOLDER_PATH_MAX_LEVELS} levels and 4,096 bytes`;
+
+/**
+ * A folder path: names separated by `/`, each a valid name (NFC-normalised). No empty,
+ * "." or ".." component, no leading or trailing `/`, no `\`: a path names one folder one
+ * way, so the index and the disk walk never have to resolve it.
+ */
+export function checkFolderPath(raw: string): Checked<string> {
+  const normalised = raw.normalize('NFC');
+  if (normalised.includes('\\')) return fail('must not contain \\ (folders are separated by /)');
+  if (normalised.startsWith('/') || normalised.endsWith('/')) return fail('must not start or end with /');
+  if (utf8.encode(normalised).length > FOLDER_PATH_MAX_BYTES) return fail('must be at most 4,096 bytes long');
+  const names = normalised.split('/');
+  if (names.length > FOLDER_PATH_MAX_LEVELS) return fail(`must be at most ${FOLDER_PATH_MAX_LEVELS} levels deep`);
+  for (const name of names) {
+    if (name === '') return fail('must not have an empty folder name (two / in a row)');
+    const checked = checkFileName(name);
+    if (!checked.ok) return fail(`has a folder name that ${checked.message}`);
+  }
+  return ok(normalised);
+}
+
 /** An http(s) URL of at most 2048 characters. */
 export function checkBadgeUrl(raw: string): Checked<string> {
   if (raw.length > 2048) return fail('must be at most 2048 characters');

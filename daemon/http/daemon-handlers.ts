@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { checkHealth } from '../services/health.js';
 import { standsAsAuthorized } from '../services/standing.js';
 import { VERSION } from '../version.js';
+import { countUnaddressable } from '../storage/index-tree.js';
 import type { EventHub } from './events.js';
 import { jsonText, signedIn, type HandlerTable } from './handler-support.js';
 import { openApiDocument } from './openapi.js';
@@ -60,6 +61,7 @@ function dash(nimbus: NimbusContext, events: EventHub): DashInfo {
       available: nimbus.index.state !== 'unavailable',
     },
     index: { state: nimbus.index.state, watcher: nimbus.watcherMode },
+    unaddressable: countUnaddressable(nimbus.index.users.values()),
     orphans: [...nimbus.orphans].sort(),
     mail: { delivery: nimbus.mailer.delivery },
     eventStreams: events.size,

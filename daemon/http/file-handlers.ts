@@ -35,11 +35,13 @@ function assertMayPublish(nimbus: NimbusContext, caller: Caller | null): void {
 }
 
 export const FILE_HANDLERS: HandlerTable<FileRow> = {
-  'folders.list': ({ nimbus, params, ctx, page: pg }) => ({ folders: paged(ctx, folders.listFolders(nimbus, params.username), pg) }),
+  'folders.list': ({ nimbus, params, ctx, page: pg }) => ({
+    folders: paged(ctx, folders.listFolders(nimbus, params.username, params.folder ?? null), pg),
+  }),
   'folders.files': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder, pg),
   'folders.create': async ({ nimbus, params }) => ({
     msg: 'Folder created',
-    folder: await folders.createFolder(nimbus, params.username, params.folder),
+    folder: await folders.createFolder(nimbus, params.username, params.folder, params.parents ?? false),
   }),
   'folders.delete': async ({ nimbus, params }) => ({
     msg: 'Folder deleted',

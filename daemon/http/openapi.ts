@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the shared endpoint table so it cannot drift. */
 import { ENDPOINTS, type Audience, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
 import { ERROR_STATUS } from '../../shared/errors.js';
-import { FILE_NAME_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
+import { FILE_NAME_RULE, FOLDER_PATH_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
 import { CHANGE_EVENT_TYPES, type OpenApiDocument } from '../../shared/types.js';
 
 const PARAM_SCHEMAS: Record<ParamKind, object> = {
@@ -10,6 +10,7 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   email: { type: 'string', format: 'email' },
   password: { type: 'string', minLength: 8, description: PASSWORD_RULE },
   fileName: { type: 'string', minLength: 1, description: FILE_NAME_RULE },
+  folderPath: { type: 'string', minLength: 1, maxLength: 4096, description: FOLDER_PATH_RULE },
   badge: { type: 'string', format: 'uri', description: 'http(s) URL' },
   maxStorage: { type: 'string', pattern: '^(-1|[0-9]+)$', description: 'MB (MiB); -1 for unlimited' },
   scope: { type: 'string', enum: ['admin', 'read', 'write'] },

@@ -6,6 +6,7 @@
  */
 import { readdir, readFile, lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { eachFolder } from '../storage/index-tree.js';
 import { isAddressableName, scanUserDir } from '../storage/scan.js';
 import { isDbData, migrateDb, type DbData, type StoredTrashItem } from '../store/schema.js';
 import { refuseNewerDb, unknownFields } from '../store/upgrades.js';
@@ -78,8 +79,10 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
   const files: SourceFile[] = [];
   const folders: SourceFolder[] = [];
   const skipped: string[] = [];
+  const nested: string[] = [];
   for (const { username } of data.users) {
     const node = await scanUserDir(storageDir, username);
+    eachFolder(node.folders, null, (folder) => folder.includes('/') && nested.push(`${username}/${folder}`));
     const at = (...parts: string[]) => path.join(storageDir, username, ...parts);
     for (const [name, meta] of node.root)
       files.push({ username, folder: null, name, trashId: null, inTrashedFolder: false, path: at(name), ...meta });
@@ -89,6 +92,8 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
         files.push({ username, folder, name, trashId: null, inTrashedFolder: false, path: at(folder, name), ...meta });
     }
   }
+  for (const item of data.trash) if (item.folder?.includes('/')) nested.push(`${item.username}/${item.folder} (in the trash)`);
+  refuseNested(nested);
   const kept: StoredTrashItem[] = [];
   const users = new Set(data.users.map((u) => u.username));
   for (const item of data.trash) {
@@ -122,6 +127,18 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
   }
   data.trash = kept;
   return { data, files, folders, skipped };
+}
+
+/**
+ * Folders inside folders (docs/tree.md) have no rows in PostgreSQL yet: migrating would leave
+ * their files behind, so the migration stops first and names them.
+ */
+function refuseNested(nested: string[]): void {
+  if (nested.length === 0) return;
+  const shown = nested.slice(0, 5).join(', ') + (nested.length > 5 ? ` and ${nested.length - 5} more` : '');
+  throw new MigrationRefused(
+    `The storage holds folders inside folders (${shown}), which PostgreSQL + S3 cannot hold yet, so migrating would leave their files behind. Move their files to top-level folders first. Nothing was changed.`,
+  );
 }
 
 const placeOf = (item: StoredTrashItem) => ({ username: item.username, folder: item.folder, name: item.name, trashId: item.id });

@@ -1,16 +1,22 @@
 import type { FileEntry, Folder, JsonText } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { joinFolder } from '../storage/index-tree.js';
+import { splitFolder } from '../storage/paths.js';
 import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
+import { assertRootFolder } from './name-locks.js';
 import { revokeFolderShares } from './shares.js';
 import { trashFolder } from './trash.js';
 
-export function listFolders(nimbus: NimbusContext, username: string): Folder[] {
+/** The folders at the user's root, or directly inside `folder` (404 when it is not there), sorted by name. */
+export function listFolders(nimbus: NimbusContext, username: string, folder: string | null = null): Folder[] {
   requireUser(nimbus, username);
   const node = nimbus.index.user(username);
-  if (!node) return [];
-  return [...node.folders.keys()].sort().map((name) => toFolder(name, node.folders.get(name)!));
+  const dir = folder === null ? node : nimbus.index.folder(username, folder);
+  if (!dir && folder !== null) throw notFound('folder_not_found', 'Folder not found');
+  if (!dir) return [];
+  return [...dir.folders.keys()].sort().map((name) => toFolder(joinFolder(folder, name), dir.folders.get(name)!));
 }
 
 /**
@@ -42,13 +48,32 @@ function filesOf(nimbus: NimbusContext, username: string, folder: string | null)
   return files;
 }
 
-export async function createFolder(nimbus: NimbusContext, username: string, folder: string): Promise<Folder> {
+/**
+ * Creates the folder at `folder` (a path). Its parent must exist (404), unless `parents`:
+ * then the missing ones above it are made first, as `mkdir -p` (an existing last folder is
+ * still a 409, as without it).
+ */
+export async function createFolder(nimbus: NimbusContext, username: string, folder: string, parents = false): Promise<Folder> {
   requireUser(nimbus, username);
-  // A folder is a name in the user's root like a file there: the same lock, the same case rule.
-  return nimbus.locks.run(fileLock(username, null, folder), async () => {
-    if (!nimbus.index.user(username)?.folders.has(folder)) assertNoCaseTwin(nimbus, username, null, folder);
-    await nimbus.storage.createFolder(username, folder);
-    return toFolder(folder, nimbus.index.user(username)!.folders.get(folder)!);
+  if (parents) {
+    for (let cut = folder.indexOf('/'); cut >= 0; cut = folder.indexOf('/', cut + 1)) {
+      const above = folder.slice(0, cut);
+      if (!nimbus.index.folder(username, above)) await createOne(nimbus, username, above, true);
+    }
+  }
+  return createOne(nimbus, username, folder, false);
+}
+
+/** One folder in its parent: a name in a directory like a file there, under the same lock and the same case rule. */
+function createOne(nimbus: NimbusContext, username: string, folder: string, mayExist: boolean): Promise<Folder> {
+  const { parent, name } = splitFolder(folder);
+  return nimbus.locks.run(fileLock(username, parent, name), async () => {
+    const existing = nimbus.index.folder(username, folder);
+    if (!(mayExist && existing)) {
+      if (!existing) assertNoCaseTwin(nimbus, username, parent, name);
+      await nimbus.storage.createFolder(username, folder);
+    }
+    return toFolder(folder, nimbus.index.folder(username, folder)!);
   });
 }
 
@@ -58,6 +83,7 @@ export async function createFolder(nimbus: NimbusContext, username: string, fold
  */
 export async function deleteFolder(nimbus: NimbusContext, username: string, folder: string, permanent = false): Promise<string | null> {
   requireUser(nimbus, username);
+  assertRootFolder(nimbus, username, folder, 'deleted');
   if (!permanent) return trashFolder(nimbus, username, folder);
   await nimbus.locks.run(fileLock(username, null, folder), () => nimbus.storage.deleteFolder(username, folder));
   if (revokeFolderShares(nimbus, username, folder) > 0) await nimbus.store.commit();

@@ -4,7 +4,7 @@
  * so that files.ts and the trash need not import each other.
  */
 import type { NimbusContext } from '../context.js';
-import { conflict } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
 import { foldName } from '../storage/file-index.js';
 
 /**
@@ -23,6 +23,17 @@ export const fileLock = (username: string, folder: string | null, file: string) 
 export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder: string | null, name: string, except?: string): void {
   const twin = nimbus.index.caseTwin(username, folder, name, except);
   if (twin === undefined) return;
-  const kind = folder === null && nimbus.index.user(username)?.folders.has(twin) ? 'folder' : 'file';
+  const dir = folder === null ? nimbus.index.user(username) : nimbus.index.folder(username, folder);
+  const kind = dir?.folders.has(twin) ? 'folder' : 'file';
   throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
+}
+
+/**
+ * Renaming, moving or deleting a folder inside a folder comes with a later step of issue 25
+ * (docs/tree.md): until then it is a clear 400, never half a subtree.
+ */
+export function assertRootFolder(nimbus: NimbusContext, username: string, folder: string, action: 'renamed' | 'deleted'): void {
+  if (!folder.includes('/')) return;
+  nimbus.storage.requireFolder(username, folder);
+  throw badRequest(`A folder inside a folder cannot be ${action} yet; only folders at the root can`);
 }

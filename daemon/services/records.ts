@@ -4,7 +4,8 @@ import { fileKindOf } from '../../shared/file-kinds.js';
 import type { FileEntry, FileKind, Folder, Role, User, UsageDetail } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
-import type { FileMeta } from '../storage/file-index.js';
+import type { FileMeta, FolderNode } from '../storage/file-index.js';
+import { eachFolder } from '../storage/index-tree.js';
 import { sharePathKey } from '../store/store.js';
 import type { StoredRole, StoredUser } from '../store/schema.js';
 
@@ -50,7 +51,7 @@ export function getUsage(nimbus: NimbusContext, username: string): UsageDetail {
   };
   if (node) {
     count(node.root);
-    for (const folder of node.folders.values()) count(folder.files);
+    eachFolder(node.folders, null, (_, folder) => count(folder.files));
   }
   const { usage } = toUser(nimbus, user);
   return {
@@ -100,10 +101,22 @@ export function fileEntryJson(nimbus: NimbusContext, username: string, folder: s
   return json;
 }
 
-export function toFolder(name: string, node: { files: Map<string, FileMeta>; mtimeMs: number; sizeBytes: number }): Folder {
+/**
+ * A folder's record from its node, by its path: counts and bytes are of the whole subtree;
+ * `modifiedAt` is the latest of the folder's own date and its own files' (not the subtree's,
+ * which would be a walk of it).
+ */
+export function toFolder(folder: string, node: FolderNode): Folder {
   let latest = node.mtimeMs;
   for (const meta of node.files.values()) if (meta.mtimeMs > latest) latest = meta.mtimeMs;
-  return { name, fileCount: node.files.size, sizeBytes: node.sizeBytes, modifiedAt: new Date(latest).toISOString() };
+  return {
+    name: folder.slice(folder.lastIndexOf('/') + 1),
+    path: folder,
+    fileCount: node.fileCount,
+    folderCount: node.folderCount,
+    sizeBytes: node.sizeBytes,
+    modifiedAt: new Date(latest).toISOString(),
+  };
 }
 
 export const shareUrl = (nimbus: NimbusContext, token: string): string => `${nimbus.baseUrl}/s/${token}`;

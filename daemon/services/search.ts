@@ -1,7 +1,7 @@
 /** files.search: a user's files whose name holds a text, ignoring case and accents. */
 import type { JsonText, SearchHit } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import type { FileMeta } from '../storage/index-tree.js';
+import { eachFolder, type FileMeta } from '../storage/index-tree.js';
 import { fileEntryJson, requireUser } from './records.js';
 
 /**
@@ -140,7 +140,7 @@ export function searchFilesJson(
       }
     };
     scan(node.root, null);
-    for (const [folder, folderNode] of node.folders) scan(folderNode.files, folder);
+    eachFolder(node.folders, null, (folder, folderNode) => scan(folderNode.files, folder));
   }
   if (!bounded) hits.sort(compareHits);
   else hits = hits.slice(0, keep);

@@ -10,6 +10,7 @@ import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
+import { assertRootFolder } from './name-locks.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
 import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
 
@@ -97,6 +98,7 @@ async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Pr
  */
 export async function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
   requireUser(nimbus, username);
+  assertRootFolder(nimbus, username, folder, 'renamed');
   nimbus.storage.requireFolder(username, folder);
   // The locks of the folder's shared files too: a rename or delete of one of them moves or
   // revokes its share after its disk work, which must not land on the folder's old name.

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
+import { splitFolder } from '../storage/paths.js';
 import { mimeTypeOf, requireUser } from './records.js';
 
 /** One file of the zip: where it is in the storage, and its path inside the zip. */
@@ -46,14 +47,19 @@ export function planZip(nimbus: NimbusContext, username: string, folder: string 
     for (const file of files) storage.requireFile(username, folder, file);
     return {
       username,
-      downloadName: `${folder ?? 'files'}.zip`,
+      downloadName: `${folder === null ? 'files' : splitFolder(folder).name}.zip`,
       directories: [],
       items: files.map((file) => ({ folder, file, entry: file })),
     };
   }
   if (folder !== null) {
     storage.requireFolder(username, folder);
-    return { username, downloadName: `${folder}.zip`, directories: [`${folder}/`], items: folderItems(nimbus, username, folder) };
+    return {
+      username,
+      downloadName: `${splitFolder(folder).name}.zip`,
+      directories: [`${folder}/`],
+      items: folderItems(nimbus, username, folder),
+    };
   }
   // A user whose directory the index does not hold (yet) has nothing to zip: an empty zip.
   const node = index.user(username);

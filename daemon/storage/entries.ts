@@ -4,16 +4,20 @@ import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { assertComponent, splitFolder } from './paths.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 
+/** Makes the folder at `folder` (a path) inside its parent, which must exist (404 folder_not_found). */
 export async function createFolder(s: StorageParts, username: string, folder: string): Promise<void> {
   s.assertWritable();
   s.path(username, folder);
-  if (s.index.user(username)?.folders.has(folder)) throw conflict('folder_exists', 'Folder already exists');
-  await s.live.run([userKey(username)], false, () =>
-    within(s.storageDir, username, null, 'user_not_found', async (dir) => {
-      await withMkdirErrors(mkdirIn(dir, folder));
-      const stat = await lstat(dir.at(folder));
+  if (s.index.folder(username, folder)) throw conflict('folder_exists', 'Folder already exists');
+  const { parent, name } = splitFolder(folder);
+  s.requireFolder(username, parent);
+  await s.live.run(keysOf(username, parent), false, () =>
+    within(s.storageDir, username, parent, parent === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
+      await withMkdirErrors(mkdirIn(dir, name));
+      const stat = await lstat(dir.at(name));
       s.index.addFolder(username, folder, stat.mtimeMs);
     }),
   );
@@ -21,6 +25,8 @@ export async function createFolder(s: StorageParts, username: string, folder: st
 
 export async function deleteFolder(s: StorageParts, username: string, folder: string): Promise<void> {
   s.assertWritable();
+  // A folder at the root only, until subtrees are deleted whole (docs/tree.md): one name, opened in the user's directory.
+  assertComponent(folder);
   s.path(username, folder);
   s.requireFolder(username, folder);
   await s.live.run([userKey(username)], false, () =>

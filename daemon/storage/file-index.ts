@@ -2,14 +2,15 @@ import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
-import { countTotals, diffFiles, type FileMeta, type FolderNode, type UserNode } from './index-tree.js';
+import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
+import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
 
 /**
- * The in-memory picture of the storage directory: users → folders → files. The disk is
- * the source of truth; the daemon's own operations and the watcher keep this equal to
+ * The in-memory picture of the storage directory: users → folders → folders… → files
+ * (docs/tree.md). The disk is the source of truth; the daemon's own operations and the watcher keep this equal to
  * it. A change that alters nothing (the watcher echoing the daemon's own write) announces
  * nothing; every real change is published once into the daemon's change feed. The index's
  * own events are only for what follows the index itself (the watcher's bookkeeping, the
@@ -32,7 +33,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
    * start-up bench polled it during the first scan (issue 15). Callers never change the
    * maps they are given (`users`, `files()`, `user()`): they read them.
    */
-  #totals: { files: number; folders: number; usedBytes: number } | null = null;
+  #totals: ReturnType<typeof countTotals> | null = null;
 
   /** `changes`: where the index's changes are published (none: an index on its own, as tests build). */
   constructor(changes: ChangeFeed | null = null) {
@@ -52,18 +53,21 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
 
   /**
    * Another entry in the same directory whose name differs from `name` only in case (or
-   * normalisation): a file or folder at the user's root (one directory holds both), or a
-   * file in the folder. Undefined if there is none; `name` itself and `except` (a file
-   * being renamed to `name`) never count.
+   * normalisation): a file or folder in the same directory (one directory holds both), at
+   * the user's root or in `folder`. Undefined if there is none; `name` itself and `except`
+   * (a file being renamed to `name`) never count.
    */
   caseTwin(username: string, folder: string | null, name: string, except?: string): string | undefined {
     const node = this.users.get(username);
-    if (!node) return undefined;
-    if (folder !== null) {
-      const files = node.folders.get(folder)?.files;
-      return files && this.caseFolds.twin(files, name, except);
-    }
-    return this.caseFolds.twin(node.root, name, except) ?? this.caseFolds.twin(node.folders, name, except);
+    const dir = folder === null ? node : folderAt(node, folder);
+    if (!dir) return undefined;
+    const files = 'root' in dir ? dir.root : dir.files;
+    return this.caseFolds.twin(files, name, except) ?? this.caseFolds.twin(dir.folders, name, except);
+  }
+
+  /** The folder at `folder` (a path), or undefined. */
+  folder(username: string, folder: string): FolderNode | undefined {
+    return folderAt(this.users.get(username), folder);
   }
 
   user(username: string): UserNode | undefined {
@@ -87,7 +91,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   files(username: string, folder: string | null): Map<string, FileMeta> | undefined {
     const node = this.users.get(username);
     if (!node) return undefined;
-    return folder === null ? node.root : node.folders.get(folder)?.files;
+    return folder === null ? node.root : folderAt(node, folder)?.files;
   }
 
   getFile(username: string, folder: string | null, name: string): FileMeta | undefined {
@@ -96,8 +100,8 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
 
   setFile(username: string, folder: string | null, name: string, meta: FileMeta): void {
     const node = this.ensureUser(username);
-    const folderNode = folder === null ? null : this.#ensureFolder(node, username, folder, meta.mtimeMs);
-    const files = folderNode ? folderNode.files : node.root;
+    const chain = folder === null ? [] : this.#ensureChain(node, username, folder, meta.mtimeMs);
+    const files = chain.length > 0 ? chain[chain.length - 1].files : node.root;
     const old = files.get(name);
     if (old && old.size === meta.size && old.mtimeMs === meta.mtimeMs) return;
     if (!old) this.#sorted.delete(files);
@@ -105,36 +109,42 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!old) this.caseFolds.added(files, name);
     const delta = meta.size - (old?.size ?? 0);
     node.usedBytes += delta;
-    if (folderNode) folderNode.sizeBytes += delta;
+    addToTotals(chain, delta, old ? 0 : 1, 0);
     this.#emit(old ? 'file.changed' : 'file.added', username, folder, name);
   }
 
   removeFile(username: string, folder: string | null, name: string): boolean {
     const node = this.users.get(username);
-    const folderNode = folder === null ? undefined : node?.folders.get(folder);
-    const files = folder === null ? node?.root : folderNode?.files;
+    const chain = folder === null || !node ? [] : folderChain(node, folder);
+    const files = folder === null ? node?.root : chain?.at(-1)?.files;
     const old = files?.get(name);
     if (!node || !files || !old) return false;
     files.delete(name);
     this.#sorted.delete(files);
     this.caseFolds.removed(files, name);
     node.usedBytes -= old.size;
-    if (folderNode) folderNode.sizeBytes -= old.size;
+    addToTotals(chain ?? [], -old.size, -1, 0);
     this.#emit('file.removed', username, folder, name);
     return true;
   }
 
+  /** Adds the folder at `folder` (a path), and any missing above it, each announced. */
   addFolder(username: string, folder: string, mtimeMs: number): void {
-    this.#ensureFolder(this.ensureUser(username), username, folder, mtimeMs);
+    this.#ensureChain(this.ensureUser(username), username, folder, mtimeMs);
   }
 
+  /** Takes the folder at `folder` out with its whole subtree: one event, the totals above it updated (O(depth)). */
   removeFolder(username: string, folder: string): boolean {
     const node = this.users.get(username);
-    const folderNode = node?.folders.get(folder);
-    if (!node || !folderNode) return false;
-    node.folders.delete(folder);
-    this.caseFolds.removed(node.folders, folder);
-    node.usedBytes -= folderNode.sizeBytes;
+    const chain = node && folderChain(node, folder);
+    if (!node || !chain) return false;
+    const gone = chain.pop()!;
+    const parent = chain.length > 0 ? chain[chain.length - 1].folders : node.folders;
+    const name = folder.slice(folder.lastIndexOf('/') + 1);
+    parent.delete(name);
+    this.caseFolds.removed(parent, name);
+    node.usedBytes -= gone.sizeBytes;
+    addToTotals(chain, -gone.sizeBytes, -gone.fileCount, -(gone.folderCount + 1));
     this.#emit('folder.removed', username, folder, null);
     return true;
   }
@@ -148,8 +158,9 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   }
 
   /** Replaces a user's whole tree (after a scan), emitting what differs. */
-  replaceUser(username: string, fresh: UserNode): void {
+  replaceUser(username: string, tree: UserInput): void {
     this.#totals = null;
+    const fresh = completeTree(tree);
     const old = this.users.get(username);
     this.users.set(username, fresh);
     if (!this.#scanned.has(username)) {
@@ -161,14 +172,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
       return;
     }
     diffFiles(old.root, fresh.root, (type, name) => this.#emit(type, username, null, name));
-    for (const [folder, node] of fresh.folders) {
-      const before = old.folders.get(folder);
-      if (!before) this.#emit('folder.added', username, folder, null);
-      diffFiles(before?.files ?? new Map(), node.files, (type, name) => this.#emit(type, username, folder, name));
-    }
-    for (const folder of old.folders.keys()) {
-      if (!fresh.folders.has(folder)) this.#emit('folder.removed', username, folder, null);
-    }
+    diffFolders(old.folders, fresh.folders, null, (type, folder, file) => this.#emit(type, username, folder, file));
   }
 
   removeUser(username: string): void {
@@ -194,20 +198,17 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     this.#emit('index.state', null, null, null);
   }
 
-  totals(): { files: number; folders: number; usedBytes: number } {
+  totals(): ReturnType<typeof countTotals> {
     this.#totals ??= countTotals(this.users);
     return { ...this.#totals };
   }
 
-  #ensureFolder(node: UserNode, username: string, folder: string, mtimeMs: number): FolderNode {
-    let folderNode = node.folders.get(folder);
-    if (!folderNode) {
-      folderNode = { files: new Map(), mtimeMs, sizeBytes: 0 };
-      node.folders.set(folder, folderNode);
-      this.caseFolds.added(node.folders, folder);
-      this.#emit('folder.added', username, folder, null);
-    }
-    return folderNode;
+  /** The folders from the root's down to `folder`, each missing one made and announced. */
+  #ensureChain(node: UserNode, username: string, folder: string, mtimeMs: number): FolderNode[] {
+    return ensureChain(node, folder, mtimeMs, (map, name, path) => {
+      this.caseFolds.added(map, name);
+      this.#emit('folder.added', username, path, null);
+    });
   }
 
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {

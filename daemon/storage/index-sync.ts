@@ -1,9 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import type { ChangeEvent } from '../../shared/types.js';
 import type { FileIndex } from './file-index.js';
-import type { FileMeta } from './index-tree.js';
+import { joinFolder, type FileMeta } from './index-tree.js';
 import { readdirOrNull } from './fs-helpers.js';
-import { isAddressableName, openOrNull, scanUserDir, statInto } from './scan.js';
+import { isAddressableName, isFolderPathInLimits, openOrNull, scanUserDir, statInto } from './scan.js';
+import { folderComponents } from './paths.js';
 import { OpenDir } from './safe-dir.js';
 
 /** Whether a name is (still) a user's: checked after each await, since users come and go. */
@@ -45,17 +46,17 @@ export async function rescanUserTree(storage: IndexedDisk, username: string, isU
 }
 
 /**
- * Makes one directory of the index equal to the disk: a user's root (its files and which
- * folders exist) or one folder's files. Used where an event may have been missed: a folder
+ * Makes one directory of the index equal to the disk: a user's root or a folder at any depth
+ * (its files and which folders it holds). Used where an event may have been missed: a folder
  * that appeared before its watcher was ready, a directory whose mtime moved while polling,
  * a directory touched while a reconcile was reading it. The caller has checked that the
- * storage directory is available, so an absent entry really is gone. Returns the folders
- * this added to the index.
+ * storage directory is available, so an absent entry really is gone. Returns the paths of
+ * the folders this added to the index (each read in turn).
  */
 export async function syncIndexDirectory(storage: IndexedDisk, username: string, folder: string | null, isUser: IsUser): Promise<string[]> {
   storage.path(username, folder);
   // Opened without following links: a link in place of the user's directory or the folder reads as nothing there.
-  const dir = await openOrNull(() => OpenDir.open(storage.storageDir, folder === null ? [username] : [username, folder]));
+  const dir = await openOrNull(() => OpenDir.open(storage.storageDir, [username, ...folderComponents(folder)]));
   let added: string[];
   try {
     added = await syncIndexFromOpenDir(storage, username, folder, isUser, dir);
@@ -85,27 +86,28 @@ async function syncIndexFromOpenDir(
   for (const entry of entries) {
     if (!isAddressableName(entry.name)) continue;
     if (entry.isFile()) names.push(entry.name);
-    else if (entry.isDirectory() && folder === null) dirs.push(entry.name);
+    else if (entry.isDirectory()) dirs.push(entry.name);
   }
   const onDisk = new Map<string, FileMeta>();
   await statInto(dir.at(), names, onDisk);
   if (!isUser(username)) return [];
-  const added: string[] = [];
-  if (folder === null) {
-    const node = index.ensureUser(username);
-    for (const name of dirs) {
-      if (node.folders.has(name)) continue;
-      const stat = await lstat(dir.at(name)).catch(() => null);
-      if (!stat?.isDirectory()) continue;
-      index.addFolder(username, name, stat.mtimeMs);
-      added.push(name);
-    }
-    const present = new Set(dirs);
-    for (const name of [...node.folders.keys()]) if (!present.has(name)) index.removeFolder(username, name);
-  } else if (!index.user(username)?.folders.has(folder)) {
+  if (folder !== null && !index.folder(username, folder)) {
     const stat = await dir.stat().catch(() => null);
     index.addFolder(username, folder, stat?.mtimeMs ?? Date.now());
   }
+  // The folders directly inside, at any depth: new ones are added (and read by the caller), gone ones removed.
+  const node = folder === null ? index.ensureUser(username) : index.folder(username, folder);
+  const added: string[] = [];
+  for (const name of node ? dirs : []) {
+    const path = joinFolder(folder, name);
+    if (node!.folders.has(name) || !isFolderPathInLimits(path)) continue;
+    const stat = await lstat(dir.at(name)).catch(() => null);
+    if (!stat?.isDirectory()) continue;
+    index.addFolder(username, path, stat.mtimeMs);
+    added.push(path);
+  }
+  const present = new Set(dirs);
+  for (const name of node ? [...node.folders.keys()] : []) if (!present.has(name)) index.removeFolder(username, joinFolder(folder, name));
   for (const [name, meta] of onDisk) index.setFile(username, folder, name, meta);
   const files = index.files(username, folder);
   for (const name of files ? [...files.keys()] : []) if (!onDisk.has(name)) index.removeFile(username, folder, name);

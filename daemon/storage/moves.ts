@@ -11,6 +11,7 @@ import { ignoreMissing } from './fs-helpers.js';
 import type { FileIndex, FileMeta } from './file-index.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn } from './safe-ops.js';
+import { assertComponent } from './paths.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 
 const missingDir = (folder: string | null) => (folder === null ? 'user_not_found' : 'folder_not_found');
@@ -97,6 +98,8 @@ export async function renameFolder(
   whileLocked: () => void = () => undefined,
 ): Promise<void> {
   s.assertWritable();
+  // A folder at the root only, until subtrees move whole (docs/tree.md): one name, renamed in the user's directory.
+  assertComponent(folder);
   s.path(username, folder);
   s.path(username, newName);
   s.requireFolder(username, folder);

@@ -18,6 +18,25 @@ export function resolveUserPath(storageDir: string, username: string, ...compone
 }
 
 /**
+ * The names of a folder path (`a/b/c` → `[a, b, c]`; the root, null, → `[]`). The path was
+ * checked by `checkFolderPath`; each name is checked again as one component wherever it is used.
+ */
+export function folderComponents(folder: string | null): string[] {
+  return folder === null ? [] : folder.split('/');
+}
+
+/** Throws unless each name of a folder path is one path component (the second wall, as `assertComponent`). */
+export function assertFolderPath(folder: string): void {
+  for (const name of folderComponents(folder)) assertComponent(name);
+}
+
+/** A folder path's parent (null: the user's root) and its last name: `a/b/c` → `a/b`, `c`. */
+export function splitFolder(folder: string): { parent: string | null; name: string } {
+  const cut = folder.lastIndexOf('/');
+  return cut < 0 ? { parent: null, name: folder } : { parent: folder.slice(0, cut), name: folder.slice(cut + 1) };
+}
+
+/**
  * Throws unless `name` is one path component: storage opens names one at a time inside an
  * already-open directory, where "a/b" would walk through (and follow) "a".
  */

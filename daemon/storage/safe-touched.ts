@@ -27,8 +27,15 @@ export function trackTouches(index: FileIndex): Touches {
     has(username, folder, name) {
       if (username === null) return users.has(name);
       if (users.has(username) || exact.has(key(username, folder, name))) return true;
-      // A folder's own events (added, removed) name it as the folder, not as a file.
-      return folder === null ? exact.has(key(username, name, null)) : exact.has(key(username, folder, null));
+      // A folder's own events (added, removed) name it as the folder, not as a file: the
+      // name itself as a folder, or any folder on its path (a stat below a folder the API
+      // removed is as stale).
+      if (exact.has(key(username, folder === null ? name : `${folder}/${name}`, null))) return true;
+      if (folder === null) return false;
+      for (let cut = folder.length; cut > 0; cut = folder.lastIndexOf('/', cut - 1)) {
+        if (exact.has(key(username, folder.slice(0, cut), null))) return true;
+      }
+      return false;
     },
     stop: () => index.off('change', onChange),
   };

@@ -3,6 +3,7 @@ import { fromFsError, notFound } from '../errors.js';
 import type { FileIndex } from './file-index.js';
 import type { FileMeta } from './index-tree.js';
 import { isNoDir } from './fs-helpers.js';
+import { folderComponents } from './paths.js';
 import { OpenDir } from './safe-dir.js';
 import type { SharedExclusiveLock } from './safe-lock.js';
 import type { UploadTickets } from './upload-tickets.js';
@@ -23,8 +24,18 @@ export interface StorageParts {
 
 export const userKey = (username: string) => username;
 export const folderKey = (username: string, folder: string) => `${username}\0${folder}`;
-export const keysOf = (username: string, folder: string | null) =>
-  folder === null ? [userKey(username)] : [userKey(username), folderKey(username, folder)];
+/**
+ * The lock keys of work inside a folder: the user's and each folder on its path (`a`, `a/b`…),
+ * so deleting or renaming any ancestor (exclusive on its key) waits for it. A one-level
+ * folder's keys are what they always were.
+ */
+export function keysOf(username: string, folder: string | null): string[] {
+  const keys = [userKey(username)];
+  if (folder === null) return keys;
+  for (let cut = folder.indexOf('/'); cut >= 0; cut = folder.indexOf('/', cut + 1)) keys.push(folderKey(username, folder.slice(0, cut)));
+  keys.push(folderKey(username, folder));
+  return keys;
+}
 
 /**
  * Runs `fn` inside the user's directory (or folder), opened without following links;
@@ -39,7 +50,7 @@ export async function within<T>(
 ): Promise<T> {
   let dir: OpenDir;
   try {
-    dir = await OpenDir.open(storageDir, folder === null ? [username] : [username, folder]);
+    dir = await OpenDir.open(storageDir, [username, ...folderComponents(folder)]);
   } catch (err) {
     if (!isNoDir(err)) throw fromFsError(err) ?? err;
     throw notFound(

@@ -9,7 +9,7 @@ import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
 import { moveFile, renameFolder } from './moves.js';
 import { openFile } from './open-file.js';
-import { resolveUserPath } from './paths.js';
+import { folderComponents, resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
 import type { StorageParts } from './storage-parts.js';
 import { DiskTrash } from './trash-dir.js';
@@ -57,11 +57,11 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
   }
 
   path(username: string, folder: string | null = null, file: string | null = null): string {
-    return resolveUserPath(this.storageDir, username, folder, file);
+    return resolveUserPath(this.storageDir, username, ...folderComponents(folder), file);
   }
 
   requireFolder(username: string, folder: string | null): void {
-    if (folder !== null && !this.index.user(username)?.folders.has(folder)) {
+    if (folder !== null && !this.index.folder(username, folder)) {
       throw notFound('folder_not_found', 'Folder not found');
     }
   }

@@ -12,6 +12,8 @@ import { NameTaken } from './file-storage.js';
 import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from './file-storage.js';
 import { ignoreExists, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
+import { assertComponent } from './paths.js';
+import { ensureFolder } from './restore-folder.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
 import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
 import { showRestored, takeOutOfIndex } from './trash-index.js';
@@ -43,6 +45,8 @@ async function moveToTrash(s: StorageParts, trashRoot: string, target: TrashTarg
   const { username, folder, name, kind, id } = target;
   s.assertWritable();
   s.path(username, folder, name);
+  // A folder is trashed from the root only, until subtrees are (docs/tree.md): one name in the user's directory.
+  if (kind === 'folder') assertComponent(name);
   const missing = kind === 'file' ? 'file_not_found' : 'folder_not_found';
   const gone = () => notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
   let trashed = null as Trashed | null;
@@ -157,23 +161,6 @@ async function moveOrMissing(
   const placed = await read();
   land(placed);
   return placed;
-}
-
-/** Makes a user's folder again for a restored file (or finds it); its mtime. A file or link of that name is NameTaken. */
-async function ensureFolder(s: StorageParts, username: string, folder: string): Promise<number> {
-  return s.live.run([userKey(username)], false, () =>
-    within(s.storageDir, username, null, 'user_not_found', async (dir) => {
-      let stat = await lstatIn(dir, folder);
-      if (!stat) {
-        await mkdirIn(dir, folder).catch(ignoreExists);
-        await dir.fsync();
-        stat = await lstatIn(dir, folder);
-      }
-      if (!stat?.isDirectory()) throw new NameTaken(stat?.isFile() ? 'file' : 'other');
-      s.index.addFolder(username, folder, stat.mtimeMs);
-      return stat.mtimeMs;
-    }),
-  );
 }
 
 /** The disk's trash (FileStorage.trash): `<trashDir>/<username>/<id>/<name>`, beside the storage directory of `s`. */

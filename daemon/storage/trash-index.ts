@@ -15,7 +15,7 @@ export function takeOutOfIndex(index: FileIndex, target: TrashTarget): Trashed {
     return { size, fileCount: 1 };
   }
   const node = index.user(username)?.folders.get(name);
-  const trashed = { size: node?.sizeBytes ?? 0, fileCount: node?.files.size ?? 0 };
+  const trashed = { size: node?.sizeBytes ?? 0, fileCount: node?.fileCount ?? 0 };
   index.removeFolder(username, name);
   return trashed;
 }

@@ -6,7 +6,7 @@ import type { ApiResponse } from './daemon.js';
 const USER_KEYS = ['createdAt', 'email', 'emailVerified', 'role', 'usage', 'username'];
 const USAGE_KEYS = ['maxBytes', 'overQuota', 'usedBytes'];
 const ROLE_KEYS = ['badge', 'builtIn', 'maxStorage', 'name'];
-const FOLDER_KEYS = ['fileCount', 'modifiedAt', 'name', 'sizeBytes'];
+const FOLDER_KEYS = ['fileCount', 'folderCount', 'modifiedAt', 'name', 'path', 'sizeBytes'];
 const FILE_KEYS = ['folder', 'mimeType', 'modifiedAt', 'name', 'shareUrl', 'shared', 'size'];
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -33,7 +33,9 @@ export function expectFolder(f: unknown): void {
   expect(Object.keys(f as object).sort()).toEqual(FOLDER_KEYS);
   expect(f).toEqual({
     name: expect.any(String),
+    path: expect.any(String),
     fileCount: expect.any(Number),
+    folderCount: expect.any(Number),
     sizeBytes: expect.any(Number),
     modifiedAt: expect.stringMatching(ISO_DATE),
   });

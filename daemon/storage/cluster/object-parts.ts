@@ -11,7 +11,7 @@ import type { FileIndex } from '../file-index.js';
 import type { FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import { WatchedObjectStore } from '../objects/watched-store.js';
-import { assertComponent } from '../paths.js';
+import { assertComponent, assertFolderPath } from '../paths.js';
 import { SharedExclusiveLock } from '../safe-lock.js';
 import { UploadTickets } from '../upload-tickets.js';
 import { objectKey } from './ids.js';
@@ -62,7 +62,7 @@ export class ObjectParts {
   /** 400 for a name that is not one path component (before any row is looked up). */
   checkNames(username: string, folder: string | null, file: string): void {
     assertComponent(username);
-    if (folder !== null) assertComponent(folder);
+    if (folder !== null) assertFolderPath(folder);
     assertComponent(file);
   }
 

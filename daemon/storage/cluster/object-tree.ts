@@ -6,12 +6,12 @@
  * the sweeper, never a row without its object). ObjectStorage (object-storage.ts) builds
  * on this class with the index, uploads and reads.
  */
-import { conflict, nameUnavailable, notFound } from '../../errors.js';
+import { badRequest, conflict, nameUnavailable, notFound } from '../../errors.js';
 import type { StoredFolder } from '../../store/schema.js';
 import { failpoint } from '../../util/failpoints.js';
 import type { DeleteUserSteps } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
-import { assertComponent } from '../paths.js';
+import { assertComponent, assertFolderPath } from '../paths.js';
 import { folderKey, keysOf, userKey } from '../storage-parts.js';
 import { missingIn, ObjectParts } from './object-parts.js';
 import { newId, objectKey } from './ids.js';
@@ -75,6 +75,8 @@ export class ObjectTree extends ObjectParts {
 
   async createFolder(username: string, folder: string): Promise<void> {
     assertComponent(username);
+    if (folder.includes('/'))
+      throw badRequest('Folders inside folders are not kept in object storage yet; the embedded backend has them (docs/tree.md)');
     assertComponent(folder);
     if (this.index.user(username)?.folders.has(folder)) throw conflict('folder_exists', 'Folder already exists');
     await this.live.run([userKey(username)], false, async () => {
@@ -91,7 +93,7 @@ export class ObjectTree extends ObjectParts {
   /** Deletes a folder and its files for good (rows first, then objects). */
   async deleteFolder(username: string, folder: string): Promise<void> {
     assertComponent(username);
-    assertComponent(folder);
+    assertFolderPath(folder);
     this.requireFolder(username, folder);
     await this.live.run([userKey(username)], false, () =>
       this.live.run([folderKey(username, folder)], true, async () => {
@@ -111,7 +113,7 @@ export class ObjectTree extends ObjectParts {
    */
   async renameFolder(username: string, folder: string, newName: string, whileLocked: () => void = () => undefined): Promise<void> {
     assertComponent(username);
-    assertComponent(folder);
+    assertFolderPath(folder);
     assertComponent(newName);
     this.requireFolder(username, folder);
     if (folder === newName) return;

@@ -3,7 +3,9 @@ import type { FileIndex } from '../file-index.js';
 import type { Storage } from '../storage.js';
 import { lstatBelow } from '../safe-ops.js';
 import { trackTouches, type Touches } from '../safe-touched.js';
-import { isAddressableName } from '../scan.js';
+import { joinFolder } from '../index-tree.js';
+import { splitFolder } from '../paths.js';
+import { isAddressableName, isFolderPathInLimits } from '../scan.js';
 import { isTombstone } from '../tombstones.js';
 import type { Look } from './settle.js';
 import type { DirAt, Location } from './subscription.js';
@@ -30,25 +32,28 @@ export type FollowUp = { list: DirAt } | { remove: Removal | null } | null;
  * Additions are applied at once; removals are only returned, to be confirmed against the
  * disk and the storage marker first. A directory is listed whatever its event said:
  * @parcel/watcher reports a directory removed and made again within one batch as an
- * update. Symlinks, names the API cannot address and directories below a folder are not
- * indexed; a user's directory or a folder replaced by a link reads as gone.
+ * update. Symlinks, names the API cannot address and directories past the tree's limits
+ * are not indexed; a user's directory or a folder replaced by a link reads as gone.
  */
 export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): FollowUp {
   const { index, store } = t;
   const { username, folder, name } = at;
   if (username === null) return applyTopLevel(t, name, stat);
   if (!store.users.has(username) || !isAddressableName(name)) return null;
-  if (folder === null && stat?.isDirectory()) {
-    index.addFolder(username, name, stat.mtimeMs);
-    return { list: { username, folder: name } };
+  const here = joinFolder(folder, name);
+  if (stat?.isDirectory()) {
+    // Past the tree's limits: not indexed (a reconcile counts it in /api/dash).
+    if (!isFolderPathInLimits(here)) return null;
+    index.addFolder(username, here, stat.mtimeMs);
+    return { list: { username, folder: here } };
   }
   if (stat?.isFile()) {
     index.setFile(username, folder, name, { size: stat.size, mtimeMs: stat.mtimeMs });
     return null;
   }
   // A folder gone (or replaced by something that is not one).
-  if (folder === null && index.user(username)?.folders.has(name)) return { remove: { username, folder: name, file: null } };
-  // Gone, or now a symlink or a directory below a folder: not a file the API serves.
+  if (index.folder(username, here)) return { remove: { username, folder: here, file: null } };
+  // Gone, or now a symlink: not a file the API serves.
   if (index.files(username, folder)?.has(name)) return { remove: { username, folder, file: name } };
   return null;
 }
@@ -76,7 +81,8 @@ export function knownNames(index: FileIndex, dir: DirAt): string[] {
   if (dir.username === null) return [];
   const node = index.user(dir.username);
   if (dir.folder === null) return [...(node?.root.keys() ?? []), ...(node?.folders.keys() ?? [])];
-  return [...(node?.folders.get(dir.folder)?.files.keys() ?? [])];
+  const folder = index.folder(dir.username, dir.folder);
+  return [...(folder?.files.keys() ?? []), ...(folder?.folders.keys() ?? [])];
 }
 
 /**
@@ -105,7 +111,10 @@ export const touchedLocation = (touches: Touches, at: Location): boolean => touc
 /** Whether the API changed what a removal names (a file, a folder, a user's directory) while the disk was read. */
 export function touchedRemoval(touches: Touches, r: Removal): boolean {
   if (r.file !== null) return touches.has(r.username, r.folder, r.file);
-  if (r.folder !== null) return touches.has(r.username, null, r.folder);
+  if (r.folder !== null) {
+    const { parent, name } = splitFolder(r.folder);
+    return touches.has(r.username, parent, name);
+  }
   return touches.has(null, null, r.username);
 }
 

@@ -3,6 +3,7 @@ import { checkStorage } from '../availability.js';
 import type { FileIndex } from '../file-index.js';
 import type { Storage } from '../storage.js';
 import { syncIndexDirectory } from '../index-sync.js';
+import { eachFolder } from '../index-tree.js';
 
 /** Directory mtimes this close to the polling's start are read again (timestamp granularity; coarser file systems rely on the reconcile). */
 const MTIME_SLACK_MS = 50;
@@ -21,7 +22,7 @@ export interface PollEvents {
 }
 
 /**
- * Polls directory mtimes: every user's directory and folder whose mtime moved since the
+ * Polls directory mtimes: every user's directory and folder (at every depth) whose mtime moved since the
  * last pass (or since `since` at the first) is read again into the index. Runs while the
  * watch starts, and instead of it when the OS watch limit is reached.
  */
@@ -83,7 +84,8 @@ export class DirPoller {
     // Every directory is stat'ed at once, then only the ones that moved are read.
     const users = [...store.users.keys()];
     const rootsChanged = await Promise.all(users.map((u) => this.#changed(storage.path(u))));
-    const folders = users.flatMap((u) => [...(index.user(u)?.folders.keys() ?? [])].map((f) => [u, f] as const));
+    const folders: (readonly [string, string])[] = [];
+    for (const u of users) eachFolder(index.user(u)?.folders ?? new Map(), null, (f) => folders.push([u, f]));
     const foldersChanged = await Promise.all(folders.map(([u, f]) => this.#changed(storage.path(u, f))));
     for (let i = 0; i < users.length; i++) {
       if (round !== this.#round) return;

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isAddressableName, isFolderPathInLimits } from '../scan.js';
 
 /** One change below the storage directory, as @parcel/watcher reports it. */
 export interface WatchEvent {
@@ -22,7 +23,7 @@ export type WatchFactory = (root: string, onEvents: (err: Error | null, events: 
 // Loaded when the watcher starts, after the first scan: not on the way to the API answering (~35 ms).
 export const nativeWatch: WatchFactory = async (root, onEvents) => (await import('@parcel/watcher')).subscribe(root, onEvents);
 
-/** Where a name is in the storage tree: top level (username null), a user's root (folder null) or a folder. */
+/** Where a name is in the storage tree: top level (username null), a user's root (folder null) or a folder (its path). */
 export interface Location {
   username: string | null;
   folder: string | null;
@@ -34,7 +35,8 @@ export type DirAt = Pick<Location, 'username' | 'folder'>;
 
 /**
  * The location of a changed path below `root`, or null for the root itself, a path
- * outside it and anything below a folder (the API does not serve it).
+ * outside it, and a path the API cannot address: a folder on the way whose name it could
+ * not serve, or past the tree's limits (64 levels, 4,096 bytes; docs/tree.md).
  */
 export function locate(root: string, p: string): Location | null {
   const rel = path.relative(root, p);
@@ -43,7 +45,10 @@ export function locate(root: string, p: string): Location | null {
   if (parts.length === 1) return { username: null, folder: null, name: parts[0] };
   if (parts.length === 2) return { username: parts[0], folder: null, name: parts[1] };
   if (parts.length === 3) return { username: parts[0], folder: parts[1], name: parts[2] };
-  return null;
+  const names = parts.slice(1, -1);
+  const folder = names.join('/');
+  if (!names.every(isAddressableName) || !isFolderPathInLimits(folder)) return null;
+  return { username: parts[0], folder, name: parts[parts.length - 1] };
 }
 
 /**

@@ -51,11 +51,14 @@ describe('applyChange', () => {
     expect(t.index.getFile('ana', null, 'a.txt')).toBeDefined();
   });
 
-  it('ignores unknown users, names the API cannot address and directories below a folder; notes orphans', () => {
+  it('ignores unknown users and names the API cannot address; notes orphans', () => {
     const t = target();
     expect(applyChange(t, { username: 'bo', folder: null, name: 'a.txt' }, file(1))).toBeNull();
     expect(applyChange(t, { username: 'ana', folder: null, name: 'bad\u0001' }, file(1))).toBeNull();
-    expect(applyChange(t, { username: 'ana', folder: 'Photos', name: 'deeper' }, dir)).toBeNull();
+    // Since issue 25 a directory below a folder is a folder too (test/daemon/tree-watcher.test.ts).
+    expect(applyChange(t, { username: 'ana', folder: 'Photos', name: 'deeper' }, dir)).toEqual({
+      list: { username: 'ana', folder: 'Photos/deeper' },
+    });
     expect(applyChange(t, { username: null, folder: null, name: 'stray' }, dir)).toBeNull();
     expect(t.orphans.has('stray')).toBe(true);
     expect(applyChange(t, { username: null, folder: null, name: 'stray' }, null)).toEqual({ remove: null });

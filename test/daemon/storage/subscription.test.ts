@@ -14,11 +14,14 @@ describe('locate', () => {
     expect(locate(root, '/srv/storage/ana/Photos/b.jpg')).toEqual({ username: 'ana', folder: 'Photos', name: 'b.jpg' });
   });
 
-  it('leaves out the root itself, paths outside it and anything below a folder', () => {
+  it('leaves out the root itself, paths outside it and what the API cannot address below a folder', () => {
     expect(locate(root, root)).toBeNull();
     expect(locate(root, '/srv/storage-other/ana')).toBeNull();
     expect(locate(root, '/srv/ana')).toBeNull();
-    expect(locate(root, '/srv/storage/ana/Photos/deeper/c.jpg')).toBeNull();
+    // Since issue 25 a folder is a path: deeper names are located with it (docs/tree.md).
+    expect(locate(root, '/srv/storage/ana/Photos/deeper/c.jpg')).toEqual({ username: 'ana', folder: 'Photos/deeper', name: 'c.jpg' });
+    expect(locate(root, '/srv/storage/ana/Photos/CON/c.jpg')).toBeNull();
+    expect(locate(root, `/srv/storage/ana/${'d/'.repeat(65)}c.jpg`)).toBeNull();
   });
 });
 

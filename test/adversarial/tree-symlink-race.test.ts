@@ -1,0 +1,154 @@
+/**
+ * Issue 25: the symlink races of symlink-race.test.ts at depth. A folder levels down (and
+ * one in the middle of the path) swapped for a link to a directory outside storage while
+ * requests at depth run is never followed: nothing outside is read, written or deleted.
+ */
+import { mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WatchFactory } from '../../daemon/storage/watcher.js';
+import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { slowUpload } from '../helpers/slow-upload.js';
+
+const ROUNDS = 30;
+const DEEP = 'p/q/r';
+let t: TestDaemon;
+let outside: string;
+let victim: string;
+let victimBefore: Record<string, string>;
+let downloads: string[] = [];
+
+/** Every file and directory under `dir` (links listed as links, never followed) with its content. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string, rel: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        out[`${r}/`] = '';
+        await walk(path.join(d, e.name), r);
+      } else if (e.isSymbolicLink()) out[r] = `-> ${await readlink(path.join(d, e.name))}`;
+      else out[r] = await readFile(path.join(d, e.name), 'utf8');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+/** The victim holds the names the requests use, at the depths a followed link would reach. */
+async function makeVictim(): Promise<void> {
+  for (const dir of ['q/r', 'r']) {
+    await mkdir(path.join(victim, dir), { recursive: true });
+    for (const name of ['a.txt', ...Array.from({ length: ROUNDS }, (_, i) => [`d${i}.txt`, `n${i}.txt`]).flat()])
+      await writeFile(path.join(victim, dir, name), `VICTIM ${dir}/${name}`);
+  }
+}
+
+const expectVictimUntouched = async (round: number | string) =>
+  expect({ round, victim: await snapshot(victim) }).toEqual({ round, victim: victimBefore });
+
+/** A watch that never reports, so every request reaches the disk mid-swap (as in symlink-race.test.ts). */
+const silentWatch: WatchFactory = async () => ({ unsubscribe: async () => undefined });
+
+beforeAll(async () => {
+  t = await startTestDaemon({ watchFactory: silentWatch });
+  outside = path.join(t.dataDir, 'outside');
+  victim = path.join(outside, 'victim');
+  await createUser(t, 'racer');
+  expect((await t.api('POST', '/api/folders/create', { username: 'racer', folder: DEEP, parents: 'true' })).status).toBe(201);
+  await upload(t, 'racer', 'a.txt', 'racer a', { folder: DEEP });
+  for (let i = 0; i < ROUNDS; i++) {
+    await upload(t, 'racer', `d${i}.txt`, 'mine', { folder: DEEP });
+    await upload(t, 'racer', `n${i}.txt`, 'mine', { folder: DEEP });
+  }
+});
+afterAll(() => t.close());
+
+beforeEach(async () => {
+  await rm(victim, { recursive: true, force: true });
+  await makeVictim();
+  victimBefore = await snapshot(victim);
+  downloads = [];
+});
+
+/** Every kind of request at depth on round i's names, each after a random few milliseconds. */
+async function burst(i: number): Promise<void> {
+  const u = { username: 'racer', folder: DEEP };
+  const later = (call: () => Promise<unknown>) => new Promise((resolve) => setTimeout(resolve, Math.random() * 12)).then(call);
+  const api = (method: string, route: string, params: Record<string, string>, body?: string) =>
+    later(() => t.api(method, route, { ...u, ...params }, body === undefined ? {} : { body }));
+  const get = () =>
+    later(async () => {
+      downloads.push((await t.api('GET', '/api/files/download', { ...u, file: 'a.txt' })).text);
+    });
+  await Promise.all([
+    ...Array.from({ length: 4 }, get),
+    api('POST', '/api/files/upload', { file: `up${i}.txt` }, 'pwn'),
+    api('POST', '/api/files/upload', { file: 'a.txt', overwrite: 'true' }, 'racer a'),
+    api('POST', '/api/files/delete', { file: `d${i}.txt` }),
+    api('POST', '/api/files/rename', { file: `n${i}.txt`, newname: `m${i}.txt` }),
+    api('POST', '/api/folders/create', { folder: `${DEEP}/h${i}` }),
+    api('GET', '/api/files', {}),
+  ]);
+}
+
+const pause = (ms: number) =>
+  new Promise((resolve) => (Math.random() < 0.3 ? setImmediate(resolve) : setTimeout(resolve, Math.floor(Math.random() * (ms + 1)))));
+
+/** Swaps `dir` for a link to `target` and back as fast as the disk allows until stopped. */
+function hammer(dir: string, target: string, aside: string): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await rename(dir, aside);
+      await symlink(target, dir);
+      await pause(1);
+      await unlink(dir);
+      await rename(aside, dir);
+      await pause(3);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+describe('a symlink swapped in at depth mid-request', () => {
+  for (const [which, rel, target] of [
+    ['the deepest folder', 'p/q/r', 'r'],
+    ['a folder in the middle of the path', 'p/q', 'q'],
+  ] as const) {
+    it(`${which}, swapped in a tight loop while requests at depth run (${ROUNDS} rounds)`, async () => {
+      const home = path.join(t.storageDir, 'racer');
+      for (let i = 0; i < ROUNDS; i++) {
+        const h = hammer(path.join(home, rel), path.join(victim, target), path.join(outside, `${target}-real`));
+        await burst(i);
+        await h.stop();
+        await expectVictimUntouched(i);
+      }
+      expect(downloads.filter((d) => d.includes('VICTIM'))).toEqual([]);
+      // The requests did reach the disk at depth while the link came and went.
+      expect(downloads.some((d) => d.startsWith('racer'))).toBe(true);
+    }, 120_000);
+  }
+
+  it('while an upload body at depth streams, the middle folder swapped for a link: never followed', async () => {
+    const home = path.join(t.storageDir, 'racer');
+    for (let i = 0; i < 10; i++) {
+      const up = slowUpload(t.port, t.key, { username: 'racer', folder: DEEP, file: `s${i}.txt` }, 8);
+      await up.write('pwn-');
+      await rename(path.join(home, 'p', 'q'), path.join(outside, 'q-real'));
+      await symlink(path.join(victim, 'q'), path.join(home, 'p', 'q'));
+      up.end('pwn!');
+      // Placed in the real directory it was opened in (wherever that now is) or refused: never through the link, never a 5xx.
+      const res = await up.response;
+      expect(res.status, res.text).toBeLessThan(500);
+      await unlink(path.join(home, 'p', 'q'));
+      await rename(path.join(outside, 'q-real'), path.join(home, 'p', 'q'));
+      await expectVictimUntouched(i);
+    }
+  }, 60_000);
+});
