@@ -57,7 +57,7 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
   }),
   'files.list': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder ?? null, pg),
   'files.search': ({ nimbus, params, ctx, page: pg }) => {
-    const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit);
+    const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit, params.folder ?? null);
     answerHeader(ctx, 'X-Total-Count', String(result.total));
     return result.json;
   },
