@@ -13,7 +13,7 @@ import { mayStillHave } from '../services/standing.js';
 import { openThumbnail } from '../services/thumbnails.js';
 import * as transfers from '../services/transfers.js';
 import * as trash from '../services/trash.js';
-import { planZip } from '../services/zip.js';
+import { planZip } from '../services/zip-plan.js';
 import { sendFile } from './download.js';
 import { paged, signedIn, type HandlerTable } from './handler-support.js';
 import type { Page } from './params.js';
