@@ -380,7 +380,11 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: {
       username,
-      folder: p('folderPath', 'Folder to zip; omitted means the root (with every folder, unless `files` names some files)', false),
+      folder: p(
+        'folderPath',
+        'Folder to zip with its whole subtree; omitted means the whole storage (unless `files` names some files)',
+        false,
+      ),
       files: p('fileNameList', 'Only these files of `folder` (or of the root), separated by `/`', false),
     },
     success: 200,
