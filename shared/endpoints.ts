@@ -380,7 +380,11 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: {
       username,
-      folder: p('folderPath', 'Folder to zip; omitted means the root (with every folder, unless `files` names some files)', false),
+      folder: p(
+        'folderPath',
+        'Folder to zip with its whole subtree; omitted means the whole storage (unless `files` names some files)',
+        false,
+      ),
       files: p('fileNameList', 'Only these files of `folder` (or of the root), separated by `/`', false),
     },
     success: 200,
@@ -476,9 +480,13 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/files/search',
     group: 'files',
-    summary: 'Search a user’s files by name, at the root and in every folder (case- and accent-insensitive substring)',
+    summary: 'Search a user’s files by name, in the whole tree or below `folder` (case- and accent-insensitive substring)',
     audience: 'self',
-    params: { username, q: p('searchQuery', 'Text to find in file names (1–200 characters, matched literally)') },
+    params: {
+      username,
+      q: p('searchQuery', 'Text to find in file names (1–200 characters, matched literally)'),
+      folder: p('folderPath', 'Search only this folder and every folder below it; omitted means the whole tree', false),
+    },
     success: 200,
     errors: [400, 404],
     events: [],

@@ -13,7 +13,7 @@ import { mayStillHave } from '../services/standing.js';
 import { openThumbnail } from '../services/thumbnails.js';
 import * as transfers from '../services/transfers.js';
 import * as trash from '../services/trash.js';
-import { planZip } from '../services/zip.js';
+import { planZip } from '../services/zip-plan.js';
 import { sendFile } from './download.js';
 import { paged, signedIn, type HandlerTable } from './handler-support.js';
 import type { Page } from './params.js';
@@ -57,7 +57,7 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
   }),
   'files.list': ({ nimbus, params, ctx, page: pg }) => listFiles(nimbus, ctx, params.username, params.folder ?? null, pg),
   'files.search': ({ nimbus, params, ctx, page: pg }) => {
-    const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit);
+    const result = searchFilesJson(nimbus, params.username, params.q, pg.offset, pg.limit, params.folder ?? null);
     answerHeader(ctx, 'X-Total-Count', String(result.total));
     return result.json;
   },

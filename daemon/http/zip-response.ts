@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { NimbusContext } from '../context.js';
-import { streamZip, type ZipPlan } from '../services/zip.js';
+import { streamZip } from '../services/zip.js';
+import type { ZipPlan } from '../services/zip-plan.js';
 import { attachment } from './download.js';
 import { INERT_CSP } from './security.js';
 

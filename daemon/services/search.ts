@@ -1,4 +1,4 @@
-/** files.search: a user's files whose name holds a text, ignoring case and accents. */
+/** files.search: a user's files whose name holds a text, ignoring case and accents, in the whole tree or below one folder. */
 import type { JsonText, SearchHit } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { eachFolder, type FileMeta } from '../storage/index-tree.js';
@@ -84,9 +84,10 @@ function compareHits(a: Hit, b: Hit): number {
 }
 
 /**
- * One page of the user's files, at the root and in every folder, whose folded name holds the
- * folded `q` (a literal substring, no patterns), ordered by folded name, then name, then
- * folder (root first); as the JSON text of `{files: SearchHit[]}`.
+ * One page of the user's files, at the root and in every folder at every depth (or, with
+ * `within`, in that folder and every folder below it; 404 when it does not exist), whose
+ * folded name holds the folded `q` (a literal substring, no patterns), ordered by folded
+ * name, then name, then folder path (root first); as the JSON text of `{files: SearchHit[]}`.
  */
 export function searchFilesJson(
   nimbus: NimbusContext,
@@ -94,8 +95,10 @@ export function searchFilesJson(
   q: string,
   offset = 0,
   limit = Infinity,
+  within: string | null = null,
 ): { total: number; json: JsonText<{ files: SearchHit[] }> } {
   requireUser(nimbus, username);
+  nimbus.storage.requireFolder(username, within);
   const node = nimbus.index.user(username);
   const needle = searchFold(q);
   // The page needs only the first `offset + limit` hits in order: a small page keeps just those
@@ -139,8 +142,14 @@ export function searchFilesJson(
         pos = text.indexOf(needle, starts[i + 1]);
       }
     };
-    scan(node.root, null);
-    eachFolder(node.folders, null, (folder, folderNode) => scan(folderNode.files, folder));
+    // A depth-first walk of the tree's nodes from the root, or from `within` (whose path
+    // starts every path below it, so hits carry their whole folder path either way).
+    const walk = (files: Map<string, FileMeta>, folders: typeof node.folders, from: string | null) => {
+      scan(files, from);
+      eachFolder(folders, from, (folder, folderNode) => scan(folderNode.files, folder));
+    };
+    const start = within === null ? node : nimbus.index.folder(username, within);
+    if (start) walk('root' in start ? start.root : start.files, start.folders, within);
   }
   if (!bounded) hits.sort(compareHits);
   else hits = hits.slice(0, keep);

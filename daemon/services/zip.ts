@@ -1,9 +1,8 @@
 /**
  * `folders.download`: a folder, some files, or a user's whole storage as one streamed zip
- * (docs/explorer.md, "Zips"). What goes in is decided from the file index before the first
- * byte (so a missing folder or file is a plain 404); the bytes are then read one file at a
- * time through the storage's symlink-refusing open, and only as fast as the client takes
- * them: memory stays flat whatever the size, and yazl switches to ZIP64 when offsets or
+ * (docs/explorer.md, "Zips"). What goes in is planned from the file index before the first
+ * byte (zip-plan.ts); the bytes are then read one file at a time through the storage's
+ * symlink-refusing open, and only as fast as the client takes them: memory stays flat whatever the size, and yazl switches to ZIP64 when offsets or
  * sizes pass 4 GiB.
  */
 import { Readable } from 'node:stream';
@@ -11,76 +10,8 @@ import { createRequire } from 'node:module';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
-import { splitFolder } from '../storage/paths.js';
-import { mimeTypeOf, requireUser } from './records.js';
-
-/** One file of the zip: where it is in the storage, and its path inside the zip. */
-export interface ZipItem {
-  folder: string | null;
-  file: string;
-  entry: string;
-}
-
-/** Everything a zip will hold, decided before the first byte is sent. */
-export interface ZipPlan {
-  username: string;
-  /** The name offered to the browser (`folder.zip`, `files.zip`, `username.zip`). */
-  downloadName: string;
-  /** Directory entries (`folder/`), so an empty folder survives the round trip. */
-  directories: string[];
-  items: ZipItem[];
-}
-
-/**
- * What `folders.download` will send for these parameters; 404 for an unknown user, folder or
- * named file (before anything is streamed).
- * - `files` given: only those files of `folder` (or of the root), each at the top of the zip,
- *   as a selection would be (a file manager's "compress these items").
- * - `folder` only: its files under `folder/`.
- * - neither: the root's files, and every folder as a directory with its files.
- */
-export function planZip(nimbus: NimbusContext, username: string, folder: string | null, files: readonly string[] | null): ZipPlan {
-  requireUser(nimbus, username);
-  const storage = nimbus.storage;
-  const index = nimbus.index;
-  if (files !== null) {
-    for (const file of files) storage.requireFile(username, folder, file);
-    return {
-      username,
-      downloadName: `${folder === null ? 'files' : splitFolder(folder).name}.zip`,
-      directories: [],
-      items: files.map((file) => ({ folder, file, entry: file })),
-    };
-  }
-  if (folder !== null) {
-    storage.requireFolder(username, folder);
-    return {
-      username,
-      downloadName: `${splitFolder(folder).name}.zip`,
-      directories: [`${folder}/`],
-      items: folderItems(nimbus, username, folder),
-    };
-  }
-  // A user whose directory the index does not hold (yet) has nothing to zip: an empty zip.
-  const node = index.user(username);
-  if (!node) return { username, downloadName: `${username}.zip`, directories: [], items: [] };
-  const folders = [...node.folders.keys()].sort();
-  return {
-    username,
-    downloadName: `${username}.zip`,
-    directories: folders.map((name) => `${name}/`),
-    items: [
-      ...index.sortedNames(node.root).map((file) => ({ folder: null, file, entry: file })),
-      ...folders.flatMap((name) => folderItems(nimbus, username, name)),
-    ],
-  };
-}
-
-function folderItems(nimbus: NimbusContext, username: string, folder: string): ZipItem[] {
-  const files = nimbus.index.files(username, folder);
-  if (!files) return [];
-  return nimbus.index.sortedNames(files).map((file) => ({ folder, file, entry: `${folder}/${file}` }));
-}
+import { mimeTypeOf } from './records.js';
+import type { ZipItem, ZipPlan } from './zip-plan.js';
 
 /**
  * Deflate only what is text-like (text/*, JSON, XML, JavaScript, SVG, CSV…): it shrinks well

@@ -80,6 +80,20 @@ describe('files.search', () => {
     expect(last.headers.get('X-Total-Count')).toBe('4');
   });
 
+  it('searches only one folder with folder=, and answers 404 for a folder that does not exist', async () => {
+    const u = await newUser();
+    await folder(u, 'F');
+    await folder(u, 'G');
+    await upload(t, u, 'log-1.txt', 'x');
+    await upload(t, u, 'log-2.txt', 'x', { folder: 'F' });
+    await upload(t, u, 'log-3.txt', 'x', { folder: 'G' });
+    const res = await api(t, 'files.search', { username: u, q: 'log', folder: 'F' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('X-Total-Count')).toBe('1');
+    expect(res.body.files.map((f) => `${f.folder}/${f.name}`)).toEqual(['F/log-2.txt']);
+    expectErrorBody(await apiLoose(t, 'files.search', { username: u, q: 'log', folder: 'H' }), 404, 'folder_not_found');
+  });
+
   it('follows renames and deletes through the API', async () => {
     const u = await newUser();
     await folder(u, 'Docs');
