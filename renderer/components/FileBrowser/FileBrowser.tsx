@@ -125,7 +125,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           view={view}
           onViewChange={setView}
           onUpload={chooseFiles}
-          onNewFolder={folder === null ? () => setDialog({ kind: 'new-folder' }) : undefined}
+          onNewFolder={() => setDialog({ kind: 'new-folder' })}
           target={{ rows: selectedRows, everything: selectedRows.length === rows.length, inShell }}
           commands={commands}
         />
@@ -165,7 +165,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
             onMenu,
             onShareClick: (row: Row) => void browser.openShare(row),
             onRowDragStart: drag.onRowDragStart,
-            onDropOnFolder: folder === null ? drag.onDropOnFolder : undefined,
+            onDropOnFolder: drag.onDropOnFolder,
             onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
           }}
           sort={sort}
