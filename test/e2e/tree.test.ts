@@ -121,6 +121,23 @@ describe.skipIf(!runUi)('the explorer at depth (Chromium, real daemon, signed-in
     await page.getByRole('heading', { name: /empty/i }).waitFor();
   });
 
+  it('moves a file dropped onto a subfolder row or onto a crumb above into that folder', async () => {
+    await upload(t, 'ana', 'drag-me.txt', 'moved by dragging\n', { folder: 'photos/2024' });
+    const filesIn = async (folder: string) =>
+      ((await t.api('GET', '/api/folders/files', { username: 'ana', folder })).body as { files: { name: string }[] }).files.map(
+        (file) => file.name,
+      );
+    await page.goto(`${t.url}/files/ana/photos/2024`);
+    await showing('drag-me.txt', ['ana', 'photos', '2024']);
+    await row('drag-me.txt').dragTo(row('june'));
+    await expect.poll(() => filesIn('photos/2024/june')).toContain('drag-me.txt');
+    await row('june').dblclick();
+    await showing('drag-me.txt', ['ana', 'photos', '2024', 'june']);
+    await row('drag-me.txt').dragTo(crumbs().getByRole('button', { name: 'photos' }));
+    await expect.poll(() => filesIn('photos')).toContain('drag-me.txt');
+    expect(await filesIn('photos/2024/june')).not.toContain('drag-me.txt');
+  });
+
   it('shows a nested folder at 1400×900 and 390×844, light and dark', async () => {
     await page.goto(`${t.url}/files/ana/photos/2024`);
     for (const scheme of ['light', 'dark'] as const) {

@@ -120,14 +120,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
         onKeyDown={onSectionKeyDown}
       >
         <Toolbar
-          breadcrumb={
-            <Breadcrumb
-              username={username}
-              folder={folder}
-              onOpen={onOpenFolder}
-              onDropOnRoot={folder === null ? undefined : (event) => drag.dropInto(null, event)}
-            />
-          }
+          breadcrumb={<Breadcrumb username={username} folder={folder} onOpen={onOpenFolder} onDropOn={drag.dropInto} />}
           search={search}
           onSearchChange={setSearch}
           view={view}
