@@ -2,10 +2,11 @@
  * The explorer shows the tree (issue 25): a tree made through the API three levels deep opens
  * level by level by double-click and by Enter, each level lists its subfolders above its files,
  * Back, Forward and a reload land on the same level, the breadcrumb reads the path, and New
- * folder at depth creates inside the open folder. Screenshots of a nested folder at 1400×900 and
+ * folder at depth creates inside the open folder, files dropped on a subfolder or a crumb move there,
+ * and live changes at depth show. Screenshots of a nested folder at 1400×900 and
  * 390×844, light and dark, go to test-artifacts/tree-*.png.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,20 @@ describe.skipIf(!runUi)('the explorer at depth (Chromium, real daemon, signed-in
     await row('drag-me.txt').dragTo(crumbs().getByRole('button', { name: 'photos' }));
     await expect.poll(() => filesIn('photos')).toContain('drag-me.txt');
     expect(await filesIn('photos/2024/june')).not.toContain('drag-me.txt');
+  });
+
+  it('follows live changes at depth: a folder and a file made elsewhere appear, an open folder removed on disk leaves for the root', async () => {
+    await page.goto(`${t.url}/files/ana/photos/2024`);
+    await showing('year.txt', ['ana', 'photos', '2024']);
+    expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'photos/2024/live' })).status).toBe(201);
+    await row('live').waitFor();
+    await upload(t, 'ana', 'late.txt', 'uploaded elsewhere\n', { folder: 'photos/2024' });
+    await row('late.txt').waitFor();
+    await row('live').dblclick();
+    await crumbs().getByText('live').waitFor();
+    await rm(path.join(t.storageDir, 'ana', 'photos', '2024', 'live'), { recursive: true });
+    await expect.poll(here).toBe('/files/ana');
+    await row('root.txt').waitFor();
   });
 
   it('shows a nested folder at 1400×900 and 390×844, light and dark', async () => {
