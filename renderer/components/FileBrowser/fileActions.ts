@@ -66,7 +66,7 @@ function always<T>(value: T): () => T {
   return () => value;
 }
 
-/** Move to… and Copy to…: files only (folders are one level deep), to a folder picked in a dialog. */
+/** Move to… and Copy to…: files only (the daemon does not move folders yet), to a folder picked in a dialog. */
 const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
   id,
   surfaces: ['toolbar', 'menu'],
