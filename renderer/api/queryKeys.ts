@@ -12,7 +12,9 @@ export const queryKeys = {
   roles: ['roles'] as const,
   role: (name: string) => ['roles', name] as const,
   dash: ['dash'] as const,
+  /** Every folder listing of a user (a prefix), and the listing of the folders directly inside one folder (null: the root). */
   folders: (username: string) => ['folders', username] as const,
+  folderList: (username: string, folder: string | null) => ['folders', username, folder ?? ''] as const,
   allFiles: (username: string) => ['files', username] as const,
   files: (username: string, folder: string | null) => ['files', username, folder ?? ''] as const,
   /** A user's trash (trash.list). */

@@ -73,12 +73,14 @@ export function useEveryFile(username: string) {
   });
 }
 
-export function useFolders(username: string | null) {
+/** The folders directly inside `folder` (a path; null is the user's root). */
+export function useFolders(username: string | null, folder: string | null = null) {
   const client = useClient();
   return useQuery({
-    queryKey: queryKeys.folders(username ?? ''),
+    queryKey: queryKeys.folderList(username ?? '', folder),
     // Enabled only once there is a user.
-    queryFn: async ({ signal }) => (await client.call('folders.list', { username: username! }, signal)).folders,
+    queryFn: async ({ signal }) =>
+      (await client.call('folders.list', { username: username!, folder: folder ?? undefined }, signal)).folders,
     enabled: username !== null,
   });
 }

@@ -6,6 +6,7 @@ import { saveBlob } from '../lib/saveBlob';
 import type { Row } from '../lib/rows';
 import { useSession } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
+import { childFolder, folderName } from '../lib/places';
 
 /** One zip or file to hand to the browser: its link's parameters and the name it is saved under. */
 export interface DownloadPlan {
@@ -24,11 +25,12 @@ export interface DownloadPlan {
  */
 export function planDownload(rows: readonly Row[], username: string, folder: string | null, everything = false): DownloadPlan[] {
   const files = rows.filter((row) => row.kind === 'file').map((row) => row.name);
-  const folders = rows.filter((row) => row.kind === 'folder').map((row) => row.name);
+  // A folder by its path (the row's own, or its name inside this one); a zip is named after the folder itself.
+  const folders = rows.flatMap((row) => (row.kind === 'folder' ? [row.folder.path ?? childFolder(folder, row.name)] : []));
   if (folders.length === 0 && files.length === 1) return [{ folder, file: files[0], saveAs: files[0] }];
   if (folder === null && everything && folders.length > 0) return [{ folder: null, saveAs: `${username}.zip` }];
-  const plans: DownloadPlan[] = folders.map((name) => ({ folder: name, saveAs: `${name}.zip` }));
-  if (files.length > 0) plans.push({ folder, files, saveAs: `${folder ?? 'files'}.zip` });
+  const plans: DownloadPlan[] = folders.map((path) => ({ folder: path, saveAs: `${folderName(path)}.zip` }));
+  if (files.length > 0) plans.push({ folder, files, saveAs: `${folder === null ? 'files' : folderName(folder)}.zip` });
   return plans;
 }
 

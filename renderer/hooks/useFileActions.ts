@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FileEntry, Folder } from '../../shared/types';
 import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
+import { childFolder } from '../lib/places';
 import type { Row } from '../lib/rows';
 import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
@@ -153,7 +154,7 @@ export function useFileActions(username: string, folder: string | null) {
       async createFolder(name: string): Promise<boolean> {
         const result = await run(
           t('explorer:actions.createFolderFailed', { name }),
-          () => client.call('folders.create', { username, folder: name }),
+          () => client.call('folders.create', { username, folder: childFolder(folder, name) }),
           [queryKeys.folders(username), queryKeys.dash],
         );
         return result !== undefined;

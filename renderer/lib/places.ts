@@ -54,6 +54,16 @@ export function placeRoute(place: 'files' | 'shared' | 'trash' | 'settings', sel
   return place === 'trash' ? { page: 'trash', username: null } : { page: place };
 }
 
+/** The path of `name` inside `folder` (null: the user's root). */
+export function childFolder(folder: string | null, name: string): string {
+  return folder === null ? name : `${folder}/${name}`;
+}
+
+/** The last name of a folder path. */
+export function folderName(folder: string): string {
+  return folder.slice(folder.lastIndexOf('/') + 1);
+}
+
 /** The folder above `folder` (a path: names joined by `/`); null is the user's root. */
 export function parentFolder(folder: string): string | null {
   const cut = folder.lastIndexOf('/');

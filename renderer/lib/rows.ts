@@ -1,6 +1,6 @@
 import type { FileEntry, Folder } from '../../shared/types';
 
-/** One line of the file table: a folder (only at a user's root) or a file. */
+/** One line of the file table: a folder or a file. */
 export type Row =
   | { kind: 'folder'; key: string; name: string; size: number; modifiedAt: string; shared: false; folder: Folder }
   | { kind: 'file'; key: string; name: string; size: number; modifiedAt: string; shared: boolean; file: FileEntry };
@@ -21,6 +21,12 @@ export const folderRow = (folder: Folder): Row => ({
   shared: false,
   folder,
 });
+
+/** What a folder holds, at every depth: its files and its folders (the daemon's subtree totals). */
+export const folderItems = (folder: Folder): number => folder.fileCount + (folder.folderCount ?? 0);
+
+/** Whether a folder is inside another (the daemon renames and deletes only the root's folders for now). */
+export const isNestedFolder = (row: Row): boolean => row.kind === 'folder' && (row.folder.path ?? row.name).includes('/');
 
 export const fileRow = (file: FileEntry): Row => ({
   kind: 'file',

@@ -227,4 +227,12 @@ describe('planDownload', () => {
       { folder: null, files: ['a.txt', 'b.txt'], saveAs: 'files.zip' },
     ]);
   });
+
+  it('at depth, zips a subfolder by its path and names each zip after the folder itself', () => {
+    const june = folderRow({ ...photos, name: 'june', path: 'photos/2024/june' });
+    expect(planDownload([june], 'ana', 'photos/2024')).toEqual([{ folder: 'photos/2024/june', saveAs: 'june.zip' }]);
+    expect(planDownload(rows.slice(1), 'ana', 'photos/2024')).toEqual([
+      { folder: 'photos/2024', files: ['a.txt', 'b.txt'], saveAs: '2024.zip' },
+    ]);
+  });
 });

@@ -25,6 +25,27 @@ const entry = (name: string): FileEntry => ({
 });
 const folder = (name: string): Folder => ({ name, fileCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' });
 
+/** A folder `photos` holding the folder `photos/2024` and a file, as folders.list and folders.files answer at depth. */
+function renderNested() {
+  stubFetch({
+    'GET /api/folders': (url) =>
+      json(200, {
+        folders:
+          url.searchParams.get('folder') === 'photos'
+            ? [{ ...folder('2024'), path: 'photos/2024', folderCount: 0 }]
+            : [{ ...folder('photos'), path: 'photos', folderCount: 1 }],
+      }),
+    'GET /api/folders/files': () => json(200, { files: [{ ...entry('cover.txt'), folder: 'photos' }] }),
+    'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+  });
+  renderWithSession(
+    <UploadsProvider>
+      <FileBrowser username="ana" folder="photos" live="live" onOpenFolder={() => {}} />
+    </UploadsProvider>,
+    { client: new NimbusClient({ baseUrl: BASE, apiKey: null }), auth: 'session' },
+  );
+}
+
 function renderBrowser(bridge: Partial<NimbusBridge> | null = null) {
   stubFetch({
     'GET /api/folders': () => json(200, { folders: [folder('Docs'), folder('Photos')] }),
@@ -39,7 +60,7 @@ function renderBrowser(bridge: Partial<NimbusBridge> | null = null) {
   );
 }
 
-const grid = () => screen.getByRole('grid', { name: 'Files in ana' });
+const grid = () => screen.getByRole('grid', { name: /^Files in ana/ });
 /** Each button of the toolbar's group of file actions: its name, tooltip, icon and whether it can be pressed. */
 function toolbarActions() {
   const group = document.querySelector('.toolbar__group');
@@ -93,6 +114,26 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
+  it('a folder inside a folder: open and download only (the daemon renames and deletes root folders only for now)', async () => {
+    renderNested();
+    await select('2024');
+    expect(toolbarActions()).toEqual([
+      tool('Download as zip', 'Download as zip', 'lucide-download', true),
+      tool('Rename', 'Rename (F2)', 'lucide-pencil', false),
+      tool('Move to…', 'Move to…', 'lucide-folder-input', false),
+      tool('Copy to…', 'Copy to…', 'lucide-copy', false),
+      tool('Share', 'Share link', 'lucide-link-2', false),
+      tool('Delete', 'Delete (Del)', 'lucide-trash-2', false, true),
+    ]);
+    expect(await menuFor('2024')).toEqual([item('Open', 'lucide-folder-open'), item('Download as zip', 'lucide-download', true)]);
+    // Nor do their keys offer what would fail: F2 opens no editor, Delete asks nothing.
+    await select('2024');
+    await userEvent.keyboard('{F2}');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    await userEvent.keyboard('{Delete}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('with nothing selected, the toolbar shows every action disabled', async () => {
     renderBrowser();
     await screen.findByText('a.txt');

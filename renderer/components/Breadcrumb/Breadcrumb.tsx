@@ -10,8 +10,8 @@ interface BreadcrumbProps {
   folder: string | null;
   /** Opens a folder above the open one (null: the root). */
   onOpen: (folder: string | null) => void;
-  /** Files dragged from the list onto the user's root (shown inside a folder only). */
-  onDropOnRoot?: (event: DragEvent) => void;
+  /** Files dragged from the list onto a crumb above the open folder (null: the user's root). */
+  onDropOn?: (folder: string | null, event: DragEvent) => void;
 }
 
 /** One crumb per level of the path: `photos/2024` is photos and photos/2024. */
@@ -21,10 +21,11 @@ function crumbsOf(folder: string | null): { name: string; path: string }[] {
   return names.map((name, i) => ({ name, path: names.slice(0, i + 1).join('/') }));
 }
 
-/** user › folder › subfolder…; every part but the last goes back up to it, and the root takes files dragged onto it. */
-export function Breadcrumb({ username, folder, onOpen, onDropOnRoot }: BreadcrumbProps) {
+/** user › folder › subfolder…; every part but the last goes back up to it and takes files dragged onto it. */
+export function Breadcrumb({ username, folder, onOpen, onDropOn }: BreadcrumbProps) {
   const { t } = useTranslation();
   const crumbs = crumbsOf(folder);
+  const dropOnto = (target: string | null) => dropTargetProps(onDropOn && ((event: DragEvent) => onDropOn(target, event)));
   return (
     <nav aria-label={t('explorer:breadcrumb.label')} className="crumbs">
       <ol>
@@ -35,7 +36,7 @@ export function Breadcrumb({ username, folder, onOpen, onDropOnRoot }: Breadcrum
               {username}
             </span>
           ) : (
-            <button type="button" className="crumbs__item" onClick={() => onOpen(null)} {...dropTargetProps(onDropOnRoot)}>
+            <button type="button" className="crumbs__item" onClick={() => onOpen(null)} {...dropOnto(null)}>
               <HardDrive size={16} aria-hidden="true" />
               {username}
             </button>
@@ -50,7 +51,7 @@ export function Breadcrumb({ username, folder, onOpen, onDropOnRoot }: Breadcrum
                 {crumb.name}
               </span>
             ) : (
-              <button type="button" className="crumbs__item" onClick={() => onOpen(crumb.path)}>
+              <button type="button" className="crumbs__item" onClick={() => onOpen(crumb.path)} {...dropOnto(crumb.path)}>
                 <Folder size={16} aria-hidden="true" />
                 {crumb.name}
               </button>

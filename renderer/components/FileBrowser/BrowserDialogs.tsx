@@ -60,7 +60,7 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
     case 'new-folder':
       return (
         <NameDialog
-          title={t('explorer:newFolder.title', { username })}
+          title={t('explorer:newFolder.title', { username: folder ?? username })}
           label={t('explorer:newFolder.label')}
           rule={FILE_NAME_RULE}
           submitLabel={t('explorer:newFolder.submit')}

@@ -13,6 +13,7 @@ import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
 import { BrowserDialogs, type DialogState } from './BrowserDialogs';
 import { directorySummary } from './directorySummary';
+import { canRenameOrDelete } from './fileActions';
 import { FileContextMenu } from './FileContextMenu';
 import { useBrowserCommands, type PreviewState } from './useBrowserCommands';
 import { useDirectoryRows } from './useDirectoryRows';
@@ -60,7 +61,14 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
-  const { onStartRename } = rename;
+  // F2 and Delete offer no more than the toolbar does (fileActions.ts): never a rename or delete the daemon refuses.
+  const { onStartRename: startRename } = rename;
+  const onStartRename = useCallback(
+    (row: Row) => {
+      if (canRenameOrDelete([row])) startRename(row);
+    },
+    [startRename],
+  );
   const browser = useBrowserCommands({
     username,
     folder,
@@ -84,7 +92,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
     [queue, username, folder],
   );
   const onDelete = useCallback(() => {
-    if (selectedRows.length > 0) commands.remove(selectedRows);
+    if (canRenameOrDelete(selectedRows)) commands.remove(selectedRows);
   }, [commands, selectedRows]);
 
   const location = folder === null ? username : `${username} › ${folder}`;
@@ -112,20 +120,13 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
         onKeyDown={onSectionKeyDown}
       >
         <Toolbar
-          breadcrumb={
-            <Breadcrumb
-              username={username}
-              folder={folder}
-              onOpen={onOpenFolder}
-              onDropOnRoot={folder === null ? undefined : (event) => drag.dropInto(null, event)}
-            />
-          }
+          breadcrumb={<Breadcrumb username={username} folder={folder} onOpen={onOpenFolder} onDropOn={drag.dropInto} />}
           search={search}
           onSearchChange={setSearch}
           view={view}
           onViewChange={setView}
           onUpload={chooseFiles}
-          onNewFolder={folder === null ? () => setDialog({ kind: 'new-folder' }) : undefined}
+          onNewFolder={() => setDialog({ kind: 'new-folder' })}
           target={{ rows: selectedRows, everything: selectedRows.length === rows.length, inShell }}
           commands={commands}
         />
@@ -165,7 +166,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
             onMenu,
             onShareClick: (row: Row) => void browser.openShare(row),
             onRowDragStart: drag.onRowDragStart,
-            onDropOnFolder: folder === null ? drag.onDropOnFolder : undefined,
+            onDropOnFolder: drag.onDropOnFolder,
             onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
           }}
           sort={sort}

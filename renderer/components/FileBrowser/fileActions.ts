@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
-import type { Row } from '../../lib/rows';
+import { isNestedFolder, type Row } from '../../lib/rows';
 
 /** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
 export interface ActionTarget {
@@ -58,13 +58,15 @@ const singleFile = (target: ActionTarget): FileRowOf | null => {
   return row?.kind === 'file' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
+/** Renaming and deleting: not a folder inside a folder, which the daemon refuses until subtrees move whole (docs/tree.md). */
+export const canRenameOrDelete = (rows: readonly Row[]): boolean => rows.length > 0 && !rows.some(isNestedFolder);
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
 /** The same whatever the rows. */
 function always<T>(value: T): () => T {
   return () => value;
 }
 
-/** Move to… and Copy to…: files only (folders are one level deep), to a folder picked in a dialog. */
+/** Move to… and Copy to…: files only (the daemon does not move folders yet), to a folder picked in a dialog. */
 const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
   id,
   surfaces: ['toolbar', 'menu'],
@@ -104,7 +106,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     label: (t) => t('explorer:fileAction.rename'),
     hint: (t) => t('explorer:fileAction.renameHint'),
     icon: always(Pencil),
-    applies: (target) => single(target) !== null,
+    applies: (target) => single(target) !== null && canRenameOrDelete(target.rows),
     run: (commands, target) => commands.rename(target.rows[0]),
   },
   transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
@@ -134,7 +136,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     hint: (t) => t('explorer:fileAction.deleteHint'),
     icon: always(Trash2),
     danger: true,
-    applies: any,
+    applies: (target) => canRenameOrDelete(target.rows),
     run: (commands, target) => commands.remove(target.rows),
   },
 ];

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '../../../shared/types';
 import type { useFileActions } from '../../hooks/useFileActions';
 import { copyText } from '../../lib/clipboard';
+import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
 import { EMPTY_SELECTION, type Selection } from '../../lib/selection';
 import { useSession } from '../Session/sessionContext';
@@ -67,10 +68,10 @@ export function useBrowserCommands(options: CommandOptions) {
   );
   const onOpen = useCallback(
     (row: Row) => {
-      if (row.kind === 'folder') onOpenFolder(row.name);
+      if (row.kind === 'folder') onOpenFolder(row.folder.path ?? childFolder(folder, row.name));
       else onPreview(row);
     },
-    [onOpenFolder, onPreview],
+    [folder, onOpenFolder, onPreview],
   );
 
   const confirmDelete = useCallback(

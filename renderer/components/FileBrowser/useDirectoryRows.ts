@@ -1,30 +1,31 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useFiles, useFolders } from '../../hooks/queries';
 import { fileRow, folderRow, sortRows, type Sort } from '../../lib/rows';
+import { folderName, parentFolder } from '../../lib/places';
 
 /**
- * The rows of one directory: the user's folders (at the root only; folders are one level deep)
- * and the files, in `sort` order. `onFolderGone` runs when the open folder no longer exists.
+ * The rows of one directory at any depth: the folders directly inside it, then its files, in
+ * `sort` order (folders first). `onFolderGone` runs when the open folder no longer exists.
  */
 export function useDirectoryRows(username: string, folder: string | null, sort: Sort, onFolderGone: () => void) {
-  const folders = useFolders(username);
+  const folders = useFolders(username, folder);
   const files = useFiles(username, folder);
-  const allRows = useMemo(() => {
-    const fileRows = (files.data ?? []).map(fileRow);
-    return folder === null ? [...(folders.data ?? []).map(folderRow), ...fileRows] : fileRows;
-  }, [files.data, folders.data, folder]);
+  // The listing the open folder is itself in: where its deletion (here or elsewhere) shows.
+  const siblings = useFolders(username, folder === null ? null : parentFolder(folder));
+  const allRows = useMemo(() => [...(folders.data ?? []).map(folderRow), ...(files.data ?? []).map(fileRow)], [files.data, folders.data]);
   const rows = useMemo(() => sortRows(allRows, sort), [allRows, sort]);
-  const loading = files.isPending || (folder === null && folders.isPending);
+  const loading = files.isPending || (folders.isPending && !files.isError);
 
   // Deleted here or elsewhere while open. One that never was (a stale bookmark) stays, and its
   // listing's 404 shows the not-found state with a way back.
-  const seen = useRef(false);
+  const seen = useRef<string | null>(null);
   useEffect(() => {
-    if (folder === null || !folders.data) return;
-    const exists = folders.data.some((entry) => entry.name === folder);
-    if (!exists && seen.current) onFolderGone();
-    seen.current = exists;
-  }, [folder, folders.data, onFolderGone]);
+    if (folder === null || !siblings.data) return;
+    const name = folderName(folder);
+    const exists = siblings.data.some((entry) => entry.name === name);
+    if (!exists && seen.current === folder) onFolderGone();
+    seen.current = exists ? folder : null;
+  }, [folder, siblings.data, onFolderGone]);
 
   return { files, rows, allRows, loading };
 }

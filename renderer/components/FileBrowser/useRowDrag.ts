@@ -1,5 +1,6 @@
 import { useCallback, type Dispatch, type DragEvent, type RefObject, type SetStateAction } from 'react';
 import type { useFileActions } from '../../hooks/useFileActions';
+import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
 import { selectOnly, type Selection } from '../../lib/selection';
 import { ROWS_DRAG_TYPE, draggedNames } from '../FileTable/rowEvents';
@@ -32,6 +33,6 @@ export function useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection
     },
     [actions, folder, rowsRef],
   );
-  const onDropOnFolder = useCallback((name: string, event: DragEvent) => dropInto(name, event), [dropInto]);
+  const onDropOnFolder = useCallback((name: string, event: DragEvent) => dropInto(childFolder(folder, name), event), [dropInto, folder]);
   return { onRowDragStart, dropInto, onDropOnFolder };
 }

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Folder } from 'lucide-react';
 import { formatBytes, formatFullDate } from '../../lib/format';
-import type { Row } from '../../lib/rows';
+import { folderItems, type Row } from '../../lib/rows';
 import { RowMenuButton } from '../FileTable/RowMenuButton';
 import { rowInteractionProps, type RowEvents } from '../FileTable/rowEvents';
 import { RowName, SharedLinkTag } from '../FileTable/RowParts';
@@ -43,7 +43,7 @@ export const FileCard = memo(function FileCard(props: FileCardProps) {
         <div className="fg__text">
           <RowName row={row} editing={editing} className="fg__name" events={props} />
           <span className="fg__meta">
-            {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
+            {row.kind === 'folder' ? t('explorer:table.items', { count: folderItems(row.folder) }) : formatBytes(row.size)}
           </span>
         </div>
         <RowMenuButton row={row} className="fg__more" onRowMenu={props.onRowMenu} />

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
-import type { Row } from '../../lib/rows';
+import { folderItems, type Row } from '../../lib/rows';
 import { RowMenuButton } from './RowMenuButton';
 import { rowInteractionProps, type RowEvents } from './rowEvents';
 import { RowName, SharedLinkTag } from './RowParts';
@@ -40,7 +40,7 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
         <RowName row={row} editing={editing} className="ft__name-text" events={props} />
       </div>
       <div role="gridcell" className="ft__cell ft__cell--size">
-        {row.kind === 'folder' ? t('explorer:table.items', { count: row.folder.fileCount }) : formatBytes(row.size)}
+        {row.kind === 'folder' ? t('explorer:table.items', { count: folderItems(row.folder) }) : formatBytes(row.size)}
       </div>
       <div role="gridcell" className="ft__cell ft__cell--modified" title={formatFullDate(row.modifiedAt)}>
         {formatModified(row.modifiedAt)}

@@ -13,7 +13,7 @@ interface ToolbarProps {
   view: ViewMode;
   onViewChange: (view: ViewMode) => void;
   onUpload: () => void;
-  /** Absent where folders cannot be created (inside a folder: folders are one level deep). */
+  /** Absent where folders cannot be created. */
   onNewFolder?: () => void;
   /** The selection, which the file actions act on. */
   target: ActionTarget;
