@@ -10,9 +10,9 @@ import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
-import { assertRootFolder } from './name-locks.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
-import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
+import { moveFolderShares, moveShareToFolder, sharesBelow } from './shares.js';
+import { splitFolder } from '../storage/paths.js';
 
 /**
  * What refuses `file` of `from` arriving in `to`, from the index, before any disk access:
@@ -92,29 +92,33 @@ async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Pr
 }
 
 /**
- * Renames a folder; every share of a file inside follows (same tokens). 409 `folder_exists`
- * for a folder or root file of the new name, `name_case_conflict` for a case twin; the same
- * name is no change (as a file rename).
+ * Renames a folder at any depth within its parent; every share of a file anywhere below
+ * follows (same tokens). 409 `folder_exists` for a folder or file of the new name beside it,
+ * `name_case_conflict` for a case twin; the same name is no change (as a file rename).
  */
 export async function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
   requireUser(nimbus, username);
-  assertRootFolder(nimbus, username, folder, 'renamed');
   nimbus.storage.requireFolder(username, folder);
-  // The locks of the folder's shared files too: a rename or delete of one of them moves or
-  // revokes its share after its disk work, which must not land on the folder's old name.
-  const sharedFiles = sharedFilesIn(nimbus, username, folder).map((f) => fileLock(username, folder, f));
-  return nimbus.locks.run([fileLock(username, null, folder), fileLock(username, null, newName), ...sharedFiles], async () => {
+  const { parent, name } = splitFolder(folder);
+  const renamed = parent === null ? newName : `${parent}/${newName}`;
+  // The locks of the subtree's shared files too: a rename or delete of one of them moves or
+  // revokes its share after its disk work, which must not land on the folder's old path.
+  const sharedFiles = sharesBelow(nimbus, username, folder).map((s) => fileLock(username, s.folder, s.file));
+  return nimbus.locks.run([fileLock(username, parent, name), fileLock(username, parent, newName), ...sharedFiles], async () => {
     nimbus.storage.requireFolder(username, folder);
-    if (newName !== folder) {
-      if (nimbus.index.user(username)?.folders.has(newName) || nimbus.index.getFile(username, null, newName))
-        throw conflict('folder_exists', 'A folder or file with that name already exists at the root');
-      assertNoCaseTwin(nimbus, username, null, newName, folder);
+    if (newName !== name) {
+      if (nimbus.index.folder(username, renamed) || nimbus.index.getFile(username, parent, newName))
+        throw conflict(
+          'folder_exists',
+          `A folder or file with that name already exists ${parent === null ? 'at the root' : 'in the folder'}`,
+        );
+      assertNoCaseTwin(nimbus, username, parent, newName, name);
     }
     let sharesMoved = 0;
     await nimbus.storage.renameFolder(username, folder, newName, () => {
-      sharesMoved = moveFolderShares(nimbus, username, folder, newName);
+      sharesMoved = moveFolderShares(nimbus, username, folder, renamed);
     });
     if (sharesMoved > 0) await nimbus.store.commit();
-    return toFolder(newName, nimbus.index.user(username)!.folders.get(newName)!);
+    return toFolder(renamed, nimbus.index.folder(username, renamed)!);
   });
 }

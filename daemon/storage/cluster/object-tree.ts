@@ -113,6 +113,7 @@ export class ObjectTree extends ObjectParts {
    */
   async renameFolder(username: string, folder: string, newName: string, whileLocked: () => void = () => undefined): Promise<void> {
     assertComponent(username);
+    if (folder.includes('/')) throw badRequest('A folder inside a folder cannot be renamed in object storage yet (docs/tree.md)');
     assertFolderPath(folder);
     assertComponent(newName);
     this.requireFolder(username, folder);

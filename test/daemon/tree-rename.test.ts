@@ -1,0 +1,122 @@
+/**
+ * Issue 25, renaming a folder at any depth (embedded): one rename of the directory, the
+ * index node relinked, the shares below following, one removal and one addition in the
+ * event stream (none per file), the 409/404/400 refusals, and a rename racing uploads into
+ * the subtree.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createUser, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
+import { openEventStream } from '../helpers/events.js';
+import { expectErrorBody, expectFolder } from '../helpers/records.js';
+
+let t: TestDaemon;
+let n = 0;
+const WAIT = { timeout: 15_000, interval: 50 };
+
+beforeAll(async () => {
+  t = await startTestDaemon();
+});
+afterAll(() => t.close());
+
+/** A new user holding `a/b/c/deep.txt` (shared) and `a/b/mid.txt`; answers the user and the share's token. */
+async function tree(): Promise<{ username: string; token: string }> {
+  const username = `r${++n}`;
+  await createUser(t, username);
+  expect((await t.api('POST', '/api/folders/create', { username, folder: 'a/b/c', parents: 'true' })).status).toBe(201);
+  await upload(t, username, 'deep.txt', 'bottom', { folder: 'a/b/c' });
+  await upload(t, username, 'mid.txt', 'middle', { folder: 'a/b' });
+  const shared = await t.api('POST', '/api/files/share', { username, folder: 'a/b/c', file: 'deep.txt' });
+  expect(shared.status, shared.text).toBe(201);
+  const token = new URL(shared.body.file.shareUrl as string).pathname.split('/')[2];
+  return { username, token };
+}
+
+const usedBytes = async (username: string) => (await t.api('GET', '/api/user', { username })).body.usage.usedBytes as number;
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
+
+describe('folders.rename at depth', () => {
+  it('renames a middle folder whole: listings under the new path, none under the old, the share still downloads, usage unchanged, one event each way', async () => {
+    const { username, token } = await tree();
+    const used = await usedBytes(username);
+    const stream = await openEventStream(t.url, { 'API-Key': TEST_KEY });
+    try {
+      await vi.waitFor(() => expect(stream.text()).toContain(': connected'), WAIT);
+      const res = await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'x' });
+      expect(res.status, res.text).toBe(201);
+      expectFolder(res.body.folder);
+      expect(res.body.folder).toMatchObject({ name: 'x', path: 'a/x', fileCount: 2, folderCount: 1, sizeBytes: 12 });
+
+      expect(await readdir(path.join(t.storageDir, username, 'a'))).toEqual(['x']);
+      expect(await exists(path.join(t.storageDir, username, 'a', 'x', 'c', 'deep.txt'))).toBe(true);
+      const inA = await t.api('GET', '/api/folders', { username, folder: 'a' });
+      expect(inA.body.folders.map((f: { path: string }) => f.path)).toEqual(['a/x']);
+      expect((await t.api('GET', '/api/folders', { username, folder: 'a/x' })).body.folders.map((f: { path: string }) => f.path)).toEqual([
+        'a/x/c',
+      ]);
+      const deep = await t.api('GET', '/api/folders/files', { username, folder: 'a/x/c' });
+      expect(deep.body.files.map((f: { name: string; folder: string; shared: boolean }) => [f.name, f.folder, f.shared])).toEqual([
+        ['deep.txt', 'a/x/c', true],
+      ]);
+      expectErrorBody(await t.api('GET', '/api/folders/files', { username, folder: 'a/b/c' }), 404, 'folder_not_found');
+      expectErrorBody(await t.api('GET', '/api/folders', { username, folder: 'a/b' }), 404, 'folder_not_found');
+      expect((await t.api('GET', `/s/${token}`, {}, { key: null })).text).toBe('bottom');
+      expect(await usedBytes(username)).toBe(used);
+
+      // A change made after the rename: once it is out, every event of the rename is too.
+      await upload(t, username, 'after.txt', 'z');
+      await vi.waitFor(() => expect(stream.messages.some((m) => m.data.file === 'after.txt')).toBe(true), WAIT);
+      const mine = stream.messages.filter((m) => m.data.username === username && m.data.file !== 'after.txt');
+      const renameEvents = mine.slice(mine.findIndex((m) => m.event === 'folder.removed'));
+      expect(renameEvents.map((m) => [m.event, m.data.folder, m.data.file])).toEqual([
+        ['folder.removed', 'a/b', null],
+        ['folder.added', 'a/x', null],
+      ]);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('refuses a name taken in the parent (409, case twins too), a missing folder (404), a bad name (400), changing nothing', async () => {
+    const { username } = await tree();
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'a/Other' })).status).toBe(201);
+    await upload(t, username, 'note.txt', 'n', { folder: 'a' });
+    const before = await snapshotState(t);
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'Other' }), 409, 'folder_exists');
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'note.txt' }), 409, 'folder_exists');
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'other' }), 409, 'name_case_conflict');
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/nope', newname: 'y' }), 404, 'folder_not_found');
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/b/../b', newname: 'y' }), 400, 'invalid_parameter');
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'y/z' }), 400, 'invalid_parameter');
+    expect(await snapshotState(t)).toEqual(before);
+    // Only its case changes: allowed, the folder itself is no twin.
+    const recased = await t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'B' });
+    expect(recased.status, recased.text).toBe(201);
+    expect(recased.body.folder).toMatchObject({ path: 'a/B', fileCount: 2 });
+  });
+
+  it('racing uploads into the subtree: each upload lands under the new path or is refused cleanly, never lost or outside the tree', async () => {
+    const { username } = await tree();
+    const uploads = Array.from({ length: 12 }, (_, i) =>
+      t.api('POST', '/api/files/upload', { username, folder: 'a/b/c', file: `race${i}.txt` }, { body: `r${i}` }),
+    );
+    const rename = t.api('POST', '/api/folders/rename', { username, folder: 'a/b', newname: 'moved' });
+    const results = await Promise.all(uploads);
+    expect((await rename).status).toBe(201);
+    const stored = new Set<string>(
+      (await t.api('GET', '/api/folders/files', { username, folder: 'a/moved/c' })).body.files.map((f: { name: string }) => f.name),
+    );
+    results.forEach((res, i) => {
+      if (res.status === 201) expect(stored.has(`race${i}.txt`), `race${i}.txt acknowledged`).toBe(true);
+      else expect([404, 409]).toContain(res.status);
+    });
+    expect(await readdir(path.join(t.storageDir, username, 'a'))).toEqual(['moved']);
+    const onDisk = (await readdir(path.join(t.storageDir, username, 'a', 'moved', 'c'))).filter((f) => f.startsWith('race'));
+    expect(onDisk.sort()).toEqual([...stored].filter((f) => f.startsWith('race')).sort());
+  });
+});
