@@ -96,29 +96,54 @@ async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Pr
  * follows (same tokens). 409 `folder_exists` for a folder or file of the new name beside it,
  * `name_case_conflict` for a case twin; the same name is no change (as a file rename).
  */
-export async function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
+export function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
+  return relocateFolder(nimbus, username, folder, splitFolder(folder).parent, newName, false);
+}
+
+/**
+ * Moves a folder with its subtree into `to` (null: the root), keeping its name; the shares
+ * below follow. 409 `conflict` into itself or a folder inside it, `folder_exists` or
+ * `name_case_conflict` for a name taken at the target (where it already is, too, as a file move).
+ */
+export function moveFolder(nimbus: NimbusContext, username: string, folder: string, to: string | null): Promise<Folder> {
+  return relocateFolder(nimbus, username, folder, to, splitFolder(folder).name, true);
+}
+
+/** Puts `folder` into `to` as `newName` (`move`: into another folder, else a rename in its own), checked from the index first. */
+async function relocateFolder(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string,
+  to: string | null,
+  newName: string,
+  move: boolean,
+): Promise<Folder> {
   requireUser(nimbus, username);
   nimbus.storage.requireFolder(username, folder);
+  nimbus.storage.requireFolder(username, to);
   const { parent, name } = splitFolder(folder);
-  const renamed = parent === null ? newName : `${parent}/${newName}`;
+  const arrived = to === null ? newName : `${to}/${newName}`;
+  if (to !== null && (to === folder || to.startsWith(`${folder}/`)))
+    throw conflict('conflict', 'A folder cannot be moved into itself or a folder inside it');
   // The locks of the subtree's shared files too: a rename or delete of one of them moves or
   // revokes its share after its disk work, which must not land on the folder's old path.
   const sharedFiles = sharesBelow(nimbus, username, folder).map((s) => fileLock(username, s.folder, s.file));
-  return nimbus.locks.run([fileLock(username, parent, name), fileLock(username, parent, newName), ...sharedFiles], async () => {
+  return nimbus.locks.run([fileLock(username, parent, name), fileLock(username, to, newName), ...sharedFiles], async () => {
     nimbus.storage.requireFolder(username, folder);
-    if (newName !== name) {
-      if (nimbus.index.folder(username, renamed) || nimbus.index.getFile(username, parent, newName))
-        throw conflict(
-          'folder_exists',
-          `A folder or file with that name already exists ${parent === null ? 'at the root' : 'in the folder'}`,
-        );
-      assertNoCaseTwin(nimbus, username, parent, newName, name);
+    nimbus.storage.requireFolder(username, to);
+    if (move || newName !== name) {
+      if (nimbus.index.folder(username, arrived) || nimbus.index.getFile(username, to, newName))
+        throw conflict('folder_exists', `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`);
+      assertNoCaseTwin(nimbus, username, to, newName, move ? undefined : name);
     }
     let sharesMoved = 0;
-    await nimbus.storage.renameFolder(username, folder, newName, () => {
-      sharesMoved = moveFolderShares(nimbus, username, folder, renamed);
-    });
+    const moveShares = () => {
+      sharesMoved = moveFolderShares(nimbus, username, folder, arrived);
+    };
+    await (move
+      ? nimbus.storage.moveFolder(username, folder, to, moveShares)
+      : nimbus.storage.renameFolder(username, folder, newName, moveShares));
     if (sharesMoved > 0) await nimbus.store.commit();
-    return toFolder(renamed, nimbus.index.folder(username, renamed)!);
+    return toFolder(arrived, nimbus.index.folder(username, arrived)!);
   });
 }

@@ -150,9 +150,9 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     return true;
   }
 
-  /** Renames the folder at `folder` in its parent, its subtree relinked whole: its old path removed and its new one added, one event each, none per file. */
-  renameFolder(username: string, folder: string, newName: string): void {
-    const renamed = relinkFolder(this.users.get(username), folder, newName, this.caseFolds);
+  /** Moves the folder at `folder` into `to` (null: the root) as `newName`, its subtree relinked whole: its old path removed and its new one added, one event each, none per file. */
+  relinkFolder(username: string, folder: string, to: string | null, newName: string): void {
+    const renamed = relinkFolder(this.users.get(username), folder, to, newName, this.caseFolds);
     if (renamed === null) return;
     this.#emit('folder.removed', username, folder, null);
     this.#emit('folder.added', username, renamed, null);

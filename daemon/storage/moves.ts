@@ -1,19 +1,17 @@
 /**
- * Moving a file between a user's folders (or the root) and renaming a folder, always through
- * directories opened without following links (safe-dir.ts), so a folder swapped for a link
- * mid-request is never followed. (A copy is an upload whose body is the source file:
- * daemon/services/transfers.ts.)
+ * Moving a file between a user's folders (or the root), always through directories opened
+ * without following links (safe-dir.ts), so a folder swapped for a link mid-request is never
+ * followed. (A copy is an upload whose body is the source file: daemon/services/transfers.ts;
+ * a folder's rename and move: folder-moves.ts.)
  */
 import type { Stats } from 'node:fs';
 import { link, rename, unlink } from 'node:fs/promises';
 import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { FileMeta } from './file-index.js';
-import { joinFolder } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn } from './safe-ops.js';
-import { assertComponent, splitFolder } from './paths.js';
-import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
+import { keysOf, within, type StorageParts } from './storage-parts.js';
 
 const missingDir = (folder: string | null) => (folder === null ? 'user_not_found' : 'folder_not_found');
 
@@ -84,56 +82,3 @@ async function linkThenUnlink(source: OpenDir, target: OpenDir, file: string, to
   }
   await unlink(source.at(file)).catch(ignoreMissing);
 }
-
-/**
- * Renames a user's folder at any depth within its parent: one rename of the directory (its
- * whole subtree goes with it), through the parent opened without following a link. Holds the
- * parent's path shared and the old and the new path exclusively, so work anywhere inside
- * either (which holds each ancestor shared: `keysOf`) waits, and uploads still streaming
- * into the subtree are voided (a 404). The index relinks the folder's node, nothing below it.
- * `whileLocked` runs once the index has the new name, still under the locks.
- */
-export async function renameFolder(
-  s: StorageParts,
-  username: string,
-  folder: string,
-  newName: string,
-  whileLocked: () => void = () => undefined,
-): Promise<void> {
-  s.assertWritable();
-  const { parent, name } = splitFolder(folder);
-  const renamed = joinFolder(parent, newName);
-  assertComponent(newName);
-  s.path(username, folder);
-  s.path(username, renamed);
-  s.requireFolder(username, folder);
-  if (name === newName) return;
-  await s.live.run(keysOf(username, parent), false, () =>
-    s.live.run([folderKey(username, folder), folderKey(username, renamed)], true, () =>
-      within(s.storageDir, username, parent, missingDir(parent), async (dir) => {
-        const stat = await lstatIn(dir, name);
-        if (!stat?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
-        const there = await lstatIn(dir, newName);
-        // On a case-insensitive disk `Docs` finds `docs` itself: a case-only rename, not a clash.
-        if (there && !(there.ino === stat.ino && there.dev === stat.dev)) throw folderTaken(parent);
-        s.tickets.voidAll(username, folder);
-        try {
-          await rename(dir.at(name), dir.at(newName));
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          // Something appeared under the new name since the check (a non-empty directory, a file).
-          if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') throw folderTaken(parent);
-          if (code === 'ENOENT') throw notFound('folder_not_found', 'Folder not found');
-          throw fromFsError(err) ?? err;
-        }
-        await dir.fsync();
-        await dir.recheck();
-        s.index.renameFolder(username, folder, newName);
-        whileLocked();
-      }),
-    ),
-  );
-}
-
-const folderTaken = (parent: string | null) =>
-  conflict('folder_exists', `A folder or file with that name already exists ${parent === null ? 'at the root' : 'in the folder'}`);

@@ -120,3 +120,66 @@ describe('folders.rename at depth', () => {
     expect(onDisk.sort()).toEqual([...stored].filter((f) => f.startsWith('race')).sort());
   });
 });
+
+describe('folders.move', () => {
+  it('moves a subtree into another folder and back to the root: listings, the share, usage and one event each way follow', async () => {
+    const { username, token } = await tree();
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'other' })).status).toBe(201);
+    const used = await usedBytes(username);
+    const stream = await openEventStream(t.url, { 'API-Key': TEST_KEY });
+    try {
+      await vi.waitFor(() => expect(stream.text()).toContain(': connected'), WAIT);
+      const res = await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'other' });
+      expect(res.status, res.text).toBe(201);
+      expectFolder(res.body.folder);
+      expect(res.body.folder).toMatchObject({ name: 'b', path: 'other/b', fileCount: 2, folderCount: 1, sizeBytes: 12 });
+      const top = await t.api('GET', '/api/folders', { username });
+      expect(top.body.folders.map((f: { path: string; fileCount: number }) => [f.path, f.fileCount])).toEqual([
+        ['a', 0],
+        ['other', 2],
+      ]);
+      expect(await readdir(path.join(t.storageDir, username, 'a'))).toEqual([]);
+      expect((await t.api('GET', '/api/folders/files', { username, folder: 'other/b/c' })).body.files[0]).toMatchObject({
+        name: 'deep.txt',
+        shared: true,
+      });
+      expect((await t.api('GET', `/s/${token}`, {}, { key: null })).text).toBe('bottom');
+      expect(await usedBytes(username)).toBe(used);
+
+      const back = await t.api('POST', '/api/folders/move', { username, folder: 'other/b', to: '' });
+      expect(back.status, back.text).toBe(201);
+      expect(back.body.folder).toMatchObject({ path: 'b', fileCount: 2 });
+      expect((await t.api('GET', `/s/${token}`, {}, { key: null })).text).toBe('bottom');
+
+      await upload(t, username, 'after.txt', 'z');
+      await vi.waitFor(() => expect(stream.messages.some((m) => m.data.file === 'after.txt')).toBe(true), WAIT);
+      const mine = stream.messages.filter((m) => m.data.username === username && m.data.file !== 'after.txt');
+      expect(mine.map((m) => [m.event, m.data.folder, m.data.file])).toEqual([
+        ['folder.removed', 'a/b', null],
+        ['folder.added', 'other/b', null],
+        ['folder.removed', 'other/b', null],
+        ['folder.added', 'b', null],
+      ]);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('refuses a move into itself or below it, a name taken at the target, a missing folder or target, changing nothing', async () => {
+    const { username } = await tree();
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'x/B', parents: 'true' })).status).toBe(201);
+    const before = await snapshotState(t);
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'a/b' }), 409, 'conflict');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'a/b/c' }), 409, 'conflict');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a', to: 'a/b/c' }), 409, 'conflict');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'a' }), 409, 'folder_exists');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'x' }), 409, 'name_case_conflict');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/nope', to: 'x' }), 404, 'folder_not_found');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: 'nope' }), 404, 'folder_not_found');
+    expectErrorBody(await t.api('POST', '/api/folders/move', { username, folder: 'a/b', to: '../x' }), 400, 'invalid_parameter');
+    expect(await snapshotState(t)).toEqual(before);
+    // `ab` is not inside `a`: a sibling whose name starts alike moves into it.
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'ab' })).status).toBe(201);
+    expect((await t.api('POST', '/api/folders/move', { username, folder: 'a', to: 'ab' })).status).toBe(201);
+  });
+});

@@ -135,6 +135,14 @@ export class ObjectTree extends ObjectParts {
     );
   }
 
+  /** Moving a folder into another comes with folders as rows with a parent (docs/tree.md): a clear 400 until then. */
+  moveFolder(username: string, folder: string): Promise<void> {
+    assertComponent(username);
+    assertFolderPath(folder);
+    this.requireFolder(username, folder);
+    throw badRequest('Folders cannot be moved into folders in object storage yet; the embedded backend can (docs/tree.md)');
+  }
+
   // ---- files -------------------------------------------------------------------------
 
   /** Deletes a file for good: its row, then its object. */
