@@ -372,6 +372,18 @@ const ENDPOINT_LIST = [
     events: [],
   },
   {
+    id: 'folders.move',
+    method: 'POST',
+    path: '/api/folders/move',
+    group: 'folders',
+    summary: 'Move a folder with everything inside it into another folder or the root (the shares below follow)',
+    audience: 'self',
+    params: { username, folder, to: moveTarget },
+    success: 201,
+    errors: [400, 404, 409],
+    events: [],
+  },
+  {
     id: 'folders.download',
     method: 'GET',
     path: '/api/folders/download',

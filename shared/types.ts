@@ -266,6 +266,7 @@ export interface ResponseMap {
   'files.copy': Msg & { file: FileEntry };
   'files.thumbnail': void;
   'folders.rename': Msg & { folder: Folder };
+  'folders.move': Msg & { folder: Folder };
   'folders.download': void;
   'usage.get': { usage: UsageDetail };
   'trash.list': { items: TrashItem[] };

@@ -115,6 +115,10 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
     msg: 'Folder renamed',
     folder: await transfers.renameFolder(nimbus, params.username, params.folder, params.newname),
   }),
+  'folders.move': async ({ nimbus, params }) => ({
+    msg: 'Folder moved',
+    folder: await transfers.moveFolder(nimbus, params.username, params.folder, params.to ?? null),
+  }),
   'folders.download': ({ nimbus, params, ctx }) =>
     sendZip(ctx, nimbus, planZip(nimbus, params.username, params.folder ?? null, params.files ?? null)),
   'usage.get': ({ nimbus, params }) => ({ usage: getUsage(nimbus, params.username) }),

@@ -29,10 +29,10 @@ export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder
 }
 
 /**
- * Renaming, moving or deleting a folder inside a folder comes with a later step of issue 25
- * (docs/tree.md): until then it is a clear 400, never half a subtree.
+ * Deleting a folder inside a folder comes with a later step of issue 25 (docs/tree.md):
+ * until then it is a clear 400, never half a subtree.
  */
-export function assertRootFolder(nimbus: NimbusContext, username: string, folder: string, action: 'renamed' | 'deleted'): void {
+export function assertRootFolder(nimbus: NimbusContext, username: string, folder: string, action: 'deleted'): void {
   if (!folder.includes('/')) return;
   nimbus.storage.requireFolder(username, folder);
   throw badRequest(`A folder inside a folder cannot be ${action} yet; only folders at the root can`);

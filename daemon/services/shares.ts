@@ -66,15 +66,22 @@ export function moveShareToFolder(nimbus: NimbusContext, username: string, from:
   return true;
 }
 
-/** The names of the shared files of a folder. */
-export function sharedFilesIn(nimbus: NimbusContext, username: string, folder: string): string[] {
-  return [...nimbus.store.sharesByToken.values()].filter((s) => s.username === username && s.folder === folder).map((s) => s.file);
+/** The shares of the files in a folder and in every folder below it (`a/b` holds `a/b/c`, never `a/bc`). */
+export function sharesBelow(nimbus: NimbusContext, username: string, folder: string): StoredShare[] {
+  const inside = (f: string | null) => f !== null && (f === folder || f.startsWith(`${folder}/`));
+  return [...nimbus.store.sharesByToken.values()].filter((s) => s.username === username && inside(s.folder));
 }
 
-/** Moves the shares of a renamed folder's files to its new name, same tokens (the caller commits); how many moved. */
-export function moveFolderShares(nimbus: NimbusContext, username: string, folder: string, newName: string): number {
+/**
+ * Moves the shares of a renamed or moved folder's subtree to its new path, same tokens (the
+ * caller commits); how many moved. `a/b/c/x` follows `a/b` → `a/y` to `a/y/c/x`.
+ */
+export function moveFolderShares(nimbus: NimbusContext, username: string, folder: string, renamed: string): number {
   let n = 0;
-  for (const file of sharedFilesIn(nimbus, username, folder)) if (moveShareToFolder(nimbus, username, folder, file, newName)) n++;
+  for (const share of sharesBelow(nimbus, username, folder)) {
+    const to = renamed + share.folder!.slice(folder.length);
+    if (moveShareToFolder(nimbus, username, share.folder, share.file, to)) n++;
+  }
   return n;
 }
 

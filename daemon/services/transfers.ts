@@ -10,9 +10,9 @@ import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
 import type { OpenedFile } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
-import { assertRootFolder } from './name-locks.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
-import { moveFolderShares, moveShareToFolder, sharedFilesIn } from './shares.js';
+import { moveFolderShares, moveShareToFolder, sharesBelow } from './shares.js';
+import { splitFolder } from '../storage/paths.js';
 
 /**
  * What refuses `file` of `from` arriving in `to`, from the index, before any disk access:
@@ -92,29 +92,58 @@ async function withSourceBytes<T>(opened: OpenedFile, fn: (body: Readable) => Pr
 }
 
 /**
- * Renames a folder; every share of a file inside follows (same tokens). 409 `folder_exists`
- * for a folder or root file of the new name, `name_case_conflict` for a case twin; the same
- * name is no change (as a file rename).
+ * Renames a folder at any depth within its parent; every share of a file anywhere below
+ * follows (same tokens). 409 `folder_exists` for a folder or file of the new name beside it,
+ * `name_case_conflict` for a case twin; the same name is no change (as a file rename).
  */
-export async function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
+export function renameFolder(nimbus: NimbusContext, username: string, folder: string, newName: string): Promise<Folder> {
+  return relocateFolder(nimbus, username, folder, splitFolder(folder).parent, newName, false);
+}
+
+/**
+ * Moves a folder with its subtree into `to` (null: the root), keeping its name; the shares
+ * below follow. 409 `conflict` into itself or a folder inside it, `folder_exists` or
+ * `name_case_conflict` for a name taken at the target (where it already is, too, as a file move).
+ */
+export function moveFolder(nimbus: NimbusContext, username: string, folder: string, to: string | null): Promise<Folder> {
+  return relocateFolder(nimbus, username, folder, to, splitFolder(folder).name, true);
+}
+
+/** Puts `folder` into `to` as `newName` (`move`: into another folder, else a rename in its own), checked from the index first. */
+async function relocateFolder(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string,
+  to: string | null,
+  newName: string,
+  move: boolean,
+): Promise<Folder> {
   requireUser(nimbus, username);
-  assertRootFolder(nimbus, username, folder, 'renamed');
   nimbus.storage.requireFolder(username, folder);
-  // The locks of the folder's shared files too: a rename or delete of one of them moves or
-  // revokes its share after its disk work, which must not land on the folder's old name.
-  const sharedFiles = sharedFilesIn(nimbus, username, folder).map((f) => fileLock(username, folder, f));
-  return nimbus.locks.run([fileLock(username, null, folder), fileLock(username, null, newName), ...sharedFiles], async () => {
+  nimbus.storage.requireFolder(username, to);
+  const { parent, name } = splitFolder(folder);
+  const arrived = to === null ? newName : `${to}/${newName}`;
+  if (to !== null && (to === folder || to.startsWith(`${folder}/`)))
+    throw conflict('conflict', 'A folder cannot be moved into itself or a folder inside it');
+  // The locks of the subtree's shared files too: a rename or delete of one of them moves or
+  // revokes its share after its disk work, which must not land on the folder's old path.
+  const sharedFiles = sharesBelow(nimbus, username, folder).map((s) => fileLock(username, s.folder, s.file));
+  return nimbus.locks.run([fileLock(username, parent, name), fileLock(username, to, newName), ...sharedFiles], async () => {
     nimbus.storage.requireFolder(username, folder);
-    if (newName !== folder) {
-      if (nimbus.index.user(username)?.folders.has(newName) || nimbus.index.getFile(username, null, newName))
-        throw conflict('folder_exists', 'A folder or file with that name already exists at the root');
-      assertNoCaseTwin(nimbus, username, null, newName, folder);
+    nimbus.storage.requireFolder(username, to);
+    if (move || newName !== name) {
+      if (nimbus.index.folder(username, arrived) || nimbus.index.getFile(username, to, newName))
+        throw conflict('folder_exists', `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`);
+      assertNoCaseTwin(nimbus, username, to, newName, move ? undefined : name);
     }
     let sharesMoved = 0;
-    await nimbus.storage.renameFolder(username, folder, newName, () => {
-      sharesMoved = moveFolderShares(nimbus, username, folder, newName);
-    });
+    const moveShares = () => {
+      sharesMoved = moveFolderShares(nimbus, username, folder, arrived);
+    };
+    await (move
+      ? nimbus.storage.moveFolder(username, folder, to, moveShares)
+      : nimbus.storage.renameFolder(username, folder, newName, moveShares));
     if (sharesMoved > 0) await nimbus.store.commit();
-    return toFolder(newName, nimbus.index.user(username)!.folders.get(newName)!);
+    return toFolder(arrived, nimbus.index.folder(username, arrived)!);
   });
 }

@@ -4,6 +4,7 @@ import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
 import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
 import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
+import { relinkFolder } from './index-relink.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -147,6 +148,14 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     addToTotals(chain, -gone.sizeBytes, -gone.fileCount, -(gone.folderCount + 1));
     this.#emit('folder.removed', username, folder, null);
     return true;
+  }
+
+  /** Moves the folder at `folder` into `to` (null: the root) as `newName`, its subtree relinked whole: its old path removed and its new one added, one event each, none per file. */
+  relinkFolder(username: string, folder: string, to: string | null, newName: string): void {
+    const renamed = relinkFolder(this.users.get(username), folder, to, newName, this.caseFolds);
+    if (renamed === null) return;
+    this.#emit('folder.removed', username, folder, null);
+    this.#emit('folder.added', username, renamed, null);
   }
 
   /** Users whose directory has been read since start: their answers are complete even while others are still scanned. */

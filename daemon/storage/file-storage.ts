@@ -192,6 +192,8 @@ export interface FileStorage {
   ): Promise<FileMeta>;
   /** Renames a folder with its files; `whileLocked` runs under the locks once the index has the new name. */
   renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void>;
+  /** Moves a folder with its subtree into `to` (null: the root); 409 into itself or below it, or for a name taken there. */
+  moveFolder(username: string, folder: string, to: string | null, whileLocked?: () => void): Promise<void>;
 
   /**
    * Runs one upload whole (upload-call.ts): checks the target, streams the body somewhere

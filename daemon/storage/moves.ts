@@ -1,18 +1,17 @@
 /**
- * Moving a file between a user's folders (or the root) and renaming a folder, always through
- * directories opened without following links (safe-dir.ts), so a folder swapped for a link
- * mid-request is never followed. (A copy is an upload whose body is the source file:
- * daemon/services/transfers.ts.)
+ * Moving a file between a user's folders (or the root), always through directories opened
+ * without following links (safe-dir.ts), so a folder swapped for a link mid-request is never
+ * followed. (A copy is an upload whose body is the source file: daemon/services/transfers.ts;
+ * a folder's rename and move: folder-moves.ts.)
  */
 import type { Stats } from 'node:fs';
 import { link, rename, unlink } from 'node:fs/promises';
 import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
 import { ignoreMissing } from './fs-helpers.js';
-import type { FileIndex, FileMeta } from './file-index.js';
+import type { FileMeta } from './file-index.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn } from './safe-ops.js';
-import { assertComponent } from './paths.js';
-import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
+import { keysOf, within, type StorageParts } from './storage-parts.js';
 
 const missingDir = (folder: string | null) => (folder === null ? 'user_not_found' : 'folder_not_found');
 
@@ -82,61 +81,4 @@ async function linkThenUnlink(source: OpenDir, target: OpenDir, file: string, to
     return;
   }
   await unlink(source.at(file)).catch(ignoreMissing);
-}
-
-/**
- * Renames a user's folder (one rename of the directory: its files go with it). Holds the
- * user shared and both folder names exclusively, as a delete does, so nothing is placed
- * into the old name or the new one meanwhile; uploads still streaming into the old name are
- * voided (a 404). `whileLocked` runs once the index has the new name, still under the locks.
- */
-export async function renameFolder(
-  s: StorageParts,
-  username: string,
-  folder: string,
-  newName: string,
-  whileLocked: () => void = () => undefined,
-): Promise<void> {
-  s.assertWritable();
-  // A folder at the root only, until subtrees move whole (docs/tree.md): one name, renamed in the user's directory.
-  assertComponent(folder);
-  s.path(username, folder);
-  s.path(username, newName);
-  s.requireFolder(username, folder);
-  if (folder === newName) return;
-  await s.live.run([userKey(username)], false, () =>
-    s.live.run([folderKey(username, folder), folderKey(username, newName)], true, () =>
-      within(s.storageDir, username, null, 'user_not_found', async (root) => {
-        const stat = await lstatIn(root, folder);
-        if (!stat?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
-        const there = await lstatIn(root, newName);
-        // On a case-insensitive disk `Docs` finds `docs` itself: a case-only rename, not a clash.
-        if (there && !(there.ino === stat.ino && there.dev === stat.dev)) throw folderTaken();
-        s.tickets.voidAll(username, folder);
-        try {
-          await rename(root.at(folder), root.at(newName));
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          // Something appeared under the new name since the check (a non-empty directory, a file).
-          if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EISDIR') throw folderTaken();
-          if (code === 'ENOENT') throw notFound('folder_not_found', 'Folder not found');
-          throw fromFsError(err) ?? err;
-        }
-        await root.fsync();
-        await root.recheck();
-        renameInIndex(s.index, username, folder, newName, stat.mtimeMs);
-        whileLocked();
-      }),
-    ),
-  );
-}
-
-const folderTaken = () => conflict('folder_exists', 'A folder or file with that name already exists at the root');
-
-/** The index after a folder rename: the old folder gone, the new one with the same files (the same metas). */
-function renameInIndex(index: FileIndex, username: string, folder: string, newName: string, mtimeMs: number): void {
-  const files = [...(index.files(username, folder) ?? [])];
-  index.removeFolder(username, folder);
-  index.addFolder(username, newName, mtimeMs);
-  for (const [name, meta] of files) index.setFile(username, newName, name, meta);
 }

@@ -7,7 +7,8 @@ import type { FileIndex } from './file-index.js';
 import type { DeleteUserSteps, FileStorage, OpenedFile } from './file-storage.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
-import { moveFile, renameFolder } from './moves.js';
+import { moveFolder, renameFolder } from './folder-moves.js';
+import { moveFile } from './moves.js';
 import { openFile } from './open-file.js';
 import { folderComponents, resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
@@ -137,6 +138,10 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
   /** Renames a folder with its files; `whileLocked` runs under the locks once the index has the new name. */
   renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void> {
     return renameFolder(this, username, folder, newName, whileLocked);
+  }
+
+  moveFolder(username: string, folder: string, to: string | null, whileLocked?: () => void): Promise<void> {
+    return moveFolder(this, username, folder, to, whileLocked);
   }
 
   /** One upload, start to end: upload-call.ts runs the steps below in order. */

@@ -19,10 +19,15 @@ export class UploadTickets {
     this.#tickets.delete(ticket);
   }
 
-  /** Voids the tickets of uploads into the user (every folder) or one folder. */
+  /** Voids the tickets of uploads into the user (every folder) or one folder and every folder below it. */
   voidAll(username: string, folder?: string): void {
     for (const ticket of this.#tickets) {
-      if (ticket.username === username && (folder === undefined || ticket.folder === folder)) ticket.void = true;
+      if (ticket.username === username && (folder === undefined || isWithin(ticket.folder, folder))) ticket.void = true;
     }
   }
+}
+
+/** Whether `folder` is `top` or a folder inside it (by whole components: `ab` is not inside `a`). */
+function isWithin(folder: string | null, top: string): boolean {
+  return folder !== null && (folder === top || folder.startsWith(`${top}/`));
 }

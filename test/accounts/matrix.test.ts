@@ -192,6 +192,9 @@ const CASES: Record<EndpointId, Case> = {
   'folders.rename': {
     run: async (c) => post(c, '/api/folders/rename', { username: c.target, folder: await folder(c.target), newname: unique('rn') }),
   },
+  'folders.move': {
+    run: async (c) => post(c, '/api/folders/move', { username: c.target, folder: await folder(c.target), to: await folder(c.target) }),
+  },
   'folders.download': { run: async (c) => get(c, '/api/folders/download', { username: c.target, folder: await folder(c.target) }) },
   'role.get': { run: (c) => get(c, '/api/role', { name: c.kind === 'adminSession' ? 'admin' : 'user' }) },
   'role.all': { run: (c) => get(c, '/api/role/all') },

@@ -41,6 +41,7 @@ async function makeVictim(): Promise<void> {
     await mkdir(path.join(victim, dir), { recursive: true });
     for (const name of ['a.txt', ...Array.from({ length: ROUNDS }, (_, i) => [`d${i}.txt`, `n${i}.txt`]).flat()])
       await writeFile(path.join(victim, dir, name), `VICTIM ${dir}/${name}`);
+    for (let i = 0; i < ROUNDS; i++) for (const sub of [`s${i}`, `t${i}`, `g${i}`]) await mkdir(path.join(victim, dir, sub));
   }
 }
 
@@ -60,6 +61,8 @@ beforeAll(async () => {
   for (let i = 0; i < ROUNDS; i++) {
     await upload(t, 'racer', `d${i}.txt`, 'mine', { folder: DEEP });
     await upload(t, 'racer', `n${i}.txt`, 'mine', { folder: DEEP });
+    for (const sub of [`s${i}`, `g${i}`])
+      expect((await t.api('POST', '/api/folders/create', { username: 'racer', folder: `${DEEP}/${sub}` })).status).toBe(201);
   }
 });
 afterAll(() => t.close());
@@ -88,6 +91,11 @@ async function burst(i: number): Promise<void> {
     api('POST', '/api/files/delete', { file: `d${i}.txt` }),
     api('POST', '/api/files/rename', { file: `n${i}.txt`, newname: `m${i}.txt` }),
     api('POST', '/api/folders/create', { folder: `${DEEP}/h${i}` }),
+    // A folder renamed inside the swapped one and moved out of it and back: one of each pair finds its folder (each test flips them).
+    api('POST', '/api/folders/rename', { folder: `${DEEP}/s${i}`, newname: `t${i}` }),
+    api('POST', '/api/folders/rename', { folder: `${DEEP}/t${i}`, newname: `s${i}` }),
+    api('POST', '/api/folders/move', { folder: `${DEEP}/g${i}`, to: 'p' }),
+    api('POST', '/api/folders/move', { folder: `p/g${i}`, to: DEEP }),
     api('GET', '/api/files', {}),
   ]);
 }

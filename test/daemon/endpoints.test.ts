@@ -393,6 +393,38 @@ const CASES: Record<EndpointId, Case[]> = {
       return api(fx.t, 'folders.rename', { username, folder: a, newname: await fx.folder(username) });
     }),
   ],
+  'folders.move': [
+    {
+      ...ok(
+        'moves a folder with its files into another',
+        201,
+        async (fx) => {
+          const username = await fx.user();
+          const folder = await fx.folder(username);
+          await upload(fx.t, username, 'inside.txt', 'x', { folder });
+          return api(fx.t, 'folders.move', { username, folder, to: await fx.folder(username) });
+        },
+        (res) => {
+          expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
+          expectFolder(res.body.folder);
+          expect(res.body.folder).toMatchObject({ fileCount: 1 });
+        },
+      ),
+      // Object storage keeps folders one level deep for now (docs/tree.md).
+      onDiskOnly: true,
+    },
+    err(400, 'a target path leaving the tree', 'invalid_parameter', async (fx) =>
+      apiLoose(fx.t, 'folders.move', { username: await fx.user(), folder: 'f', to: '../x' }),
+    ),
+    err(404, 'unknown folder', 'folder_not_found', async (fx) =>
+      api(fx.t, 'folders.move', { username: await fx.user(), folder: 'nope', to: '' }),
+    ),
+    err(409, 'a move into itself', 'conflict', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      return api(fx.t, 'folders.move', { username, folder, to: folder });
+    }),
+  ],
   'folders.download': [
     ok(
       'streams a folder as a zip attachment',

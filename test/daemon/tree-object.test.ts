@@ -37,4 +37,15 @@ describe('object storage and folder paths', () => {
     const listed = await t.api('GET', '/api/folders', ana);
     expect(listed.body.folders).toMatchObject([{ name: 'docs', path: 'docs', fileCount: 0, folderCount: 0 }]);
   });
+
+  it('refuses moving a folder into another with a clear 400, changing nothing (a nested rename names nothing: 404)', async () => {
+    const ana = { username: 'ana' };
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'other' })).status).toBe(201);
+    const before = await snapshotState(t);
+    const moved = await t.api('POST', '/api/folders/move', { ...ana, folder: 'docs', to: 'other' });
+    expectErrorBody(moved, 400, 'invalid_parameter');
+    expect(moved.body.error).toMatch(/object storage/);
+    expectErrorBody(await t.api('POST', '/api/folders/rename', { ...ana, folder: 'docs/june', newname: 'x' }), 404, 'folder_not_found');
+    expect(await snapshotState(t)).toEqual(before);
+  });
 });

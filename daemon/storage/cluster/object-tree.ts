@@ -113,6 +113,7 @@ export class ObjectTree extends ObjectParts {
    */
   async renameFolder(username: string, folder: string, newName: string, whileLocked: () => void = () => undefined): Promise<void> {
     assertComponent(username);
+    if (folder.includes('/')) throw badRequest('A folder inside a folder cannot be renamed in object storage yet (docs/tree.md)');
     assertFolderPath(folder);
     assertComponent(newName);
     this.requireFolder(username, folder);
@@ -132,6 +133,14 @@ export class ObjectTree extends ObjectParts {
         this.rows.applyFolder(id, row);
       }),
     );
+  }
+
+  /** Moving a folder into another comes with folders as rows with a parent (docs/tree.md): a clear 400 until then. */
+  moveFolder(username: string, folder: string): Promise<void> {
+    assertComponent(username);
+    assertFolderPath(folder);
+    this.requireFolder(username, folder);
+    throw badRequest('Folders cannot be moved into folders in object storage yet; the embedded backend can (docs/tree.md)');
   }
 
   // ---- files -------------------------------------------------------------------------
