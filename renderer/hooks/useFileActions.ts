@@ -61,7 +61,7 @@ export function useFileActions(username: string, folder: string | null) {
         if (row.kind === 'folder') {
           const result = await run(
             t('explorer:actions.renameFolderFailed', { name: row.name }),
-            () => client.call('folders.rename', { username, folder: row.name, newname }),
+            () => client.call('folders.rename', { username, folder: row.folder.path ?? row.name, newname }),
             [queryKeys.folders(username), queryKeys.allFiles(username)],
           );
           return result?.folder;

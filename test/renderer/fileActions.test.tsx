@@ -114,24 +114,28 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
-  it('a folder inside a folder: open and download only (the daemon renames and deletes root folders only for now)', async () => {
+  it('a folder inside a folder: open, download and rename, no delete (the daemon deletes root folders only for now)', async () => {
     renderNested();
     await select('2024');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
-      tool('Rename', 'Rename (F2)', 'lucide-pencil', false),
+      tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
       tool('Move to…', 'Move to…', 'lucide-folder-input', false),
       tool('Copy to…', 'Copy to…', 'lucide-copy', false),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', false, true),
     ]);
-    expect(await menuFor('2024')).toEqual([item('Open', 'lucide-folder-open'), item('Download as zip', 'lucide-download', true)]);
-    // Nor do their keys offer what would fail: F2 opens no editor, Delete asks nothing.
+    expect(await menuFor('2024')).toEqual([
+      item('Open', 'lucide-folder-open'),
+      item('Download as zip', 'lucide-download', true),
+      item('Rename', 'lucide-pencil'),
+    ]);
+    // Delete, its key too, offers nothing the daemon would refuse; F2 opens the name editor.
     await select('2024');
-    await userEvent.keyboard('{F2}');
-    expect(screen.queryByRole('textbox')).toBeNull();
     await userEvent.keyboard('{Delete}');
     expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.keyboard('{F2}');
+    expect(screen.getByRole('textbox')).toBeTruthy();
   });
 
   it('with nothing selected, the toolbar shows every action disabled', async () => {

@@ -13,7 +13,7 @@ import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
 import { BrowserDialogs, type DialogState } from './BrowserDialogs';
 import { directorySummary } from './directorySummary';
-import { canRenameOrDelete } from './fileActions';
+import { canDelete } from './fileActions';
 import { FileContextMenu } from './FileContextMenu';
 import { useBrowserCommands, type PreviewState } from './useBrowserCommands';
 import { useDirectoryRows } from './useDirectoryRows';
@@ -61,14 +61,8 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
-  // F2 and Delete offer no more than the toolbar does (fileActions.ts): never a rename or delete the daemon refuses.
-  const { onStartRename: startRename } = rename;
-  const onStartRename = useCallback(
-    (row: Row) => {
-      if (canRenameOrDelete([row])) startRename(row);
-    },
-    [startRename],
-  );
+  // Delete offers no more than the toolbar does (fileActions.ts): never a delete the daemon refuses.
+  const { onStartRename } = rename;
   const browser = useBrowserCommands({
     username,
     folder,
@@ -92,7 +86,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
     [queue, username, folder],
   );
   const onDelete = useCallback(() => {
-    if (canRenameOrDelete(selectedRows)) commands.remove(selectedRows);
+    if (canDelete(selectedRows)) commands.remove(selectedRows);
   }, [commands, selectedRows]);
 
   const location = folder === null ? username : `${username} › ${folder}`;

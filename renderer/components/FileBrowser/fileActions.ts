@@ -58,8 +58,8 @@ const singleFile = (target: ActionTarget): FileRowOf | null => {
   return row?.kind === 'file' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
-/** Renaming and deleting: not a folder inside a folder, which the daemon refuses until subtrees move whole (docs/tree.md). */
-export const canRenameOrDelete = (rows: readonly Row[]): boolean => rows.length > 0 && !rows.some(isNestedFolder);
+/** Deleting: not a folder inside a folder, which the daemon refuses until a subtree goes to the trash whole (docs/tree.md). */
+export const canDelete = (rows: readonly Row[]): boolean => rows.length > 0 && !rows.some(isNestedFolder);
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
 /** The same whatever the rows. */
 function always<T>(value: T): () => T {
@@ -106,7 +106,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     label: (t) => t('explorer:fileAction.rename'),
     hint: (t) => t('explorer:fileAction.renameHint'),
     icon: always(Pencil),
-    applies: (target) => single(target) !== null && canRenameOrDelete(target.rows),
+    applies: (target) => single(target) !== null,
     run: (commands, target) => commands.rename(target.rows[0]),
   },
   transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
@@ -136,7 +136,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     hint: (t) => t('explorer:fileAction.deleteHint'),
     icon: always(Trash2),
     danger: true,
-    applies: (target) => canRenameOrDelete(target.rows),
+    applies: (target) => canDelete(target.rows),
     run: (commands, target) => commands.remove(target.rows),
   },
 ];
