@@ -124,6 +124,14 @@ export function watchForVanishedShares(nimbus: NimbusContext, graceMs = VANISHED
   });
 }
 
+/** Whether `folder` (a path) or one of its ancestors is among the removed `user/path` keys: removing `a` removes `a/b`. */
+function underRemovedFolder(removed: Set<string>, username: string, folder: string): boolean {
+  for (let end = folder.indexOf('/'); end !== -1; end = folder.indexOf('/', end + 1)) {
+    if (removed.has(`${username}/${folder.slice(0, end)}`)) return true;
+  }
+  return removed.has(`${username}/${folder}`);
+}
+
 /** Revokes the shares the removal events cover whose file is (still) not in the index. */
 function revokeAbsent(nimbus: NimbusContext, events: ChangeEvent[]): void {
   const users = new Set<string>();
@@ -138,7 +146,7 @@ function revokeAbsent(nimbus: NimbusContext, events: ChangeEvent[]): void {
   for (const share of [...nimbus.store.sharesByToken.values()]) {
     const covered =
       (users.has(share.username) && !nimbus.store.users.has(share.username)) ||
-      (share.folder !== null && folders.has(`${share.username}/${share.folder}`)) ||
+      (share.folder !== null && underRemovedFolder(folders, share.username, share.folder)) ||
       files.has(sharePathKey(share.username, share.folder, share.file));
     if (!covered || nimbus.index.getFile(share.username, share.folder, share.file)) continue;
     if (revokeShare(nimbus, share.username, share.folder, share.file)) revoked++;

@@ -65,4 +65,24 @@ describe('another program at depth', () => {
     await vi.waitFor(async () => expect(await namesIn('ana', 'a/b')).toBe(404), WAIT);
     expect(await usedBytes('ana')).toBe(2);
   });
+
+  it('revokes the links of files below a directory another program removed whole, so a new file there is not shared', async () => {
+    await createUser(t, 'cy');
+    const home = path.join(t.storageDir, 'cy');
+    await writeFile(path.join(home, 'ready.txt'), '');
+    await vi.waitFor(async () => expect((await t.api('GET', '/api/files', { username: 'cy' })).body.files).toHaveLength(1), WAIT);
+    await mkdir(path.join(home, 'a', 'b'), { recursive: true });
+    await writeFile(path.join(home, 'a', 'b', 'report.pdf'), 'pdf');
+    await vi.waitFor(async () => expect(await namesIn('cy', 'a/b')).toEqual(['a/b:report.pdf']), WAIT);
+    const res = await t.api('POST', '/api/files/share', { username: 'cy', folder: 'a/b', file: 'report.pdf' });
+    expect(res.status).toBe(201);
+    const url = res.body.file.shareUrl as string;
+    const before = (await t.api('GET', '/api/dash')).body.shares as number;
+    await rm(path.join(home, 'a'), { recursive: true });
+    await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.shares).toBe(before - 1), { ...WAIT, timeout: 10_000 });
+    await mkdir(path.join(home, 'a', 'b'), { recursive: true });
+    await writeFile(path.join(home, 'a', 'b', 'report.pdf'), 'another pdf');
+    await vi.waitFor(async () => expect(await namesIn('cy', 'a/b')).toEqual(['a/b:report.pdf']), WAIT);
+    expect((await fetch(url)).status).toBe(404);
+  });
 });
