@@ -86,7 +86,7 @@ describe('folders.delete at depth', () => {
     expect(await paths(username, '')).toEqual(['a']);
     expect(await paths(username, 'a')).toEqual(['a/b']);
     expect((await t.api('GET', '/api/files/download', { username, folder: 'a/b/c', file: 'deep.txt' })).text).toBe('bottom');
-    expect(await usedBytes(username)).toBe(9);
+    expect(await usedBytes(username)).toBe(12); // mid.txt and deep.txt; top.txt went with a
   });
 
   it('restores beside a name taken again with rename=true, and 409 without', async () => {
@@ -116,7 +116,11 @@ describe('folders.delete at depth', () => {
     const { username } = await tree();
     const before = await snapshotState(t);
     expectErrorBody(await t.api('POST', '/api/folders/delete', { username, folder: 'a/nope' }), 404, 'folder_not_found');
-    expectErrorBody(await t.api('POST', '/api/folders/delete', { username, folder: 'a/nope/b', permanent: 'true' }), 404, 'folder_not_found');
+    expectErrorBody(
+      await t.api('POST', '/api/folders/delete', { username, folder: 'a/nope/b', permanent: 'true' }),
+      404,
+      'folder_not_found',
+    );
     expectErrorBody(await t.api('POST', '/api/folders/delete', { username, folder: 'a/../b' }), 400, 'invalid_parameter');
     expectErrorBody(await t.api('POST', '/api/folders/delete', { username, folder: 'a/b/' }), 400, 'invalid_parameter');
     expect(await snapshotState(t)).toEqual(before);
