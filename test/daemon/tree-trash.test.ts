@@ -112,6 +112,17 @@ describe('folders.delete at depth', () => {
     expect((await fetch(`${t.url}/s/${token}`)).status).toBe(404);
   });
 
+  it("keeps a trashed subtree's size and file count through a restart (the start-up survey counts every depth)", async () => {
+    const { username } = await tree();
+    expect((await t.api('POST', '/api/folders/delete', { username, folder: 'a/b' })).status).toBe(200);
+    await t.stop();
+    await t.restart();
+    const items = await trashItems(username);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'folder', name: 'b', folder: 'a', size: 12, fileCount: 2 });
+    expect(await usedBytes(username)).toBe(15);
+  });
+
   it('answers 404 for a missing folder at depth and 400 for a bad path, changing nothing', async () => {
     const { username } = await tree();
     const before = await snapshotState(t);
