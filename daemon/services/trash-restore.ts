@@ -64,10 +64,8 @@ export async function restoreItem(nimbus: NimbusContext, username: string, id: s
 async function restoreAs(nimbus: NimbusContext, item: StoredTrashItem, as: string): Promise<void> {
   const { username, kind, folder } = item;
   // The name's lock (as an upload's), and for an item in a folder the folder's (as its delete's).
-  const locks = [
-    fileLock(username, folder, as),
-    ...(folder === null ? [] : [fileLock(username, splitFolder(folder).parent, splitFolder(folder).name)]),
-  ];
+  const inFolder = folder === null ? null : splitFolder(folder);
+  const locks = [fileLock(username, folder, as), ...(inFolder === null ? [] : [fileLock(username, inFolder.parent, inFolder.name)])];
   await nimbus.locks.run(locks, async () => {
     const taken = takenInIndex(nimbus, username, folder, as);
     if (taken) throw taken;
