@@ -5,7 +5,6 @@ import { joinFolder } from '../storage/index-tree.js';
 import { splitFolder } from '../storage/paths.js';
 import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
-import { assertRootFolder } from './name-locks.js';
 import { revokeFolderShares } from './shares.js';
 import { trashFolder } from './trash.js';
 
@@ -83,9 +82,9 @@ function createOne(nimbus: NimbusContext, username: string, folder: string, mayE
  */
 export async function deleteFolder(nimbus: NimbusContext, username: string, folder: string, permanent = false): Promise<string | null> {
   requireUser(nimbus, username);
-  assertRootFolder(nimbus, username, folder, 'deleted');
   if (!permanent) return trashFolder(nimbus, username, folder);
-  await nimbus.locks.run(fileLock(username, null, folder), () => nimbus.storage.deleteFolder(username, folder));
+  const { parent, name } = splitFolder(folder);
+  await nimbus.locks.run(fileLock(username, parent, name), () => nimbus.storage.deleteFolder(username, folder));
   if (revokeFolderShares(nimbus, username, folder) > 0) await nimbus.store.commit();
   return null;
 }

@@ -4,7 +4,7 @@
  * so that files.ts and the trash need not import each other.
  */
 import type { NimbusContext } from '../context.js';
-import { badRequest, conflict } from '../errors.js';
+import { conflict } from '../errors.js';
 import { foldName } from '../storage/file-index.js';
 
 /**
@@ -26,14 +26,4 @@ export function assertNoCaseTwin(nimbus: NimbusContext, username: string, folder
   const dir = folder === null ? nimbus.index.user(username) : nimbus.index.folder(username, folder);
   const kind = dir?.folders.has(twin) ? 'folder' : 'file';
   throw conflict('name_case_conflict', `A ${kind} named '${twin}' already exists; names may not differ only in case`);
-}
-
-/**
- * Deleting a folder inside a folder comes with a later step of issue 25 (docs/tree.md):
- * until then it is a clear 400, never half a subtree.
- */
-export function assertRootFolder(nimbus: NimbusContext, username: string, folder: string, action: 'deleted'): void {
-  if (!folder.includes('/')) return;
-  nimbus.storage.requireFolder(username, folder);
-  throw badRequest(`A folder inside a folder cannot be ${action} yet; only folders at the root can`);
 }

@@ -45,9 +45,8 @@ export function revokeShare(nimbus: NimbusContext, username: string, folder: str
 /** Removes the shares of every file in a folder (the caller commits). */
 export function revokeFolderShares(nimbus: NimbusContext, username: string, folder: string): number {
   let n = 0;
-  for (const share of [...nimbus.store.sharesByToken.values()]) {
-    if (share.username === username && share.folder === folder && revokeShare(nimbus, username, folder, share.file)) n++;
-  }
+  // The files of its whole subtree: a deleted folder takes every depth below it along.
+  for (const share of sharesBelow(nimbus, username, folder)) if (revokeShare(nimbus, username, share.folder, share.file)) n++;
   return n;
 }
 

@@ -9,6 +9,7 @@ import type { NimbusContext } from '../context.js';
 import { ApiError, conflict } from '../errors.js';
 import type { StoredTrashItem } from '../store/schema.js';
 import { NameTaken, trashTaken } from '../storage/file-storage.js';
+import { splitFolder } from '../storage/paths.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { requireUser } from './records.js';
 import { itemLock, requireItem } from './trash-records.js';
@@ -28,7 +29,8 @@ function restoredName(name: string, n: number, kind: 'file' | 'folder'): string 
 /** What the index holds at `name` in the folder (or root) a restore goes to, as a NameTaken; null when free. */
 function takenInIndex(nimbus: NimbusContext, username: string, folder: string | null, name: string): NameTaken | null {
   if (nimbus.index.getFile(username, folder, name)) return new NameTaken('file');
-  if (folder === null && nimbus.index.user(username)?.folders.has(name)) return new NameTaken('folder');
+  const dir = folder === null ? nimbus.index.user(username) : nimbus.index.folder(username, folder);
+  if (dir?.folders.has(name)) return new NameTaken('folder');
   return null;
 }
 
@@ -41,7 +43,7 @@ export async function restoreItem(nimbus: NimbusContext, username: string, id: s
   requireUser(nimbus, username);
   return nimbus.locks.run(itemLock(id), async () => {
     const item = requireItem(nimbus, username, id);
-    const folder = item.kind === 'file' ? item.folder : null;
+    const folder = item.folder;
     for (let n = 0; ; n++) {
       const as = n === 0 ? item.name : restoredName(item.name, n, item.kind);
       const checked = checkFileName(as);
@@ -60,10 +62,10 @@ export async function restoreItem(nimbus: NimbusContext, username: string, id: s
 
 /** One attempt to restore `item` under the name `as`: NameTaken (or a case conflict) when it is not free. */
 async function restoreAs(nimbus: NimbusContext, item: StoredTrashItem, as: string): Promise<void> {
-  const { username, kind } = item;
-  const folder = kind === 'file' ? item.folder : null;
-  // The name's lock (as an upload's), and for a file in a folder the folder's (as its delete's).
-  const locks = [fileLock(username, folder, as), ...(folder === null ? [] : [fileLock(username, null, folder)])];
+  const { username, kind, folder } = item;
+  // The name's lock (as an upload's), and for an item in a folder the folder's (as its delete's).
+  const inFolder = folder === null ? null : splitFolder(folder);
+  const locks = [fileLock(username, folder, as), ...(inFolder === null ? [] : [fileLock(username, inFolder.parent, inFolder.name)])];
   await nimbus.locks.run(locks, async () => {
     const taken = takenInIndex(nimbus, username, folder, as);
     if (taken) throw taken;

@@ -13,6 +13,7 @@ import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import type { StoredTrashItem, StoredUser } from '../store/schema.js';
 import type { TrashTarget } from '../storage/file-storage.js';
+import { splitFolder } from '../storage/paths.js';
 import { fileLock } from './name-locks.js';
 import { requireUser } from './records.js';
 import { revokeFolderShares, revokeShare } from './shares.js';
@@ -63,15 +64,18 @@ export async function trashFile(nimbus: NimbusContext, username: string, folder:
   });
 }
 
-/** Moves a folder with its files to the user's trash; revokes the shares of its files. Answers the new item's id. */
+/**
+ * Moves a folder (a path, any depth) with its whole subtree to the user's trash as one item
+ * whose record keeps the parent path; revokes the shares of its files at every depth. Answers
+ * the new item's id.
+ */
 export async function trashFolder(nimbus: NimbusContext, username: string, folder: string): Promise<string> {
   const user = requireUser(nimbus, username);
-  // A folder is a name in the user's root, like a file there: the same lock.
-  return nimbus.locks.run(fileLock(username, null, folder), async () => {
+  const { parent, name } = splitFolder(folder);
+  // A folder is a name in its parent, like a file there: the same lock.
+  return nimbus.locks.run(fileLock(username, parent, name), async () => {
     nimbus.storage.requireFolder(username, folder);
-    return moveIn(nimbus, user, { username, folder: null, name: folder, kind: 'folder' }, () =>
-      revokeFolderShares(nimbus, username, folder),
-    );
+    return moveIn(nimbus, user, { username, folder: parent, name, kind: 'folder' }, () => revokeFolderShares(nimbus, username, folder));
   });
 }
 

@@ -4,8 +4,8 @@ import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
-import { assertComponent, splitFolder } from './paths.js';
-import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
+import { splitFolder } from './paths.js';
+import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 
 /** Makes the folder at `folder` (a path) inside its parent, which must exist (404 folder_not_found). */
 export async function createFolder(s: StorageParts, username: string, folder: string): Promise<void> {
@@ -25,16 +25,16 @@ export async function createFolder(s: StorageParts, username: string, folder: st
 
 export async function deleteFolder(s: StorageParts, username: string, folder: string): Promise<void> {
   s.assertWritable();
-  // A folder at the root only, until subtrees are deleted whole (docs/tree.md): one name, opened in the user's directory.
-  assertComponent(folder);
   s.path(username, folder);
   s.requireFolder(username, folder);
-  await s.live.run([userKey(username)], false, () =>
+  // One name in its parent (opened without following links), removed with its whole subtree.
+  const { parent, name } = splitFolder(folder);
+  await s.live.run(keysOf(username, parent), false, () =>
     s.live.run([folderKey(username, folder)], true, () =>
-      within(s.storageDir, username, null, 'folder_not_found', async (dir) => {
-        if (!(await lstatIn(dir, folder))?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
+      within(s.storageDir, username, parent, 'folder_not_found', async (dir) => {
+        if (!(await lstatIn(dir, name))?.isDirectory()) throw notFound('folder_not_found', 'Folder not found');
         s.tickets.voidAll(username, folder);
-        await removeTree(dir, folder);
+        await removeTree(dir, name);
         s.index.removeFolder(username, folder);
       }),
     ),

@@ -86,6 +86,8 @@ export interface Placed {
   files: Map<string, FileMeta>;
   /** The folder's mtime (a restored folder, or a file's folder made again); null for a file at the root. */
   folderMtimeMs: number | null;
+  /** A restored folder's folders at every depth below it (paths relative to it), parents first. */
+  below?: { path: string; mtimeMs: number; files: Map<string, FileMeta> }[];
 }
 
 /** One item the trash holds, as found at start (to adopt what the store lacks). */

@@ -12,14 +12,13 @@ import { NameTaken } from './file-storage.js';
 import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from './file-storage.js';
 import { ignoreExists, isNoDir } from './fs-helpers.js';
 import { OpenDir, withDir } from './safe-dir.js';
-import { assertComponent } from './paths.js';
 import { ensureFolder } from './restore-folder.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
-import { folderKey, keysOf, userKey, within, type StorageParts } from './storage-parts.js';
+import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 import { showRestored, takeOutOfIndex } from './trash-index.js';
 import { moveEntry } from './trash-moves.js';
 import { errnoCode } from '../util/errno.js';
-import { filesIn, readTrash, removeTrashItem, removeUserTrash, renameUserTrash } from './trash-upkeep.js';
+import { filesIn, foldersBelow, readTrash, removeTrashItem, removeUserTrash, renameUserTrash } from './trash-upkeep.js';
 
 /** Opens `<trash>/<username>/<id>`, making what is missing; a link anywhere on the way is refused. */
 async function openNewItemDir(trashRoot: string, username: string, id: string): Promise<OpenDir> {
@@ -45,16 +44,16 @@ async function moveToTrash(s: StorageParts, trashRoot: string, target: TrashTarg
   const { username, folder, name, kind, id } = target;
   s.assertWritable();
   s.path(username, folder, name);
-  // A folder is trashed from the root only, until subtrees are (docs/tree.md): one name in the user's directory.
-  if (kind === 'folder') assertComponent(name);
+  // A folder is one name in its parent (any depth): it moves whole, with its subtree.
+  const at = folder === null ? name : `${folder}/${name}`;
   const missing = kind === 'file' ? 'file_not_found' : 'folder_not_found';
   const gone = () => notFound(missing, kind === 'file' ? 'File not found' : 'Folder not found');
   let trashed = null as Trashed | null;
   const work = () =>
-    within(s.storageDir, username, kind === 'file' ? folder : null, missing, async (dir) => {
+    within(s.storageDir, username, folder, missing, async (dir) => {
       const stat = await lstatIn(dir, name);
       if (!(kind === 'file' ? stat?.isFile() : stat?.isDirectory())) throw gone();
-      if (kind === 'folder') s.tickets.voidAll(username, name);
+      if (kind === 'folder') s.tickets.voidAll(username, at);
       const itemDir = await openNewItemDir(trashRoot, username, id);
       let inTrash = false;
       try {
@@ -75,7 +74,8 @@ async function moveToTrash(s: StorageParts, trashRoot: string, target: TrashTarg
       await itemDir.close();
     });
   if (kind === 'file') await s.live.run(keysOf(username, folder), false, work);
-  else await s.live.run([userKey(username)], false, () => s.live.run([folderKey(username, name)], true, work));
+  // Its parent's keys shared, its own exclusive: work anywhere in the subtree (which holds it shared) runs before or after.
+  else await s.live.run(keysOf(username, folder), false, () => s.live.run([folderKey(username, at)], true, work));
   return trashed!;
 }
 
@@ -104,14 +104,17 @@ async function restoreFromTrash(
     });
   let placed: Placed;
   if (kind === 'folder') {
-    placed = await s.live.run([userKey(username)], false, () =>
-      s.live.run([folderKey(username, as)], true, () =>
-        within(s.storageDir, username, null, 'user_not_found', (userDir) =>
-          moveInto(userDir, async () => {
-            const restored = await userDir.child(as);
+    // Its old parent path, made again level by level where it is gone; the subtree comes back whole.
+    if (folder !== null) await ensureFolder(s, username, folder);
+    const at = folder === null ? as : `${folder}/${as}`;
+    placed = await s.live.run(keysOf(username, folder), false, () =>
+      s.live.run([folderKey(username, at)], true, () =>
+        within(s.storageDir, username, folder, folder === null ? 'user_not_found' : 'folder_not_found', (parentDir) =>
+          moveInto(parentDir, async () => {
+            const restored = await parentDir.child(as);
             try {
-              const [files, stat] = await Promise.all([filesIn(restored), restored.stat()]);
-              return { files, folderMtimeMs: stat.mtimeMs };
+              const [files, stat, below] = await Promise.all([filesIn(restored), restored.stat(), foldersBelow(restored)]);
+              return { files, folderMtimeMs: stat.mtimeMs, below };
             } finally {
               await restored.close();
             }

@@ -14,15 +14,27 @@ export function takeOutOfIndex(index: FileIndex, target: TrashTarget): Trashed {
     index.removeFile(username, folder, name);
     return { size, fileCount: 1 };
   }
-  const node = index.user(username)?.folders.get(name);
+  const at = folder === null ? name : `${folder}/${name}`;
+  // A folder node's totals are its whole subtree's.
+  const node = index.folder(username, at);
   const trashed = { size: node?.sizeBytes ?? 0, fileCount: node?.fileCount ?? 0 };
-  index.removeFolder(username, name);
+  index.removeFolder(username, at);
   return trashed;
 }
 
 /** Shows a restored item in the index under its new name (`target.as`). */
 export function showRestored(index: FileIndex, target: RestoreTarget, placed: Placed): void {
   const { username, kind, as } = target;
-  if (kind === 'folder') index.addFolder(username, as, placed.folderMtimeMs ?? Date.now());
-  for (const [name, meta] of placed.files) index.setFile(username, kind === 'folder' ? as : target.folder, name, meta);
+  if (kind === 'file') {
+    for (const [name, meta] of placed.files) index.setFile(username, target.folder, name, meta);
+    return;
+  }
+  const at = target.folder === null ? as : `${target.folder}/${as}`;
+  index.addFolder(username, at, placed.folderMtimeMs ?? Date.now());
+  for (const [name, meta] of placed.files) index.setFile(username, at, name, meta);
+  // The folders below, parents first (a restored subtree comes back whole).
+  for (const below of placed.below ?? []) {
+    index.addFolder(username, `${at}/${below.path}`, below.mtimeMs);
+    for (const [name, meta] of below.files) index.setFile(username, `${at}/${below.path}`, name, meta);
+  }
 }

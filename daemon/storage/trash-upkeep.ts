@@ -4,7 +4,7 @@
  * item or a user's whole trash, and a renamed user's.
  */
 import { readdir, rename } from 'node:fs/promises';
-import type { TrashEntry } from './file-storage.js';
+import type { Placed, TrashEntry } from './file-storage.js';
 import { isNoDir } from './fs-helpers.js';
 import type { FileMeta } from './index-tree.js';
 import { OpenDir, withDir } from './safe-dir.js';
@@ -23,6 +23,23 @@ export async function filesIn(dir: OpenDir): Promise<Map<string, FileMeta>> {
     if (stat?.isFile()) files.set(entry.name, { size: stat.size, mtimeMs: stat.mtimeMs });
   }
   return files;
+}
+
+/** The folders at every depth below `dir` (paths relative to it), parents first, each with its files; links are never followed. */
+export async function foldersBelow(dir: OpenDir, prefix = ''): Promise<NonNullable<Placed['below']>> {
+  const found: NonNullable<Placed['below']> = [];
+  for (const entry of await readdir(dir.at(), { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const sub = await dir.child(entry.name);
+    try {
+      const at = `${prefix}${entry.name}`;
+      const [files, stat] = await Promise.all([filesIn(sub), sub.stat()]);
+      found.push({ path: at, mtimeMs: stat.mtimeMs, files }, ...(await foldersBelow(sub, `${at}/`)));
+    } finally {
+      await sub.close();
+    }
+  }
+  return found;
 }
 
 /** Removes one item's directory from a user's trash (nothing there is fine). */
@@ -119,10 +136,15 @@ async function readUserTrash(mine: OpenDir): Promise<TrashEntry[]> {
         } else if (inner.isDirectory()) {
           const folder = await itemDir.child(inner.name);
           try {
-            const files = await filesIn(folder);
+            // The whole subtree counts, as the index counted it when the folder went in.
+            const every = [await filesIn(folder), ...(await foldersBelow(folder)).map((below) => below.files)];
             let size = 0;
-            for (const meta of files.values()) size += meta.size;
-            entry = { id: item.name, kind: 'folder', name: inner.name, size, fileCount: files.size, mtimeMs };
+            let fileCount = 0;
+            for (const files of every) {
+              fileCount += files.size;
+              for (const meta of files.values()) size += meta.size;
+            }
+            entry = { id: item.name, kind: 'folder', name: inner.name, size, fileCount, mtimeMs };
           } finally {
             await folder.close();
           }

@@ -87,7 +87,7 @@ export function useFileActions(username: string, folder: string | null) {
           const done =
             row.kind === 'folder'
               ? await run(t('explorer:actions.deleteFolderFailed', { name: row.name }), () =>
-                  client.call('folders.delete', { username, folder: row.name }),
+                  client.call('folders.delete', { username, folder: row.folder.path ?? row.name }),
                 )
               : await run(t('explorer:actions.deleteFailed', { name: row.name }), () =>
                   client.call('files.delete', { ...where, file: row.name }),

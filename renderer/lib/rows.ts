@@ -25,9 +25,6 @@ export const folderRow = (folder: Folder): Row => ({
 /** What a folder holds, at every depth: its files and its folders (the daemon's subtree totals). */
 export const folderItems = (folder: Folder): number => folder.fileCount + (folder.folderCount ?? 0);
 
-/** Whether a folder is inside another (the daemon renames and deletes only the root's folders for now). */
-export const isNestedFolder = (row: Row): boolean => row.kind === 'folder' && (row.folder.path ?? row.name).includes('/');
-
 export const fileRow = (file: FileEntry): Row => ({
   kind: 'file',
   key: `f:${file.name}`,

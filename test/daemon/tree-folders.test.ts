@@ -103,13 +103,12 @@ describe('files at depth', () => {
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'photos/2024', file: 'mid.jpg' })).text).toBe('123');
   });
 
-  it('that are folders inside folders are not deleted yet: a clear 400, nothing changed (a missing one is a 404); renames: tree-rename.test.ts', async () => {
+  it('that are folders inside folders are deleted whole (tree-trash.test.ts); a missing one is a 404 that changes nothing; renames: tree-rename.test.ts', async () => {
     const before = await snapshotState(t);
-    expectErrorBody(await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/2023' }), 400, 'invalid_parameter');
     expectErrorBody(
-      await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/2023', permanent: 'true' }),
-      400,
-      'invalid_parameter',
+      await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/2023/nope', permanent: 'true' }),
+      404,
+      'folder_not_found',
     );
     expectErrorBody(await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/nope' }), 404, 'folder_not_found');
     expect(await snapshotState(t)).toEqual(before);

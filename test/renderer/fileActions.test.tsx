@@ -27,7 +27,7 @@ const folder = (name: string): Folder => ({ name, fileCount: 0, sizeBytes: 0, mo
 
 /** A folder `photos` holding the folder `photos/2024` and a file, as folders.list and folders.files answer at depth. */
 function renderNested() {
-  stubFetch({
+  const stub = stubFetch({
     'GET /api/folders': (url) =>
       json(200, {
         folders:
@@ -37,6 +37,7 @@ function renderNested() {
       }),
     'GET /api/folders/files': () => json(200, { files: [{ ...entry('cover.txt'), folder: 'photos' }] }),
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    'POST /api/folders/delete': () => json(200, { msg: 'Folder deleted', trashId: 'f'.repeat(32) }),
   });
   renderWithSession(
     <UploadsProvider>
@@ -44,6 +45,7 @@ function renderNested() {
     </UploadsProvider>,
     { client: new NimbusClient({ baseUrl: BASE, apiKey: null }), auth: 'session' },
   );
+  return stub;
 }
 
 function renderBrowser(bridge: Partial<NimbusBridge> | null = null) {
@@ -114,8 +116,8 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
-  it('a folder inside a folder: open, download and rename, no delete (the daemon deletes root folders only for now)', async () => {
-    renderNested();
+  it('a folder inside a folder: open, download, rename and delete, by its path', async () => {
+    const { fake } = renderNested();
     await select('2024');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
@@ -123,19 +125,29 @@ describe('file actions: the toolbar and the context menu', () => {
       tool('Move to…', 'Move to…', 'lucide-folder-input', false),
       tool('Copy to…', 'Copy to…', 'lucide-copy', false),
       tool('Share', 'Share link', 'lucide-link-2', false),
-      tool('Delete', 'Delete (Del)', 'lucide-trash-2', false, true),
+      tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
     expect(await menuFor('2024')).toEqual([
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Delete', 'lucide-trash-2', false, true),
     ]);
-    // Delete, its key too, offers nothing the daemon would refuse; F2 opens the name editor.
+    // F2 opens the name editor; Escape leaves it.
     await select('2024');
-    await userEvent.keyboard('{Delete}');
-    expect(screen.queryByRole('dialog')).toBeNull();
     await userEvent.keyboard('{F2}');
     expect(screen.getByRole('textbox')).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    // The Delete key asks, then deletes the folder by its path (its name alone would be a folder at the root).
+    await select('2024');
+    await userEvent.keyboard('{Delete}');
+    const confirm = await screen.findByRole('dialog');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await vi.waitFor(() => {
+      // A POST sends its parameters as a JSON body.
+      const deleted = fake.mock.calls.find(([input]) => String(input).includes('/api/folders/delete'));
+      expect(JSON.parse(String(deleted?.[1]?.body ?? '{}'))).toMatchObject({ username: 'ana', folder: 'photos/2024' });
+    });
   });
 
   it('with nothing selected, the toolbar shows every action disabled', async () => {

@@ -7,7 +7,7 @@
  * disk); the trash records themselves are the services' (services/trash.ts), written by the
  * `record` hook just before the rows' commit, so they commit with the rows in one write.
  */
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import type { FileIndex } from '../file-index.js';
@@ -38,6 +38,9 @@ export class ObjectTrash implements TrashStorage {
   async moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
     const { username, folder, name, kind, id } = target;
     const s = this.s;
+    // Object storage keeps folders one level deep (docs/tree.md): a folder inside one is never trashed half.
+    if (kind === 'folder' && folder !== null)
+      throw badRequest('A folder inside a folder cannot be deleted in object storage yet (docs/tree.md)');
     const missing = () =>
       kind === 'file' ? notFound('file_not_found', 'File not found') : notFound('folder_not_found', 'Folder not found');
     // As a delete: a file's directory shared; a folder exclusively (its user shared), so nothing is placed into it meanwhile.

@@ -94,6 +94,7 @@ export class ObjectTree extends ObjectParts {
   async deleteFolder(username: string, folder: string): Promise<void> {
     assertComponent(username);
     assertFolderPath(folder);
+    if (folder.includes('/')) throw badRequest('A folder inside a folder cannot be deleted in object storage yet (docs/tree.md)');
     this.requireFolder(username, folder);
     await this.live.run([userKey(username)], false, () =>
       this.live.run([folderKey(username, folder)], true, async () => {

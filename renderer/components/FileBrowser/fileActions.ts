@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
-import { isNestedFolder, type Row } from '../../lib/rows';
+import type { Row } from '../../lib/rows';
 
 /** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
 export interface ActionTarget {
@@ -58,8 +58,8 @@ const singleFile = (target: ActionTarget): FileRowOf | null => {
   return row?.kind === 'file' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
-/** Deleting: not a folder inside a folder, which the daemon refuses until a subtree goes to the trash whole (docs/tree.md). */
-export const canDelete = (rows: readonly Row[]): boolean => rows.length > 0 && !rows.some(isNestedFolder);
+/** Deleting: any rows, a folder at any depth too (it goes to the trash whole, docs/tree.md). */
+export const canDelete = (rows: readonly Row[]): boolean => rows.length > 0;
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
 /** The same whatever the rows. */
 function always<T>(value: T): () => T {
