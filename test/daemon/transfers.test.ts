@@ -325,7 +325,8 @@ describe('folders.rename', () => {
     try {
       expect((await api(t, 'folders.rename', { username, folder: 'docs', newname: 'papers' })).status).toBe(201);
       await probe(username);
-      const mine = () => stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.from, m.data.file]);
+      const mine = () =>
+        stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.from, m.data.file]);
       await vi.waitFor(() => expect(mine()).toContainEqual(['file.added', null, undefined, 'probe.txt']));
       expect(mine()).toEqual([
         ['folder.moved', 'papers', 'docs', null],
