@@ -185,6 +185,7 @@ export const CHANGE_EVENT_TYPES = [
   'file.removed',
   'folder.added',
   'folder.removed',
+  'folder.moved',
   'user.changed',
   'user.removed',
   'role.changed',
@@ -200,6 +201,8 @@ export interface ChangeEvent {
   username: string | null;
   folder: string | null;
   file: string | null;
+  /** `folder.moved` only: the folder's old path (`folder` is its new one). A rename or move is this one event, none per file. */
+  from?: string;
 }
 
 export interface ErrorBody {

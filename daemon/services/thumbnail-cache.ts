@@ -135,6 +135,8 @@ export class ThumbnailCache {
     if ((type === 'file.added' || type === 'file.changed' || type === 'file.removed') && file !== null)
       this.#drop(this.#dirOf({ username, folder, file }));
     else if (type === 'folder.removed' && folder !== null) this.#drop(path.join(this.root, hashed(username), hashed(folder)));
+    // Thumbnails are kept by path: a moved folder's old ones would be found again by a new folder of that name.
+    else if (type === 'folder.moved' && event.from !== undefined) this.#drop(path.join(this.root, hashed(username), hashed(event.from)));
     else if (type === 'user.removed') this.#drop(path.join(this.root, hashed(username)));
   }
 

@@ -150,12 +150,11 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     return true;
   }
 
-  /** Moves the folder at `folder` into `to` (null: the root) as `newName`, its subtree relinked whole: its old path removed and its new one added, one event each, none per file. */
+  /** Moves the folder at `folder` into `to` (null: the root) as `newName`, its subtree relinked whole: one `folder.moved` event, none per file. */
   relinkFolder(username: string, folder: string, to: string | null, newName: string): void {
     const renamed = relinkFolder(this.users.get(username), folder, to, newName, this.caseFolds);
     if (renamed === null) return;
-    this.#emit('folder.removed', username, folder, null);
-    this.#emit('folder.added', username, renamed, null);
+    this.#emit('folder.moved', username, renamed, null, folder);
   }
 
   /** Users whose directory has been read since start: their answers are complete even while others are still scanned. */
@@ -220,9 +219,9 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     });
   }
 
-  #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null): void {
+  #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null, from?: string): void {
     this.#totals = null;
-    const event: ChangeEvent = { type, username, folder, file };
+    const event: ChangeEvent = from === undefined ? { type, username, folder, file } : { type, username, folder, from, file };
     this.emit('change', event);
     this.#changes?.publish(event);
   }

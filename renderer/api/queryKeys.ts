@@ -36,6 +36,8 @@ export function keysForEvent(event: ChangeEvent): QueryKey[] {
       return [queryKeys.files(user, event.folder), queryKeys.folders(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
     case 'folder.added':
     case 'folder.removed':
+    // A move: the `folders` prefix covers the old and the new parent's listings, `allFiles` those inside it.
+    case 'folder.moved':
       if (!user) return [['files'], ['folders'], ['search'], queryKeys.users, queryKeys.dash];
       return [queryKeys.folders(user), queryKeys.allFiles(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
     case 'user.changed':

@@ -74,12 +74,14 @@ export function toChangeEvent(message: SseMessage): ChangeEvent | null {
   const record = body as Record<string, unknown>;
   const type = typeof record.type === 'string' ? record.type : message.event;
   if (!EVENT_TYPES.has(type)) return null;
-  return {
+  const event: ChangeEvent = {
     type: type as ChangeEventType,
     username: stringOrNull(record.username),
     folder: stringOrNull(record.folder),
     file: stringOrNull(record.file),
   };
+  if (typeof record.from === 'string') event.from = record.from;
+  return event;
 }
 
 const MAX_BACKOFF_MS = 15_000;

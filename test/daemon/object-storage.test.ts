@@ -222,15 +222,12 @@ describe('ObjectStorage (db.json + Swift)', () => {
     expect((await opened.read()).toString()).toBe('bbbb');
   });
 
-  it('a folder rename emits what the disk path emits: the old folder removed, the new one added, none per file', async () => {
+  it('a folder rename emits what the disk path emits: one folder.moved with the old name in from, none per file', async () => {
     await s.storage.createFolder('ana', 'docs');
     await upload(s.storage, 'ana', 'docs', 'a.txt', 'aaa');
     s.events.length = 0;
     await s.storage.renameFolder('ana', 'docs', 'papers');
-    expect(s.events).toEqual([
-      { type: 'folder.removed', username: 'ana', folder: 'docs', file: null },
-      { type: 'folder.added', username: 'ana', folder: 'papers', file: null },
-    ]);
+    expect(s.events).toEqual([{ type: 'folder.moved', username: 'ana', folder: 'papers', from: 'docs', file: null }]);
     expect(s.index.user('ana')!.folders.get('papers')!.sizeBytes).toBe(3);
   });
 

@@ -318,19 +318,19 @@ describe('folders.rename', () => {
     await refusedWithoutChange(400, 'invalid_parameter', () => apiLoose(t, 'folders.rename', { username, folder: 'docs', newname: 'a/b' }));
   });
 
-  it('is announced as the folder removed and the new one added, not once per file (issue 25), and the watcher’s echo adds nothing', async () => {
+  it('is announced as one folder.moved event with the old name in from, not once per file (issue 25), and the watcher’s echo adds nothing', async () => {
     const username = await user();
     await upload(t, username, 'x.txt', 'ex', { folder: 'docs' });
     const stream = await openEventStream(t.url, { 'API-Key': t.key });
     try {
       expect((await api(t, 'folders.rename', { username, folder: 'docs', newname: 'papers' })).status).toBe(201);
       await probe(username);
-      const mine = () => stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.file]);
-      await vi.waitFor(() => expect(mine()).toContainEqual(['file.added', null, 'probe.txt']));
+      const mine = () =>
+        stream.messages.filter((m) => m.data.username === username).map((m) => [m.event, m.data.folder, m.data.from, m.data.file]);
+      await vi.waitFor(() => expect(mine()).toContainEqual(['file.added', null, undefined, 'probe.txt']));
       expect(mine()).toEqual([
-        ['folder.removed', 'docs', null],
-        ['folder.added', 'papers', null],
-        ['file.added', null, 'probe.txt'],
+        ['folder.moved', 'papers', 'docs', null],
+        ['file.added', null, undefined, 'probe.txt'],
       ]);
     } finally {
       await stream.close();

@@ -1,7 +1,7 @@
 /**
  * Issue 25, renaming a folder at any depth (embedded): one rename of the directory, the
- * index node relinked, the shares below following, one removal and one addition in the
- * event stream (none per file), the 409/404/400 refusals, and a rename racing uploads into
+ * index node relinked, the shares below following, one `folder.moved` event with the old
+ * path in `from` (none per file), the 409/404/400 refusals, and a rename racing uploads into
  * the subtree.
  */
 import { readdir, stat, writeFile } from 'node:fs/promises';
@@ -41,7 +41,7 @@ const exists = (p: string) =>
   );
 
 describe('folders.rename at depth', () => {
-  it('renames a middle folder whole: listings under the new path, none under the old, the share still downloads, usage unchanged, one event each way', async () => {
+  it('renames a middle folder whole: listings under the new path, none under the old, the share still downloads, usage unchanged, one folder.moved event', async () => {
     const { username, token } = await tree();
     const used = await usedBytes(username);
     const stream = await openEventStream(t.url, { 'API-Key': TEST_KEY });
@@ -72,10 +72,7 @@ describe('folders.rename at depth', () => {
       await writeFile(path.join(t.storageDir, username, 'after.txt'), 'z');
       await vi.waitFor(() => expect(stream.messages.some((m) => m.data.file === 'after.txt')).toBe(true), WAIT);
       const mine = stream.messages.filter((m) => m.data.username === username && m.data.file !== 'after.txt');
-      expect(mine.map((m) => [m.event, m.data.folder, m.data.file])).toEqual([
-        ['folder.removed', 'a/b', null],
-        ['folder.added', 'a/x', null],
-      ]);
+      expect(mine.map((m) => [m.event, m.data.folder, m.data.from, m.data.file])).toEqual([['folder.moved', 'a/x', 'a/b', null]]);
     } finally {
       await stream.close();
     }
@@ -129,7 +126,7 @@ describe('folders.rename at depth', () => {
 });
 
 describe('folders.move', () => {
-  it('moves a subtree into another folder and back to the root: listings, the share, usage and one event each way follow', async () => {
+  it('moves a subtree into another folder and back to the root: listings, the share, usage follow, one folder.moved event each time', async () => {
     const { username, token } = await tree();
     expect((await t.api('POST', '/api/folders/create', { username, folder: 'other' })).status).toBe(201);
     const used = await usedBytes(username);
@@ -162,11 +159,9 @@ describe('folders.move', () => {
       await writeFile(path.join(t.storageDir, username, 'after.txt'), 'z');
       await vi.waitFor(() => expect(stream.messages.some((m) => m.data.file === 'after.txt')).toBe(true), WAIT);
       const mine = stream.messages.filter((m) => m.data.username === username && m.data.file !== 'after.txt');
-      expect(mine.map((m) => [m.event, m.data.folder, m.data.file])).toEqual([
-        ['folder.removed', 'a/b', null],
-        ['folder.added', 'other/b', null],
-        ['folder.removed', 'other/b', null],
-        ['folder.added', 'b', null],
+      expect(mine.map((m) => [m.event, m.data.folder, m.data.from, m.data.file])).toEqual([
+        ['folder.moved', 'other/b', 'a/b', null],
+        ['folder.moved', 'b', 'other/b', null],
       ]);
     } finally {
       await stream.close();

@@ -2,7 +2,7 @@
 
 export interface EventMessage {
   event: string;
-  data: { type: string; username: string | null; folder: string | null; file: string | null };
+  data: { type: string; username: string | null; folder: string | null; file: string | null; from?: string };
 }
 
 export interface EventStream {

@@ -60,4 +60,17 @@ describe('change events', () => {
     expect(keys).toContainEqual(queryKeys.users);
     expect(keysForEvent({ type: 'role.changed', username: null, folder: null, file: null })).toContainEqual(queryKeys.roles);
   });
+
+  it('reads a folder move whole: its old path in from, both parents’ listings and every file listing of the user made stale', () => {
+    const event = toChangeEvent({
+      event: 'folder.moved',
+      data: JSON.stringify({ type: 'folder.moved', username: 'ana', folder: 'x/b', from: 'a/b', file: null }),
+    });
+    expect(event).toEqual({ type: 'folder.moved', username: 'ana', folder: 'x/b', from: 'a/b', file: null });
+    const keys = keysForEvent(event!);
+    // The prefix covers the old parent's (`a`) and the new parent's (`x`) listings and those below the moved folder.
+    expect(keys).toContainEqual(queryKeys.folders('ana'));
+    expect(keys).toContainEqual(queryKeys.allFiles('ana'));
+    expect(keys).toContainEqual(queryKeys.searches('ana'));
+  });
 });

@@ -138,7 +138,7 @@ export class IndexedRows {
     }
     const same = wasShown && shown && before.username === after.username && before.name === after.name;
     if (same) return;
-    // A rename relinks the folder's node whole: one removal and one addition announced, none per file.
+    // A rename relinks the folder's node whole: one folder.moved announced, none per file.
     const renamed = wasShown && shown && before.username === after.username;
     if (renamed && this.index.folder(before.username, before.name) && !this.index.folder(after.username, after.name))
       return this.index.relinkFolder(after.username, before.name, null, after.name);

@@ -18,6 +18,8 @@ export function eventInWords(event: ChangeEvent, t: TFunction): string {
       return t('overview:event.folderAdded', { user, folder });
     case 'folder.removed':
       return t('overview:event.folderRemoved', { user, folder });
+    case 'folder.moved':
+      return t('overview:event.folderMoved', { user, folder, from: event.from ?? '' });
     case 'share.changed':
       return t('overview:event.shareChanged', { user, file });
     case 'trash.changed':
