@@ -13,7 +13,6 @@ import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
 import { BrowserDialogs, type DialogState } from './BrowserDialogs';
 import { directorySummary } from './directorySummary';
-import { canDelete } from './fileActions';
 import { FileContextMenu } from './FileContextMenu';
 import { useBrowserCommands, type PreviewState } from './useBrowserCommands';
 import { useDirectoryRows } from './useDirectoryRows';
@@ -61,7 +60,6 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
-  // Delete offers no more than the toolbar does (fileActions.ts): never a delete the daemon refuses.
   const { onStartRename } = rename;
   const browser = useBrowserCommands({
     username,
@@ -86,7 +84,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
     [queue, username, folder],
   );
   const onDelete = useCallback(() => {
-    if (canDelete(selectedRows)) commands.remove(selectedRows);
+    if (selectedRows.length > 0) commands.remove(selectedRows);
   }, [commands, selectedRows]);
 
   const location = folder === null ? username : `${username} › ${folder}`;

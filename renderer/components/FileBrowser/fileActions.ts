@@ -58,8 +58,6 @@ const singleFile = (target: ActionTarget): FileRowOf | null => {
   return row?.kind === 'file' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
-/** Deleting: any rows, a folder at any depth too (it goes to the trash whole, docs/tree.md). */
-export const canDelete = (rows: readonly Row[]): boolean => rows.length > 0;
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
 /** The same whatever the rows. */
 function always<T>(value: T): () => T {
@@ -136,7 +134,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     hint: (t) => t('explorer:fileAction.deleteHint'),
     icon: always(Trash2),
     danger: true,
-    applies: (target) => canDelete(target.rows),
+    applies: any,
     run: (commands, target) => commands.remove(target.rows),
   },
 ];
