@@ -10,5 +10,16 @@ export function createHttpServer(connectionsCheckingInterval: number): http.Serv
   // @types/node declares ServerResponse's constructor generic over the request type, which a
   // subclass cannot repeat; at run time node:http only calls `new ServerResponse(req, options)`.
   const ServerResponse = NimbusResponse as unknown as typeof http.ServerResponse;
-  return http.createServer({ ServerResponse, connectionsCheckingInterval });
+  const server = http.createServer({ ServerResponse, connectionsCheckingInterval });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
+
+/**
+ * How long an idle keep-alive connection stays open: longer than a reverse proxy keeps its
+ * idle upstream connections (nginx: 60 s, deploy/nginx.conf says so), so that the daemon never
+ * closes one just as the proxy sends a request on it. Node's default, 5 s, made nginx answer
+ * an upload 502 now and then (the soak test caught it): a POST whose body is streamed cannot be
+ * retried on another connection.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;

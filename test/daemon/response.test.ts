@@ -54,6 +54,30 @@ describe('a JSON answer written in one step', () => {
   });
 });
 
+describe('an idle keep-alive connection', () => {
+  it('stays open past Node’s 5 s default, so a proxy that keeps it 60 s never sends into a closing socket', async () => {
+    const t = await startTestDaemon();
+    try {
+      const socket = net.connect(t.port, '127.0.0.1');
+      let text = '';
+      let closed = false;
+      socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      socket.on('close', () => (closed = true));
+      const ask = `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\n\r\n`;
+      socket.write(ask);
+      await expect.poll(() => text, { timeout: 5_000 }).toMatch(/^HTTP\/1\.1 200/);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(closed).toBe(false);
+      text = '';
+      socket.write(ask);
+      await expect.poll(() => text, { timeout: 5_000 }).toMatch(/^HTTP\/1\.1 200/);
+      socket.destroy();
+    } finally {
+      await t.close();
+    }
+  }, 20_000);
+});
+
 describe('an answer while the daemon shuts down', () => {
   it('closes its keep-alive connection, also when written in one step', async () => {
     const t = await startTestDaemon();

@@ -5,6 +5,7 @@
  */
 import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObjectMissing } from '../../daemon/storage/objects/object-store.js';
@@ -61,6 +62,21 @@ async function multipartUploadsLeft(): Promise<number> {
 }
 
 describe('S3ObjectStore', () => {
+  it('gives up on a bucket that accepts a connection and then says nothing', async () => {
+    const silent = net.createServer(() => {}); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const mute = new S3ObjectStore({ ...engine, endpoint, bucket, forcePathStyle: true, timeouts: { connectMs: 500, idleMs: 500 } });
+    try {
+      const started = Date.now();
+      await expect(mute.head('any')).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      mute.close();
+      silent.close();
+    }
+  });
+
   it('ensureBucket creates a missing bucket and accepts an existing one; check fails only for a missing bucket', async () => {
     const name = `nimbus-ensure-${randomBytes(4).toString('hex')}`;
     const other = new S3ObjectStore({ ...engine, bucket: name, forcePathStyle: true });

@@ -17,9 +17,20 @@ export interface S3Settings {
   secretAccessKey: string;
   /** `http://host/bucket/key` instead of `http://bucket.host/key` (Swift, MinIO: true). */
   forcePathStyle?: boolean;
+  /** How long a connection may take to open, and a socket may stay silent (tests shorten them). */
+  timeouts?: { connectMs: number; idleMs: number };
 }
 
+/**
+ * Without these the SDK waits forever: a bucket that accepts a connection and then says
+ * nothing (a stopped server behind a proxy) held an upload open until its client left. A
+ * minute of silence is long enough for a client that reads a download slowly (the S3 stream
+ * waits on it) and short enough that a stuck request ends in a 503 the client can retry.
+ */
+const DEFAULT_TIMEOUTS = { connectMs: 5_000, idleMs: 60_000 };
+
 export function createS3Client(settings: S3Settings): S3Client {
+  const timeouts = settings.timeouts ?? DEFAULT_TIMEOUTS;
   const client = new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
@@ -27,6 +38,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs },
   });
   client.middlewareStack.add(
     (next, context) => async (args) => {
