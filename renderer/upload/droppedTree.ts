@@ -23,8 +23,9 @@ export interface DroppedTree {
  */
 export function entriesOfDrop(transfer: DataTransfer): FileSystemEntry[] {
   const entries: FileSystemEntry[] = [];
-  for (const item of Array.from(transfer.items)) {
-    if (item.kind !== 'file') continue;
+  // Where the browser gives no items or no entries (jsdom, an old engine), the drop is plain files.
+  for (const item of Array.from(transfer.items ?? [])) {
+    if (item.kind !== 'file' || typeof item.webkitGetAsEntry !== 'function') continue;
     const entry = item.webkitGetAsEntry();
     if (entry) entries.push(entry);
   }

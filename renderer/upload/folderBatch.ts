@@ -57,7 +57,12 @@ export const foldName = (name: string): string => name.normalize('NFC').toUpperC
 const keyOf = (folder: string | null) => folder ?? '';
 
 /** Plans the upload of `tree` into `destination`, listing each folder the tree merges into. */
-export async function planBatch(tree: DroppedTree, destination: string | null, listFiles: ListFiles): Promise<BatchPlan> {
+export async function planBatch(dropped: DroppedTree, destination: string | null, listFiles: ListFiles): Promise<BatchPlan> {
+  // Names as the daemon keeps them (a Mac hands over decomposed ones), so paths compare alike.
+  const tree: DroppedTree = {
+    folders: dropped.folders.map((path) => path.normalize('NFC')),
+    files: dropped.files.map(({ path, file }) => ({ path: path.normalize('NFC'), file })),
+  };
   const refusedFolders = new Map<string, string>();
   const create: string[] = [];
   const taken = new Map<string, Set<string>>();
@@ -102,9 +107,13 @@ export async function planBatch(tree: DroppedTree, destination: string | null, l
     const name = path.slice(parent === null ? 0 : parent.length + 1);
     const folder = parent === null ? destination : childFolder(destination, parent);
     const checked = checkFileName(name);
-    const reason = (parent === null ? undefined : refusedFolders.get(parent)) ?? (checked.ok ? null : `The name ${checked.message}`);
-    if (reason !== null) {
-      refused.push({ folder, name, file, message: reason });
+    const inherited = parent === null ? undefined : refusedFolders.get(parent);
+    if (inherited !== undefined) {
+      refused.push({ folder, name, file, message: inherited });
+      continue;
+    }
+    if (!checked.ok) {
+      refused.push({ folder, name, file, message: `The name ${checked.message}` });
       continue;
     }
     const there = existing.get(keyOf(folder))?.get(foldName(checked.value)) ?? null;
