@@ -22,8 +22,11 @@ const LISTED = 5;
 export function UploadConflictDialog({ conflicts, onAnswer, onClose }: UploadConflictDialogProps) {
   const { t } = useTranslation();
   const count = conflicts.length;
-  const example = freeName(conflicts[0].name, new Set());
   const pathOf = (file: PlannedFile) => (file.folder === null ? file.name : `${file.folder}/${file.name}`);
+  const sorted = [...conflicts].sort((a, b) => pathOf(a).localeCompare(pathOf(b)));
+  const listed = sorted.slice(0, LISTED).map(pathOf);
+  // No line break inside the example name: "a (2).txt" reads as one name.
+  const example = freeName(sorted[0].name, new Set()).replaceAll(' ', '\u00a0');
   return (
     <Dialog
       title={t('upload:folder.conflict.title', { count })}
@@ -49,9 +52,9 @@ export function UploadConflictDialog({ conflicts, onAnswer, onClose }: UploadCon
     >
       <p>{t('upload:folder.conflict.body', { count })}</p>
       <ul className="upload-conflicts" aria-label={t('upload:folder.conflict.list')}>
-        {conflicts.slice(0, LISTED).map((file) => (
-          <li key={pathOf(file)} className="upload-conflicts__item" title={pathOf(file)}>
-            {pathOf(file)}
+        {listed.map((path) => (
+          <li key={path} className="upload-conflicts__item" title={path}>
+            {path}
           </li>
         ))}
       </ul>
