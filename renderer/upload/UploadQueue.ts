@@ -42,7 +42,7 @@ export interface UploadSource {
   folder?: string | null;
   /** Replace the file of that name (a folder upload's answer to its conflicts). */
   overwrite?: boolean;
-  /** Why it is not sent at all (a folder upload's bad folder name): failed at once with this message. */
+  /** Why it is not sent at all (a folder upload's bad folder name): failed at once with this message, not reported to `onFailed`. */
   refused?: string;
 }
 
@@ -94,7 +94,9 @@ export class UploadQueue {
     });
     this.#items = [...this.#items, ...added];
     this.#emit();
-    for (const item of added) if (item.status === 'failed') this.#options.onFailed?.(item);
+    // A source the caller refused is the caller's to report (once for its batch, not once per file).
+    const reported = added.filter((item, i) => item.status === 'failed' && sources[i].refused === undefined);
+    for (const item of reported) this.#options.onFailed?.(item);
     this.#pump();
     return added.map((item) => item.id);
   }

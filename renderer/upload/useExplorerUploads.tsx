@@ -52,6 +52,8 @@ export function useExplorerUploads(username: string, folder: string | null) {
         if (!failed.has(path.slice(0, Math.max(0, path.lastIndexOf('/')))))
           toast.error(t('upload:folder.createFailed', { name: path }), message);
       }
+      // Refused names: one toast for the batch, each file with its reason in the panel.
+      if (plan.refused.length > 0) toast.error(t('upload:folder.refused', { count: plan.refused.length }), plan.refused[0].message);
       if (plan.create.length > 0) await queryClient.invalidateQueries({ queryKey: queryKeys.folders(username) });
     },
     [client, queue, username, folder, toast, t, queryClient],

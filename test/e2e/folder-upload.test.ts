@@ -164,6 +164,10 @@ describe.skipIf(!runUi)('folder upload and the tree journey (Chromium, real daem
     await uploads()
       .getByText(/Invalid file name/)
       .waitFor();
+    // One toast for the batch's refused names, not one per file.
+    const refused = page.getByRole('alert').filter({ hasText: '1 item was not uploaded' });
+    await refused.waitFor();
+    await refused.getByRole('button', { name: 'Dismiss notification' }).click();
     expect(await uploads().getByRole('progressbar', { name: 'Upload of c.txt' }).getAttribute('aria-valuenow')).toBe('100');
     await clearUploads();
   });
@@ -210,6 +214,13 @@ describe.skipIf(!runUi)('folder upload and the tree journey (Chromium, real daem
 
   it('asks once for a batch whose names are taken, and keeps both, replaces or skips them all', async () => {
     const again = { ...TRIP, 'trip/a.txt': 'second copy\n', 'trip/day 1/b.txt': 'second copy\n', 'trip/new.txt': 'new\n' };
+    // Closing the question uploads nothing of the batch, and makes no folder.
+    await dropFolder(page, again);
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await filesIn('trip')).toEqual(['a.txt']);
+    expect(await foldersIn('trip/day 1/night')).toEqual([]);
     await dropFolder(page, again);
     // a.txt, b.txt and c.txt are taken; late/d.txt moved away, so it goes up as new.
     const question = page.getByRole('dialog', { name: '3 files with these names are already there' });
