@@ -5,7 +5,7 @@
  * moves there, and the folder downloaded as a zip holds every path. A second drop of names
  * already there asks once for the batch (keep both, replace, skip); the Upload folder picker
  * does the same as a drop. Screenshots of the question at 1400×900 and 390×844, light and
- * dark, go to test-artifacts/folder-upload-*.png.
+ * dark, and of the upload panel after the drop, go to test-artifacts/folder-upload-*.png.
  *
  * Playwright cannot drag from the real desktop, so the drop is made in the page: the folder is
  * built in Chromium's own sandboxed file system (webkitRequestFileSystem), whose entries are the
@@ -169,6 +169,11 @@ describe.skipIf(!runUi)('folder upload and the tree journey (Chromium, real daem
     await refused.waitFor();
     await refused.getByRole('button', { name: 'Dismiss notification' }).click();
     expect(await uploads().getByRole('progressbar', { name: 'Upload of c.txt' }).getAttribute('aria-valuenow')).toBe('100');
+    await page.screenshot({
+      path: path.join(ARTIFACTS_DIR, 'folder-upload-panel-desktop-light.png'),
+      animations: 'disabled',
+      caret: 'hide',
+    });
     await clearUploads();
   });
 
