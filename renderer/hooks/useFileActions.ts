@@ -36,11 +36,19 @@ export function useFileActions(username: string, folder: string | null) {
     const refreshAll = () => queryClient.invalidateQueries();
     const targetName = (to: string | null) => to ?? username;
 
-    /** Moves or copies each file to `to`, one by one (each failure named in its own toast). */
+    /** Moves or copies each file to `to`, one by one (each failure named in its own toast); a move takes folders too. */
     async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<FileEntry[]> {
       const done: FileEntry[] = [];
+      const movedFolders: string[] = [];
       for (const row of rows) {
-        if (row.kind !== 'file') continue;
+        if (row.kind === 'folder') {
+          if (kind !== 'move') continue;
+          const moved = await run(t('explorer:actions.moveFailed', { name: row.name }), () =>
+            client.call('folders.move', { username, folder: row.folder.path ?? childFolder(folder, row.name), to: to ?? undefined }),
+          );
+          if (moved) movedFolders.push(row.name);
+          continue;
+        }
         const id = kind === 'move' ? 'files.move' : 'files.copy';
         const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
           client.call(id, { ...where, file: row.name, to: to ?? undefined }),
@@ -48,9 +56,10 @@ export function useFileActions(username: string, folder: string | null) {
         if (result) done.push(result.file);
       }
       await refreshAll();
-      if (done.length > 0) {
+      const names = [...done.map((file) => file.name), ...movedFolders];
+      if (names.length > 0) {
         toast.success(
-          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}`, { count: done.length, name: done[0].name, target: targetName(to) }),
+          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}`, { count: names.length, name: names[0], target: targetName(to) }),
         );
       }
       return done;

@@ -38,6 +38,12 @@ export interface UploadQueueOptions {
 export interface UploadSource {
   name: string;
   body: Blob;
+  /** Its own folder (a folder upload's files go to many); else the batch's destination. */
+  folder?: string | null;
+  /** Replace the file of that name (a folder upload's answer to its conflicts). */
+  overwrite?: boolean;
+  /** Why it is not sent at all (a folder upload's bad folder name): failed at once with this message, not reported to `onFailed`. */
+  refused?: string;
 }
 
 let nextId = 0;
@@ -65,7 +71,7 @@ export class UploadQueue {
     return () => this.#listeners.delete(listener);
   };
 
-  /** Queues files for one destination; returns the new items' ids. */
+  /** Queues files for one destination (or each for its own folder); returns the new items' ids. */
   add(sources: readonly UploadSource[], username: string, folder: string | null): string[] {
     const added: UploadItem[] = sources.map((source) => {
       const id = `upload-${++nextId}`;
@@ -74,20 +80,23 @@ export class UploadQueue {
       const base: UploadItem = {
         id,
         username,
-        folder,
+        folder: source.folder === undefined ? folder : source.folder,
         name: checked.ok ? checked.value : source.name,
-        overwrite: false,
+        overwrite: source.overwrite ?? false,
         size: source.body.size,
         loaded: 0,
         status: 'queued',
         error: null,
         errorStatus: null,
       };
-      return checked.ok ? base : { ...base, status: 'failed', error: `The name ${checked.message}`, errorStatus: 0 };
+      const refusal = source.refused ?? (checked.ok ? null : `The name ${checked.message}`);
+      return refusal === null ? base : { ...base, status: 'failed', error: refusal, errorStatus: 0 };
     });
     this.#items = [...this.#items, ...added];
     this.#emit();
-    for (const item of added) if (item.status === 'failed') this.#options.onFailed?.(item);
+    // A source the caller refused is the caller's to report (once for its batch, not once per file).
+    const reported = added.filter((item, i) => item.status === 'failed' && sources[i].refused === undefined);
+    for (const item of reported) this.#options.onFailed?.(item);
     this.#pump();
     return added.map((item) => item.id);
   }

@@ -103,4 +103,27 @@ describe('UploadPanel', () => {
     expect(calls).toHaveLength(2);
     expect(queue.getSnapshot()[0]).toMatchObject({ status: 'uploading', overwrite: true });
   });
+  it('shows a total over the batch, files and bytes, besides each file’s own bar and folder', async () => {
+    const { queue, calls } = setup();
+    act(
+      () =>
+        void queue.add(
+          [
+            { name: 'a.bin', body: blob(200), folder: 'trip' },
+            { name: 'a.bin', body: blob(100), folder: 'trip/day 1' },
+            { name: 'CON', body: blob(100), folder: 'trip' },
+          ],
+          'ana',
+          null,
+        ),
+    );
+    const panel = screen.getByRole('region', { name: 'Uploads' });
+    const total = within(panel).getByRole('progressbar', { name: 'Total upload progress' });
+    act(() => calls[0].onProgress(100));
+    expect(total.getAttribute('aria-valuenow')).toBe('33');
+    expect(within(panel).getByText('0 of 2 files · 100 B of 300 B')).toBeTruthy();
+    await act(async () => calls[1].resolve());
+    expect(within(panel).getByText('1 of 2 files · 200 B of 300 B')).toBeTruthy();
+    expect(within(panel).getByText('trip/day 1')).toBeTruthy();
+  });
 });

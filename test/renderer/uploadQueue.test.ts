@@ -164,4 +164,29 @@ describe('UploadQueue', () => {
     expect(queue.getSnapshot()).not.toBe(before);
     unsubscribe();
   });
+  it('sends each file of a folder upload into its own folder, replacing only where told, and fails a refused one at once', async () => {
+    const { uploader, pending } = manualUploader();
+    const failed = vi.fn();
+    const queue = new UploadQueue(uploader, { concurrency: 5, onFailed: failed });
+    queue.add(
+      [
+        { name: 'a.txt', body: blob(1), folder: 'trip' },
+        { name: 'b.txt', body: blob(1), folder: 'trip/day 1', overwrite: true },
+        { name: 'x.txt', body: blob(1), folder: 'trip/CON', refused: 'The name of the folder “CON” must not be a reserved device name' },
+        { name: 'root.txt', body: blob(1) },
+      ],
+      'ana',
+      'docs',
+    );
+    expect(pending.map((call) => [call.target.folder, call.target.name, call.target.overwrite])).toEqual([
+      ['trip', 'a.txt', false],
+      ['trip/day 1', 'b.txt', true],
+      ['docs', 'root.txt', false],
+    ]);
+    const refused = queue.getSnapshot()[2];
+    expect([refused.status, refused.folder, refused.errorStatus]).toEqual(['failed', 'trip/CON', 0]);
+    expect(refused.error).toMatch(/reserved device name/);
+    // The caller refused it and says so once for its batch: no report per file.
+    expect(failed).not.toHaveBeenCalled();
+  });
 });

@@ -1,19 +1,22 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloudUpload } from 'lucide-react';
+import { entriesOfDrop, holdsDirectory } from '../../upload/droppedTree';
 import './DropZone.css';
 
 interface DropZoneProps {
   /** Where dropped files go, shown while dragging ("ana › Photos"). */
   destination: string;
   onFiles: (files: File[]) => void;
+  /** A drop that holds a folder: its entries, read as a tree by the receiver. */
+  onEntries: (entries: FileSystemEntry[]) => void;
   children: ReactNode;
 }
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
-/** Accepts files dragged from the desktop anywhere over its area. */
-export function DropZone({ destination, onFiles, children }: DropZoneProps) {
+/** Accepts files and folders dragged from the desktop anywhere over its area. */
+export function DropZone({ destination, onFiles, onEntries, children }: DropZoneProps) {
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
   const depth = useRef(0);
@@ -39,6 +42,9 @@ export function DropZone({ destination, onFiles, children }: DropZoneProps) {
         event.preventDefault();
         depth.current = 0;
         setOver(false);
+        // The entries must be taken now: the drop's items are gone once the event returns.
+        const entries = event.dataTransfer ? entriesOfDrop(event.dataTransfer) : [];
+        if (holdsDirectory(entries)) return onEntries(entries);
         const files = Array.from(event.dataTransfer?.files ?? []);
         if (files.length > 0) onFiles(files);
       }}

@@ -4,7 +4,7 @@ import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { parentFolder } from '../../lib/places';
 import { nextSort, type Row, type Sort } from '../../lib/rows';
-import { useUploadQueue } from '../../upload/uploadsContext';
+import { useExplorerUploads } from '../../upload/useExplorerUploads';
 import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
 import { DropZone } from '../DropZone/DropZone';
 import { PreviewViewer } from '../Preview/PreviewViewer';
@@ -43,8 +43,7 @@ const ignoreSearch = () => {};
 export function FileBrowser({ username, folder, focusList = false, live, onOpenFolder, ...props }: FileBrowserProps) {
   const { t } = useTranslation();
   const actions = useFileActions(username, folder);
-  const queue = useUploadQueue();
-  const picker = useRef<HTMLInputElement>(null);
+  const uploads = useExplorerUploads(username, folder);
   const [view, setView] = useViewMode(username);
   const { text: search, setText: setSearch, query } = useSearchText(props.search ?? '', props.onSearch ?? ignoreSearch);
   const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'asc' });
@@ -74,15 +73,6 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   });
   const { commands, inShell } = browser;
 
-  const upload = useCallback(
-    (list: File[]) =>
-      queue.add(
-        list.map((file) => ({ name: file.name, body: file })),
-        username,
-        folder,
-      ),
-    [queue, username, folder],
-  );
   const onDelete = useCallback(() => {
     if (selectedRows.length > 0) commands.remove(selectedRows);
   }, [commands, selectedRows]);
@@ -100,10 +90,9 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
       onOpenFolder(parentFolder(folder));
     }
   };
-  const chooseFiles = () => picker.current?.click();
 
   return (
-    <DropZone destination={location} onFiles={upload}>
+    <DropZone destination={location} onFiles={uploads.onFiles} onEntries={uploads.onEntries}>
       <section
         ref={sectionRef}
         className="browser"
@@ -117,23 +106,13 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           onSearchChange={setSearch}
           view={view}
           onViewChange={setView}
-          onUpload={chooseFiles}
+          onUpload={uploads.chooseFiles}
+          onUploadFolder={uploads.chooseFolder}
           onNewFolder={() => setDialog({ kind: 'new-folder' })}
           target={{ rows: selectedRows, everything: selectedRows.length === rows.length, inShell }}
           commands={commands}
         />
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          aria-label={t('explorer:browser.chooseFiles')}
-          onChange={(event) => {
-            const list = Array.from(event.currentTarget.files ?? []);
-            event.currentTarget.value = '';
-            if (list.length > 0) upload(list);
-          }}
-        />
+        {uploads.pickers}
         <BrowserBody
           username={username}
           location={location}
@@ -163,7 +142,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           }}
           sort={sort}
           onSort={(key) => setSort((current) => nextSort(current, key))}
-          onChooseFiles={chooseFiles}
+          onChooseFiles={uploads.chooseFiles}
           onOpenSearchHit={(target) => {
             setSearch('');
             onOpenFolder(target);

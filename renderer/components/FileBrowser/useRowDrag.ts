@@ -13,12 +13,15 @@ interface RowDragOptions {
   setSelection: Dispatch<SetStateAction<Selection>>;
 }
 
-/** Dragging rows onto a folder (or the breadcrumb) moves them; the whole selection goes when the row is in it. */
+/**
+ * Dragging rows (files and folders) onto a folder (or the breadcrumb) moves them; the whole
+ * selection goes when the row is in it. A folder is never moved into itself or below itself.
+ */
 export function useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection }: RowDragOptions) {
   const onRowDragStart = useCallback(
     (row: Row, event: DragEvent) => {
       const inSelection = selectedRef.current.some((other) => other.key === row.key);
-      const moving = inSelection ? selectedRef.current.filter((other) => other.kind === 'file') : [row];
+      const moving = inSelection ? selectedRef.current : [row];
       if (!inSelection) setSelection(selectOnly(row.key));
       event.dataTransfer.setData(ROWS_DRAG_TYPE, JSON.stringify(moving.map((other) => other.name)));
       event.dataTransfer.effectAllowed = 'move';
@@ -28,11 +31,18 @@ export function useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection
   const dropInto = useCallback(
     (to: string | null, event: DragEvent) => {
       const names = new Set(draggedNames(event));
-      const moving = rowsRef.current.filter((row) => row.kind === 'file' && names.has(row.name));
+      const moving = rowsRef.current.filter(
+        (row) => names.has(row.name) && (row.kind === 'file' || !isWithin(to, childFolder(folder, row.name))),
+      );
       if (moving.length > 0 && to !== folder) void actions.move(moving, to);
     },
     [actions, folder, rowsRef],
   );
   const onDropOnFolder = useCallback((name: string, event: DragEvent) => dropInto(childFolder(folder, name), event), [dropInto, folder]);
   return { onRowDragStart, dropInto, onDropOnFolder };
+}
+
+/** Whether `to` is the folder `path` or one below it (no folder moves into its own subtree). */
+function isWithin(to: string | null, path: string): boolean {
+  return to !== null && (to === path || to.startsWith(`${path}/`));
 }

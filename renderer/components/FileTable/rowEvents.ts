@@ -10,9 +10,9 @@ export interface RowEvents {
   onShareClick: (row: Row) => void;
   onRenameCommit: (row: Row, name: string) => void;
   onRenameCancel: () => void;
-  /** A file row starts being dragged (to move it onto a folder). */
+  /** A row starts being dragged (to move it onto a folder or a crumb). */
   onRowDragStart?: (row: Row, event: DragEvent) => void;
-  /** Files dragged from this list were dropped on a folder row. */
+  /** Rows dragged from this list were dropped on a folder row. */
   onDropOnFolder?: (folder: string, event: DragEvent) => void;
 }
 
@@ -60,13 +60,13 @@ export function menuPositionOf(element: Element | null): { x: number; y: number 
 }
 
 /**
- * What a list row and a grid card answer alike: clicks, the context menu, dragging a file,
+ * What a list row and a grid card answer alike: clicks, the context menu, dragging a row,
  * and dropping rows on a folder.
  */
 export function rowInteractionProps(row: Row, editing: boolean, events: RowEvents) {
   const onDropOnFolder = events.onDropOnFolder;
   return {
-    draggable: row.kind === 'file' && !editing && events.onRowDragStart !== undefined,
+    draggable: !editing && events.onRowDragStart !== undefined,
     onDragStart: (event: DragEvent) => events.onRowDragStart?.(row, event),
     ...(row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {}),
     onClick: (event: MouseEvent) => events.onRowClick(row, event),

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FolderPlus, LayoutGrid, List, Search, Upload, type LucideIcon } from 'lucide-react';
+import { FolderPlus, FolderUp, LayoutGrid, List, Search, Upload, type LucideIcon } from 'lucide-react';
 import { actionsOn, type ActionCommands, type ActionTarget } from '../FileBrowser/fileActions';
 import type { ViewMode } from '../FileBrowser/viewMode';
 import './Toolbar.css';
@@ -13,6 +13,8 @@ interface ToolbarProps {
   view: ViewMode;
   onViewChange: (view: ViewMode) => void;
   onUpload: () => void;
+  /** Absent where a folder cannot be uploaded as a tree. */
+  onUploadFolder?: () => void;
   /** Absent where folders cannot be created. */
   onNewFolder?: () => void;
   /** The selection, which the file actions act on. */
@@ -100,6 +102,14 @@ export function Toolbar(props: ToolbarProps) {
           <FolderPlus size={16} aria-hidden="true" />
           {t('explorer:toolbar.newFolder')}
         </button>
+      ) : null}
+      {props.onUploadFolder ? (
+        <ToolButton
+          label={t('explorer:toolbar.uploadFolder')}
+          title={t('explorer:toolbar.uploadFolder')}
+          icon={FolderUp}
+          onClick={props.onUploadFolder}
+        />
       ) : null}
       <button type="button" className="button button--primary" onClick={props.onUpload}>
         <Upload size={16} aria-hidden="true" />

@@ -12,6 +12,16 @@ function percentOf(item: UploadItem): number {
   return Math.round((item.loaded / item.size) * 100);
 }
 
+/** The batch as a whole: files done and bytes sent, of every upload still meant to happen (not failed or cancelled). */
+function totalOf(items: readonly UploadItem[]) {
+  const meant = items.filter((item) => item.status !== 'failed' && item.status !== 'cancelled');
+  const size = meant.reduce((sum, item) => sum + item.size, 0);
+  const loaded = meant.reduce((sum, item) => sum + (item.status === 'done' ? item.size : item.loaded), 0);
+  const done = meant.filter((item) => item.status === 'done').length;
+  const percent = size === 0 ? (done === meant.length ? 100 : 0) : Math.round((loaded / size) * 100);
+  return { count: meant.length, done, size, loaded, percent };
+}
+
 /** failureHeadline's words (renderer/upload/UploadQueue.ts) in the UI's language. */
 function headline(item: UploadItem, t: TFunction): string {
   switch (item.errorStatus) {
@@ -53,6 +63,13 @@ export function UploadPanel() {
   const running = items.filter((item) => item.status === 'uploading' || item.status === 'queued').length;
   const failed = items.filter((item) => item.status === 'failed').length;
   const done = items.filter((item) => item.status === 'done').length;
+  const total = totalOf(items);
+  const totalText = t('upload:total.text', {
+    done: total.done,
+    count: total.count,
+    loaded: formatBytes(total.loaded),
+    size: formatBytes(total.size),
+  });
   const title =
     running > 0
       ? t('upload:title.running', { count: running })
@@ -81,6 +98,22 @@ export function UploadPanel() {
           {collapsed ? <ChevronUp size={16} aria-hidden="true" /> : <ChevronDown size={16} aria-hidden="true" />}
         </button>
       </header>
+      {items.length > 1 && total.count > 0 ? (
+        <div className="uploads__total">
+          <div
+            className="upload__bar"
+            role="progressbar"
+            aria-label={t('upload:total.label')}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={total.percent}
+            aria-valuetext={totalText}
+          >
+            <div className="upload__fill" style={{ width: `${total.percent}%` }} />
+          </div>
+          <div className="upload__status">{totalText}</div>
+        </div>
+      ) : null}
       {collapsed ? null : (
         <ul className="uploads__list">
           {items.map((item) => (
@@ -95,9 +128,10 @@ export function UploadPanel() {
                     <LoaderCircle size={16} className="spin" />
                   ) : null}
                 </span>
-                <span className="upload__name" title={item.name}>
+                <span className="upload__name" title={item.folder === null ? item.name : `${item.folder}/${item.name}`}>
                   {item.name}
                 </span>
+                {item.folder === null ? null : <span className="upload__folder">{item.folder}</span>}
                 {item.status === 'queued' || item.status === 'uploading' ? (
                   <button
                     type="button"

@@ -1,0 +1,132 @@
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
+import { useClient } from '../components/Session/sessionContext';
+import { useToast } from '../components/Toasts/toastContext';
+import { UploadConflictDialog } from '../components/UploadConflictDialog/UploadConflictDialog';
+import { readDroppedTree, treeOfPickedFiles, type DroppedTree } from './droppedTree';
+import { conflictsOf, planBatch, type BatchPlan, type ConflictAnswer, type PlannedFile } from './folderBatch';
+import { listFilesWith, sendBatch } from './sendBatch';
+import { useUploadQueue } from './uploadsContext';
+
+interface Question {
+  plan: BatchPlan;
+  conflicts: PlannedFile[];
+}
+
+// React does not know the picker's attribute; a plain attribute reaches the DOM as it is.
+const DIRECTORY_PICKER = { webkitdirectory: '' } as Record<string, string>;
+
+/**
+ * The explorer's ways in for files: plain files (dropped or picked) straight into the open
+ * folder, as before; a folder (dropped or picked) as a tree, with one question for the batch
+ * when names are taken. Renders the two hidden pickers and that question.
+ */
+export function useExplorerUploads(username: string, folder: string | null) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const queue = useUploadQueue();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const filesPicker = useRef<HTMLInputElement>(null);
+  const folderPicker = useRef<HTMLInputElement>(null);
+  const [question, setQuestion] = useState<Question | null>(null);
+
+  const onFiles = useCallback(
+    (list: File[]) =>
+      void queue.add(
+        list.map((file) => ({ name: file.name, body: file })),
+        username,
+        folder,
+      ),
+    [queue, username, folder],
+  );
+
+  const send = useCallback(
+    async (plan: BatchPlan, answer: ConflictAnswer) => {
+      const failed = await sendBatch(client, queue, username, folder, plan, answer);
+      for (const [path, message] of failed) {
+        // One toast for the top of each failed branch; the files below show in the panel.
+        if (!failed.has(path.slice(0, Math.max(0, path.lastIndexOf('/')))))
+          toast.error(t('upload:folder.createFailed', { name: path }), message);
+      }
+      // Refused names: one toast for the batch, each file with its reason in the panel.
+      if (plan.refused.length > 0) toast.error(t('upload:folder.refused', { count: plan.refused.length }), plan.refused[0].message);
+      if (plan.create.length > 0) await queryClient.invalidateQueries({ queryKey: queryKeys.folders(username) });
+    },
+    [client, queue, username, folder, toast, t, queryClient],
+  );
+
+  const onTree = useCallback(
+    async (tree: DroppedTree) => {
+      let plan: BatchPlan;
+      try {
+        plan = await planBatch(tree, folder, listFilesWith(client, username));
+      } catch (error) {
+        toast.error(t('upload:folder.checkFailed'), errorMessage(error));
+        return;
+      }
+      const conflicts = conflictsOf(plan);
+      if (conflicts.length > 0) setQuestion({ plan, conflicts });
+      else await send(plan, 'skip');
+    },
+    [client, username, folder, toast, t, send],
+  );
+
+  const onEntries = useCallback(
+    (entries: FileSystemEntry[]) => {
+      readDroppedTree(entries).then(onTree, (error: unknown) => toast.error(t('upload:folder.readFailed'), errorMessage(error)));
+    },
+    [onTree, toast, t],
+  );
+
+  const pickers: ReactNode = (
+    <>
+      <input
+        ref={filesPicker}
+        type="file"
+        multiple
+        hidden
+        aria-label={t('explorer:browser.chooseFiles')}
+        onChange={(event) => {
+          const list = Array.from(event.currentTarget.files ?? []);
+          event.currentTarget.value = '';
+          if (list.length > 0) onFiles(list);
+        }}
+      />
+      <input
+        ref={folderPicker}
+        type="file"
+        multiple
+        hidden
+        {...DIRECTORY_PICKER}
+        aria-label={t('explorer:browser.chooseFolder')}
+        onChange={(event) => {
+          const list = Array.from(event.currentTarget.files ?? []);
+          event.currentTarget.value = '';
+          if (list.length > 0) void onTree(treeOfPickedFiles(list));
+        }}
+      />
+      {question ? (
+        <UploadConflictDialog
+          conflicts={question.conflicts}
+          onAnswer={(answer) => {
+            setQuestion(null);
+            void send(question.plan, answer);
+          }}
+          onClose={() => setQuestion(null)}
+        />
+      ) : null}
+    </>
+  );
+
+  return {
+    onFiles,
+    onEntries,
+    chooseFiles: () => filesPicker.current?.click(),
+    chooseFolder: () => folderPicker.current?.click(),
+    pickers,
+  };
+}
