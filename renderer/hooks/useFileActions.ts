@@ -36,11 +36,18 @@ export function useFileActions(username: string, folder: string | null) {
     const refreshAll = () => queryClient.invalidateQueries();
     const targetName = (to: string | null) => to ?? username;
 
-    /** Moves or copies each file to `to`, one by one (each failure named in its own toast). */
-    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<FileEntry[]> {
-      const done: FileEntry[] = [];
+    /** Moves or copies each file (a copy: each folder too, by its path) to `to`, one by one (each failure named in its own toast). */
+    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<(FileEntry | Folder)[]> {
+      const done: (FileEntry | Folder)[] = [];
       for (const row of rows) {
-        if (row.kind !== 'file') continue;
+        if (row.kind === 'folder') {
+          if (kind !== 'copy') continue;
+          const copied = await run(t('explorer:actions.copyFailed', { name: row.name }), () =>
+            client.call('folders.copy', { username, folder: row.folder.path ?? row.name, to: to ?? undefined }),
+          );
+          if (copied) done.push(copied.folder);
+          continue;
+        }
         const id = kind === 'move' ? 'files.move' : 'files.copy';
         const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
           client.call(id, { ...where, file: row.name, to: to ?? undefined }),
