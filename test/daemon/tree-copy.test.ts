@@ -220,6 +220,28 @@ describe('folders.copy', () => {
     }
   });
 
+  it('a copy racing a delete of its source: whole or refused (404), never half a tree, usage what the disk holds', async () => {
+    for (let round = 0; round < 4; round++) {
+      const username = await tree();
+      expect((await t.api('POST', '/api/folders/create', { username, folder: 'x' })).status).toBe(201);
+      const [copied, deleted] = await Promise.all([
+        t.api('POST', '/api/folders/copy', { username, folder: 'a/b', to: 'x' }),
+        t.api('POST', '/api/folders/delete', { username, folder: 'a/b' }),
+      ]);
+      expect(deleted.status, deleted.text).toBe(200);
+      if (copied.status === 201) {
+        expect(await listTree(disk(username, 'x'))).toEqual(['b/', 'b/c/', 'b/c/deep.bin', 'b/mid.bin']);
+        expect(await readFile(disk(username, 'x', 'b', 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+      } else {
+        expectErrorBody(copied, 404, 'folder_not_found');
+        expect(await listTree(disk(username, 'x'))).toEqual([]);
+      }
+      expect(await hiddenIn(t)).toEqual([]);
+      // The trash counts too: usage is the source in the trash, the top file, and the copy if it landed.
+      expect(await usedBytes(username)).toBe(1000 + (copied.status === 201 ? 900 : 0));
+    }
+  });
+
   it('skips a symlink planted inside the source at any depth (never followed), copying the rest', async () => {
     const username = await tree();
     const outside = path.join(t.dataDir, `outside-${username}`);
