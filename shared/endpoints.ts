@@ -384,6 +384,18 @@ const ENDPOINT_LIST = [
     events: [],
   },
   {
+    id: 'folders.copy',
+    method: 'POST',
+    path: '/api/folders/copy',
+    group: 'folders',
+    summary: 'Copy a folder with everything inside it into another folder or the root (its bytes counted against the quota first)',
+    audience: 'self',
+    params: { username, folder, to: moveTarget },
+    success: 201,
+    errors: [400, 404, 409, 507],
+    events: [],
+  },
+  {
     id: 'folders.download',
     method: 'GET',
     path: '/api/folders/download',

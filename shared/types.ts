@@ -270,6 +270,7 @@ export interface ResponseMap {
   'files.thumbnail': void;
   'folders.rename': Msg & { folder: Folder };
   'folders.move': Msg & { folder: Folder };
+  'folders.copy': Msg & { folder: Folder };
   'folders.download': void;
   'usage.get': { usage: UsageDetail };
   'trash.list': { items: TrashItem[] };

@@ -4,6 +4,7 @@ import type { EndpointId } from '../../shared/endpoints.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import * as files from '../services/files.js';
+import { copyFolder } from '../services/folder-copy.js';
 import * as folders from '../services/folders.js';
 import type { Caller } from '../services/keys.js';
 import { getUsage } from '../services/records.js';
@@ -118,6 +119,10 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
   'folders.move': async ({ nimbus, params }) => ({
     msg: 'Folder moved',
     folder: await transfers.moveFolder(nimbus, params.username, params.folder, params.to ?? null),
+  }),
+  'folders.copy': async ({ nimbus, params }) => ({
+    msg: 'Folder copied',
+    folder: await copyFolder(nimbus, params.username, params.folder, params.to ?? null),
   }),
   'folders.download': ({ nimbus, params, ctx }) =>
     sendZip(ctx, nimbus, planZip(nimbus, params.username, params.folder ?? null, params.files ?? null)),

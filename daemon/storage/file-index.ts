@@ -4,7 +4,7 @@ import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
 import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
 import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
-import { relinkFolder } from './index-relink.js';
+import { graftFolder, relinkFolder } from './index-relink.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -155,6 +155,12 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     const renamed = relinkFolder(this.users.get(username), folder, to, newName, this.caseFolds);
     if (renamed === null) return;
     this.#emit('folder.moved', username, renamed, null, folder);
+  }
+
+  /** Links a copied subtree (its totals complete) as `name` in `to` (null: the root), whole: one `folder.added` event, none per file. */
+  graftFolder(username: string, to: string | null, name: string, subtree: FolderNode): void {
+    const added = graftFolder(this.users.get(username), to, name, subtree, this.caseFolds);
+    if (added !== null) this.#emit('folder.added', username, added, null);
   }
 
   /** Users whose directory has been read since start: their answers are complete even while others are still scanned. */

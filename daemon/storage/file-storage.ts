@@ -8,9 +8,10 @@
 import type { Readable } from 'node:stream';
 import { conflict } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
+import type { FolderCopyHooks } from './folder-copy.js';
 import type { ReceivedUpload, StorageUpload, UploadHooks } from './upload-call.js';
 
-export type { FileMeta, ReceivedUpload, StorageUpload, UploadHooks };
+export type { FileMeta, FolderCopyHooks, ReceivedUpload, StorageUpload, UploadHooks };
 
 /**
  * A file opened for reading: the bytes it had when opened, whatever happens to it meanwhile
@@ -196,6 +197,8 @@ export interface FileStorage {
   renameFolder(username: string, folder: string, newName: string, whileLocked?: () => void): Promise<void>;
   /** Moves a folder with its subtree into `to` (null: the root); 409 into itself or below it, or for a name taken there. */
   moveFolder(username: string, folder: string, to: string | null, whileLocked?: () => void): Promise<void>;
+  /** Copies a folder with its subtree into `to` (null: the root), its bytes held through `hooks` first; 409 as a move. */
+  copyFolder(username: string, folder: string, to: string | null, hooks: FolderCopyHooks): Promise<void>;
 
   /**
    * Runs one upload whole (upload-call.ts): checks the target, streams the body somewhere

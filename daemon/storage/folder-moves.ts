@@ -84,5 +84,6 @@ async function renameDirectory(source: OpenDir, name: string, target: OpenDir, n
   }
 }
 
-const folderTaken = (to: string | null) =>
+/** The 409 for a name taken where a folder is to arrive (a move, a copy). */
+export const folderTaken = (to: string | null) =>
   conflict('folder_exists', `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`);

@@ -1,6 +1,6 @@
-/** Renaming or moving a folder node in the index's tree: its node relinked, nothing below it touched (docs/tree.md). */
+/** Renaming, moving or copying a folder node in the index's tree: one node linked in, nothing below it walked (docs/tree.md). */
 import type { CaseFolds } from './case-folds.js';
-import { addToTotals, folderChain, joinFolder, type UserNode } from './index-tree.js';
+import { addToTotals, folderChain, joinFolder, type FolderNode, type UserNode } from './index-tree.js';
 import { splitFolder } from './paths.js';
 
 /**
@@ -31,4 +31,32 @@ export function relinkFolder(
   caseFolds.added(into, newName);
   addToTotals(target, moved.sizeBytes, moved.fileCount, moved.folderCount + 1);
   return joinFolder(to, newName);
+}
+
+/**
+ * Links `subtree` (a copy, its totals complete) as `name` inside `to` (null: the root): one
+ * set, the totals of `to`'s chain and the user's usage raised by its totals (O(depth)). A node
+ * the watcher put there first (it saw the directory land) is replaced, its totals taken back.
+ * Answers its path, or null when `to` is missing.
+ */
+export function graftFolder(
+  node: UserNode | undefined,
+  to: string | null,
+  name: string,
+  subtree: FolderNode,
+  caseFolds: CaseFolds,
+): string | null {
+  const target = node && (to === null ? [] : folderChain(node, to));
+  if (!node || !target) return null;
+  const into = target.at(-1)?.folders ?? node.folders;
+  const before = into.get(name);
+  if (before) {
+    addToTotals(target, -before.sizeBytes, -before.fileCount, -(before.folderCount + 1));
+    node.usedBytes -= before.sizeBytes;
+  }
+  into.set(name, subtree);
+  if (!before) caseFolds.added(into, name);
+  addToTotals(target, subtree.sizeBytes, subtree.fileCount, subtree.folderCount + 1);
+  node.usedBytes += subtree.sizeBytes;
+  return joinFolder(to, name);
 }

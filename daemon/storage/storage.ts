@@ -4,9 +4,10 @@ import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../errors.js';
 import { createFolder, deleteFile, deleteFolder, renameFile } from './entries.js';
 import type { FileIndex } from './file-index.js';
-import type { DeleteUserSteps, FileStorage, OpenedFile } from './file-storage.js';
+import type { DeleteUserSteps, FileStorage, FolderCopyHooks, OpenedFile } from './file-storage.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
+import { copyFolder } from './folder-copy.js';
 import { moveFolder, renameFolder } from './folder-moves.js';
 import { moveFile } from './moves.js';
 import { openFile } from './open-file.js';
@@ -142,6 +143,10 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
 
   moveFolder(username: string, folder: string, to: string | null, whileLocked?: () => void): Promise<void> {
     return moveFolder(this, username, folder, to, whileLocked);
+  }
+
+  copyFolder(username: string, folder: string, to: string | null, hooks: FolderCopyHooks): Promise<void> {
+    return copyFolder(this, username, folder, to, hooks);
   }
 
   /** One upload, start to end: upload-call.ts runs the steps below in order. */

@@ -36,17 +36,24 @@ export function useFileActions(username: string, folder: string | null) {
     const refreshAll = () => queryClient.invalidateQueries();
     const targetName = (to: string | null) => to ?? username;
 
-    /** Moves or copies each file to `to`, one by one (each failure named in its own toast); a move takes folders too. */
-    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<FileEntry[]> {
-      const done: FileEntry[] = [];
+    /** Moves or copies each file and folder (by its path) to `to`, one by one (each failure named in its own toast). */
+    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<(FileEntry | Folder)[]> {
+      const done: (FileEntry | Folder)[] = [];
       const movedFolders: string[] = [];
       for (const row of rows) {
         if (row.kind === 'folder') {
-          if (kind !== 'move') continue;
-          const moved = await run(t('explorer:actions.moveFailed', { name: row.name }), () =>
-            client.call('folders.move', { username, folder: row.folder.path ?? childFolder(folder, row.name), to: to ?? undefined }),
-          );
-          if (moved) movedFolders.push(row.name);
+          const path = row.folder.path ?? childFolder(folder, row.name);
+          if (kind === 'move') {
+            const moved = await run(t('explorer:actions.moveFailed', { name: row.name }), () =>
+              client.call('folders.move', { username, folder: path, to: to ?? undefined }),
+            );
+            if (moved) movedFolders.push(row.name);
+          } else {
+            const copied = await run(t('explorer:actions.copyFailed', { name: row.name }), () =>
+              client.call('folders.copy', { username, folder: path, to: to ?? undefined }),
+            );
+            if (copied) done.push(copied.folder);
+          }
           continue;
         }
         const id = kind === 'move' ? 'files.move' : 'files.copy';

@@ -17,6 +17,8 @@ let outside: string;
 let victim: string;
 let victimBefore: Record<string, string>;
 let downloads: string[] = [];
+/** Folders copies went into, one per round (their contents are checked for the victim's bytes). */
+let copiesMade = 0;
 
 /** Every file and directory under `dir` (links listed as links, never followed) with its content. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
@@ -84,6 +86,11 @@ async function burst(i: number): Promise<void> {
     later(async () => {
       downloads.push((await t.api('GET', '/api/files/download', { ...u, file: 'a.txt' })).text);
     });
+  // A folder to copy into the swapped one, and one to copy the swapped one into (outside it, at the root).
+  const copy = `cp${++copiesMade}`;
+  expect((await t.api('POST', '/api/folders/create', { username: 'racer', folder: copy })).status).toBe(201);
+  await upload(t, 'racer', 'c.txt', 'mine', { folder: copy });
+  expect((await t.api('POST', '/api/folders/create', { username: 'racer', folder: `into-${copy}` })).status).toBe(201);
   await Promise.all([
     ...Array.from({ length: 4 }, get),
     api('POST', '/api/files/upload', { file: `up${i}.txt` }, 'pwn'),
@@ -96,6 +103,9 @@ async function burst(i: number): Promise<void> {
     api('POST', '/api/folders/rename', { folder: `${DEEP}/t${i}`, newname: `s${i}` }),
     api('POST', '/api/folders/move', { folder: `${DEEP}/g${i}`, to: 'p' }),
     api('POST', '/api/folders/move', { folder: `p/g${i}`, to: DEEP }),
+    // A copy into the swapped folder, and one of it out: each lands in the real directory or is refused.
+    later(() => t.api('POST', '/api/folders/copy', { username: 'racer', folder: copy, to: DEEP })),
+    later(() => t.api('POST', '/api/folders/copy', { username: 'racer', folder: DEEP, to: `into-${copy}` })),
     api('GET', '/api/files', {}),
   ]);
 }
@@ -124,6 +134,16 @@ function hammer(dir: string, target: string, aside: string): { stop(): Promise<v
   };
 }
 
+/** Files under the copies' target folders holding the victim's bytes (a copy that read through the link). */
+async function copiedVictimBytes(home: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of (await readdir(home)).filter((name) => name.startsWith('into-'))) {
+    const copied = await snapshot(path.join(home, dir));
+    for (const [where, text] of Object.entries(copied)) if (text.includes('VICTIM')) found.push(`${dir}/${where}`);
+  }
+  return found;
+}
+
 describe('a symlink swapped in at depth mid-request', () => {
   for (const [which, rel, target] of [
     ['the deepest folder', 'p/q/r', 'r'],
@@ -138,6 +158,10 @@ describe('a symlink swapped in at depth mid-request', () => {
         await expectVictimUntouched(i);
       }
       expect(downloads.filter((d) => d.includes('VICTIM'))).toEqual([]);
+      expect(await copiedVictimBytes(home)).toEqual([]);
+      // Copies did reach the disk too: some of the swapped folder's copies landed.
+      const landed = await Promise.all((await readdir(home)).filter((d) => d.startsWith('into-')).map((d) => readdir(path.join(home, d))));
+      expect(landed.some((names) => names.includes('r'))).toBe(true);
       // The requests did reach the disk at depth while the link came and went.
       expect(downloads.some((d) => d.startsWith('racer'))).toBe(true);
     }, 120_000);

@@ -50,6 +50,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'files.thumbnail': (user) => ({ username: user, file: 'missing.png' }),
   'folders.rename': (user) => ({ username: user, folder: 'missing', newname: `d${++n}` }),
   'folders.move': (user) => ({ username: user, folder: 'missing', to: '' }),
+  'folders.copy': (user) => ({ username: user, folder: 'missing', to: '' }),
   'folders.download': (user) => ({ username: user, folder: 'missing' }),
   'usage.get': (user) => ({ username: user }),
   'trash.list': (user) => ({ username: user }),

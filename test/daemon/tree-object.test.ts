@@ -48,4 +48,15 @@ describe('object storage and folder paths', () => {
     expectErrorBody(await t.api('POST', '/api/folders/rename', { ...ana, folder: 'docs/june', newname: 'x' }), 404, 'folder_not_found');
     expect(await snapshotState(t)).toEqual(before);
   });
+
+  it('refuses copying a folder with a clear 400 (a missing one is 404), changing nothing', async () => {
+    const ana = { username: 'ana' };
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'copies' })).status).toBe(201);
+    const before = await snapshotState(t);
+    const copied = await t.api('POST', '/api/folders/copy', { ...ana, folder: 'docs', to: 'copies' });
+    expectErrorBody(copied, 400, 'invalid_parameter');
+    expect(copied.body.error).toMatch(/object storage/);
+    expectErrorBody(await t.api('POST', '/api/folders/copy', { ...ana, folder: 'docs/june' }), 404, 'folder_not_found');
+    expect(await snapshotState(t)).toEqual(before);
+  });
 });

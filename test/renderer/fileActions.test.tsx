@@ -38,6 +38,7 @@ function renderNested() {
     'GET /api/folders/files': () => json(200, { files: [{ ...entry('cover.txt'), folder: 'photos' }] }),
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
     'POST /api/folders/delete': () => json(200, { msg: 'Folder deleted', trashId: 'f'.repeat(32) }),
+    'POST /api/folders/copy': () => json(201, { msg: 'Folder copied', folder: { ...folder('2024'), path: '2024', folderCount: 0 } }),
   });
   renderWithSession(
     <UploadsProvider>
@@ -116,14 +117,14 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
-  it('a folder inside a folder: open, download, rename and delete, by its path', async () => {
+  it('a folder inside a folder: open, download, rename, copy and delete, by its path', async () => {
     const { fake } = renderNested();
     await select('2024');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
       tool('Move to…', 'Move to…', 'lucide-folder-input', false),
-      tool('Copy to…', 'Copy to…', 'lucide-copy', false),
+      tool('Copy to…', 'Copy to…', 'lucide-copy', true),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
@@ -131,6 +132,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Copy to…', 'lucide-copy'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
     // F2 opens the name editor; Escape leaves it.
@@ -185,14 +187,14 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('one folder: open, download as zip, rename, delete; folders neither move, copy nor share', async () => {
+  it('one folder: open, download as zip, rename, copy, delete; folders neither move nor share', async () => {
     renderBrowser();
     await select('Photos');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
       tool('Move to…', 'Move to…', 'lucide-folder-input', false),
-      tool('Copy to…', 'Copy to…', 'lucide-copy', false),
+      tool('Copy to…', 'Copy to…', 'lucide-copy', true),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
@@ -200,6 +202,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Copy to…', 'lucide-copy'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
   });
@@ -223,18 +226,22 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('a folder with a file: downloads (as one zip each, so no single link) and deletes only', async () => {
+  it('a folder with a file: downloads (as one zip each, so no single link), copies and deletes only', async () => {
     renderBrowser();
     await select('Docs', 'a.txt');
     expect(toolbarActions().map(({ name, enabled }) => [name, enabled])).toEqual([
       ['Download as zip', true],
       ['Rename', false],
       ['Move to…', false],
-      ['Copy to…', false],
+      ['Copy to…', true],
       ['Share', false],
       ['Delete', true],
     ]);
-    expect(await menuFor('a.txt')).toEqual([item('Download as zip', 'lucide-download'), item('Delete', 'lucide-trash-2', false, true)]);
+    expect(await menuFor('a.txt')).toEqual([
+      item('Download as zip', 'lucide-download'),
+      item('Copy to…', 'lucide-copy'),
+      item('Delete', 'lucide-trash-2', false, true),
+    ]);
   });
 
   it('inside Electron, one file adds Show in file manager to the toolbar (not to the menu), which reveals it', async () => {
@@ -262,6 +269,20 @@ describe('file actions: the toolbar and the context menu', () => {
     expect(toolbarActions().map(({ name }) => name)).not.toContain('Show in file manager');
     await select('a.txt', 'b.txt');
     expect(toolbarActions().map(({ name }) => name)).not.toContain('Show in file manager');
+  });
+
+  it('Copy to… on a folder inside a folder copies it by its path through folders.copy', async () => {
+    const { fake } = renderNested();
+    await userEvent.pointer({ keys: '[MouseRight]', target: await screen.findByText('2024') });
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Copy to…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Copy “2024” to…' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: /ana/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy here' }));
+    await vi.waitFor(() => {
+      const copied = fake.mock.calls.filter(([input]) => String(input).includes('/api/folders/copy'));
+      expect(copied.map(([, init]) => JSON.parse(String(init?.body ?? '{}')))).toEqual([{ username: 'ana', folder: 'photos/2024' }]);
+    });
+    await screen.findByText('Copied “2024” to ana');
   });
 
   it('the toolbar’s Rename edits the selected row’s name in place', async () => {

@@ -16,12 +16,12 @@
  * the trash object-trash.ts.
  */
 import type { Readable } from 'node:stream';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { RemoteChange } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileMeta } from '../index-tree.js';
 import type { FileStorage, OpenedFile } from '../file-storage.js';
-import { assertComponent } from '../paths.js';
+import { assertComponent, assertFolderPath } from '../paths.js';
 import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from '../upload-call.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { fileIdOf } from './ids.js';
@@ -87,6 +87,14 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
   /** The rows are the truth and the index follows them: nothing to read again. */
   async rescanUser(username: string): Promise<void> {
     assertComponent(username);
+  }
+
+  /** Copying a folder comes with folders as rows with a parent (docs/tree.md): a clear 400, before any quota is held, until then. */
+  copyFolder(username: string, folder: string): Promise<void> {
+    assertComponent(username);
+    assertFolderPath(folder);
+    this.requireFolder(username, folder);
+    throw badRequest('Folders cannot be copied in object storage yet; the embedded backend can (docs/tree.md)');
   }
 
   // ---- uploads (upload-call.ts runs these steps; object-uploads.ts does them) --------

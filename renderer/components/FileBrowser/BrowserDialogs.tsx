@@ -70,14 +70,15 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
         />
       );
     case 'transfer': {
-      const files = dialog.rows.filter((row) => row.kind === 'file');
+      // A copy takes folders too; a move files only.
+      const rows = dialog.mode === 'copy' ? dialog.rows : dialog.rows.filter((row) => row.kind === 'file');
       return (
         <MoveDialog
           username={username}
           mode={dialog.mode}
-          names={files.map((row) => row.name)}
+          names={rows.map((row) => row.name)}
           from={folder}
-          onPick={(to) => (dialog.mode === 'move' ? actions.move(files, to) : actions.copy(files, to))}
+          onPick={(to) => (dialog.mode === 'move' ? actions.move(rows, to) : actions.copy(rows, to))}
           onClose={onClose}
         />
       );

@@ -64,13 +64,13 @@ function always<T>(value: T): () => T {
   return () => value;
 }
 
-/** Move to… and Copy to…: files only (the daemon does not move folders yet), to a folder picked in a dialog. */
-const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
+/** Move to… and Copy to…, to a folder picked in a dialog: a copy takes folders too (folders.copy), a move files only for now. */
+const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon, applies: FileAction['applies']): FileAction => ({
   id,
   surfaces: ['toolbar', 'menu'],
   label,
   icon: always(icon),
-  applies: onlyFiles,
+  applies,
   run: (commands, target) => commands[id](target.rows),
 });
 
@@ -107,8 +107,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.rename(target.rows[0]),
   },
-  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
-  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy),
+  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput, onlyFiles),
+  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy, any),
   {
     id: 'share',
     surfaces: ['toolbar', 'menu'],
