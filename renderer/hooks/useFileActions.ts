@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { EndpointId } from '../../shared/endpoints';
 import type { FileEntry, Folder } from '../../shared/types';
 import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
@@ -10,6 +11,13 @@ import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { useApiAction } from './useApiAction';
 import { useDownloads } from './useDownloads';
+
+/**
+ * The endpoint that moves or copies a folder with its subtree, the one place the explorer names
+ * it. Folder copy (`folders.copy`, same parameters) comes on its own branch (tree-copy): until
+ * it is set here, Copy to… is offered for files only (FileBrowser/fileActions.ts reads this).
+ */
+export const FOLDER_TRANSFER = { move: 'folders.move', copy: null } as const satisfies Record<'move' | 'copy', EndpointId | null>;
 
 /** What a delete left in the trash: what an Undo restores. */
 export interface Deleted {
@@ -36,11 +44,19 @@ export function useFileActions(username: string, folder: string | null) {
     const refreshAll = () => queryClient.invalidateQueries();
     const targetName = (to: string | null) => to ?? username;
 
-    /** Moves or copies each file to `to`, one by one (each failure named in its own toast). */
-    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<FileEntry[]> {
-      const done: FileEntry[] = [];
+    /** Moves or copies each file and folder to `to`, one by one (each failure named in its own toast). */
+    async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<(FileEntry | Folder)[]> {
+      const done: (FileEntry | Folder)[] = [];
       for (const row of rows) {
-        if (row.kind !== 'file') continue;
+        if (row.kind === 'folder') {
+          const id = FOLDER_TRANSFER[kind];
+          if (id === null) continue;
+          const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
+            client.call(id, { username, folder: row.folder.path ?? childFolder(folder, row.name), to: to ?? undefined }),
+          );
+          if (result) done.push(result.folder);
+          continue;
+        }
         const id = kind === 'move' ? 'files.move' : 'files.copy';
         const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
           client.call(id, { ...where, file: row.name, to: to ?? undefined }),

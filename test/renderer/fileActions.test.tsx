@@ -116,13 +116,13 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
-  it('a folder inside a folder: open, download, rename and delete, by its path', async () => {
+  it('a folder inside a folder: open, download, rename, move and delete, by its path', async () => {
     const { fake } = renderNested();
     await select('2024');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
-      tool('Move to…', 'Move to…', 'lucide-folder-input', false),
+      tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', false),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
@@ -131,6 +131,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Move to…', 'lucide-folder-input'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
     // F2 opens the name editor; Escape leaves it.
@@ -185,13 +186,13 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('one folder: open, download as zip, rename, delete; folders neither move, copy nor share', async () => {
+  it('one folder: open, download as zip, rename, move, delete; folders neither copy (not yet in the daemon) nor share', async () => {
     renderBrowser();
     await select('Photos');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
-      tool('Move to…', 'Move to…', 'lucide-folder-input', false),
+      tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', false),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
@@ -200,6 +201,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Move to…', 'lucide-folder-input'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
   });
@@ -223,18 +225,22 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('a folder with a file: downloads (as one zip each, so no single link) and deletes only', async () => {
+  it('a folder with a file: downloads (as one zip each, so no single link), moves and deletes', async () => {
     renderBrowser();
     await select('Docs', 'a.txt');
     expect(toolbarActions().map(({ name, enabled }) => [name, enabled])).toEqual([
       ['Download as zip', true],
       ['Rename', false],
-      ['Move to…', false],
+      ['Move to…', true],
       ['Copy to…', false],
       ['Share', false],
       ['Delete', true],
     ]);
-    expect(await menuFor('a.txt')).toEqual([item('Download as zip', 'lucide-download'), item('Delete', 'lucide-trash-2', false, true)]);
+    expect(await menuFor('a.txt')).toEqual([
+      item('Download as zip', 'lucide-download'),
+      item('Move to…', 'lucide-folder-input'),
+      item('Delete', 'lucide-trash-2', false, true),
+    ]);
   });
 
   it('inside Electron, one file adds Show in file manager to the toolbar (not to the menu), which reveals it', async () => {

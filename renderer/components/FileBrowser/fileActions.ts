@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 
 /** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
@@ -64,13 +65,13 @@ function always<T>(value: T): () => T {
   return () => value;
 }
 
-/** Move to… and Copy to…: files only (the daemon does not move folders yet), to a folder picked in a dialog. */
+/** Move to… and Copy to…: files, and folders where the daemon moves or copies them (FOLDER_TRANSFER), to a folder picked in a dialog. */
 const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
   id,
   surfaces: ['toolbar', 'menu'],
   label,
   icon: always(icon),
-  applies: onlyFiles,
+  applies: FOLDER_TRANSFER[id] === null ? onlyFiles : any,
   run: (commands, target) => commands[id](target.rows),
 });
 
