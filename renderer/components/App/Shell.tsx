@@ -170,7 +170,8 @@ export function Shell() {
           ? t('shell:nav.roles')
           : (selected ?? t('shell:nav.users'));
   // Not the folder: moving between folders is the explorer's, which gives its list the focus itself.
-  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}` : view.kind;
+  // Each folder is a view of its own, so a folder opened from the sidebar's tree closes the phone's drawer.
+  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}/${view.folder ?? ''}` : view.kind;
 
   const sidebar = (
     <Sidebar

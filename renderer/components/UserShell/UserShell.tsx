@@ -81,6 +81,8 @@ export function UserShell({ username }: { username: string }) {
     );
   }
 
+  // A folder opened from the sidebar's tree is a new view too: on a phone the drawer closes on it.
+  const viewKey = place === 'files' ? `files/${storageOwner}/${folder ?? ''}` : place;
   const sidebar = (
     <aside className="sidebar">
       <SidebarBrand />
@@ -107,7 +109,7 @@ export function UserShell({ username }: { username: string }) {
   );
 
   return (
-    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={place}>
+    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={viewKey}>
       {main}
       <UploadPanel />
     </ShellFrame>
