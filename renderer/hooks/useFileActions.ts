@@ -66,7 +66,11 @@ export function useFileActions(username: string, folder: string | null) {
       await refreshAll();
       if (done.length > 0) {
         toast.success(
-          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}`, { count: done.length, name: done[0].name, target: targetName(to) }),
+          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}${rows.some((row) => row.kind === 'folder') ? 'Items' : ''}`, {
+            count: done.length,
+            name: done[0].name,
+            target: targetName(to),
+          }),
         );
       }
       return done;

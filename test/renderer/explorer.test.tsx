@@ -196,6 +196,20 @@ describe('moving a folder', () => {
     await waitFor(() => expect(state.posts).toEqual([{ path: 'folder-move', body: { username: 'ana', folder: 'Photos', to: 'Docs' } }]));
     await screen.findByText('Moved “Photos” to Docs');
   });
+
+  it('moves folders and files picked together, and says items, not files', async () => {
+    const { state } = renderBrowser({ folders: [docs, photos] });
+    await screen.findByText('a.txt');
+    await userEvent.click(within(grid()).getByText('Photos'));
+    await userEvent.keyboard('{Shift>}{ArrowDown}{/Shift}');
+    await userEvent.click(screen.getByRole('button', { name: 'Move to…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 2 items to…' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Docs' }));
+    await within(dialog).findByText('Moves into Docs.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move here' }));
+    await waitFor(() => expect(state.posts.map((p) => p.path)).toEqual(['folder-move', 'move']));
+    await screen.findByText('Moved 2 items to Docs');
+  });
 });
 
 describe('delete and Undo', () => {

@@ -59,7 +59,8 @@ export function MoveDialog({ username, mode, names, folders = NO_FOLDERS, from, 
       title={title}
       onClose={onClose}
       width={520}
-      initialFocus=".move-picker__list"
+      // The listing's tab stop when it is there at once (cached); else the picker focuses it once listed.
+      initialFocus='.move-picker [data-entry][tabindex="0"]'
       footer={
         <DialogButtons
           label={t(`explorer:move.submit.${mode}`)}
