@@ -3,7 +3,8 @@
  * real daemon, signed in as a user: a folder moved through "Move to…" into a folder two levels
  * down (the folder itself greyed in the dialog), then the sidebar's tree expanded to it by the
  * keyboard and opened. Screenshots of the dialog and of the sidebar at 1400×900 and 390×844,
- * light and dark, go to test-artifacts/tree-dialog-*.png and tree-sidebar-*.png.
+ * light and dark, go to test-artifacts/tree-dialog-*.png (tree-dialog-refused-*: the folder itself greyed)
+ * and tree-sidebar-*.png.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -80,6 +81,7 @@ describe.skipIf(!runUi)('the move dialog and the sidebar tree (Chromium, real da
       .toBe('Being moved');
     const moveHere = dialog.getByRole('button', { name: 'Move here' });
     expect(await moveHere.isDisabled()).toBe(true);
+    await shoot('tree-dialog-refused', () => dialog.getByText('Already in ana: open another folder.').waitFor());
     await dialog.getByRole('button', { name: 'projects', exact: true }).click();
     await dialog.getByRole('button', { name: '2025', exact: true }).click();
     await dialog.getByText('Moves into projects/2025.').waitFor();
