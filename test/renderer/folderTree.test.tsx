@@ -142,6 +142,20 @@ describe('the sidebar folder tree', () => {
     expect(screen.queryByText(/Could not/)).toBeNull();
   });
 
+  it('shows the first 200 folders of a level, then a "Show more" entry that shows the rest', async () => {
+    const many = Array.from({ length: 205 }, (_, index) => node(`f${String(index).padStart(3, '0')}`));
+    stubFetch({ 'GET /api/folders': () => json(200, { folders: many }) });
+    renderWithSession(<FolderTree username="ana" open={null} onOpen={vi.fn()} />);
+    await waitFor(() => expect(items()).toHaveLength(201));
+    const more = items()[200];
+    expect(more.textContent).toBe('Show 5 more folders');
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(items()).toHaveLength(205));
+    expect(items()[204].textContent).toBe('f204');
+    expect(items()[204].getAttribute('aria-setsize')).toBe('205');
+  });
+
   it('moves rows dropped on a folder as the file browser on screen moves them', async () => {
     const dropInto = vi.fn();
     function Browser() {
