@@ -1,10 +1,10 @@
 /**
  * The move dialog browses the tree and the sidebar holds it (issue 25), in Chromium against a
  * real daemon, signed in as a user: a folder moved through "Move to…" into a folder two levels
- * down (the folder itself greyed in the dialog), then the sidebar's tree expanded to it by the
- * keyboard and opened. Screenshots of the dialog and of the sidebar at 1400×900 and 390×844,
- * light and dark, go to test-artifacts/tree-dialog-*.png (tree-dialog-refused-*: the folder itself greyed)
- * and tree-sidebar-*.png.
+ * down (the folder itself greyed in the dialog), the sidebar's tree expanded to it by the
+ * keyboard and opened, and a file dragged onto a folder of the tree. Screenshots of the dialog
+ * and of the sidebar at 1400×900 and 390×844, light and dark, go to test-artifacts:
+ * tree-dialog-*.png, tree-dialog-refused-*.png (the folder itself greyed), tree-sidebar-*.png.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -132,6 +132,18 @@ describe.skipIf(!runUi)('the move dialog and the sidebar tree (Chromium, real da
     await expect.poll(here).toBe('/files/ana/projects/2025/q1');
     await tree().waitFor({ state: 'hidden' });
     await page.setViewportSize(SIZES.desktop);
+  });
+
+  it('moves a file dragged from the list onto a folder of the sidebar tree', async () => {
+    await page.goto(`${t.url}/files/ana`);
+    await row('root.txt').waitFor();
+    await row('root.txt').dragTo(tree().getByRole('treeitem', { name: 'music' }));
+    const filesIn = async (folder: string) =>
+      ((await t.api('GET', '/api/folders/files', { username: 'ana', folder })).body as { files: { name: string }[] }).files.map(
+        (file) => file.name,
+      );
+    await expect.poll(() => filesIn('music')).toEqual(['root.txt']);
+    await expect.poll(() => row('root.txt').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });
