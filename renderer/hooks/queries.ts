@@ -67,12 +67,10 @@ export function useEveryFolder(username: string) {
         const next: string[] = [];
         for (let start = 0; start < level.length; start += WALK_PARALLEL) {
           const listings = await Promise.all(
-            level
-              .slice(start, start + WALK_PARALLEL)
-              .map(async (folder) => ({
-                folder,
-                list: (await client.call('folders.list', { username, folder: folder ?? undefined }, signal)).folders,
-              })),
+            level.slice(start, start + WALK_PARALLEL).map(async (folder) => ({
+              folder,
+              list: (await client.call('folders.list', { username, folder: folder ?? undefined }, signal)).folders,
+            })),
           );
           for (const { folder, list } of listings) {
             for (const entry of list) {
