@@ -15,6 +15,10 @@ export const queryKeys = {
   /** Every folder listing of a user (a prefix), and the listing of the folders directly inside one folder (null: the root). */
   folders: (username: string) => ['folders', username] as const,
   folderList: (username: string, folder: string | null) => ['folders', username, folder ?? ''] as const,
+  /** The path of every folder of a user, the whole tree walked (an object: no folder path can be one). */
+  everyFolder: (username: string) => ['folders', username, { every: true }] as const,
+  /** One level of the sidebar's folder tree: its own key, as a folder gone meanwhile lists there as empty, not as an error. */
+  folderTree: (username: string, folder: string | null) => ['folders', username, { tree: folder ?? '' }] as const,
   allFiles: (username: string) => ['files', username] as const,
   files: (username: string, folder: string | null) => ['files', username, folder ?? ''] as const,
   /** A user's trash (trash.list). */

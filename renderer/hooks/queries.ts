@@ -1,6 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
+import { childFolder } from '../lib/places';
 
 export function useUsers() {
   const client = useClient();
@@ -47,15 +48,55 @@ export function useKeys() {
   return useQuery({ queryKey: queryKeys.keys, queryFn: async ({ signal }) => (await client.call('keys.list', {}, signal)).keys });
 }
 
+/** How many folders.list calls the walk below keeps in flight at once. */
+const WALK_PARALLEL = 6;
+
 /**
- * Every file of a user: the root's and each folder's listing, under the same keys as the
- * browser's (so live events and the browser's own changes refresh them). `files` is complete
- * once `pending` is false.
+ * The path of every folder of a user, parents first: folders.list level by level, asked only of
+ * the folders whose `folderCount` says they hold folders. Under the `folders` prefix, so every
+ * folder and file event of the user walks it again.
+ */
+export function useEveryFolder(username: string) {
+  const client = useClient();
+  return useQuery({
+    queryKey: queryKeys.everyFolder(username),
+    queryFn: async ({ signal }) => {
+      const paths: string[] = [];
+      let level: (string | null)[] = [null];
+      while (level.length > 0) {
+        const next: string[] = [];
+        for (let start = 0; start < level.length; start += WALK_PARALLEL) {
+          const listings = await Promise.all(
+            level.slice(start, start + WALK_PARALLEL).map(async (folder) => ({
+              folder,
+              list: (await client.call('folders.list', { username, folder: folder ?? undefined }, signal)).folders,
+            })),
+          );
+          for (const { folder, list } of listings) {
+            for (const entry of list) {
+              const path = entry.path ?? childFolder(folder, entry.name);
+              paths.push(path);
+              // A daemon without folderCount holds no folder below the root.
+              if ((entry.folderCount ?? 0) > 0) next.push(path);
+            }
+          }
+        }
+        level = next;
+      }
+      return paths;
+    },
+  });
+}
+
+/**
+ * Every file of a user: the root's and each folder's listing at every depth, under the same
+ * keys as the browser's (so live events and the browser's own changes refresh them). `files`
+ * is complete once `pending` is false.
  */
 export function useEveryFile(username: string) {
   const client = useClient();
-  const folders = useFolders(username);
-  const places = [null, ...(folders.data ?? []).map((folder) => folder.name)];
+  const folders = useEveryFolder(username);
+  const places = [null, ...(folders.data ?? [])];
   return useQueries({
     queries: places.map((folder) => ({
       queryKey: queryKeys.files(username, folder),

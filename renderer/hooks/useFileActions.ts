@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { EndpointId } from '../../shared/endpoints';
 import type { FileEntry, Folder } from '../../shared/types';
 import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
@@ -10,6 +11,12 @@ import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { useApiAction } from './useApiAction';
 import { useDownloads } from './useDownloads';
+
+/**
+ * The endpoint that moves or copies a folder with its subtree, the one place the explorer names
+ * it (FileBrowser/fileActions.ts reads it: an action set to null is offered for files only).
+ */
+export const FOLDER_TRANSFER = { move: 'folders.move', copy: 'folders.copy' } as const satisfies Record<'move' | 'copy', EndpointId | null>;
 
 /** What a delete left in the trash: what an Undo restores. */
 export interface Deleted {
@@ -36,24 +43,17 @@ export function useFileActions(username: string, folder: string | null) {
     const refreshAll = () => queryClient.invalidateQueries();
     const targetName = (to: string | null) => to ?? username;
 
-    /** Moves or copies each file and folder (by its path) to `to`, one by one (each failure named in its own toast). */
+    /** Moves or copies each file and folder to `to`, one by one (each failure named in its own toast). */
     async function transfer(kind: 'move' | 'copy', rows: readonly Row[], to: string | null): Promise<(FileEntry | Folder)[]> {
       const done: (FileEntry | Folder)[] = [];
-      const movedFolders: string[] = [];
       for (const row of rows) {
         if (row.kind === 'folder') {
-          const path = row.folder.path ?? childFolder(folder, row.name);
-          if (kind === 'move') {
-            const moved = await run(t('explorer:actions.moveFailed', { name: row.name }), () =>
-              client.call('folders.move', { username, folder: path, to: to ?? undefined }),
-            );
-            if (moved) movedFolders.push(row.name);
-          } else {
-            const copied = await run(t('explorer:actions.copyFailed', { name: row.name }), () =>
-              client.call('folders.copy', { username, folder: path, to: to ?? undefined }),
-            );
-            if (copied) done.push(copied.folder);
-          }
+          const id = FOLDER_TRANSFER[kind];
+          if (id === null) continue;
+          const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
+            client.call(id, { username, folder: row.folder.path ?? childFolder(folder, row.name), to: to ?? undefined }),
+          );
+          if (result) done.push(result.folder);
           continue;
         }
         const id = kind === 'move' ? 'files.move' : 'files.copy';
@@ -63,10 +63,13 @@ export function useFileActions(username: string, folder: string | null) {
         if (result) done.push(result.file);
       }
       await refreshAll();
-      const names = [...done.map((file) => file.name), ...movedFolders];
-      if (names.length > 0) {
+      if (done.length > 0) {
         toast.success(
-          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}`, { count: names.length, name: names[0], target: targetName(to) }),
+          t(`explorer:actions.${kind === 'move' ? 'moved' : 'copied'}${rows.some((row) => row.kind === 'folder') ? 'Items' : ''}`, {
+            count: done.length,
+            name: done[0].name,
+            target: targetName(to),
+          }),
         );
       }
       return done;

@@ -110,7 +110,8 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     await row('move-me.txt').click({ button: 'right' });
     await menu().getByRole('menuitem', { name: 'Move to…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move “move-me.txt” to…' });
-    await dialog.getByRole('radio', { name: 'Docs' }).check();
+    await dialog.getByRole('button', { name: 'Docs', exact: true }).click();
+    await dialog.getByText('Moves into Docs.').waitFor();
     await shots(page, 'move-dialog');
     expect(await axeProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Move here' }).click();
@@ -136,7 +137,8 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
     await row('b.txt').click({ button: 'right' });
     await menu().getByRole('menuitem', { name: 'Copy to…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Copy “b.txt” to…' });
-    await dialog.getByRole('radio', { name: 'Photos' }).check();
+    await dialog.getByRole('button', { name: 'Photos', exact: true }).click();
+    await dialog.getByText('Copies into Photos.').waitFor();
     await dialog.getByRole('button', { name: 'Copy here' }).click();
     await expect.poll(() => names('Photos')).toEqual(['b.txt']);
     expect(await names()).toContain('b.txt');

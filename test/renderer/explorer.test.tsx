@@ -23,6 +23,7 @@ const entry = (name: string, folder: string | null = null, mimeType = 'text/plai
   shareUrl: null,
 });
 const photos: Folder = { name: 'Photos', fileCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' };
+const docs: Folder = { ...photos, name: 'Docs' };
 const TRASH_ID = (n: number) => n.toString(16).padStart(32, '0');
 
 interface Scripted {
@@ -30,7 +31,7 @@ interface Scripted {
   posts: { path: string; body: Record<string, string> }[];
 }
 
-function renderBrowser(opts: { session?: boolean; root?: FileEntry[] } = {}) {
+function renderBrowser(opts: { session?: boolean; root?: FileEntry[]; folders?: Folder[] } = {}) {
   const state: Scripted = { root: opts.root ?? [entry('a.txt'), entry('b.txt'), entry('c.txt')], posts: [] };
   let trashCounter = 0;
   const post = (path: string, answer: (body: Record<string, string>) => Response) => async (_url: URL, init: RequestInit) => {
@@ -39,7 +40,7 @@ function renderBrowser(opts: { session?: boolean; root?: FileEntry[] } = {}) {
     return answer(body);
   };
   const stub = stubFetch({
-    'GET /api/folders': () => json(200, { folders: [photos] }),
+    'GET /api/folders': (url) => json(200, { folders: url.searchParams.has('folder') ? [] : (opts.folders ?? [photos]) }),
     'GET /api/files': () => json(200, { files: state.root }),
     'GET /api/folders/files': () => json(200, { files: [] }),
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
@@ -47,6 +48,9 @@ function renderBrowser(opts: { session?: boolean; root?: FileEntry[] } = {}) {
       state.root = state.root.filter((file) => file.name !== body.file);
       return json(201, { msg: 'moved', file: entry(body.file, body.to ?? null) });
     }),
+    'POST /api/folders/move': post('folder-move', (body) =>
+      json(201, { msg: 'moved', folder: { ...photos, name: body.folder, path: `${body.to}/${body.folder}` } }),
+    ),
     'POST /api/files/copy': post('copy', (body) => json(201, { msg: 'copied', file: entry(body.file, body.to ?? null) })),
     'POST /api/files/delete': post('delete', (body) => {
       state.root = state.root.filter((file) => file.name !== body.file);
@@ -151,9 +155,10 @@ describe('move and copy', () => {
     await userEvent.keyboard('{Shift>}{ArrowDown}{/Shift}');
     await userEvent.click(screen.getByRole('button', { name: 'Move to…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Move 2 files to…' });
-    // The root is where they are: not offered. Photos is.
-    expect(within(dialog).queryByRole('radio', { name: /ana/ })).toBeNull();
-    await userEvent.click(within(dialog).getByRole('radio', { name: 'Photos' }));
+    // The root is where they are: not a target. Photos, opened, is.
+    expect((within(dialog).getByRole('button', { name: 'Move here' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Photos' }));
+    await within(dialog).findByText('Moves into Photos.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Move here' }));
     await waitFor(() => expect(state.posts.filter((p) => p.path === 'move')).toHaveLength(2));
     expect(state.posts.map((p) => p.body)).toEqual([
@@ -169,8 +174,41 @@ describe('move and copy', () => {
     await userEvent.pointer({ keys: '[MouseRight]', target: await screen.findByText('c.txt') });
     await userEvent.click(screen.getByRole('menuitem', { name: 'Copy to…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Copy “c.txt” to…' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Photos' }));
+    await within(dialog).findByText('Copies into Photos.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy here' }));
     await waitFor(() => expect(state.posts).toEqual([{ path: 'copy', body: { username: 'ana', file: 'c.txt', to: 'Photos' } }]));
+  });
+});
+
+describe('moving a folder', () => {
+  it('moves a folder with Move to…: greyed in the dialog, moved into the folder picked, by its path', async () => {
+    const { state } = renderBrowser({ folders: [docs, photos] });
+    await screen.findByText('a.txt');
+    await userEvent.click(within(grid()).getByText('Photos'));
+    await userEvent.click(screen.getByRole('button', { name: 'Move to…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move “Photos” to…' });
+    const itself = await within(dialog).findByRole('button', { name: 'Photos', description: 'Being moved' });
+    expect(itself.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Docs' }));
+    await within(dialog).findByText('Moves into Docs.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move here' }));
+    await waitFor(() => expect(state.posts).toEqual([{ path: 'folder-move', body: { username: 'ana', folder: 'Photos', to: 'Docs' } }]));
+    await screen.findByText('Moved “Photos” to Docs');
+  });
+
+  it('moves folders and files picked together, and says items, not files', async () => {
+    const { state } = renderBrowser({ folders: [docs, photos] });
+    await screen.findByText('a.txt');
+    await userEvent.click(within(grid()).getByText('Photos'));
+    await userEvent.keyboard('{Shift>}{ArrowDown}{/Shift}');
+    await userEvent.click(screen.getByRole('button', { name: 'Move to…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 2 items to…' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Docs' }));
+    await within(dialog).findByText('Moves into Docs.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move here' }));
+    await waitFor(() => expect(state.posts.map((p) => p.path)).toEqual(['folder-move', 'move']));
+    await screen.findByText('Moved 2 items to Docs');
   });
 });
 

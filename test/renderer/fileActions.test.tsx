@@ -117,13 +117,13 @@ afterEach(() => {
 });
 
 describe('file actions: the toolbar and the context menu', () => {
-  it('a folder inside a folder: open, download, rename, copy and delete, by its path', async () => {
+  it('a folder inside a folder: open, download, rename, move, copy and delete, by its path', async () => {
     const { fake } = renderNested();
     await select('2024');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
-      tool('Move to…', 'Move to…', 'lucide-folder-input', false),
+      tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', true),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
@@ -132,6 +132,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
@@ -187,13 +188,13 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('one folder: open, download as zip, rename, copy, delete; folders neither move nor share', async () => {
+  it('one folder: open, download as zip, rename, move, copy, delete; folders do not share', async () => {
     renderBrowser();
     await select('Photos');
     expect(toolbarActions()).toEqual([
       tool('Download as zip', 'Download as zip', 'lucide-download', true),
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
-      tool('Move to…', 'Move to…', 'lucide-folder-input', false),
+      tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', true),
       tool('Share', 'Share link', 'lucide-link-2', false),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
@@ -202,6 +203,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Open', 'lucide-folder-open'),
       item('Download as zip', 'lucide-download', true),
       item('Rename', 'lucide-pencil'),
+      item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
@@ -226,19 +228,20 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('a folder with a file: downloads (as one zip each, so no single link), copies and deletes only', async () => {
+  it('a folder with a file: downloads (as one zip each, so no single link), moves, copies and deletes', async () => {
     renderBrowser();
     await select('Docs', 'a.txt');
     expect(toolbarActions().map(({ name, enabled }) => [name, enabled])).toEqual([
       ['Download as zip', true],
       ['Rename', false],
-      ['Move to…', false],
+      ['Move to…', true],
       ['Copy to…', true],
       ['Share', false],
       ['Delete', true],
     ]);
     expect(await menuFor('a.txt')).toEqual([
       item('Download as zip', 'lucide-download'),
+      item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
@@ -276,7 +279,9 @@ describe('file actions: the toolbar and the context menu', () => {
     await userEvent.pointer({ keys: '[MouseRight]', target: await screen.findByText('2024') });
     await userEvent.click(screen.getByRole('menuitem', { name: 'Copy to…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Copy “2024” to…' });
-    await userEvent.click(within(dialog).getByRole('radio', { name: /ana/ }));
+    // The dialog opens in photos, where the folder is; the root is one crumb up.
+    const crumbs = within(within(dialog).getByRole('navigation', { name: 'Target folder path' })).getByRole('list');
+    await userEvent.click(within(crumbs).getByRole('button', { name: 'ana' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy here' }));
     await vi.waitFor(() => {
       const copied = fake.mock.calls.filter(([input]) => String(input).includes('/api/folders/copy'));

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HardDrive, Link2, Settings, Trash2 } from 'lucide-react';
 
@@ -8,6 +9,8 @@ interface AccountNavProps {
   /** The place open now, or null when the window shows something else (another user, Roles). */
   current: AccountPlace | null;
   onOpen: (place: AccountPlace) => void;
+  /** The user's folder tree (Sidebar/FolderTree), under "My files". */
+  folderTree?: ReactNode;
 }
 
 const PLACES = [
@@ -30,7 +33,7 @@ export function usePlaceLabel(): (place: AccountPlace) => string {
 }
 
 /** "My files", "Shared by me", "Trash" and "Settings": a user's whole sidebar, and the top of an admin's. */
-export function AccountNav({ current, onOpen }: AccountNavProps) {
+export function AccountNav({ current, onOpen, folderTree }: AccountNavProps) {
   const label = usePlaceLabel();
   return (
     <ul className="account-nav">
@@ -45,6 +48,7 @@ export function AccountNav({ current, onOpen }: AccountNavProps) {
             <Icon size={17} aria-hidden="true" />
             {label(place)}
           </button>
+          {place === 'files' ? folderTree : null}
         </li>
       ))}
     </ul>

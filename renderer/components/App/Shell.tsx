@@ -7,12 +7,12 @@ import { useApiAction } from '../../hooks/useApiAction';
 import { useLiveEvents } from '../../hooks/useLiveEvents';
 import { useAppRoute } from '../../hooks/useAppRoute';
 import { usePreventFileNavigation } from '../../hooks/usePreventFileNavigation';
-import { placeOf, placeRoute, storageRoute } from '../../lib/places';
+import { placeOf, storageRoute } from '../../lib/places';
 import { useClient, useSession } from '../Session/sessionContext';
 import { AdminOverview } from '../AdminOverview/AdminOverview';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
-import { usePlaceLabel, type AccountPlace } from '../AccountNav/AccountNav';
+import { usePlaceLabel } from '../AccountNav/AccountNav';
 import { RolesPage } from '../RolesPage/RolesPage';
 import { Settings } from '../Settings/Settings';
 import { SharedByMe } from '../SharedByMe/SharedByMe';
@@ -24,6 +24,7 @@ import { UploadPanel } from '../UploadPanel/UploadPanel';
 import { UserDialog } from '../UserDialog/UserDialog';
 import { UserSection } from '../UserSection/UserSection';
 import { ShellFrame } from './ShellFrame';
+import { useAccountPlaces } from './useAccountPlaces';
 import { UserTabs } from './UserTabs';
 
 /**
@@ -78,14 +79,7 @@ export function Shell() {
   const openUser = useCallback((username: string) => navigate({ page: 'files', username, folder: null }), [navigate]);
   const openRoles = useCallback(() => navigate({ page: 'roles' }), [navigate]);
   const openOverview = useCallback(() => navigate({ page: 'home' }), [navigate]);
-  const place: AccountPlace | null =
-    view.kind === 'shared' || view.kind === 'settings' || view.kind === 'trash'
-      ? view.kind
-      : view.kind === 'storage' && view.username === selfName && view.tab === 'files'
-        ? 'files'
-        : null;
-  const openPlace = useCallback((next: AccountPlace) => navigate(placeRoute(next, selfName)), [navigate, selfName]);
-  const account = useMemo(() => (selfName === null ? undefined : { current: place, onOpen: openPlace }), [selfName, place, openPlace]);
+  const { place, account } = useAccountPlaces(view, selfName, navigate);
   const selfRecord = selfName !== null ? userByName.get(selfName) : undefined;
   const startCreating = useCallback(() => setCreating(true), []);
 
@@ -176,7 +170,8 @@ export function Shell() {
           ? t('shell:nav.roles')
           : (selected ?? t('shell:nav.users'));
   // Not the folder: moving between folders is the explorer's, which gives its list the focus itself.
-  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}` : view.kind;
+  // Each folder is a view of its own, so a folder opened from the sidebar's tree closes the phone's drawer.
+  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}/${view.folder ?? ''}` : view.kind;
 
   const sidebar = (
     <Sidebar

@@ -12,6 +12,8 @@ interface BreadcrumbProps {
   onOpen: (folder: string | null) => void;
   /** Files dragged from the list onto a crumb above the open folder (null: the user's root). */
   onDropOn?: (folder: string | null, event: DragEvent) => void;
+  /** The landmark's name, when it is not the explorer's own breadcrumb (the move dialog's). */
+  label?: string;
 }
 
 /** One crumb per level of the path: `photos/2024` is photos and photos/2024. */
@@ -22,12 +24,12 @@ function crumbsOf(folder: string | null): { name: string; path: string }[] {
 }
 
 /** user › folder › subfolder…; every part but the last goes back up to it and takes files dragged onto it. */
-export function Breadcrumb({ username, folder, onOpen, onDropOn }: BreadcrumbProps) {
+export function Breadcrumb({ username, folder, onOpen, onDropOn, label }: BreadcrumbProps) {
   const { t } = useTranslation();
   const crumbs = crumbsOf(folder);
   const dropOnto = (target: string | null) => dropTargetProps(onDropOn && ((event: DragEvent) => onDropOn(target, event)));
   return (
-    <nav aria-label={t('explorer:breadcrumb.label')} className="crumbs">
+    <nav aria-label={label ?? t('explorer:breadcrumb.label')} className="crumbs">
       <ol>
         <li>
           {folder === null ? (

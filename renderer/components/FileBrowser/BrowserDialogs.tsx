@@ -3,6 +3,7 @@ import type { FileEntry } from '../../../shared/types';
 import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
 import type { useFileActions } from '../../hooks/useFileActions';
 import { copyText } from '../../lib/clipboard';
+import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
@@ -70,15 +71,15 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
         />
       );
     case 'transfer': {
-      // A copy takes folders too; a move files only.
-      const rows = dialog.mode === 'copy' ? dialog.rows : dialog.rows.filter((row) => row.kind === 'file');
+      const { mode, rows } = dialog;
       return (
         <MoveDialog
           username={username}
-          mode={dialog.mode}
+          mode={mode}
           names={rows.map((row) => row.name)}
+          folders={rows.flatMap((row) => (row.kind === 'folder' ? [row.folder.path ?? childFolder(folder, row.name)] : []))}
           from={folder}
-          onPick={(to) => (dialog.mode === 'move' ? actions.move(rows, to) : actions.copy(rows, to))}
+          onPick={(to) => (mode === 'move' ? actions.move(rows, to) : actions.copy(rows, to))}
           onClose={onClose}
         />
       );

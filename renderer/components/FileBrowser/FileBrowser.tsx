@@ -18,6 +18,7 @@ import { useBrowserCommands, type PreviewState } from './useBrowserCommands';
 import { useDirectoryRows } from './useDirectoryRows';
 import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
+import { useOfferRowDrop } from './rowDrop';
 import { useRowDrag } from './useRowDrag';
 import { useRowMenu } from './useRowMenu';
 import { useRowSelection } from './useRowSelection';
@@ -59,6 +60,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
+  useOfferRowDrop(username, drag.dropInto);
   const { onStartRename } = rename;
   const browser = useBrowserCommands({
     username,

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 
 /** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
@@ -64,13 +65,13 @@ function always<T>(value: T): () => T {
   return () => value;
 }
 
-/** Move to… and Copy to…, to a folder picked in a dialog: a copy takes folders too (folders.copy), a move files only for now. */
-const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon, applies: FileAction['applies']): FileAction => ({
+/** Move to… and Copy to…: files, and folders where the daemon moves or copies them (FOLDER_TRANSFER), to a folder picked in a dialog. */
+const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideIcon): FileAction => ({
   id,
   surfaces: ['toolbar', 'menu'],
   label,
   icon: always(icon),
-  applies,
+  applies: FOLDER_TRANSFER[id] === null ? onlyFiles : any,
   run: (commands, target) => commands[id](target.rows),
 });
 
@@ -107,8 +108,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.rename(target.rows[0]),
   },
-  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput, onlyFiles),
-  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy, any),
+  transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
+  transfer('copy', (t) => t('explorer:fileAction.copy'), Copy),
   {
     id: 'share',
     surfaces: ['toolbar', 'menu'],

@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Folder, HardDrive } from 'lucide-react';
-import { useFolders } from '../../hooks/queries';
+import { FolderPlus } from 'lucide-react';
+import { refusalOf } from '../../lib/moveTargets';
+import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
 import { Dialog } from '../Dialog/Dialog';
 import { DialogButtons, useActionThenClose } from '../Dialog/DialogButtons';
+import { FolderPicker } from './FolderPicker';
+import { NewFolderField } from './NewFolderField';
 import './MoveDialog.css';
 
 export type TransferMode = 'move' | 'copy';
@@ -11,86 +14,82 @@ export type TransferMode = 'move' | 'copy';
 interface MoveDialogProps {
   username: string;
   mode: TransferMode;
-  /** The files to move or copy (shown in the title). */
+  /** The names of what is moved or copied (shown in the title). */
   names: readonly string[];
+  /** The paths of the folders among them: neither they nor anything below them can take them (409). */
+  folders?: readonly string[];
   /** Where they are now (null: the root): not offered, as the daemon would refuse it (409). */
   from: string | null;
   onPick: (to: string | null) => Promise<unknown> | void;
   onClose: () => void;
 }
 
-const ROOT = '\u0000root';
+const NO_FOLDERS: readonly string[] = [];
 
-/** Picks a target for a move or copy: the user's root or one of their folders. */
-export function MoveDialog({ username, mode, names, from, onPick, onClose }: MoveDialogProps) {
+/**
+ * Picks a target for a move or copy by browsing the user's tree: it opens where the items
+ * are, folders open into it, the breadcrumbs go back up, and the open folder is the target.
+ */
+export function MoveDialog({ username, mode, names, folders = NO_FOLDERS, from, onPick, onClose }: MoveDialogProps) {
   const { t } = useTranslation();
-  const folders = useFolders(username);
-  const targets = [
-    ...(from === null ? [] : [{ value: ROOT, label: username, root: true }]),
-    ...(folders.data ?? [])
-      .filter((folder) => folder.name !== from)
-      .map((folder) => ({ value: folder.name, label: folder.name, root: false })),
-  ];
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [at, setAt] = useState<string | null>(from);
+  const [naming, setNaming] = useState(false);
   const { busy, run } = useActionThenClose(onClose);
-  const picked = chosen ?? targets[0]?.value ?? null;
+  const refusal = (target: string | null) => refusalOf(target, from, folders);
+  const refused = refusal(at);
   const title =
     names.length === 1
       ? t(`explorer:move.title.${mode}One`, { name: names[0] })
-      : t(`explorer:move.title.${mode}Many`, { count: names.length });
+      : t(`explorer:move.title.${mode}${folders.length > 0 ? 'Items' : 'Many'}`, { count: names.length });
 
-  async function submit() {
-    if (picked === null) return;
-    await run(() => onPick(picked === ROOT ? null : picked));
+  const newButton = useRef<HTMLButtonElement>(null);
+
+  function go(folder: string | null) {
+    setNaming(false);
+    setAt(folder);
+  }
+  function stopNaming() {
+    setNaming(false);
+    // The field goes: the focus goes back to the button that opened it, still inside the dialog.
+    requestAnimationFrame(() => newButton.current?.focus());
   }
 
   return (
     <Dialog
       title={title}
       onClose={onClose}
-      initialFocus="input[type=radio]:checked"
+      width={520}
+      // The listing's tab stop when it is there at once (cached); else the picker focuses it once listed.
+      initialFocus='.move-picker [data-entry][tabindex="0"]'
       footer={
         <DialogButtons
           label={t(`explorer:move.submit.${mode}`)}
           tone="primary"
-          disabled={picked === null || busy}
+          disabled={refused !== null || busy}
           onCancel={onClose}
-          onClick={() => void submit()}
+          onClick={() => void run(() => onPick(at))}
           cancelLabel={t('explorer:move.cancel')}
         />
       }
     >
-      {folders.isPending ? (
-        <p role="status">{t('explorer:move.loading')}</p>
-      ) : targets.length === 0 ? (
-        <p>{t('explorer:move.noTargets')}</p>
-      ) : (
-        <fieldset className="move-targets">
-          <legend className="visually-hidden">{t('explorer:move.legend')}</legend>
-          {targets.map((target) => {
-            const Icon = target.root ? HardDrive : Folder;
-            return (
-              <label key={target.value} className="move-targets__option">
-                <input
-                  type="radio"
-                  name="move-target"
-                  value={target.value}
-                  checked={picked === target.value}
-                  onChange={() => setChosen(target.value)}
-                  onKeyDown={(event) => {
-                    if (event.key === 'Enter') {
-                      event.preventDefault();
-                      void submit();
-                    }
-                  }}
-                />
-                <Icon size={16} aria-hidden="true" className={target.root ? undefined : 'move-targets__folder'} />
-                <span className="move-targets__name">{target.root ? t('explorer:move.root', { username }) : target.label}</span>
-              </label>
-            );
-          })}
-        </fieldset>
-      )}
+      <div className="move-picker">
+        <div className="move-picker__bar">
+          <Breadcrumb username={username} folder={at} onOpen={go} label={t('explorer:move.path')} />
+          {naming ? null : (
+            <button ref={newButton} type="button" className="button button--ghost move-picker__new" onClick={() => setNaming(true)}>
+              <FolderPlus size={16} aria-hidden="true" />
+              {t('explorer:move.newFolder')}
+            </button>
+          )}
+        </div>
+        {naming ? <NewFolderField username={username} at={at} onCreated={go} onCancel={stopNaming} /> : null}
+        <FolderPicker key={at ?? ''} username={username} at={at} onOpen={go} refusal={refusal} />
+        <p className="move-picker__target" aria-live="polite">
+          {refused === null
+            ? t(`explorer:move.target.${mode}`, { name: at ?? username })
+            : t(`explorer:move.refusedHere.${refused}`, { name: at ?? username })}
+        </p>
+      </div>
     </Dialog>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LayoutDashboard, LogOut, Plus, ShieldCheck } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
 import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
+import { FolderTree } from './FolderTree';
 import { UserList } from './UserList';
 import './Sidebar.css';
 
@@ -20,7 +21,14 @@ interface SidebarProps {
   /** Present in browser mode only. */
   onSignOut?: () => void;
   /** An admin signed in as a user: their own places, on top. */
-  account?: { current: AccountPlace | null; onOpen: (place: AccountPlace) => void };
+  account?: {
+    current: AccountPlace | null;
+    onOpen: (place: AccountPlace) => void;
+    username: string;
+    /** The admin's own folder open in the explorer (highlighted in their tree), else null. */
+    folder: string | null;
+    onOpenFolder: (folder: string) => void;
+  };
 }
 
 /** The admin's places: Overview, the users, Roles. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
@@ -35,7 +43,11 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
             <div className="sidebar__section">
               <h2 className="sidebar__heading">{t('shell:nav.you')}</h2>
             </div>
-            <AccountNav current={props.account.current} onOpen={props.account.onOpen} />
+            <AccountNav
+              current={props.account.current}
+              onOpen={props.account.onOpen}
+              folderTree={<FolderTree username={props.account.username} open={props.account.folder} onOpen={props.account.onOpenFolder} />}
+            />
           </>
         ) : null}
         <div className="sidebar__section">

@@ -15,6 +15,7 @@ import { Avatar } from '../Avatar/Avatar';
 import { FileBrowser } from '../FileBrowser/FileBrowser';
 import { useClient, useSession } from '../Session/sessionContext';
 import { Settings } from '../Settings/Settings';
+import { FolderTree } from '../Sidebar/FolderTree';
 import { SidebarBrand, SignOutFooter } from '../Sidebar/Sidebar';
 import { SharedByMe } from '../SharedByMe/SharedByMe';
 import { StorageUsage } from '../StorageUsage/StorageUsage';
@@ -43,6 +44,7 @@ export function UserShell({ username }: { username: string }) {
     (next: string | null) => navigate({ page: 'files', username: storageOwner, folder: next }, { focusList: true }),
     [navigate, storageOwner],
   );
+  const openOwnFolder = useCallback((next: string) => navigate({ page: 'files', username, folder: next }), [navigate, username]);
   const search = view.kind === 'storage' ? view.search : '';
   const onSearch = useCallback(
     (query: string) => navigate(storageRoute(storageOwner, folder, query, username), { replace: search !== '' || query === '' }),
@@ -79,6 +81,8 @@ export function UserShell({ username }: { username: string }) {
     );
   }
 
+  // A folder opened from the sidebar's tree is a new view too: on a phone the drawer closes on it.
+  const viewKey = place === 'files' ? `files/${storageOwner}/${folder ?? ''}` : place;
   const sidebar = (
     <aside className="sidebar">
       <SidebarBrand />
@@ -89,7 +93,13 @@ export function UserShell({ username }: { username: string }) {
             <Trans i18nKey="shell:signedInAs" values={{ name: username }} components={{ strong: <strong /> }} />
           </span>
         </div>
-        <AccountNav current={place} onOpen={openPlace} />
+        <AccountNav
+          current={place}
+          onOpen={openPlace}
+          folderTree={
+            <FolderTree username={username} open={place === 'files' && storageOwner === username ? folder : null} onOpen={openOwnFolder} />
+          }
+        />
         <div className="user-shell__usage">
           <StorageUsage username={username} />
         </div>
@@ -99,7 +109,7 @@ export function UserShell({ username }: { username: string }) {
   );
 
   return (
-    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={place}>
+    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={viewKey}>
       {main}
       <UploadPanel />
     </ShellFrame>
