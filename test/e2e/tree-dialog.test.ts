@@ -126,8 +126,10 @@ describe.skipIf(!runUi)('the move dialog and the sidebar tree (Chromium, real da
       await tree().getByRole('treeitem', { name: 'reports' }).waitFor();
     });
     // On a phone, a folder opened from the tree closes the drawer.
+    // (The screenshots may have left the drawer open on the phone.)
     await page.setViewportSize(SIZES.phone);
-    await page.getByRole('button', { name: 'Open the menu' }).click();
+    const menu = page.getByRole('button', { name: 'Open the menu' });
+    if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
     await tree().getByRole('treeitem', { name: 'q1' }).click();
     await expect.poll(here).toBe('/files/ana/projects/2025/q1');
     await tree().waitFor({ state: 'hidden' });
