@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, openSignedIn, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -45,14 +45,7 @@ describe.skipIf(!runUi)('the address of the explorer (Chromium, real daemon, sig
     await upload(t, 'ana', 'root.txt', 'at the root\n');
     await upload(t, 'ana', 'doc.txt', 'in Docs\n', { folder: 'Docs' });
     await upload(t, 'ana', 'odd.txt', 'in the odd one\n', { folder: ODD });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.setViewportSize(SIZES.desktop);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(t.url);
-    await page.getByLabel('Username').fill('ana');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    ({ browser, page } = await openSignedIn(t.url, 'ana', PASSWORD, pageErrors));
     await row('root.txt').waitFor();
   }, 180_000);
 

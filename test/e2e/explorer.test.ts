@@ -12,7 +12,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, openSignedIn, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { axeFindings } from '../helpers/axe.js';
 
@@ -59,14 +59,7 @@ describe.skipIf(!runUi)('the explorer (Chromium, real daemon, signed-in user)', 
       .png()
       .toBuffer();
     await upload(t, 'ana', 'lake.png', png);
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.setViewportSize(SIZES.desktop);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(t.url);
-    await page.getByLabel('Username').fill('ana');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    ({ browser, page } = await openSignedIn(t.url, 'ana', PASSWORD, pageErrors));
     await row('a.txt').waitFor();
   }, 180_000);
 

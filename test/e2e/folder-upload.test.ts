@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, openSignedIn, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readZip } from '../helpers/zip.js';
 
@@ -134,14 +134,7 @@ describe.skipIf(!runUi)('folder upload and the tree journey (Chromium, real daem
     const created = await t.api('POST', '/api/user/create', { username: 'ana', email: 'ana@example.com', password: PASSWORD });
     expect(created.status).toBe(201);
     await upload(t, 'ana', 'root.txt', 'at the root\n');
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.setViewportSize(SIZES.desktop);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(t.url);
-    await page.getByLabel('Username').fill('ana');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    ({ browser, page } = await openSignedIn(t.url, 'ana', PASSWORD, pageErrors));
     await row('root.txt').waitFor();
   }, 180_000);
 

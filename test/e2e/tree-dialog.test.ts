@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, openSignedIn, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -53,14 +53,7 @@ describe.skipIf(!runUi)('the move dialog and the sidebar tree (Chromium, real da
       expect((await t.api('POST', '/api/folders/create', { username: 'ana', folder, parents: 'true' })).status).toBe(201);
     await upload(t, 'ana', 'root.txt', 'at the root\n');
     await upload(t, 'ana', 'summary.txt', 'a report\n', { folder: 'reports' });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.setViewportSize(SIZES.desktop);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(t.url);
-    await page.getByLabel('Username').fill('ana');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    ({ browser, page } = await openSignedIn(t.url, 'ana', PASSWORD, pageErrors));
     await row('root.txt').waitFor();
   }, 180_000);
 

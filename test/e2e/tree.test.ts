@@ -10,7 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, openSignedIn, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -43,14 +43,7 @@ describe.skipIf(!runUi)('the explorer at depth (Chromium, real daemon, signed-in
     await upload(t, 'ana', 'cover.jpg.txt', 'in photos\n', { folder: 'photos' });
     await upload(t, 'ana', 'year.txt', 'in 2024\n', { folder: 'photos/2024' });
     await upload(t, 'ana', 'beach.txt', 'in june, three levels down\n', { folder: 'photos/2024/june' });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await page.setViewportSize(SIZES.desktop);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(t.url);
-    await page.getByLabel('Username').fill('ana');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    ({ browser, page } = await openSignedIn(t.url, 'ana', PASSWORD, pageErrors));
     await row('root.txt').waitFor();
   }, 180_000);
 

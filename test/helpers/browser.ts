@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 const run = promisify(execFile);
 
@@ -106,4 +106,25 @@ export async function launchBrowser(): Promise<TestBrowser> {
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh Chromium at the desktop size (1400×900) with the daemon at `url` open and `username`
+ * signed in by the sign-in form; the page's uncaught errors go to `pageErrors`.
+ */
+export async function openSignedIn(
+  url: string,
+  username: string,
+  password: string,
+  pageErrors: string[],
+): Promise<{ browser: TestBrowser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  await page.setViewportSize({ width: 1400, height: 900 });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(url);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return { browser, page };
 }
