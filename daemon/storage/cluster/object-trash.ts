@@ -1,6 +1,7 @@
 /**
  * The trash of object mode: nothing moves. A trashed file or folder keeps its rows with
- * `trashId` set to the item's id (a folder's files too), so the index stops showing them and
+ * `trashId` set to the item's id (a folder's whole subtree, folders and files, at every
+ * depth: one item), so the index stops showing them and
  * `files.size` still counts them against the quota; a restore clears `trashId` (under a new
  * name, or into a folder made again, as the service decides); a delete for good deletes the
  * rows, commits, then deletes the objects. The index changes here (trash-index.ts, as on
