@@ -2,7 +2,7 @@
  * Issue 25 across daemons (docs/tree.md, "Cluster"): two ObjectStorages on one PostgreSQL
  * database and one bucket. A tree made through A shows whole in B's index; a subtree move
  * through A is, for B too, one folder row and one folder.moved; a subtree trashed and restored
- * through A leaves and comes back whole in B; folder rows arriving child first show once their
+ * through A leaves and comes back whole in B (one folder.removed there too); folder rows arriving child first show once their
  * parent does.
  */
 import { Readable } from 'node:stream';
@@ -84,9 +84,12 @@ describe('a tree on two daemons (PostgreSQL + Swift)', () => {
 
   it('a subtree trashed through A leaves B whole, and comes back whole', async () => {
     const id = 'e'.repeat(32);
+    b.events.length = 0;
     await a.storage.trash.moveIn({ username: 'ana', folder: 'a', name: 'b', kind: 'folder', id }, () => undefined);
     await vi.waitFor(() => expect(b.index.folder('ana', 'a/b')).toBeUndefined(), WAIT);
     expect(b.index.usedBytes('ana')).toBe(0);
+    // One event for the subtree, as on A: the folder rows are applied before the file rows.
+    expect(b.events).toEqual([{ type: 'folder.removed', username: 'ana', folder: 'a/b', file: null }]);
     await a.storage.trash.restore({ username: 'ana', folder: 'a', name: 'b', kind: 'folder', id, as: 'b' }, () => undefined);
     await vi.waitFor(() => expect(b.index.getFile('ana', 'a/b/c', 'deep.txt')?.size).toBe(6), WAIT);
     expect(b.index.folder('ana', 'a')).toMatchObject({ fileCount: 2, folderCount: 2, sizeBytes: 12 });
