@@ -106,6 +106,14 @@ describe('files at depth', () => {
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'photos/2024', file: 'mid.jpg' })).text).toBe('123');
   });
 
+  it('are not renamed onto the name of a folder beside them (409, changing nothing)', async () => {
+    await upload(t, 'ana', 'loose.txt', 'l', { folder: 'photos' });
+    const before = await snapshotState(t);
+    const res = await t.api('POST', '/api/files/rename', { ...ana, folder: 'photos', file: 'loose.txt', newname: '2023' });
+    expectErrorBody(res, 409, 'file_exists');
+    expect(await snapshotState(t)).toEqual(before);
+  });
+
   it('that are folders inside folders are deleted whole (tree-trash.test.ts); a missing one is a 404 that changes nothing; renames: tree-rename.test.ts', async () => {
     const before = await snapshotState(t);
     expectErrorBody(

@@ -95,7 +95,11 @@ export class ObjectTree extends ObjectFolders {
       if (id === undefined) throw notFound('file_not_found', 'File not found');
       const other = this.rows.fileId(username, folder, newName);
       if (other !== undefined && other !== id) throw conflict('file_exists', 'A file with that name already exists');
-      await this.putFile({ ...this.rows.files.get(id)!, name: newName });
+      const row = this.rows.files.get(id)!;
+      // A folder of that name beside it too, as on disk (a rename() onto a directory fails).
+      if (this.rows.childFolderId(username, row.folderId, newName) !== undefined)
+        throw conflict('file_exists', 'A file with that name already exists');
+      await this.putFile({ ...row, name: newName });
     });
   }
 
