@@ -2,7 +2,8 @@
  * Issue 25 across daemons (docs/tree.md, "Cluster"): two ObjectStorages on one PostgreSQL
  * database and one bucket. A tree made through A shows whole in B's index; a subtree move
  * through A is, for B too, one folder row and one folder.moved; a subtree trashed and restored
- * through A leaves and comes back whole in B (one folder.removed there too); folder rows arriving child first show once their
+ * through A leaves and comes back whole in B (one folder.removed there too); two folders
+ * moved into each other through A and B at once end with one move refused, never a loop; folder rows arriving child first show once their
  * parent does.
  */
 import { Readable } from 'node:stream';
@@ -93,6 +94,18 @@ describe('a tree on two daemons (PostgreSQL + Swift)', () => {
     await a.storage.trash.restore({ username: 'ana', folder: 'a', name: 'b', kind: 'folder', id, as: 'b' }, () => undefined);
     await vi.waitFor(() => expect(b.index.getFile('ana', 'a/b/c', 'deep.txt')?.size).toBe(6), WAIT);
     expect(b.index.folder('ana', 'a')).toMatchObject({ fileCount: 2, folderCount: 2, sizeBytes: 12 });
+  });
+
+  it('two folders moved into each other through A and B at once: one move is refused (409), never a loop', async () => {
+    await a.storage.createFolder('ana', 'y');
+    await vi.waitFor(() => expect(b.index.folder('ana', 'y')).toBeDefined(), WAIT);
+    const moves = await Promise.allSettled([a.storage.moveFolder('ana', 'other', 'y'), b.storage.moveFolder('ana', 'y', 'other')]);
+    const refused = moves.filter((m): m is PromiseRejectedResult => m.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect(refused[0].reason).toMatchObject({ code: 'conflict' });
+    // Both daemons show the one move that was made, and neither folder is lost.
+    const nested = moves[0].status === 'fulfilled' ? 'y/other' : 'other/y';
+    for (const d of [a, b]) await vi.waitFor(() => expect(d.index.folder('ana', nested)).toBeDefined(), WAIT);
   });
 
   it('shows folder rows that arrive before their parent once the parent arrives', () => {

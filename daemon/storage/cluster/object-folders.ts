@@ -12,7 +12,9 @@ import { joinFolder } from '../index-tree.js';
 import { assertComponent, assertFolderPath, splitFolder } from '../paths.js';
 import { folderKey, keysOf } from '../storage-parts.js';
 import { newId } from './ids.js';
+import { guardMove } from './move-guard.js';
 import { missingIn, ObjectParts } from './object-parts.js';
+import { parentOf } from './rows.js';
 
 export class ObjectFolders extends ObjectParts {
   /** Creates the folder at a path whose parent exists (404 otherwise); 409 for a folder or file of that name there. */
@@ -103,10 +105,15 @@ export class ObjectFolders extends ObjectParts {
             `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`,
           );
         this.tickets.voidAll(username, folder);
-        const row: StoredFolder = { ...this.rows.folders.get(id)!, name: newName, parentId: toId };
-        this.store.folders.set(id, row);
-        whileLocked();
-        await this.store.commit();
+        const current = this.rows.folders.get(id)!;
+        const row: StoredFolder = { ...current, name: newName, parentId: toId };
+        // Into another folder: checked again in the database, against another daemon's move at once (move-guard.ts).
+        const into = toId === parentOf(current) ? null : toId;
+        await guardMove(this.store.database, username, id, into, async () => {
+          this.store.folders.set(id, row);
+          whileLocked();
+          await this.store.commit();
+        });
         this.rows.applyFolder(id, row);
       }),
     );
