@@ -1,7 +1,8 @@
 /**
  * `nimbus migrate --to-data-dir DIR`: the configured database (and bucket) back into a new
  * embedded data directory: db.json, the storage folder `<storage>/<user>/[<folder path>/]<file>`
- * (directories made along each file's folder path, from the folder rows' parents) with each file's mtime, and the trash `<DIR>/trash/<user>/<id>/<name>`. The target must be
+ * (directories made along each folder row's parents) with each file's mtime, and the trash
+ * `<DIR>/trash/<user>/<id>/<name>` (a trashed folder's subtree inside). The target must be
  * empty (nothing is ever replaced); its lock is held meanwhile so no daemon starts on it half
  * written. Verified as the other way: the records of the db.json written equal the
  * database's, and each file's sha256 taken while it was downloaded equals that of the file
