@@ -1,13 +1,14 @@
 /**
  * An embedded installation as `nimbus migrate` reads it, without changing anything: db.json
  * parsed in memory (not opened as a store, which would rewrite it and its backup), the
- * storage folder scanned as the daemon scans it (links never followed, names the API cannot
- * address skipped), and each trash record's entry in `<data-dir>/trash/<user>/<id>/<name>`.
+ * storage folder scanned as the daemon scans it (its whole tree; links never followed, names
+ * the API cannot address skipped), and each trash record's entry in
+ * `<data-dir>/trash/<user>/<id>/<name>` (a folder's whole subtree).
  */
-import { readdir, readFile, lstat } from 'node:fs/promises';
+import { readFile, lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { eachFolder } from '../storage/index-tree.js';
-import { isAddressableName, scanUserDir } from '../storage/scan.js';
+import { scanUserDir } from '../storage/scan.js';
 import { isDbData, migrateDb, type DbData, type StoredTrashItem } from '../store/schema.js';
 import { refuseNewerDb, unknownFields } from '../store/upgrades.js';
 import { MigrationRefused } from './target-claim.js';
@@ -15,12 +16,15 @@ import { MigrationRefused } from './target-claim.js';
 /** A file of the installation: where it shows (or the trash item holding it) and where its bytes are. */
 export interface SourceFile {
   username: string;
-  /** The folder's name (null: the user's root); for a trashed file, the folder it was deleted from. */
+  /**
+   * The folder's path (null: the user's root); for a trashed file, the folder it was deleted
+   * from; for a file inside a trashed folder, its folder's path inside the item (`b`, `b/c`).
+   */
   folder: string | null;
   name: string;
   /** The trash item holding it, or null. */
   trashId: string | null;
-  /** True for a file inside a trashed folder (its folder is that item's folder). */
+  /** True for a file inside a trashed folder (its folder is in that item's subtree). */
   inTrashedFolder: boolean;
   path: string;
   size: number;
@@ -29,9 +33,12 @@ export interface SourceFile {
 
 export interface SourceFolder {
   username: string;
+  /** The folder's path from the user's root (`a/b/c`); in a trashed folder's subtree, from the item's folder (`b`, `b/c`). */
   name: string;
   trashId: string | null;
   mtimeMs: number;
+  /** For a trashed folder item's top folder: the path it was deleted from (null: the root). */
+  deletedFrom?: string | null;
 }
 
 export interface EmbeddedInstallation {
@@ -79,21 +86,18 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
   const files: SourceFile[] = [];
   const folders: SourceFolder[] = [];
   const skipped: string[] = [];
-  const nested: string[] = [];
   for (const { username } of data.users) {
     const node = await scanUserDir(storageDir, username);
-    eachFolder(node.folders, null, (folder) => folder.includes('/') && nested.push(`${username}/${folder}`));
     const at = (...parts: string[]) => path.join(storageDir, username, ...parts);
     for (const [name, meta] of node.root)
       files.push({ username, folder: null, name, trashId: null, inTrashedFolder: false, path: at(name), ...meta });
-    for (const [folder, f] of node.folders) {
+    // Every depth, parents first (eachFolder visits a folder before the ones inside it).
+    eachFolder(node.folders, null, (folder, f) => {
       folders.push({ username, name: folder, trashId: null, mtimeMs: f.mtimeMs });
       for (const [name, meta] of f.files)
-        files.push({ username, folder, name, trashId: null, inTrashedFolder: false, path: at(folder, name), ...meta });
-    }
+        files.push({ username, folder, name, trashId: null, inTrashedFolder: false, path: at(...folder.split('/'), name), ...meta });
+    });
   }
-  for (const item of data.trash) if (item.folder?.includes('/')) nested.push(`${item.username}/${item.folder} (in the trash)`);
-  refuseNested(nested);
   const kept: StoredTrashItem[] = [];
   const users = new Set(data.users.map((u) => u.username));
   for (const item of data.trash) {
@@ -102,23 +106,24 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
     if (item.kind === 'file' && stat?.isFile()) {
       files.push({ ...placeOf(item), inTrashedFolder: false, path: entry, size: stat.size, mtimeMs: stat.mtimeMs });
     } else if (item.kind === 'folder' && stat?.isDirectory()) {
-      folders.push({ username: item.username, name: item.name, trashId: item.id, mtimeMs: stat.mtimeMs });
-      for (const e of await readdir(entry, { withFileTypes: true })) {
-        if (!e.isFile() || !isAddressableName(e.name)) continue;
-        const file = path.join(entry, e.name);
-        const s = await lstat(file);
-        if (!s.isFile()) continue;
+      folders.push({ username: item.username, name: item.name, trashId: item.id, mtimeMs: stat.mtimeMs, deletedFrom: item.folder });
+      // The item's directory read as a user's is (its subtree at every depth, links never followed): `item.name` stands for the user.
+      const tree = await scanUserDir(path.dirname(entry), item.name);
+      const inItem = (folder: string | null, name: string, meta: { size: number; mtimeMs: number }) =>
         files.push({
           username: item.username,
-          folder: item.name,
-          name: e.name,
+          folder: folder === null ? item.name : `${item.name}/${folder}`,
+          name,
           trashId: item.id,
           inTrashedFolder: true,
-          path: file,
-          size: s.size,
-          mtimeMs: s.mtimeMs,
+          path: path.join(entry, ...(folder === null ? [] : folder.split('/')), name),
+          ...meta,
         });
-      }
+      for (const [name, meta] of tree.root) inItem(null, name, meta);
+      eachFolder(tree.folders, null, (folder, f) => {
+        folders.push({ username: item.username, name: `${item.name}/${folder}`, trashId: item.id, mtimeMs: f.mtimeMs });
+        for (const [name, meta] of f.files) inItem(folder, name, meta);
+      });
     } else {
       skipped.push(`trash item ${item.id} of ${item.username} (${item.kind} ${item.name}): nothing at ${entry}`);
       continue;
@@ -127,18 +132,6 @@ export async function readEmbedded(dataDir: string, storageDir: string): Promise
   }
   data.trash = kept;
   return { data, files, folders, skipped };
-}
-
-/**
- * Folders inside folders (docs/tree.md) have no rows in PostgreSQL yet: migrating would leave
- * their files behind, so the migration stops first and names them.
- */
-function refuseNested(nested: string[]): void {
-  if (nested.length === 0) return;
-  const shown = nested.slice(0, 5).join(', ') + (nested.length > 5 ? ` and ${nested.length - 5} more` : '');
-  throw new MigrationRefused(
-    `The storage holds folders inside folders (${shown}), which PostgreSQL + S3 cannot hold yet, so migrating would leave their files behind. Move their files to top-level folders first. Nothing was changed.`,
-  );
 }
 
 const placeOf = (item: StoredTrashItem) => ({ username: item.username, folder: item.folder, name: item.name, trashId: item.id });

@@ -1,7 +1,8 @@
 /**
  * `nimbus migrate --to-data-dir DIR`: the configured database (and bucket) back into a new
- * embedded data directory: db.json, the storage folder `<storage>/<user>/[<folder>/]<file>`
- * with each file's mtime, and the trash `<DIR>/trash/<user>/<id>/<name>`. The target must be
+ * embedded data directory: db.json, the storage folder `<storage>/<user>/[<folder path>/]<file>`
+ * (directories made along each folder row's parents) with each file's mtime, and the trash
+ * `<DIR>/trash/<user>/<id>/<name>` (a trashed folder's subtree inside). The target must be
  * empty (nothing is ever replaced); its lock is held meanwhile so no daemon starts on it half
  * written. Verified as the other way: the records of the db.json written equal the
  * database's, and each file's sha256 taken while it was downloaded equals that of the file
@@ -124,24 +125,59 @@ export async function migrateToDataDir(options: ToDataDirOptions): Promise<Migra
 
 /** Where a row's bytes go on disk, or what makes the rows inconsistent. */
 function placeOf(store: Store, row: StoredFile, dataDir: string, storageDir: string): string | { problem: string } {
-  const folder = row.folderId === null ? null : store.folders.get(row.folderId);
+  const folder = row.folderId === null ? null : directoryOf(store, row.folderId, dataDir, storageDir);
   if (row.trashId === null) {
-    if (folder === undefined || (folder && folder.trashId !== null))
+    if (folder === undefined || (folder && (folder.trashId !== null || folder.dir === null)))
       return { problem: `file ${row.id} (${row.username}/${row.name}): its folder ${row.folderId} is missing or in the trash` };
-    return path.join(storageDir, row.username, ...(folder ? [folder.name] : []), row.name);
+    return path.join(folder?.dir ?? path.join(storageDir, row.username), row.name);
   }
   const item = store.trash.get(row.trashId);
   if (!item) return { problem: `file ${row.id} (${row.username}/${row.name}): no trash record ${row.trashId}` };
   const itemDir = path.join(dataDir, 'trash', row.username, row.trashId);
   if (item.kind === 'file') return path.join(itemDir, item.name);
-  return path.join(itemDir, item.name, row.name);
+  // A file of a trashed folder: in its folder's directory inside the item (the item's own folder when the row names none of it).
+  return path.join(folder?.trashId === row.trashId && folder.dir ? folder.dir : path.join(itemDir, item.name), row.name);
 }
 
-/** Each user's directory, every folder (empty ones too), and each trash item's directory. */
+/**
+ * The directory a folder row becomes: its names up the parents that share its trash state,
+ * under the user's storage (a live folder) or its trash item's directory (one in a trashed
+ * subtree, whose top takes the item's name). `dir` is null where the rows cannot say (a live
+ * folder below one in the trash, a parent gone, a trashed one without its record); undefined
+ * for no row.
+ */
+function directoryOf(
+  store: Store,
+  id: string,
+  dataDir: string,
+  storageDir: string,
+): { dir: string | null; trashId: string | null } | undefined {
+  const row = store.folders.get(id);
+  if (!row) return undefined;
+  const names: string[] = [];
+  let top = row;
+  // At most as deep as a path may be: rows that loop (edited by hand) end here.
+  for (let depth = 0; depth <= 64; depth++) {
+    names.unshift(top.name);
+    const parent = top.parentId ? store.folders.get(top.parentId) : undefined;
+    if (!parent || parent.trashId !== row.trashId) break;
+    top = parent;
+  }
+  if (row.trashId === null) {
+    const whole = !top.parentId && names.length <= 64;
+    return { dir: whole ? path.join(storageDir, row.username, ...names) : null, trashId: null };
+  }
+  const item = store.trash.get(row.trashId);
+  if (!item || item.kind !== 'folder') return { dir: null, trashId: row.trashId };
+  return { dir: path.join(dataDir, 'trash', row.username, row.trashId, item.name, ...names.slice(1)), trashId: row.trashId };
+}
+
+/** Each user's directory, every folder at every depth (empty ones too), and each trash item's directory. */
 async function makeFolders(store: Store, dataDir: string, storageDir: string, users: string[]): Promise<void> {
   for (const username of users) await mkdir(path.join(storageDir, username), { recursive: true });
-  for (const folder of store.folders.values()) {
-    if (folder.trashId === null) await mkdir(path.join(storageDir, folder.username, folder.name), { recursive: true });
+  for (const id of store.folders.keys()) {
+    const dir = directoryOf(store, id, dataDir, storageDir)?.dir;
+    if (dir) await mkdir(dir, { recursive: true });
   }
   for (const item of store.trash.values()) {
     const itemDir = path.join(dataDir, 'trash', item.username, item.id);
@@ -151,13 +187,7 @@ async function makeFolders(store: Store, dataDir: string, storageDir: string, us
 
 async function setFolderTimes(store: Store, dataDir: string, storageDir: string): Promise<void> {
   for (const folder of store.folders.values()) {
-    const item = folder.trashId === null ? null : store.trash.get(folder.trashId);
-    const dir =
-      folder.trashId === null
-        ? path.join(storageDir, folder.username, folder.name)
-        : item
-          ? path.join(dataDir, 'trash', folder.username, folder.trashId, item.name)
-          : null;
+    const dir = directoryOf(store, folder.id, dataDir, storageDir)?.dir;
     if (dir) await utimes(dir, new Date(), seconds(folder.mtimeMs)).catch(() => undefined);
   }
 }

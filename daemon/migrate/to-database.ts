@@ -12,14 +12,14 @@ import { createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import { pipeline } from 'node:stream';
 import path from 'node:path';
-import mime from 'mime-types';
 import type { S3Config } from '../config.js';
 import { objectKey } from '../storage/cluster/ids.js';
 import { S3ObjectStore } from '../storage/objects/s3-store.js';
 import { DataDirLock } from '../store/lock.js';
-import type { StoredFile, StoredFolder } from '../store/schema.js';
+import type { StoredFolder } from '../store/schema.js';
 import { Store } from '../store/store.js';
-import { readEmbedded, refuseUnknownCollections, type SourceFile } from './embedded-source.js';
+import { readEmbedded, refuseUnknownCollections } from './embedded-source.js';
+import { planRows, type PlannedFile } from './plan-rows.js';
 import { canonical, compareRecords, mirrorRecords, recordsOfData, recordsOfStore } from './records.js';
 import { forEachLimit, formatBytes, hashingStream, hashOf, hashOfFile, PARALLEL_FILES } from './streams.js';
 import { claimTarget, MigrationRefused } from './target-claim.js';
@@ -108,45 +108,6 @@ export async function migrateToDatabase(options: ToDatabaseOptions): Promise<Mig
   } finally {
     lock.release();
   }
-}
-
-interface PlannedFile {
-  source: SourceFile;
-  row: StoredFile;
-}
-
-/** The rows the installation becomes: ids derived from each entry's place, so every run plans the same ones. */
-function planRows(
-  files: SourceFile[],
-  folders: { username: string; name: string; trashId: string | null; mtimeMs: number }[],
-  idOf: (kind: 'file' | 'folder', ...parts: (string | null)[]) => string,
-): { files: PlannedFile[]; folders: StoredFolder[] } {
-  const folderRows = folders.map((f) => ({ ...f, id: idOf('folder', f.username, f.name, f.trashId) }));
-  const live = new Set(folderRows.filter((f) => f.trashId === null).map((f) => f.id));
-  const planned = files.map((source): PlannedFile => {
-    let folderId: string | null = null;
-    if (source.inTrashedFolder) folderId = idOf('folder', source.username, source.folder, source.trashId);
-    else if (source.folder !== null) {
-      // A trashed file keeps its folder while that folder exists (as a daemon leaves it); its trash record says where it was.
-      const id = idOf('folder', source.username, source.folder, null);
-      folderId = live.has(id) ? id : null;
-    }
-    return {
-      source,
-      row: {
-        id: idOf('file', source.username, source.folder, source.name, source.trashId),
-        username: source.username,
-        folderId,
-        name: source.name,
-        size: source.size,
-        mtimeMs: source.mtimeMs,
-        contentType: mime.lookup(source.name) || 'application/octet-stream',
-        etag: '',
-        trashId: source.trashId,
-      },
-    };
-  });
-  return { files: planned, folders: folderRows };
 }
 
 /** Folder rows first, so a daemon started on a half-migrated database never shows a file in an unknown folder. */

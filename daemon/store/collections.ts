@@ -37,8 +37,10 @@ export const COLLECTION_TABLE = {
   sessions: { key: (r: StoredSession) => r.hash, fileIndex: false },
   resets: { key: (r: StoredReset) => r.hash, fileIndex: false },
   trash: { key: (r: StoredTrashItem) => r.id, fileIndex: false },
-  files: { key: (r: StoredFile) => r.id, fileIndex: true },
+  // Folders before files: another daemon applies a change-set's rows in this order, so a
+  // subtree going into the trash leaves its index as one folder.removed, not one per file.
   folders: { key: (r: StoredFolder) => r.id, fileIndex: true },
+  files: { key: (r: StoredFile) => r.id, fileIndex: true },
 } as const satisfies Record<string, CollectionSpec<never>>;
 
 type Table = typeof COLLECTION_TABLE;

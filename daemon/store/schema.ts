@@ -123,6 +123,11 @@ export interface StoredFolder {
   mtimeMs: number;
   /** Set while the folder is in the trash. */
   trashId: string | null;
+  /**
+   * The id of the folder it is in; null at the user's root. Absent in rows written before
+   * folders nested (issue 25): read as null, which is where those were.
+   */
+  parentId?: string | null;
 }
 
 /**

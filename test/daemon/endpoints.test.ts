@@ -394,25 +394,21 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.move': [
-    {
-      ...ok(
-        'moves a folder with its files into another',
-        201,
-        async (fx) => {
-          const username = await fx.user();
-          const folder = await fx.folder(username);
-          await upload(fx.t, username, 'inside.txt', 'x', { folder });
-          return api(fx.t, 'folders.move', { username, folder, to: await fx.folder(username) });
-        },
-        (res) => {
-          expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
-          expectFolder(res.body.folder);
-          expect(res.body.folder).toMatchObject({ fileCount: 1 });
-        },
-      ),
-      // Object storage keeps folders one level deep for now (docs/tree.md).
-      onDiskOnly: true,
-    },
+    ok(
+      'moves a folder with its files into another',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await upload(fx.t, username, 'inside.txt', 'x', { folder });
+        return api(fx.t, 'folders.move', { username, folder, to: await fx.folder(username) });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
+        expectFolder(res.body.folder);
+        expect(res.body.folder).toMatchObject({ fileCount: 1 });
+      },
+    ),
     err(400, 'a target path leaving the tree', 'invalid_parameter', async (fx) =>
       apiLoose(fx.t, 'folders.move', { username: await fx.user(), folder: 'f', to: '../x' }),
     ),

@@ -1,11 +1,12 @@
 /**
- * Issue 25, folders and files at depth (embedded): folders.create with and without
+ * Issue 25, folders and files at depth (both backends): folders.create with and without
  * `parents`, listings with the whole subtree's counts, and every file endpoint at depth.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { embeddedRun } from '../helpers/backend.js';
+import { createUser, snapshotState, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody, expectFolder } from '../helpers/records.js';
 
 let t: TestDaemon;
@@ -31,8 +32,10 @@ describe('folders.create at depth', () => {
     expect(res.status, res.text).toBe(201);
     expectFolder(res.body.folder);
     expect(res.body.folder).toMatchObject({ name: 'june', path: 'photos/2024/june', fileCount: 0, folderCount: 0 });
-    const stat = await readFile(path.join(t.storageDir, 'ana', 'photos', '2024', 'june')).catch((err: NodeJS.ErrnoException) => err.code);
-    expect(stat).toBe('EISDIR');
+    if (embeddedRun) {
+      const stat = await readFile(path.join(t.storageDir, 'ana', 'photos', '2024', 'june')).catch((err: NodeJS.ErrnoException) => err.code);
+      expect(stat).toBe('EISDIR');
+    }
   });
 
   it('makes one folder in an existing parent; an existing one is a 409 (with or without parents)', async () => {
@@ -50,7 +53,7 @@ describe('files at depth', () => {
     const put = await upload(t, 'ana', 'beach.jpg', 'sand', { folder: deep.folder });
     expect(put.status, put.text).toBe(201);
     expect(put.body.file).toMatchObject({ name: 'beach.jpg', folder: 'photos/2024/june', size: 4 });
-    expect(await readFile(path.join(t.storageDir, 'ana', 'photos', '2024', 'june', 'beach.jpg'), 'utf8')).toBe('sand');
+    expect((await storedBytes(t, 'ana', 'photos/2024/june/beach.jpg')).toString()).toBe('sand');
     const list = await t.api('GET', '/api/folders/files', deep);
     expect(list.body.files.map((f: { name: string; folder: string }) => [f.name, f.folder])).toEqual([['beach.jpg', 'photos/2024/june']]);
     expect((await t.api('GET', '/api/files', deep)).body.files).toHaveLength(1);
@@ -101,6 +104,14 @@ describe('files at depth', () => {
     const restored = await t.api('POST', '/api/trash/restore', { ...ana, id: item.id });
     expect(restored.status, restored.text).toBeLessThan(300);
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'photos/2024', file: 'mid.jpg' })).text).toBe('123');
+  });
+
+  it('are not renamed onto the name of a folder beside them (409, changing nothing)', async () => {
+    await upload(t, 'ana', 'loose.txt', 'l', { folder: 'photos' });
+    const before = await snapshotState(t);
+    const res = await t.api('POST', '/api/files/rename', { ...ana, folder: 'photos', file: 'loose.txt', newname: '2023' });
+    expectErrorBody(res, 409, 'file_exists');
+    expect(await snapshotState(t)).toEqual(before);
   });
 
   it('that are folders inside folders are deleted whole (tree-trash.test.ts); a missing one is a 404 that changes nothing; renames: tree-rename.test.ts', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 25, search over the tree (embedded): a file three levels down is found with its
+ * Issue 25, search over the tree (both backends): a file three levels down is found with its
  * folder path, and `folder=P` limits a search to P and everything below it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 25, zips of the tree (embedded): a middle folder's zip holds exactly its subtree,
+ * Issue 25, zips of the tree (both backends): a middle folder's zip holds exactly its subtree,
  * each entry at its path below the folder (under the folder's own name, as a one-level
  * folder's zip always was), and the whole-storage zip holds every file of the tree at its
  * path. Entries are read back by Debian's unzip and Python's zipfile (test/helpers/zip.ts).

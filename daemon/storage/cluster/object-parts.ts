@@ -49,7 +49,7 @@ export class ObjectParts {
   }
 
   requireFolder(username: string, folder: string | null): void {
-    if (folder !== null && !this.index.user(username)?.folders.has(folder)) throw notFound('folder_not_found', 'Folder not found');
+    if (folder !== null && !this.index.folder(username, folder)) throw notFound('folder_not_found', 'Folder not found');
   }
 
   requireFile(username: string, folder: string | null, file: string): FileMeta {
@@ -74,13 +74,17 @@ export class ObjectParts {
     this.rows.applyFile(row.id, row);
   }
 
-  /** Deletes rows in one commit, then their files' objects (a failure there leaves orphans for the sweeper). */
+  /**
+   * Deletes rows in one commit, then their files' objects (a failure there leaves orphans for
+   * the sweeper). The folders are applied first, parents first: a subtree leaves the index
+   * as one folder.removed, not one event per file.
+   */
   async deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void> {
     for (const f of files) this.store.files.delete(f.id);
     for (const f of folders) this.store.folders.delete(f.id);
     await this.store.commit();
-    for (const f of files) this.rows.applyFile(f.id, undefined);
     for (const f of folders) this.rows.applyFolder(f.id, undefined);
+    for (const f of files) this.rows.applyFile(f.id, undefined);
     await this.deleteObjects(files.map((f) => f.id));
   }
 

@@ -1,25 +1,26 @@
 /**
  * The trash of object mode: nothing moves. A trashed file or folder keeps its rows with
- * `trashId` set to the item's id (a folder's files too), so the index stops showing them and
+ * `trashId` set to the item's id (a folder's whole subtree, folders and files, at every
+ * depth: one item), so the index stops showing them and
  * `files.size` still counts them against the quota; a restore clears `trashId` (under a new
  * name, or into a folder made again, as the service decides); a delete for good deletes the
  * rows, commits, then deletes the objects. The index changes here (trash-index.ts, as on
  * disk); the trash records themselves are the services' (services/trash.ts), written by the
  * `record` hook just before the rows' commit, so they commit with the rows in one write.
  */
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import type { FileIndex } from '../file-index.js';
 import { NameTaken } from '../file-storage.js';
 import type { Placed, RestoreTarget, Trashed, TrashEntry, TrashStorage, TrashTarget } from '../file-storage.js';
-import type { FileMeta } from '../index-tree.js';
+import { joinFolder } from '../index-tree.js';
 import type { SharedExclusiveLock } from '../safe-lock.js';
-import { folderKey, keysOf, userKey } from '../storage-parts.js';
+import { folderKey, keysOf } from '../storage-parts.js';
 import { showRestored, takeOutOfIndex } from '../trash-index.js';
 import type { UploadTickets } from '../upload-tickets.js';
-import { newId } from './ids.js';
-import { metaOf, type IndexedRows } from './rows.js';
+import { folderPathRows, restoredSubtree } from './restore-rows.js';
+import { metaOf, parentOf, type IndexedRows } from './rows.js';
 
 /** What the trash uses of its ObjectStorage (object-storage.ts), named here so that this module does not import that one back. */
 export interface ObjectTrashParts {
@@ -30,6 +31,8 @@ export interface ObjectTrashParts {
   readonly rows: IndexedRows;
   /** Deletes rows in one commit, then their files' objects. */
   deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
+  /** A folder row and every row below it not in the trash, parents first. */
+  visibleSubtree(id: string): { files: StoredFile[]; folders: StoredFolder[] };
 }
 
 export class ObjectTrash implements TrashStorage {
@@ -38,16 +41,14 @@ export class ObjectTrash implements TrashStorage {
   async moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
     const { username, folder, name, kind, id } = target;
     const s = this.s;
-    // Object storage keeps folders one level deep (docs/tree.md): a folder inside one is never trashed half.
-    if (kind === 'folder' && folder !== null)
-      throw badRequest('A folder inside a folder cannot be deleted in object storage yet (docs/tree.md)');
+    const at = joinFolder(folder, name);
     const missing = () =>
       kind === 'file' ? notFound('file_not_found', 'File not found') : notFound('folder_not_found', 'Folder not found');
-    // As a delete: a file's directory shared; a folder exclusively (its user shared), so nothing is placed into it meanwhile.
+    // As a delete: a file's directory shared; a folder exclusively (its parents shared), so nothing is placed into it meanwhile.
     const hold = (fn: () => Promise<Trashed>) =>
       kind === 'file'
         ? s.live.run(keysOf(username, folder), false, fn)
-        : s.live.run([userKey(username)], false, () => s.live.run([folderKey(username, name)], true, fn));
+        : s.live.run(keysOf(username, folder), false, () => s.live.run([folderKey(username, at)], true, fn));
     return hold(async () => {
       let files: StoredFile[] = [];
       let folders: StoredFolder[] = [];
@@ -56,14 +57,13 @@ export class ObjectTrash implements TrashStorage {
         if (fileId === undefined) throw missing();
         files = [{ ...s.rows.files.get(fileId)!, trashId: id }];
       } else {
-        const folderId = s.rows.folderId(username, name);
+        const folderId = s.rows.folderId(username, at);
         if (folderId === undefined) throw missing();
-        s.tickets.voidAll(username, name);
-        folders = [{ ...s.rows.folders.get(folderId)!, trashId: id }];
-        files = s.rows
-          .filesIn(folderId)
-          .filter((f) => f.trashId === null)
-          .map((f) => ({ ...f, trashId: id }));
+        s.tickets.voidAll(username, at);
+        // The whole subtree is one item: every row of it marked, so a restore finds them all (rows.inTrash).
+        const subtree = s.visibleSubtree(folderId);
+        folders = subtree.folders.map((f) => ({ ...f, trashId: id }));
+        files = subtree.files.map((f) => ({ ...f, trashId: id }));
       }
       let trashed = null as Trashed | null;
       await this.#commitRows(files, folders, () => {
@@ -75,53 +75,31 @@ export class ObjectTrash implements TrashStorage {
   }
 
   async restore(target: RestoreTarget, record: (placed: Placed) => void): Promise<Placed> {
-    const { username, kind, id, as } = target;
+    const { username, kind, id, as, folder } = target;
     const s = this.s;
-    const folder = kind === 'file' ? target.folder : null;
-    return s.live.run(folder === null ? [userKey(username)] : keysOf(username, folder), false, async () => {
+    return s.live.run(keysOf(username, folder), false, async () => {
       const held = s.rows.inTrash(id, username);
-      const files = held.files;
-      const folderRow = held.folders[0];
-      if (files.length === 0 && !folderRow) throw notFound('trash_item_not_found', 'Trash item not found');
-      const restoredFiles: StoredFile[] = [];
-      const restoredFolders: StoredFolder[] = [];
-      const metas = new Map<string, FileMeta>();
-      let folderMtimeMs: number | null = null;
-      if (kind === 'folder') {
-        if (s.rows.folderId(username, as) !== undefined) throw new NameTaken('folder');
-        if (s.rows.fileId(username, null, as) !== undefined) throw new NameTaken('file');
-        // A folder item without its folder row (a crash between commits cannot make one, but a row edited by hand can): made anew.
-        const row = folderRow ?? { id: newId(), username, name: as, mtimeMs: Date.now(), trashId: null };
-        restoredFolders.push({ ...row, name: as, trashId: null });
-        folderMtimeMs = row.mtimeMs;
-        for (const f of files) {
-          restoredFiles.push({ ...f, folderId: row.id, trashId: null });
-          metas.set(f.name, metaOf(f));
-        }
-      } else {
-        let folderId: string | null = null;
-        if (folder !== null) {
-          const found = s.rows.folderId(username, folder);
-          if (found === undefined) {
-            // The file's folder is gone (deleted, or in the trash itself): made again, as the disk path does.
-            if (s.rows.fileId(username, null, folder) !== undefined) throw new NameTaken('file');
-            const made: StoredFolder = { id: newId(), username, name: folder, mtimeMs: Date.now(), trashId: null };
-            restoredFolders.push(made);
-            folderId = made.id;
-            folderMtimeMs = made.mtimeMs;
-          } else {
-            folderId = found;
-            folderMtimeMs = s.rows.folders.get(found)!.mtimeMs;
-          }
-        }
+      if (held.files.length === 0 && held.folders.length === 0) throw notFound('trash_item_not_found', 'Trash item not found');
+      // The folder it goes back to, made again level by level where it is gone, as the disk path does.
+      const parent = folderPathRows(s.rows, username, folder);
+      const parentMtimeMs = parent.id === null ? null : (parent.made.at(-1) ?? s.rows.folders.get(parent.id)!).mtimeMs;
+      if (parent.made.length === 0) {
         if (s.rows.fileId(username, folder, as) !== undefined) throw new NameTaken('file');
-        if (folder === null && s.rows.folderId(username, as) !== undefined) throw new NameTaken('folder');
-        for (const f of files) {
-          restoredFiles.push({ ...f, name: as, folderId, trashId: null });
-          metas.set(as, metaOf(f));
-        }
+        if (s.rows.childFolderId(username, parent.id, as) !== undefined) throw new NameTaken('folder');
       }
-      const placed: Placed = { files: metas, folderMtimeMs };
+      let restoredFiles: StoredFile[];
+      let restoredFolders: StoredFolder[];
+      let placed: Placed;
+      if (kind === 'folder') {
+        const subtree = restoredSubtree(held, username, parent.id, as);
+        restoredFolders = [...parent.made, ...subtree.folders];
+        restoredFiles = subtree.files;
+        placed = subtree.placed;
+      } else {
+        restoredFolders = parent.made;
+        restoredFiles = held.files.map((f) => ({ ...f, name: as, folderId: parent.id, trashId: null }));
+        placed = { files: new Map(held.files.map((f) => [as, metaOf(f)])), folderMtimeMs: parentMtimeMs };
+      }
       await this.#commitRows(restoredFiles, restoredFolders, () => {
         showRestored(s.index, target, placed);
         record(placed);
@@ -151,7 +129,8 @@ export class ObjectTrash implements TrashStorage {
   async survey(keep: (username: string) => boolean): Promise<Map<string, TrashEntry[]>> {
     const items = new Map<string, TrashEntry & { username: string }>();
     for (const folder of this.s.rows.folders.values()) {
-      if (folder.trashId === null) continue;
+      // An item is named by the top of its subtree: the folder whose parent is not in the same item.
+      if (folder.trashId === null || this.s.rows.folders.get(parentOf(folder) ?? '')?.trashId === folder.trashId) continue;
       items.set(folder.trashId, {
         id: folder.trashId,
         username: folder.username,

@@ -1,24 +1,23 @@
 /**
- * Object mode's tree (docs/cluster.md, "Bytes"): users, folders and files as rows, changed
+ * Object mode's tree (docs/cluster.md, "Bytes"): users and files as rows (folders: object-folders.ts), changed
  * under the disk path's locks and committed before the index shows them. Renames and moves
  * change rows only; a copy is a new object and row; a deleted user's, folder's or file's
  * objects go only after the commit that removed their rows (a failure leaves orphans for
  * the sweeper, never a row without its object). ObjectStorage (object-storage.ts) builds
  * on this class with the index, uploads and reads.
  */
-import { badRequest, conflict, nameUnavailable, notFound } from '../../errors.js';
-import type { StoredFolder } from '../../store/schema.js';
+import { conflict, nameUnavailable, notFound } from '../../errors.js';
 import { failpoint } from '../../util/failpoints.js';
 import type { DeleteUserSteps } from '../file-storage.js';
 import type { FileMeta } from '../index-tree.js';
-import { assertComponent, assertFolderPath } from '../paths.js';
-import { folderKey, keysOf, userKey } from '../storage-parts.js';
-import { missingIn, ObjectParts } from './object-parts.js';
+import { assertComponent } from '../paths.js';
+import { keysOf, userKey } from '../storage-parts.js';
+import { ObjectFolders } from './object-folders.js';
 import { newId, objectKey } from './ids.js';
 import { placeObject } from './object-uploads.js';
 import { metaOf } from './rows.js';
 
-export class ObjectTree extends ObjectParts {
+export class ObjectTree extends ObjectFolders {
   /**
    * A self-registered user starts empty: any row of that name (files, folders, trashed ones,
    * trash records: left by an older version's deletion cut short) is a 409, never adopted.
@@ -71,79 +70,6 @@ export class ObjectTree extends ObjectParts {
     });
   }
 
-  // ---- folders -----------------------------------------------------------------------
-
-  async createFolder(username: string, folder: string): Promise<void> {
-    assertComponent(username);
-    if (folder.includes('/'))
-      throw badRequest('Folders inside folders are not kept in object storage yet; the embedded backend has them (docs/tree.md)');
-    assertComponent(folder);
-    if (this.index.user(username)?.folders.has(folder)) throw conflict('folder_exists', 'Folder already exists');
-    await this.live.run([userKey(username)], false, async () => {
-      if (!this.index.user(username)) throw missingIn(null);
-      if (this.rows.folderId(username, folder) !== undefined) throw conflict('folder_exists', 'Folder already exists');
-      if (this.rows.fileId(username, null, folder) !== undefined) throw conflict('folder_exists', 'A file with that name already exists');
-      const row: StoredFolder = { id: newId(), username, name: folder, mtimeMs: Date.now(), trashId: null };
-      this.store.folders.set(row.id, row);
-      await this.store.commit();
-      this.rows.applyFolder(row.id, row);
-    });
-  }
-
-  /** Deletes a folder and its files for good (rows first, then objects). */
-  async deleteFolder(username: string, folder: string): Promise<void> {
-    assertComponent(username);
-    assertFolderPath(folder);
-    if (folder.includes('/')) throw badRequest('A folder inside a folder cannot be deleted in object storage yet (docs/tree.md)');
-    this.requireFolder(username, folder);
-    await this.live.run([userKey(username)], false, () =>
-      this.live.run([folderKey(username, folder)], true, async () => {
-        const id = this.rows.folderId(username, folder);
-        if (id === undefined) throw notFound('folder_not_found', 'Folder not found');
-        this.tickets.voidAll(username, folder);
-        // Its files in the trash are items of their own: they stay (a restore makes the folder again).
-        const files = this.rows.filesIn(id).filter((f) => f.trashId === null);
-        await this.deleteRows(files, [this.rows.folders.get(id)!]);
-      }),
-    );
-  }
-
-  /**
-   * Renames a folder: its row only (its files name it by id). `whileLocked` runs before the
-   * commit, so what it changes in the store (the shares) commits with the rename.
-   */
-  async renameFolder(username: string, folder: string, newName: string, whileLocked: () => void = () => undefined): Promise<void> {
-    assertComponent(username);
-    if (folder.includes('/')) throw badRequest('A folder inside a folder cannot be renamed in object storage yet (docs/tree.md)');
-    assertFolderPath(folder);
-    assertComponent(newName);
-    this.requireFolder(username, folder);
-    if (folder === newName) return;
-    await this.live.run([userKey(username)], false, () =>
-      this.live.run([folderKey(username, folder), folderKey(username, newName)], true, async () => {
-        const id = this.rows.folderId(username, folder);
-        if (id === undefined) throw notFound('folder_not_found', 'Folder not found');
-        const other = this.rows.folderId(username, newName);
-        if ((other !== undefined && other !== id) || this.rows.fileId(username, null, newName) !== undefined)
-          throw conflict('folder_exists', 'A folder or file with that name already exists at the root');
-        this.tickets.voidAll(username, folder);
-        const row = { ...this.rows.folders.get(id)!, name: newName };
-        this.store.folders.set(id, row);
-        whileLocked();
-        await this.store.commit();
-        this.rows.applyFolder(id, row);
-      }),
-    );
-  }
-
-  /** Moving a folder into another comes with folders as rows with a parent (docs/tree.md): a clear 400 until then. */
-  moveFolder(username: string, folder: string): Promise<void> {
-    assertComponent(username);
-    assertFolderPath(folder);
-    this.requireFolder(username, folder);
-    throw badRequest('Folders cannot be moved into folders in object storage yet; the embedded backend can (docs/tree.md)');
-  }
-
   // ---- files -------------------------------------------------------------------------
 
   /** Deletes a file for good: its row, then its object. */
@@ -169,7 +95,11 @@ export class ObjectTree extends ObjectParts {
       if (id === undefined) throw notFound('file_not_found', 'File not found');
       const other = this.rows.fileId(username, folder, newName);
       if (other !== undefined && other !== id) throw conflict('file_exists', 'A file with that name already exists');
-      await this.putFile({ ...this.rows.files.get(id)!, name: newName });
+      const row = this.rows.files.get(id)!;
+      // A folder of that name beside it too, as on disk (a rename() onto a directory fails).
+      if (this.rows.childFolderId(username, row.folderId, newName) !== undefined)
+        throw conflict('file_exists', 'A file with that name already exists');
+      await this.putFile({ ...row, name: newName });
     });
   }
 
@@ -196,8 +126,8 @@ export class ObjectTree extends ObjectParts {
       if (toId === undefined) throw notFound('folder_not_found', 'Folder not found');
       if (this.rows.fileId(username, to, file) !== undefined)
         throw conflict('file_exists', 'A file with that name already exists in the target folder');
-      if (to === null && this.rows.folderId(username, file) !== undefined)
-        throw conflict('folder_exists', 'A folder with that name already exists at the root');
+      if (this.rows.childFolderId(username, toId, file) !== undefined)
+        throw conflict('folder_exists', `A folder with that name already exists ${to === null ? 'at the root' : 'in the target folder'}`);
       const row = { ...this.rows.files.get(id)!, folderId: toId };
       const meta = metaOf(row);
       await this.putFile(row, () => whileLocked(meta));

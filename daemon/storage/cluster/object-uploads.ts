@@ -11,7 +11,7 @@ import mime from 'mime-types';
 import { conflict, fileTaken, notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
 import type { ReceivedUpload } from '../upload-call.js';
-import type { FileMeta } from '../index-tree.js';
+import { joinFolder, type FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import { pipeFromClient } from '../pipe-from-client.js';
 import { keysOf } from '../storage-parts.js';
@@ -45,8 +45,7 @@ export function checkObjectTarget(s: ObjectParts, username: string, folder: stri
   s.checkNames(username, folder, file);
   if (!s.index.user(username)) throw missingIn(null);
   s.requireFolder(username, folder);
-  if (folder === null && s.index.user(username)?.folders.has(file))
-    throw conflict('file_exists', 'A folder or link with that name already exists');
+  if (s.index.folder(username, joinFolder(folder, file))) throw conflict('file_exists', 'A folder or link with that name already exists');
   if (s.index.getFile(username, folder, file) && !overwrite) throw fileTaken();
 }
 
@@ -113,7 +112,7 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
       }
       const folderId = folder === null ? null : s.rows.folderId(username, folder);
       if (folderId === undefined) throw notFound('folder_not_found', 'The folder was deleted during the upload');
-      if (folder === null && s.rows.folderId(username, file) !== undefined)
+      if (s.rows.childFolderId(username, folderId, file) !== undefined)
         throw conflict('file_exists', 'A folder or link with that name already exists');
       const replacedId = s.rows.fileId(username, folder, file);
       if (replacedId !== undefined && !overwrite) throw fileTaken();

@@ -1,31 +1,45 @@
 /**
  * Object mode's file index is a cache of the store's `files` and `folders` rows
- * (docs/cluster.md, "Events"). `IndexedRows` keeps the rows as the FileIndex last saw them
- * and turns a row change into the index calls the disk path makes for the same operation,
- * so the event stream says the same things. A local change (after its commit) and another
- * daemon's change (store.onRemoteChange) both go through `applyFile` / `applyFolder`:
- * one path, so a daemon shows what another did exactly as what it did itself.
+ * (docs/cluster.md, "Events"; docs/tree.md, "Cluster"). `IndexedRows` keeps the rows as the
+ * FileIndex last saw them and turns a row change into the index calls the disk path makes
+ * for the same operation, so the event stream says the same things. A local change (after its
+ * commit) and another daemon's change (store.onRemoteChange) both go through `applyFile` /
+ * `applyFolder`: one path, so a daemon shows what another did exactly as what it did itself.
+ *
+ * Folders are rows with a parent (`parentId`): a folder's path is its names up the parents,
+ * O(depth), so a rename or move is one row and the index relinks one node. A folder shows
+ * when it and every folder above it are out of the trash; rows may arrive in any order from
+ * another daemon, so a folder that becomes visible shows its whole visible subtree then.
  */
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
-import type { FileMeta } from '../index-tree.js';
+import { joinFolder, type FileMeta } from '../index-tree.js';
+import { folderComponents, splitFolder } from '../paths.js';
+import { TrashedRows } from './trashed-rows.js';
 
 const fileKey = (username: string, folderId: string | null, name: string) => `${username}\0${folderId ?? ''}\0${name}`;
-const folderKey = (username: string, name: string) => `${username}\0${name}`;
+const folderKey = (username: string, parentId: string | null, name: string) => `${username}\0${parentId ?? ''}\0${name}`;
+
+/** The parent of a folder row (rows written before folders nested have none: the root). */
+export const parentOf = (row: StoredFolder): string | null => row.parentId ?? null;
 
 export const metaOf = (row: StoredFile): FileMeta => ({ size: row.size, mtimeMs: row.mtimeMs });
+
+/** More parents than a path may have components: a loop (rows edited by hand), never walked forever. */
+const MAX_DEPTH = 64;
 
 export class IndexedRows {
   /** Every row applied, trashed ones included (a restore brings them back). */
   readonly files = new Map<string, StoredFile>();
   readonly folders = new Map<string, StoredFolder>();
-  /** Files not in the trash by (username, folderId, name); folders not in the trash by (username, name). */
+  /** Files not in the trash by (username, folderId, name); folders not in the trash by (username, parentId, name). */
   readonly #fileIds = new Map<string, string>();
   readonly #folderIds = new Map<string, string>();
   /** The ids of the files of each folder id (a folder may arrive after its files, from another daemon). */
   readonly #filesOf = new Map<string, Set<string>>();
-  /** The file and folder ids of each trash item (a restore or a removal finds them without a scan). */
-  readonly #trashed = new Map<string, { files: Set<string>; folders: Set<string> }>();
+  /** The ids of the folders in each folder id, trashed ones too (a folder may arrive after its children). */
+  readonly #childrenOf = new Map<string, Set<string>>();
+  readonly #trashed = new TrashedRows();
 
   constructor(readonly index: FileIndex) {}
 
@@ -36,8 +50,34 @@ export class IndexedRows {
     return this.#fileIds.get(fileKey(username, folderId, name));
   }
 
+  /** The id of the visible folder at a path, walking from the root: O(depth). */
   folderId(username: string, folder: string): string | undefined {
-    return this.#folderIds.get(folderKey(username, folder));
+    let id: string | null = null;
+    for (const name of folderComponents(folder)) {
+      const child = this.#folderIds.get(folderKey(username, id, name));
+      if (child === undefined) return undefined;
+      id = child;
+    }
+    return id ?? undefined;
+  }
+
+  /** The id of the visible folder `name` directly in a folder id (null: the root). */
+  childFolderId(username: string, parentId: string | null, name: string): string | undefined {
+    return this.#folderIds.get(folderKey(username, parentId, name));
+  }
+
+  /** The path of a folder row, or null while it or a folder above it is in the trash, gone, or not known yet. */
+  pathOf(id: string): string | null {
+    const names: string[] = [];
+    const username = this.folders.get(id)?.username;
+    for (let at: string | null = id; at !== null;) {
+      const row = this.folders.get(at);
+      if (!row || row.trashId !== null || row.username !== username || names.length >= MAX_DEPTH) return null;
+      if (this.#folderIds.get(folderKey(row.username, parentOf(row), row.name)) !== at) return null;
+      names.push(row.name);
+      at = parentOf(row);
+    }
+    return names.reverse().join('/');
   }
 
   /** The rows of the files in a folder (trashed ones too). */
@@ -45,32 +85,27 @@ export class IndexedRows {
     return [...(this.#filesOf.get(folderId) ?? [])].map((id) => this.files.get(id)!);
   }
 
-  /** The rows a trash item holds (a file's, or a folder's with its files), of that user only. */
-  inTrash(trashId: string, username: string): { files: StoredFile[]; folders: StoredFolder[] } {
-    const ids = this.#trashed.get(trashId);
-    const mine = <T extends { username: string }>(rows: (T | undefined)[]) => rows.filter((r): r is T => r?.username === username);
-    return {
-      files: mine([...(ids?.files ?? [])].map((id) => this.files.get(id))),
-      folders: mine([...(ids?.folders ?? [])].map((id) => this.folders.get(id))),
-    };
+  /** The folder rows inside a folder id at every depth (trashed ones too), parents first. */
+  foldersBelow(folderId: string): StoredFolder[] {
+    const found: StoredFolder[] = [];
+    const queue = [folderId];
+    for (let i = 0; i < queue.length && i <= this.folders.size; i++) {
+      for (const child of this.#childrenOf.get(queue[i]) ?? []) {
+        found.push(this.folders.get(child)!);
+        queue.push(child);
+      }
+    }
+    return found;
   }
 
-  #trackTrash(
-    kind: 'files' | 'folders',
-    id: string,
-    before: { trashId: string | null } | undefined,
-    after: { trashId: string | null } | undefined,
-  ): void {
-    if (before?.trashId) {
-      const ids = this.#trashed.get(before.trashId);
-      ids?.[kind].delete(id);
-      if (ids && ids.files.size === 0 && ids.folders.size === 0) this.#trashed.delete(before.trashId);
-    }
-    if (after?.trashId) {
-      let ids = this.#trashed.get(after.trashId);
-      if (!ids) this.#trashed.set(after.trashId, (ids = { files: new Set(), folders: new Set() }));
-      ids[kind].add(id);
-    }
+  /** The rows a trash item holds (a file's, or a folder's subtree with its files), of that user only. */
+  inTrash(trashId: string, username: string): { files: StoredFile[]; folders: StoredFolder[] } {
+    const ids = this.#trashed.ids(trashId);
+    const mine = <T extends { username: string }>(rows: (T | undefined)[]) => rows.filter((r): r is T => r?.username === username);
+    return {
+      files: mine([...ids.files].map((id) => this.files.get(id))),
+      folders: mine([...ids.folders].map((id) => this.folders.get(id))),
+    };
   }
 
   /** Every row of a user (files and folders, trashed ones too). */
@@ -86,8 +121,9 @@ export class IndexedRows {
     if (row.trashId !== null) return null;
     if (row.folderId === null) return { folder: null };
     const folder = this.folders.get(row.folderId);
-    if (!folder || folder.trashId !== null || folder.username !== row.username) return null;
-    return { folder: folder.name };
+    const path = this.pathOf(row.folderId);
+    if (!folder || path === null || folder.username !== row.username) return null;
+    return { folder: path };
   }
 
   /** Applies a file row's new state (undefined: deleted) to the index. */
@@ -95,7 +131,7 @@ export class IndexedRows {
     const before = this.files.get(id);
     const was = before ? this.placeOf(before) : null;
     // An overwrite inserts the new row before the old one goes: the old one must not take the new one's entry with it.
-    this.#trackTrash('files', id, before, after);
+    this.#trashed.track('files', id, before, after);
     const holder = before && this.#fileIds.get(fileKey(before.username, before.folderId, before.name));
     const replaced = holder !== undefined && holder !== id;
     if (before) {
@@ -108,11 +144,7 @@ export class IndexedRows {
     }
     if (after) {
       this.files.set(id, after);
-      if (after.folderId !== null) {
-        let ids = this.#filesOf.get(after.folderId);
-        if (!ids) this.#filesOf.set(after.folderId, (ids = new Set()));
-        ids.add(id);
-      }
+      if (after.folderId !== null) addTo(this.#filesOf, after.folderId, id);
       if (after.trashId === null) this.#fileIds.set(fileKey(after.username, after.folderId, after.name), id);
     }
     const now = after ? this.placeOf(after) : null;
@@ -121,33 +153,49 @@ export class IndexedRows {
     if (now) this.index.setFile(after!.username, now.folder, after!.name, metaOf(after!));
   }
 
-  /** Applies a folder row's new state (undefined: deleted) to the index, with the files it shows or hides. */
+  /**
+   * Applies a folder row's new state (undefined: deleted) to the index: a folder still shown
+   * under another path is relinked whole (one folder.moved, none per file or folder below);
+   * one hidden goes with its subtree (one folder.removed); one shown again shows its subtree.
+   */
   applyFolder(id: string, after: StoredFolder | undefined): void {
     const before = this.folders.get(id);
-    this.#trackTrash('folders', id, before, after);
-    const wasShown = before !== undefined && before.trashId === null;
-    const shown = after !== undefined && after.trashId === null;
+    const was = before ? this.pathOf(id) : null;
+    this.#trashed.track('folders', id, before, after);
     if (before) {
       this.folders.delete(id);
-      const key = folderKey(before.username, before.name);
+      this.#childrenOf.get(parentOf(before) ?? '')?.delete(id);
+      const key = folderKey(before.username, parentOf(before), before.name);
       if (this.#folderIds.get(key) === id) this.#folderIds.delete(key);
     }
     if (after) {
       this.folders.set(id, after);
-      if (shown) this.#folderIds.set(folderKey(after.username, after.name), id);
+      addTo(this.#childrenOf, parentOf(after) ?? '', id);
+      if (after.trashId === null) this.#folderIds.set(folderKey(after.username, parentOf(after), after.name), id);
     }
-    const same = wasShown && shown && before.username === after.username && before.name === after.name;
-    if (same) return;
-    // A rename relinks the folder's node whole: one folder.moved announced, none per file.
-    const renamed = wasShown && shown && before.username === after.username;
-    if (renamed && this.index.folder(before.username, before.name) && !this.index.folder(after.username, after.name))
-      return this.index.relinkFolder(after.username, before.name, null, after.name);
-    if (wasShown) this.index.removeFolder(before.username, before.name);
-    if (!shown) return;
-    this.index.addFolder(after.username, after.name, after.mtimeMs);
+    const now = after ? this.pathOf(id) : null;
+    if (was !== null && now !== null && before!.username === after!.username) {
+      if (was === now) return;
+      if (this.index.folder(after!.username, was) && !this.index.folder(after!.username, now)) {
+        const { parent, name } = splitFolder(now);
+        return this.index.relinkFolder(after!.username, was, parent, name);
+      }
+    }
+    if (was !== null) this.index.removeFolder(before!.username, was);
+    if (now !== null) this.#show(id, now);
+  }
+
+  /** Shows a visible folder at `path` with its files and its visible folders at every depth. */
+  #show(id: string, path: string): void {
+    const row = this.folders.get(id)!;
+    this.index.addFolder(row.username, path, row.mtimeMs);
     for (const file of this.filesIn(id)) {
-      if (file.trashId === null && file.username === after.username)
-        this.index.setFile(after.username, after.name, file.name, metaOf(file));
+      if (file.trashId === null && file.username === row.username) this.index.setFile(row.username, path, file.name, metaOf(file));
+    }
+    for (const child of this.#childrenOf.get(id) ?? []) {
+      const sub = this.folders.get(child)!;
+      if (sub.trashId === null && sub.username === row.username && this.childFolderId(sub.username, id, sub.name) === child)
+        this.#show(child, joinFolder(path, sub.name));
     }
   }
 
@@ -157,12 +205,8 @@ export class IndexedRows {
    */
   showAgain(fileIds: string[], folderIds: string[]): void {
     for (const id of folderIds) {
-      const folder = this.folders.get(id);
-      if (!folder || folder.trashId !== null) continue;
-      this.index.addFolder(folder.username, folder.name, folder.mtimeMs);
-      for (const file of this.filesIn(id)) {
-        if (file.trashId === null) this.index.setFile(folder.username, folder.name, file.name, metaOf(file));
-      }
+      const path = this.pathOf(id);
+      if (path !== null) this.#show(id, path);
     }
     for (const id of fileIds) {
       const file = this.files.get(id);
@@ -170,4 +214,10 @@ export class IndexedRows {
       if (file && place) this.index.setFile(file.username, place.folder, file.name, metaOf(file));
     }
   }
+}
+
+function addTo(sets: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = sets.get(key);
+  if (!ids) sets.set(key, (ids = new Set()));
+  ids.add(id);
 }

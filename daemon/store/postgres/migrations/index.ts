@@ -5,6 +5,7 @@
  */
 import records from './001-records.js';
 import reservations from './002-reservations.js';
+import folderParents from './003-folder-parents.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -13,4 +14,6 @@ export const MIGRATIONS: readonly Migration[] = [
   records,
   // The quota's `reservations` table (docs/cluster.md, "Quota across daemons").
   reservations,
+  // Folders inside folders: `parent_id` (docs/tree.md, "Cluster").
+  folderParents,
 ];
