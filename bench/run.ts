@@ -35,6 +35,7 @@ import { zipRow } from './scenarios/zip.js';
 import { watcherRow } from './scenarios/watcher.js';
 import { watchersRow } from './scenarios/watchers.js';
 import { treeRows } from './scenarios/tree.js';
+import { treeClusterRows } from './scenarios/tree-cluster.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -65,6 +66,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['tree', 'A tree of BENCH_TREE_FILES files up to 12 levels deep', treeRows],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.
   ['cluster', 'PostgreSQL + S3 beside the embedded daemon', clusterRows],
+  ['tree-cluster', 'A subtree move on PostgreSQL + S3', treeClusterRows],
 ];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
