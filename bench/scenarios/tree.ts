@@ -134,7 +134,8 @@ async function listingRow(b: Bench, n: NimbusProcess, ds: TreeDataset): Promise<
     verdict: verdict(ratio <= SAME_SPEED),
     detail:
       `\`GET ${route(DEEP_FOLDER)}\` against \`GET ${route(TOP_FOLDER)}\` (the same ${count} names and sizes one level down) on the tree daemon, ` +
-      `${LISTINGS} of each after ${WARM_UPS} warm-ups, alternating, request to last byte (${fmt.mib(bytes[0])} and ${fmt.mib(bytes[1])}: each entry carries its folder's path).`,
+      `${LISTINGS} of each after ${WARM_UPS} warm-ups, alternating, request to last byte; the bodies are ${(bytes[0] / 2 ** 20).toFixed(2)} and ${(bytes[1] / 2 ** 20).toFixed(2)} MiB ` +
+      `(${Math.round(bytes[0] / ds.spec.deepFiles)} and ${Math.round(bytes[1] / ds.spec.deepFiles)} bytes an entry: each entry carries its folder's path), so part of the ratio is the bytes.`,
   };
 }
 
