@@ -35,7 +35,7 @@ export interface IdleState {
   rss: number[];
 }
 
-/** Spawns a daemon on `dataDir` and waits for its index; stops it when `keep` is false. */
+/** Spawns a daemon on `dataDir` and waits until its index is ready and counts every file and folder; the daemon keeps running. */
 export async function startAndTime(
   dataDir: string,
   key: string,

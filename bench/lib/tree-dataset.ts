@@ -89,7 +89,8 @@ export function resetTree(ds: TreeDataset): void {
     if (existsSync(away) && !existsSync(path.join(user, p))) renameSync(away, path.join(user, p));
   }
   for (const name of readdirSync(path.join(user, DROP))) rmSync(path.join(user, DROP, name), { recursive: true, force: true });
-  for (const name of readdirSync(path.join(user, PARK_B))) throw new Error(`tree dataset: ${PARK_B}/${name} should not be there`);
+  const stray = readdirSync(path.join(user, PARK_B));
+  if (stray.length > 0) throw new Error(`tree dataset: ${PARK_B} should be empty, it holds ${stray.join(', ')}`);
   if (!existsSync(path.join(user, PARK_A))) throw new Error(`tree dataset: ${PARK_A} is missing`);
 }
 

@@ -67,6 +67,11 @@ export async function treeClusterRows(b: Bench): Promise<Row[]> {
       600_000,
       50,
     );
+    const loaded = (
+      await api<{ folders: { name: string; fileCount: number }[] }>(d, 'GET', '/api/folders', { username: TREE_USER, folder: PARK_A })
+    ).folders;
+    const count = loaded.find((f) => f.name === 'moved')?.fileCount;
+    if (count !== spec.movedFiles) throw new Error(`the cluster daemon counts ${count} files in ${MOVED}, not ${spec.movedFiles}`);
     return [await moveRow(b, d, engines.databaseUrl, spec.movedFiles, folders.length)];
   } catch (err) {
     b.log(`  failed: ${(err as Error).stack ?? String(err)}`);
