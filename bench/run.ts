@@ -9,6 +9,7 @@
  *   BENCH_DIR=/path    where the temp directory goes (default: the OS temp dir)
  *   BENCH_DATA=/path   keep the data there and reuse it next time (for profiling sessions; never cleaned)
  *   BENCH_CLUSTER_ROWS=durable,startup,…  only these rows of the PostgreSQL + S3 scenario (bench/scenarios/cluster.ts)
+ *   BENCH_TREE_FILES=20000  size of the tree scenario's tree (default 1,000,000; bench/scenarios/tree.ts)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,8 @@ import { uiRow } from './scenarios/ui.js';
 import { zipRow } from './scenarios/zip.js';
 import { watcherRow } from './scenarios/watcher.js';
 import { watchersRow } from './scenarios/watchers.js';
+import { treeRows } from './scenarios/tree.js';
+import { treeClusterRows } from './scenarios/tree-cluster.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -59,8 +62,11 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['form-upload', 'Form upload of the big file', formUploadRow],
   ['zip', 'Zip of the big file’s folder', zipRow],
   ['ui', 'UI: open the big folder', uiRow],
+  // Its own data and daemons (a million files at full size); the bench's daemon idles meanwhile.
+  ['tree', 'A tree of BENCH_TREE_FILES files up to 12 levels deep', treeRows],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.
   ['cluster', 'PostgreSQL + S3 beside the embedded daemon', clusterRows],
+  ['tree-cluster', 'A subtree move on PostgreSQL + S3', treeClusterRows],
 ];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -48,3 +48,12 @@ export function rssOf(pid: number): number {
   if (!kb) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(kb) * 1024;
 }
+
+/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+export function cpuMsOf(pid: number): number {
+  // The fields after the command name (which may hold spaces) start at field 3; utime and stime are fields 14 and 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}

@@ -149,7 +149,7 @@ function loadRow(loaded: ClusterDataset, ms: number): Row {
 }
 
 /** `nimbus daemon` on the engines, with the embedded daemon's API key and its own data directory (logs, temp files). */
-async function startClusterDaemon(b: Bench, engines: BenchEngines, name: string, nginxPort: number): Promise<NimbusProcess> {
+export async function startClusterDaemon(b: Bench, engines: BenchEngines, name: string, nginxPort: number): Promise<NimbusProcess> {
   const dataDir = path.join(b.root, `cluster-${name}`);
   mkdirSync(dataDir, { recursive: true });
   const spawnedAt = performance.now();

@@ -7,13 +7,13 @@
  * loads it; the order alternates from round to round. Target: @koa/router costs under 5 %
  * of the table's throughput — met means switch to it, missed means keep the table.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DbData } from '../../daemon/store/schema.js';
 import { startChild, type Child } from '../lib/child.js';
 import type { Bench } from '../lib/context.js';
 import { load, LOADGEN, type LoadResult } from '../lib/load.js';
+import { cpuMsOf } from '../lib/machine.js';
 import { api, pollUntil, request, ROOT } from '../lib/nimbus.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { median } from '../lib/stats.js';
@@ -24,15 +24,6 @@ const us = (v: number) => `${v.toFixed(0)} µs`;
 const TARGET = 0.95;
 const VARIANTS = ['table', 'koa-router'] as const;
 type Variant = (typeof VARIANTS)[number];
-
-/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. */
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-function cpuMsOf(pid: number): number {
-  // The fields after the command name (which may hold spaces) start at field 3; utime and stime are fields 14 and 15.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
 
 /** A load run and the daemon's CPU time per answered request during it (less sensitive to other load on the machine than req/s). */
 type Measured = LoadResult & { cpuUsPerRequest: number };
