@@ -34,6 +34,7 @@ onDisk(() => {
     const stagedFile = `a/b/.nimbus-staged-${hex(12)}`;
     const stagedDir = `a/b/c/.nimbus-staged-${hex(12)}`;
     const linked = `a/b/.nimbus-copy-${hex(12)}`;
+    const beyondLink = `.nimbus-copy-${hex(12)}`;
     const planted: Record<string, number> = {
       [`${copyAtRoot}/x.bin`]: 1000,
       [`${copyAtRoot}/sub/y.bin`]: 500,
@@ -53,6 +54,9 @@ onDisk(() => {
       await upload(t, 'ana', 'deep.txt', 'deep file', { folder: 'a/b/c' });
       outside = await mkdtemp(path.join(os.tmpdir(), 'nimbus-outside-'));
       await writeFile(path.join(outside, 'precious.bin'), 'not Nimbus’s');
+      // A staging name beyond a link planted as a folder: never reached.
+      await mkdir(path.join(outside, 'far', beyondLink), { recursive: true });
+      await writeFile(path.join(outside, 'far', beyondLink, 'keep.bin'), 'not Nimbus’s either');
     });
     afterAll(async () => {
       await t.close();
@@ -76,6 +80,7 @@ onDisk(() => {
         await writeFile(disk(rel), 'kept');
       }
       await symlink(outside, disk(linked));
+      await symlink(path.join(outside, 'far'), disk('a/far'));
       const before = await usedBytes();
       expect((await t.api('POST', '/api/dash/rescan')).status).toBe(200);
       for (const rel of Object.keys(planted)) expect(existsSync(disk(rel)), rel).toBe(true);
@@ -91,7 +96,8 @@ onDisk(() => {
       expect(await usedBytes()).toBe(before);
       for (const rel of [copyAtRoot, copyDeep, replacing, stagedFile, stagedDir, linked]) expect(existsSync(disk(rel)), rel).toBe(false);
       for (const rel of kept) expect(await readFile(disk(rel), 'utf8'), rel).toBe('kept');
-      expect(await readdir(outside)).toEqual(['precious.bin']);
+      expect((await readdir(outside)).sort()).toEqual(['far', 'precious.bin']);
+      expect(await readFile(path.join(outside, 'far', beyondLink, 'keep.bin'), 'utf8')).toBe('not Nimbus’s either');
       expect(await readFile(path.join(outside, 'precious.bin'), 'utf8')).toBe('not Nimbus’s');
       const deep = await t.api('GET', '/api/files/download', { username: 'ana', folder: 'a/b/c', file: 'deep.txt' });
       expect(deep.text).toBe('deep file');
