@@ -7,12 +7,12 @@
  * link, at any depth, is skipped, never followed, as the scan skips it, and so are names the
  * API cannot address: the copy holds what the index counts.
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readdir, rename, type FileHandle } from 'node:fs/promises';
 import { FOLDER_PATH_MAX_BYTES, FOLDER_PATH_MAX_LEVELS } from '../../shared/validation.js';
 import { ApiError, badRequest, conflict, fromFsError } from '../errors.js';
 import { errnoCode } from '../util/errno.js';
+import { failpoint } from '../util/failpoints.js';
 import { folderTaken } from './folder-moves.js';
 import { isNoDir } from './fs-helpers.js';
 import { emptyFolder, joinFolder, sumFolder, type FileMeta, type FolderNode } from './index-tree.js';
@@ -20,6 +20,7 @@ import { splitFolder } from './paths.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
 import { isAddressableName, isFolderPathInLimits } from './scan.js';
+import { copyingName } from './staging-names.js';
 import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 
 /** The policy a folder copy runs under, decided above storage (the quota). */
@@ -112,7 +113,7 @@ async function copyThenName(
   fill: (made: OpenDir) => Promise<FolderNode>,
   to: string | null,
 ): Promise<FolderNode> {
-  const hidden = `.nimbus-copy-${randomBytes(12).toString('hex')}`;
+  const hidden = copyingName();
   try {
     await mkdirIn(target, hidden);
     const made = await target.child(hidden);
@@ -122,6 +123,7 @@ async function copyThenName(
     } finally {
       await made.close();
     }
+    failpoint('folder.copy.filled');
     if (await lstatIn(target, name)) throw folderTaken(to);
     await rename(target.at(hidden), target.at(name));
     return subtree;

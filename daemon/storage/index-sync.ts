@@ -3,7 +3,8 @@ import type { ChangeEvent } from '../../shared/types.js';
 import type { FileIndex } from './file-index.js';
 import { joinFolder, type FileMeta } from './index-tree.js';
 import { readdirOrNull } from './fs-helpers.js';
-import { isAddressableName, isFolderPathInLimits, openOrNull, scanUserDir, statInto } from './scan.js';
+import type { LeftoverSweep } from './leftovers.js';
+import { isAddressableName, isFolderPathInLimits, openOrNull, scanUserDir, statInto, type Leftover } from './scan.js';
 import { folderComponents } from './paths.js';
 import { OpenDir } from './safe-dir.js';
 
@@ -24,21 +25,24 @@ export interface IndexedDisk {
 /**
  * Reads one user's tree and swaps it into the index. A change the watcher or the API made
  * while the disk was being read would be lost by the swap, so the directories it touched
- * are read again afterwards.
+ * are read again afterwards. With `sweep` (the start-up scan only), the leftovers of a crash
+ * the scan met are removed before the tree is swapped in, so before the user's requests run.
  */
-export async function rescanUserTree(storage: IndexedDisk, username: string, isUser: IsUser): Promise<void> {
+export async function rescanUserTree(storage: IndexedDisk, username: string, isUser: IsUser, sweep?: LeftoverSweep): Promise<void> {
   const touched = new Set<string | null>();
   const onChange = (event: ChangeEvent) => {
     if (event.username === username) touched.add(event.folder);
   };
   storage.index.on('change', onChange);
   let fresh;
+  const leftovers: Leftover[] | null = sweep ? [] : null;
   try {
     storage.path(username);
-    fresh = await scanUserDir(storage.storageDir, username);
+    fresh = await scanUserDir(storage.storageDir, username, leftovers);
   } finally {
     storage.index.off('change', onChange);
   }
+  if (sweep && leftovers?.length) await sweep.remove(username, leftovers);
   // The user may have been deleted or renamed while we read the disk.
   if (!isUser(username)) return;
   storage.index.replaceUser(username, fresh);

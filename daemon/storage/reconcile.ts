@@ -4,6 +4,7 @@ import { isTombstone } from './tombstones.js';
 import type { FileIndex } from './file-index.js';
 import type { Storage } from './storage.js';
 import { rescanUserTree } from './index-sync.js';
+import { LeftoverSweep } from './leftovers.js';
 
 /** A share as the reconcile sees it: which file it points at. */
 export interface ShareRef {
@@ -84,10 +85,14 @@ export async function reconcileAll(n: ReconcileTarget): Promise<boolean> {
   n.orphans.clear();
   for (const o of orphans) n.orphans.add(o);
   const isUser = (name: string) => n.store.users.has(name);
+  // Only the start-up's scan (the index still `scanning`: no user's request has touched the
+  // disk yet) removes what a crash left; later a copy or a move may be in flight (leftovers.ts).
+  const sweep = n.index.state === 'scanning' ? new LeftoverSweep(n.config.storageDir, n.log) : undefined;
   await eachInPool([...n.store.users.keys()], SCAN_POOL, async (username) => {
     if (!onDisk.has(username)) await n.storage.restoreUserDir(username);
-    await rescanUserTree(n.storage, username, isUser);
+    await rescanUserTree(n.storage, username, isUser, sweep);
   });
+  sweep?.report();
   for (const username of [...n.index.users.keys()]) if (!n.store.users.has(username)) n.index.forgetUser(username);
   // Shares of files deleted while the daemon was down; later removals are seen as events
   // and revoked after a grace period (see watchForVanishedShares).

@@ -7,16 +7,13 @@
  */
 import { constants } from 'node:fs';
 import { link, open, readdir, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { NameTaken } from './file-storage.js';
 import { ignoreMissing } from './fs-helpers.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+// A copy is written under a staged name before it takes its real one: never a half file under the real name.
+import { stagedName } from './staging-names.js';
 import { errnoCode } from '../util/errno.js';
-
-/** A name a copy is written under before it takes its real one: never a half file under the real name. */
-export const STAGED = /^\.nimbus-staged-[0-9a-f]{24}$/;
-const stagedName = () => `.nimbus-staged-${randomBytes(12).toString('hex')}`;
 
 /** Copies the regular file `from` (opened without following a link) to a new file `to` ('wx': never over anything). */
 async function copyFileNoFollow(from: string, to: string): Promise<void> {

@@ -9,7 +9,7 @@ import { isNoDir } from './fs-helpers.js';
 import type { FileMeta } from './index-tree.js';
 import { OpenDir, withDir } from './safe-dir.js';
 import { lstatIn, removeTree } from './safe-ops.js';
-import { STAGED } from './trash-moves.js';
+import { STAGED } from './staging-names.js';
 
 /** A trash item's directory name: 16 random bytes, hex (shared/endpoints.ts checks the same). */
 const TRASH_ID = /^[0-9a-f]{32}$/;

@@ -1,11 +1,11 @@
 /** Uploads on disk: checked before the body is read, received into a temp file (temp-upload.ts), then moved into place. */
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, rename, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
 import { lstatIn } from './safe-ops.js';
+import { replacingName } from './staging-names.js';
 import { keysOf, within, type StorageParts } from './storage-parts.js';
 import type { UploadTicket } from './upload-tickets.js';
 
@@ -98,7 +98,7 @@ async function moveReplacing(from: string, dir: OpenDir, name: string): Promise<
     await rename(from, dir.at(name));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    const staged = dir.at(`.nimbus-${randomBytes(6).toString('hex')}`);
+    const staged = dir.at(replacingName());
     await copyFile(from, staged, constants.COPYFILE_EXCL);
     await rename(staged, dir.at(name));
     await unlink(from);

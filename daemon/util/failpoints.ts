@@ -18,7 +18,9 @@ export type FailpointName =
   /** user.delete: the user's directory is a tombstone, the record not yet removed (storage/tombstones.ts). */
   | 'user.delete.entombed'
   /** user.delete: the record's removal is committed, the tombstone not yet removed. */
-  | 'user.delete.committed';
+  | 'user.delete.committed'
+  /** folders.copy: the copy written under its hidden name (storage/folder-copy.ts), not yet renamed into place. */
+  | 'folder.copy.filled';
 
 export function armFailpoint(name: FailpointName, code: string): void {
   armed.set(name, code);
