@@ -25,8 +25,9 @@ const FORBIDDEN_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f/\\<>:"|?*\u200b-\u20
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 /**
  * Names Nimbus itself uses in the storage tree: the `.nimbus-storage` marker at its root,
- * hidden temporary names (`.nimbus…`) in user directories, and the staging names of a
- * replacing move (`<file>.nimbus-<hex>`). Case-insensitive, since on the disks of macOS and
+ * hidden staging names (`.nimbus-copy-<hex>`, `.nimbus-staged-<hex>`, `.nimbus-<hex>`:
+ * daemon/storage/staging-names.ts) in user directories, and `<file>.nimbus-<hex>`, which the
+ * first versions staged a replacing move under. Case-insensitive, since on the disks of macOS and
  * Windows `.NIMBUS-STORAGE` is the marker. Refusing them keeps a user, folder or file from
  * colliding with Nimbus's own files, and keeps those files out of every listing (the scan
  * skips names this module refuses).
