@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
-import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
+import { addToTotals, completeTree, countTotals, ensureChain, folderAt, folderChain } from './index-tree.js';
+import { diffFiles, diffFolders } from './index-diff.js';
 import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { relinkFolder } from './index-relink.js';
 
@@ -110,7 +111,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!old) this.caseFolds.added(files, name);
     const delta = meta.size - (old?.size ?? 0);
     node.usedBytes += delta;
-    addToTotals(chain, delta, old ? 0 : 1, 0);
+    addToTotals(chain, delta, old ? 0 : 1, 0, meta.mtimeMs);
     this.#emit(old ? 'file.changed' : 'file.added', username, folder, name);
   }
 
