@@ -4,7 +4,7 @@ import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
 import { addToTotals, completeTree, countTotals, ensureChain, folderAt, folderChain } from './index-tree.js';
 import { diffFiles, diffFolders } from './index-diff.js';
-import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
+import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { relinkFolder } from './index-relink.js';
 
 export { foldName } from './case-folds.js';
@@ -130,9 +130,10 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     return true;
   }
 
-  /** Adds the folder at `folder` (a path), and any missing above it, each announced. */
-  addFolder(username: string, folder: string, mtimeMs: number): void {
-    this.#ensureChain(this.ensureUser(username), username, folder, mtimeMs);
+  /** Adds the folder at `folder` (a path), and any missing above it, each announced; `id` (its `stat`) is kept on its node. */
+  addFolder(username: string, folder: string, mtimeMs: number, id?: DirId): void {
+    const node = this.#ensureChain(this.ensureUser(username), username, folder, mtimeMs).at(-1)!;
+    if (id) Object.assign(node, { dev: id.dev, ino: id.ino });
   }
 
   /** Takes the folder at `folder` out with its whole subtree: one event, the totals above it updated (O(depth)). */

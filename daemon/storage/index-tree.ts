@@ -80,6 +80,9 @@ export interface DirId {
 }
 const NO_ID: DirId = { dev: 0, ino: 0 };
 
+/** An empty folder node for a directory, by its `stat`: its date and identity. */
+export const folderOfDir = (stat: DirId & { mtimeMs: number }): FolderNode => emptyFolder(stat.mtimeMs, stat);
+
 /** Sets a folder's subtree totals from its files and its subfolders' totals (a scan fills a tree bottom up). */
 export function sumFolder(folder: FolderNode): FolderNode {
   let size = 0;

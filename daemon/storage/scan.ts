@@ -15,7 +15,7 @@ import { fstatSync, lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkFileName, FOLDER_PATH_MAX_BYTES, FOLDER_PATH_MAX_LEVELS } from '../../shared/validation.js';
-import { emptyFolder, sumFolder, type FileMeta, type FolderNode, type UserNode } from './index-tree.js';
+import { folderOfDir, sumFolder, type FileMeta, type FolderNode, type UserNode } from './index-tree.js';
 import { isNoDir, readdirOrNull } from './fs-helpers.js';
 import { OpenDir, VIA_PROC } from './safe-dir.js';
 import { DIR_FLAGS, openDirOrNull, readdirSyncOrNull, slicer, type SyncDir } from './sliced-dir.js';
@@ -87,7 +87,7 @@ async function readTree(dir: OpenDir, place: Place, into: Into, user: UserNode):
         user.unaddressable = (user.unaddressable ?? 0) + 1 + (await countEntries(sub));
         continue;
       }
-      const folder = emptyFolder((await sub.stat()).mtimeMs);
+      const folder = folderOfDir(await sub.stat());
       await readTree(sub, below, folder, user);
       into.folders.set(entry.name, sumFolder(folder));
     } finally {
@@ -184,7 +184,7 @@ async function readTreeSliced(dir: SyncDir, place: Place, into: Into, user: User
         user.unaddressable = (user.unaddressable ?? 0) + 1 + countEntriesSync(sub);
         continue;
       }
-      const folder = emptyFolder(fstatSync(sub.fd).mtimeMs);
+      const folder = folderOfDir(fstatSync(sub.fd));
       await readTreeSliced(sub, below, folder, user);
       into.folders.set(entry.name, sumFolder(folder));
     } finally {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
+import { GoneFolders, resyncMoved, type DirMove } from './live/dir-moves.js';
 import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
@@ -26,6 +27,9 @@ const BRIDGE_POLL_MS = 200;
 
 type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
 
+/** Told of a folder another program moved, once the index has relinked it (its shares follow it). */
+export type FolderMoved = (move: DirMove) => void;
+
 /**
  * Keeps the file index equal to the storage directory while the daemon runs: one
  * @parcel/watcher subscription over the storage directory, started after the first scan.
@@ -41,6 +45,8 @@ export class LiveStorage {
   readonly #settler: Settler<Location>;
   readonly #removals: MarkerGuard<Removal>;
   readonly #poller: DirPoller;
+  readonly #gone = new GoneFolders();
+  readonly #folderMoved: FolderMoved;
   readonly #logError: (err: unknown) => void;
   #phase: Phase = 'idle';
   /** Identifies the current subscription: events of an older one are dropped. */
@@ -50,9 +56,10 @@ export class LiveStorage {
   #reconciling: Promise<boolean> | null = null;
   #closed = false;
 
-  constructor(t: LiveTarget, watch: WatchFactory = nativeWatch) {
+  constructor(t: LiveTarget, watch: WatchFactory = nativeWatch, folderMoved: FolderMoved = () => undefined) {
     this.#t = t;
     this.#subscribe = watch;
+    this.#folderMoved = folderMoved;
     this.#logError = logOncePerCode(t.config.storageDir, t.log);
     const root = t.config.storageDir;
     this.#settler = new Settler<Location>({
@@ -135,10 +142,20 @@ export class LiveStorage {
   }
 
   #onSettled(p: string, at: Location, stat: Stats | null): void {
+    const moved = stat?.isDirectory() ? this.#gone.relinkIfMoved(this.#t, at, stat) : null;
+    if (moved) return this.#onMoved(moved);
     const next = applyChange(this.#t, at, stat);
     if (next === null) return;
-    if ('remove' in next) this.#removals.queue(next.remove);
-    else void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
+    if (!('remove' in next)) return void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
+    this.#gone.seen(this.#t, next.remove);
+    this.#removals.queue(next.remove);
+  }
+
+  /** A directory moved within a user's tree, relinked whole: its shares follow, and its subtree is read again in the background. */
+  #onMoved(move: DirMove): void {
+    this.#folderMoved(move);
+    const session = this.#session;
+    void resyncMoved(this.#t, move, () => session === this.#session).catch((err: unknown) => this.#onError(err));
   }
 
   /**
@@ -196,6 +213,7 @@ export class LiveStorage {
     this.#session = null;
     this.#settler.clear();
     this.#removals.clear();
+    this.#gone.clear();
     this.#poller.stop();
     this.#stopTimer?.();
     this.#stopTimer = null;

@@ -44,7 +44,7 @@ export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): F
   if (stat?.isDirectory()) {
     // Past the tree's limits: not indexed (a reconcile counts it in /api/dash).
     if (!isFolderPathInLimits(here)) return null;
-    index.addFolder(username, here, stat.mtimeMs);
+    index.addFolder(username, here, stat.mtimeMs, stat);
     return { list: { username, folder: here } };
   }
   if (stat?.isFile()) {
