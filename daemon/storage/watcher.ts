@@ -147,8 +147,7 @@ export class LiveStorage {
     const next = applyChange(this.#t, at, stat);
     if (next === null) return;
     if (!('remove' in next)) return void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
-    this.#gone.seen(this.#t, next.remove);
-    this.#removals.queue(next.remove);
+    this.#gone.seen(this.#t, next.remove, () => this.#removals.queue(next.remove));
   }
 
   /** A directory moved within a user's tree, relinked whole: its shares follow, and its subtree is read again in the background. */
