@@ -70,7 +70,8 @@ export class LiveStorage {
       storageDir: root,
       unavailable: (reason) => this.#onUnavailable(reason),
       onError: (err) => this.#onError(err),
-      confirm: (batch, current) => confirmRemovals(t, batch, current),
+      confirm: (batch, current) =>
+        confirmRemovals(t, batch, current, (later) => this.#gone.later(() => later.forEach((r) => this.#removals.queue(r)))),
     });
     this.#poller = new DirPoller(t, { unavailable: (reason) => this.#onUnavailable(reason), onError: (err) => this.#onError(err) });
   }

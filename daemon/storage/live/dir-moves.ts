@@ -52,10 +52,17 @@ export class GoneFolders {
     const key = idKey(removal.username, node.dev, node.ino);
     const gone = { username: removal.username, folder: removal.folder, node };
     this.#byId.set(key, gone);
-    const wait = setTimeout(() => {
-      this.#waits.delete(wait);
+    this.later(() => {
       if (this.#byId.get(key) === gone) this.#byId.delete(key);
       apply();
+    });
+  }
+
+  /** Runs `fn` once PAIR_WINDOW_MS have passed (unless cleared first): a removal below a folder that may have moved waits as long. */
+  later(fn: () => void): void {
+    const wait = setTimeout(() => {
+      this.#waits.delete(wait);
+      fn();
     }, PAIR_WINDOW_MS);
     this.#waits.add(wait);
   }

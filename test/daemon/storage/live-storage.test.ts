@@ -152,5 +152,19 @@ describe('LiveStorage', () => {
       await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
       expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
     });
+
+    it('keeps the files of a folder whose names were seen gone before the folder itself: it was moved', async () => {
+      const { t, sub, events, node, at } = await followed();
+      // Names still waiting to settle when the directory moved (a copy just finished) are found gone first.
+      sub.emit({ type: 'update', path: path.join(at('F'), 'sub', 'x.txt') });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sub.emit({ type: 'delete', path: at('F') }, { type: 'create', path: at('G') });
+      await expect.poll(() => t.index.folder('ana', 'G'), { timeout: 3000 }).toBe(node);
+      await writeFile(at('after.txt'), '');
+      sub.emit({ type: 'create', path: at('after.txt') });
+      await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
+      expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
+      expect(t.index.getFile('ana', 'G/sub', 'x.txt')?.size).toBe(1);
+    });
   });
 });
