@@ -23,8 +23,8 @@ import type { Location } from './subscription.js';
  */
 export const PAIR_WINDOW_MS = 600;
 
+/** A folder seen gone: its path then, and its node (still in the index there unless removed or moved since). */
 interface Gone {
-  username: string;
   folder: string;
   node: FolderNode;
 }
@@ -50,7 +50,7 @@ export class GoneFolders {
     const node = removal?.folder && removal.file === null ? t.index.folder(removal.username, removal.folder) : undefined;
     if (!removal?.folder || !node?.ino) return apply();
     const key = idKey(removal.username, node.dev, node.ino);
-    const gone = { username: removal.username, folder: removal.folder, node };
+    const gone = { folder: removal.folder, node };
     this.#byId.set(key, gone);
     this.later(() => {
       if (this.#byId.get(key) === gone) this.#byId.delete(key);
