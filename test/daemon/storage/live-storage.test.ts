@@ -118,7 +118,7 @@ describe('LiveStorage', () => {
       const sub = standIn();
       live = new LiveStorage(t, sub.factory);
       await live.reconcile();
-      await expect.poll(() => t.watcherMode).toBe('inotify');
+      await expect.poll(() => t.watcherMode, { timeout: 5000 }).toBe('inotify');
       const events: string[] = [];
       t.index.on('change', (e: ChangeEvent) => events.push(`${e.type} ${e.folder}:${e.file}${e.from ? ` from ${e.from}` : ''}`));
       const node = t.index.folder('ana', 'F');
@@ -165,6 +165,16 @@ describe('LiveStorage', () => {
       await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
       expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
       expect(t.index.getFile('ana', 'G/sub', 'x.txt')?.size).toBe(1);
+    });
+
+    it("stays a removal when the directory went past the tree's limits (64 levels)", async () => {
+      const deep = Array.from({ length: 64 }, () => 'd');
+      await mkdir(path.join(storageDir, 'ana', ...deep), { recursive: true });
+      const { t, sub, events, at } = await followed();
+      await rename(at('G'), path.join(storageDir, 'ana', ...deep, 'G'));
+      sub.emit({ type: 'delete', path: at('F') }, { type: 'create', path: path.join(storageDir, 'ana', ...deep, 'G') });
+      await expect.poll(() => events, { timeout: 3000 }).toEqual(['folder.removed F:null']);
+      expect(t.index.folder('ana', deep.join('/'))?.folders.size).toBe(0);
     });
   });
 });
