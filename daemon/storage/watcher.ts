@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
-import { GoneFolders, resyncMoved, type DirMove } from './live/dir-moves.js';
+import { GoneFolders, resyncMoved, type DirMove, type FolderMoved } from './live/dir-moves.js';
 import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
@@ -27,15 +27,13 @@ const BRIDGE_POLL_MS = 200;
 
 type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
 
-/** Told of a folder another program moved, once the index has relinked it (its shares follow it). */
-export type FolderMoved = (move: DirMove) => void;
-
 /**
  * Keeps the file index equal to the storage directory while the daemon runs: one
  * @parcel/watcher subscription over the storage directory, started after the first scan.
  * Each changed name settles (settle.ts), then goes into the index (apply-changes.ts), which
  * ignores the echo of the daemon's own operations; removals wait for the storage-marker
- * check (marker-guard.ts). When the OS watch limit is hit it polls directory mtimes and
+ * check (marker-guard.ts), and a folder's for a directory with its identity to appear: one
+ * moved within a user's tree is relinked as one move (dir-moves.ts). When the OS watch limit is hit it polls directory mtimes and
  * reconciles more often (poller.ts, fallback.ts); when the storage directory goes away it
  * keeps the index as it is and waits for it.
  */

@@ -36,6 +36,9 @@ export interface DirMove {
   to: string;
 }
 
+/** Told of a folder another program moved, once the index has relinked it (its shares follow it). */
+export type FolderMoved = (move: DirMove) => void;
+
 /** The folders the watcher saw gone in the last PAIR_WINDOW_MS, by user and directory identity. */
 export class GoneFolders {
   readonly #byId = new Map<string, Gone>();
