@@ -8,6 +8,7 @@
  * below walked) and one `folder.moved` announced, as the API's folders.move does.
  */
 import type { Stats } from 'node:fs';
+import path from 'node:path';
 import type { Storage } from '../storage.js';
 import { eachFolder, joinFolder, type FolderNode } from '../index-tree.js';
 import { syncIndexDirectory } from '../index-sync.js';
@@ -114,5 +115,59 @@ export async function resyncMoved(t: IndexTarget & { storage: Storage }, move: D
   for (const folder of folders) {
     if (!current() || !t.index.folder(move.username, folder)) continue;
     await syncIndexDirectory(t.storage, move.username, folder, isUser);
+  }
+}
+
+/** How many moves are remembered for the paths @parcel/watcher still reports under their old names (the oldest forgotten first). */
+const MOVES_KEPT = 1000;
+
+/**
+ * @parcel/watcher renames nothing in its own tree when a directory moves: the folders below
+ * it stay watched under their old paths, so a file written later into one is reported at the
+ * old path (docs/tree.md). Each relinked move is kept here, and a path reported below a
+ * moved folder's old path is read at its new one, while the index has no folder at the old
+ * path again. A path read wrongly (a new directory made at the old path, not yet indexed)
+ * costs only an lstat: the settler applies whatever the disk holds at the path it reads.
+ */
+export class MovedAway {
+  /** Old absolute path → the move, in the order seen. */
+  readonly #moves = new Map<string, DirMove & { toPath: string }>();
+  readonly #root: string;
+  readonly #index: IndexTarget['index'];
+
+  constructor(root: string, index: IndexTarget['index']) {
+    this.#root = root;
+    this.#index = index;
+  }
+
+  add(move: DirMove): void {
+    const fromPath = path.join(this.#root, move.username, ...move.from.split('/'));
+    this.#moves.delete(fromPath);
+    this.#moves.set(fromPath, { ...move, toPath: path.join(this.#root, move.username, ...move.to.split('/')) });
+    if (this.#moves.size > MOVES_KEPT) this.#moves.delete(this.#moves.keys().next().value!);
+  }
+
+  /** Where a reported path is now: followed through every move below whose old path it lies (a folder moved twice, twice). */
+  current(p: string): string {
+    for (let hops = 0; hops < 8 && this.#moves.size > 0; hops++) {
+      const moved = this.#below(p);
+      if (!moved) break;
+      p = moved.toPath + p.slice(moved.fromPath.length);
+    }
+    return p;
+  }
+
+  clear(): void {
+    this.#moves.clear();
+  }
+
+  #below(p: string): { fromPath: string; toPath: string } | undefined {
+    // The nearest ancestor first: each ancestor of the path looked up once.
+    for (let end = p.lastIndexOf(path.sep); end > this.#root.length; end = p.lastIndexOf(path.sep, end - 1)) {
+      const fromPath = p.slice(0, end);
+      const move = this.#moves.get(fromPath);
+      if (move && !this.#index.folder(move.username, move.from)) return { fromPath, toPath: move.toPath };
+    }
+    return undefined;
   }
 }
