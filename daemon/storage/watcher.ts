@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
-import { GoneFolders, MovedAway, resyncMoved, type DirMove, type FolderMoved } from './live/dir-moves.js';
+import { DirMoves, resyncMoved, type DirMove, type FolderMoved } from './live/dir-moves.js';
 import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
@@ -43,8 +43,7 @@ export class LiveStorage {
   readonly #settler: Settler<Location>;
   readonly #removals: MarkerGuard<Removal>;
   readonly #poller: DirPoller;
-  readonly #gone = new GoneFolders();
-  readonly #movedAway: MovedAway;
+  readonly #gone: DirMoves;
   readonly #folderMoved: FolderMoved;
   readonly #logError: (err: unknown) => void;
   #phase: Phase = 'idle';
@@ -59,7 +58,7 @@ export class LiveStorage {
     this.#t = t;
     this.#subscribe = watch;
     this.#folderMoved = folderMoved;
-    this.#movedAway = new MovedAway(t.config.storageDir, t.index);
+    this.#gone = new DirMoves(t.config.storageDir, t.index);
     this.#logError = logOncePerCode(t.config.storageDir, t.log);
     const root = t.config.storageDir;
     this.#settler = new Settler<Location>({
@@ -137,7 +136,7 @@ export class LiveStorage {
       // The storage directory itself gone (moved away, unmounted): the marker check says so.
       if (e.path === root) this.#removals.queue(null);
       if (e.path === tmp || e.path.startsWith(tmp + path.sep)) continue;
-      const p = this.#movedAway.current(e.path);
+      const p = this.#gone.current(e.path);
       const at = locate(root, p);
       if (at) this.#settler.add(p, at);
     }
@@ -154,7 +153,6 @@ export class LiveStorage {
 
   /** A directory moved within a user's tree, relinked whole: its shares follow, and its subtree is read again in the background. */
   #onMoved(move: DirMove): void {
-    this.#movedAway.add(move);
     this.#folderMoved(move);
     const session = this.#session;
     void resyncMoved(this.#t, move, () => session === this.#session).catch((err: unknown) => this.#onError(err));
@@ -216,7 +214,6 @@ export class LiveStorage {
     this.#settler.clear();
     this.#removals.clear();
     this.#gone.clear();
-    this.#movedAway.clear();
     this.#poller.stop();
     this.#stopTimer?.();
     this.#stopTimer = null;

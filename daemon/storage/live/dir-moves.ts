@@ -40,10 +40,21 @@ export interface DirMove {
 /** Told of a folder another program moved, once the index has relinked it (its shares follow it). */
 export type FolderMoved = (move: DirMove) => void;
 
-/** The folders the watcher saw gone in the last PAIR_WINDOW_MS, by user and directory identity. */
-export class GoneFolders {
+/** The folders the watcher saw gone in the last PAIR_WINDOW_MS (by user and directory identity), paired with the directories that appear, and the moves paired. */
+export class DirMoves {
   readonly #byId = new Map<string, Gone>();
   readonly #waits = new Set<NodeJS.Timeout>();
+  /** The moves relinked, for the paths the watch still reports under their old names. */
+  readonly #movedAway: MovedAway;
+
+  constructor(root: string, index: IndexTarget['index']) {
+    this.#movedAway = new MovedAway(root, index);
+  }
+
+  /** Where a path the watch reported is now (below a folder moved since: at its new path). */
+  current(p: string): string {
+    return this.#movedAway.current(p);
+  }
 
   /**
    * Notes a folder seen gone, if its identity is known, and hands its removal on to `apply`
@@ -88,12 +99,15 @@ export class GoneFolders {
     if (t.index.folder(username, gone.folder) !== gone.node) return null;
     t.index.relinkFolder(username, gone.folder, folder, name);
     if (t.index.folder(username, to) !== gone.node) return null;
-    return { username, from: gone.folder, to };
+    const move = { username, from: gone.folder, to };
+    this.#movedAway.add(move);
+    return move;
   }
 
-  /** Forgets every folder seen gone and drops the removals still waiting (the watcher stopped). */
+  /** Forgets every folder seen gone and every move, and drops the removals still waiting (the watch stopped). */
   clear(): void {
     this.#byId.clear();
+    this.#movedAway.clear();
     for (const wait of this.#waits) clearTimeout(wait);
     this.#waits.clear();
   }
