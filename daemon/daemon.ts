@@ -20,7 +20,7 @@ import { storageProbe } from './services/health.js';
 import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
-import { watchForVanishedShares } from './services/shares.js';
+import { followMovedFolder, watchForVanishedShares } from './services/shares.js';
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
 import { ChangeFeed } from './storage/change-feed.js';
 import { FileIndex } from './storage/file-index.js';
@@ -215,7 +215,7 @@ function followStorageFolder(
   log: (line: string) => void,
 ) {
   const { storageDir, reconcileIntervalMs } = target.config;
-  const live = new LiveStorage(target, watchFactory);
+  const live = new LiveStorage(target, watchFactory, (move) => followMovedFolder(target, move.username, move.from, move.to));
   const rescan = async () => {
     if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${storageDir} is not available`);
   };

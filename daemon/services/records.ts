@@ -102,20 +102,17 @@ export function fileEntryJson(nimbus: NimbusContext, username: string, folder: s
 }
 
 /**
- * A folder's record from its node, by its path: counts and bytes are of the whole subtree;
- * `modifiedAt` is the latest of the folder's own date and its own files' (not the subtree's,
- * which would be a walk of it).
+ * A folder's record from its node, by its path: counts, bytes and `modifiedAt` (the latest
+ * date in it, at any depth) are of the whole subtree, each kept on the node (index-tree.ts).
  */
 export function toFolder(folder: string, node: FolderNode): Folder {
-  let latest = node.mtimeMs;
-  for (const meta of node.files.values()) if (meta.mtimeMs > latest) latest = meta.mtimeMs;
   return {
     name: folder.slice(folder.lastIndexOf('/') + 1),
     path: folder,
     fileCount: node.fileCount,
     folderCount: node.folderCount,
     sizeBytes: node.sizeBytes,
-    modifiedAt: new Date(latest).toISOString(),
+    modifiedAt: new Date(node.treeModifiedMs).toISOString(),
   };
 }
 

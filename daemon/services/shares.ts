@@ -84,6 +84,12 @@ export function moveFolderShares(nimbus: NimbusContext, username: string, folder
   return n;
 }
 
+/** A folder another program moved, seen by the watcher as one rename: its shares follow it, as the API's move does. */
+export function followMovedFolder(nimbus: NimbusContext, username: string, from: string, to: string): void {
+  if (moveFolderShares(nimbus, username, from, to) === 0) return;
+  nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save the shares of a moved folder: ${err.message}`));
+}
+
 /**
  * How long a file may be gone before its share is revoked. An editor that saves by deleting
  * and writing anew, or a file moved out and back, keeps its link; the link answers 404 while

@@ -18,7 +18,7 @@ export async function createFolder(s: StorageParts, username: string, folder: st
     within(s.storageDir, username, parent, parent === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
       await withMkdirErrors(mkdirIn(dir, name));
       const stat = await lstat(dir.at(name));
-      s.index.addFolder(username, folder, stat.mtimeMs);
+      s.index.addFolder(username, folder, stat.mtimeMs, stat);
     }),
   );
 }

@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
-import { addToTotals, completeTree, countTotals, diffFiles, diffFolders, ensureChain, folderAt, folderChain } from './index-tree.js';
-import type { FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
+import { addToTotals, completeTree, countTotals, ensureChain, folderAt, folderChain } from './index-tree.js';
+import { diffFiles, diffFolders } from './index-diff.js';
+import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { graftFolder, relinkFolder } from './index-relink.js';
 
 export { foldName } from './case-folds.js';
@@ -110,7 +111,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     if (!old) this.caseFolds.added(files, name);
     const delta = meta.size - (old?.size ?? 0);
     node.usedBytes += delta;
-    addToTotals(chain, delta, old ? 0 : 1, 0);
+    addToTotals(chain, delta, old ? 0 : 1, 0, meta.mtimeMs);
     this.#emit(old ? 'file.changed' : 'file.added', username, folder, name);
   }
 
@@ -129,9 +130,10 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     return true;
   }
 
-  /** Adds the folder at `folder` (a path), and any missing above it, each announced. */
-  addFolder(username: string, folder: string, mtimeMs: number): void {
-    this.#ensureChain(this.ensureUser(username), username, folder, mtimeMs);
+  /** Adds the folder at `folder` (a path), and any missing above it, each announced; `id` (its `stat`) is kept on its node. */
+  addFolder(username: string, folder: string, mtimeMs: number, id?: DirId): void {
+    const node = this.#ensureChain(this.ensureUser(username), username, folder, mtimeMs).at(-1)!;
+    if (id) Object.assign(node, { dev: id.dev, ino: id.ino });
   }
 
   /** Takes the folder at `folder` out with its whole subtree: one event, the totals above it updated (O(depth)). */

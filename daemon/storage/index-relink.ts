@@ -29,7 +29,7 @@ export function relinkFolder(
   addToTotals(chain, -moved.sizeBytes, -moved.fileCount, -(moved.folderCount + 1));
   into.set(newName, moved);
   caseFolds.added(into, newName);
-  addToTotals(target, moved.sizeBytes, moved.fileCount, moved.folderCount + 1);
+  addToTotals(target, moved.sizeBytes, moved.fileCount, moved.folderCount + 1, moved.treeModifiedMs);
   return joinFolder(to, newName);
 }
 

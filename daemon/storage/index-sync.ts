@@ -97,7 +97,7 @@ async function syncIndexFromOpenDir(
   if (!isUser(username)) return [];
   if (folder !== null && !index.folder(username, folder)) {
     const stat = await dir.stat().catch(() => null);
-    index.addFolder(username, folder, stat?.mtimeMs ?? Date.now());
+    index.addFolder(username, folder, stat?.mtimeMs ?? Date.now(), stat ?? undefined);
   }
   // The folders directly inside, at any depth: new ones are added (and read by the caller), gone ones removed.
   const node = folder === null ? index.ensureUser(username) : index.folder(username, folder);
@@ -107,7 +107,7 @@ async function syncIndexFromOpenDir(
     if (node!.folders.has(name) || !isFolderPathInLimits(path)) continue;
     const stat = await lstat(dir.at(name)).catch(() => null);
     if (!stat?.isDirectory()) continue;
-    index.addFolder(username, path, stat.mtimeMs);
+    index.addFolder(username, path, stat.mtimeMs, stat);
     added.push(path);
   }
   const present = new Set(dirs);

@@ -1,4 +1,4 @@
-/** The shape of the file index's tree (users → folders → folders… → files), and how two trees differ (docs/tree.md). */
+/** The shape of the file index's tree (users → folders → folders… → files), and the subtree totals kept along it (docs/tree.md). */
 
 /** What the index knows of one file. */
 export interface FileMeta {
@@ -17,6 +17,15 @@ export interface FolderNode {
   fileCount: number;
   /** Folders in the subtree, this one not counted. */
   folderCount: number;
+  /**
+   * The latest mtime in the subtree (this folder's own, its files', its folders'): raised
+   * along the path of each change, O(depth), and never lowered by a removal (that would need
+   * a walk of the subtree); a scan counts it afresh.
+   */
+  treeModifiedMs: number;
+  /** The directory's device and inode when known (0: not known), by which a directory another program moved is recognised. */
+  dev: number;
+  ino: number;
 }
 
 export interface UserNode {
@@ -33,6 +42,7 @@ export type FolderInput = Pick<FolderNode, 'files' | 'mtimeMs' | 'sizeBytes'> & 
   folders?: Map<string, FolderInput>;
   fileCount?: number;
   folderCount?: number;
+  treeModifiedMs?: number;
 };
 export type UserInput = Omit<UserNode, 'folders'> & { folders: Map<string, FolderInput> };
 
@@ -43,30 +53,56 @@ export function completeTree(tree: UserInput): UserNode {
 }
 
 function completeFolder(folder: FolderInput): void {
-  if (folder.fileCount !== undefined && folder.folderCount !== undefined && folder.folders) return;
+  if (folder.fileCount !== undefined && folder.folderCount !== undefined && folder.treeModifiedMs !== undefined && folder.folders) return;
   folder.folders ??= new Map();
   for (const sub of folder.folders.values()) completeFolder(sub);
   sumFolder(folder as FolderNode);
 }
 
-export function emptyFolder(mtimeMs: number): FolderNode {
-  return { files: new Map(), folders: new Map(), mtimeMs, sizeBytes: 0, fileCount: 0, folderCount: 0 };
+export function emptyFolder(mtimeMs: number, id: DirId = NO_ID): FolderNode {
+  return {
+    files: new Map(),
+    folders: new Map(),
+    mtimeMs,
+    sizeBytes: 0,
+    fileCount: 0,
+    folderCount: 0,
+    treeModifiedMs: mtimeMs,
+    dev: id.dev,
+    ino: id.ino,
+  };
 }
+
+/** Which directory on disk a folder node is (`stat`'s dev and ino; 0 and 0: not known). */
+export interface DirId {
+  dev: number;
+  ino: number;
+}
+const NO_ID: DirId = { dev: 0, ino: 0 };
+
+/** An empty folder node for a directory, by its `stat`: its date and identity. */
+export const folderOfDir = (stat: DirId & { mtimeMs: number }): FolderNode => emptyFolder(stat.mtimeMs, stat);
 
 /** Sets a folder's subtree totals from its files and its subfolders' totals (a scan fills a tree bottom up). */
 export function sumFolder(folder: FolderNode): FolderNode {
   let size = 0;
-  for (const meta of folder.files.values()) size += meta.size;
+  let latest = folder.mtimeMs;
+  for (const meta of folder.files.values()) {
+    size += meta.size;
+    if (meta.mtimeMs > latest) latest = meta.mtimeMs;
+  }
   let files = folder.files.size;
   let folders = folder.folders.size;
   for (const sub of folder.folders.values()) {
     size += sub.sizeBytes;
     files += sub.fileCount;
     folders += sub.folderCount;
+    if (sub.treeModifiedMs > latest) latest = sub.treeModifiedMs;
   }
   folder.sizeBytes = size;
   folder.fileCount = files;
   folder.folderCount = folders;
+  folder.treeModifiedMs = latest;
   return folder;
 }
 
@@ -93,12 +129,16 @@ export function folderAt(node: UserNode | undefined, folder: string): FolderNode
   return folderChain(node, folder)?.at(-1);
 }
 
-/** Adds to the subtree totals of each folder of `chain` (the folders above a change): O(depth). */
-export function addToTotals(chain: FolderNode[], bytes: number, files: number, folders: number): void {
+/**
+ * Adds to the subtree totals of each folder of `chain` (the folders above a change), and
+ * raises their latest mtime to `modifiedMs` (a removal passes none): O(depth).
+ */
+export function addToTotals(chain: FolderNode[], bytes: number, files: number, folders: number, modifiedMs = -Infinity): void {
   for (const above of chain) {
     above.sizeBytes += bytes;
     above.fileCount += files;
     above.folderCount += folders;
+    if (modifiedMs > above.treeModifiedMs) above.treeModifiedMs = modifiedMs;
   }
 }
 
@@ -122,7 +162,7 @@ export function ensureChain(
     if (!next) {
       next = emptyFolder(mtimeMs);
       map.set(name, next);
-      addToTotals(chain, 0, 0, 1);
+      addToTotals(chain, 0, 0, 1, mtimeMs);
       made(map, name, path);
     }
     chain.push(next);
@@ -143,43 +183,6 @@ export function eachFolder(folders: Map<string, FolderNode>, parent: string | nu
     fn(folder, node);
     eachFolder(node.folders, folder, fn);
   }
-}
-
-type FileChange = 'file.added' | 'file.changed' | 'file.removed';
-
-/** Calls `emit` for each file added, changed (size or mtime) or removed between two maps. */
-export function diffFiles(
-  before: Map<string, FileMeta>,
-  after: Map<string, FileMeta>,
-  emit: (type: FileChange, name: string) => void,
-): void {
-  for (const [name, meta] of after) {
-    const old = before.get(name);
-    if (!old) emit('file.added', name);
-    else if (old.size !== meta.size || old.mtimeMs !== meta.mtimeMs) emit('file.changed', name);
-  }
-  for (const name of before.keys()) if (!after.has(name)) emit('file.removed', name);
-}
-
-/**
- * Calls `emit` for each difference between two maps of folders under `parent` (null: the
- * user's root), at every depth, each naming its folder's path. A folder gone is one
- * `folder.removed`, not one event per file it held.
- */
-export function diffFolders(
-  before: Map<string, FolderNode>,
-  after: Map<string, FolderNode>,
-  parent: string | null,
-  emit: (type: FileChange | 'folder.added' | 'folder.removed', folder: string, file: string | null) => void,
-): void {
-  for (const [name, node] of after) {
-    const folder = joinFolder(parent, name);
-    const old = before.get(name);
-    if (!old) emit('folder.added', folder, null);
-    diffFiles(old?.files ?? new Map(), node.files, (type, file) => emit(type, folder, file));
-    diffFolders(old?.folders ?? new Map(), node.folders, folder, emit);
-  }
-  for (const name of before.keys()) if (!after.has(name)) emit('folder.removed', joinFolder(parent, name), null);
 }
 
 /** The files, folders and bytes of every user's tree, counted from each root folder's subtree totals. */

@@ -29,6 +29,7 @@ export async function ensureFolder(s: StorageParts, username: string, folder: st
               .slice(0, i + 1)
               .join('/'),
             stat.mtimeMs,
+            stat,
           );
           mtimeMs = stat.mtimeMs;
           dir = await dir.child(name).catch((err: unknown) => {

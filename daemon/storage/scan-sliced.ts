@@ -4,7 +4,7 @@
  * time with the event loop let through between slices (`slicer`, sliced-dir.ts).
  */
 import { fstatSync, lstatSync } from 'node:fs';
-import { emptyFolder, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
+import { folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
 import { isAddressableName, noteLeftover, placeBelow, USER_DIR, withUsage, type Into, type Leftover, type Place } from './scan-rules.js';
 import { DIR_FLAGS, openDirOrNull, readdirSyncOrNull, slicer, type SyncDir } from './sliced-dir.js';
 
@@ -48,7 +48,7 @@ async function readTreeSliced(dir: SyncDir, place: Place, into: Into, user: User
         user.unaddressable = (user.unaddressable ?? 0) + 1 + countEntriesSync(sub);
         continue;
       }
-      const folder = emptyFolder(fstatSync(sub.fd).mtimeMs);
+      const folder = folderOfDir(fstatSync(sub.fd));
       await readTreeSliced(sub, below, folder, user, leftovers);
       into.folders.set(entry.name, sumFolder(folder));
     } finally {

@@ -13,7 +13,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { emptyFolder, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
+import { folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
 import { isNoDir, readdirOrNull } from './fs-helpers.js';
 import { OpenDir, VIA_PROC } from './safe-dir.js';
 import { isAddressableName, noteLeftover, placeBelow, USER_DIR, withUsage, type Into, type Leftover, type Place } from './scan-rules.js';
@@ -61,7 +61,7 @@ async function readTree(dir: OpenDir, place: Place, into: Into, user: UserNode, 
         user.unaddressable = (user.unaddressable ?? 0) + 1 + (await countEntries(sub));
         continue;
       }
-      const folder = emptyFolder((await sub.stat()).mtimeMs);
+      const folder = folderOfDir(await sub.stat());
       await readTree(sub, below, folder, user, leftovers);
       into.folders.set(entry.name, sumFolder(folder));
     } finally {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
+import { DirMoves, resyncMoved, type DirMove, type FolderMoved } from './live/dir-moves.js';
 import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
@@ -31,7 +32,8 @@ type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
  * @parcel/watcher subscription over the storage directory, started after the first scan.
  * Each changed name settles (settle.ts), then goes into the index (apply-changes.ts), which
  * ignores the echo of the daemon's own operations; removals wait for the storage-marker
- * check (marker-guard.ts). When the OS watch limit is hit it polls directory mtimes and
+ * check (marker-guard.ts), and a folder's for a directory with its identity to appear: one
+ * moved within a user's tree is relinked as one move (dir-moves.ts). When the OS watch limit is hit it polls directory mtimes and
  * reconciles more often (poller.ts, fallback.ts); when the storage directory goes away it
  * keeps the index as it is and waits for it.
  */
@@ -41,6 +43,8 @@ export class LiveStorage {
   readonly #settler: Settler<Location>;
   readonly #removals: MarkerGuard<Removal>;
   readonly #poller: DirPoller;
+  readonly #gone: DirMoves;
+  readonly #folderMoved: FolderMoved;
   readonly #logError: (err: unknown) => void;
   #phase: Phase = 'idle';
   /** Identifies the current subscription: events of an older one are dropped. */
@@ -50,9 +54,11 @@ export class LiveStorage {
   #reconciling: Promise<boolean> | null = null;
   #closed = false;
 
-  constructor(t: LiveTarget, watch: WatchFactory = nativeWatch) {
+  constructor(t: LiveTarget, watch: WatchFactory = nativeWatch, folderMoved: FolderMoved = () => undefined) {
     this.#t = t;
     this.#subscribe = watch;
+    this.#folderMoved = folderMoved;
+    this.#gone = new DirMoves(t.config.storageDir, t.index);
     this.#logError = logOncePerCode(t.config.storageDir, t.log);
     const root = t.config.storageDir;
     this.#settler = new Settler<Location>({
@@ -63,7 +69,8 @@ export class LiveStorage {
       storageDir: root,
       unavailable: (reason) => this.#onUnavailable(reason),
       onError: (err) => this.#onError(err),
-      confirm: (batch, current) => confirmRemovals(t, batch, current),
+      confirm: (batch, current) =>
+        confirmRemovals(t, batch, current, (later) => this.#gone.later(() => later.forEach((r) => this.#removals.queue(r)))),
     });
     this.#poller = new DirPoller(t, { unavailable: (reason) => this.#onUnavailable(reason), onError: (err) => this.#onError(err) });
   }
@@ -129,16 +136,26 @@ export class LiveStorage {
       // The storage directory itself gone (moved away, unmounted): the marker check says so.
       if (e.path === root) this.#removals.queue(null);
       if (e.path === tmp || e.path.startsWith(tmp + path.sep)) continue;
-      const at = locate(root, e.path);
-      if (at) this.#settler.add(e.path, at);
+      const p = this.#gone.current(e.path);
+      const at = locate(root, p);
+      if (at) this.#settler.add(p, at);
     }
   }
 
   #onSettled(p: string, at: Location, stat: Stats | null): void {
+    const moved = stat?.isDirectory() ? this.#gone.relinkIfMoved(this.#t, at, stat) : null;
+    if (moved) return this.#onMoved(moved);
     const next = applyChange(this.#t, at, stat);
     if (next === null) return;
-    if ('remove' in next) this.#removals.queue(next.remove);
-    else void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
+    if (!('remove' in next)) return void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
+    this.#gone.seen(this.#t, next.remove, () => this.#removals.queue(next.remove));
+  }
+
+  /** A directory moved within a user's tree, relinked whole: its shares follow, and its subtree is read again in the background. */
+  #onMoved(move: DirMove): void {
+    this.#folderMoved(move);
+    const session = this.#session;
+    void resyncMoved(this.#t, move, () => session === this.#session).catch((err: unknown) => this.#onError(err));
   }
 
   /**
@@ -196,6 +213,7 @@ export class LiveStorage {
     this.#session = null;
     this.#settler.clear();
     this.#removals.clear();
+    this.#gone.clear();
     this.#poller.stop();
     this.#stopTimer?.();
     this.#stopTimer = null;

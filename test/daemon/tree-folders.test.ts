@@ -2,9 +2,9 @@
  * Issue 25, folders and files at depth (both backends): folders.create with and without
  * `parents`, listings with the whole subtree's counts, and every file endpoint at depth.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { embeddedRun } from '../helpers/backend.js';
 import { createUser, snapshotState, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody, expectFolder } from '../helpers/records.js';
@@ -123,5 +123,26 @@ describe('files at depth', () => {
     );
     expectErrorBody(await t.api('POST', '/api/folders/delete', { ...ana, folder: 'photos/nope' }), 404, 'folder_not_found');
     expect(await snapshotState(t)).toEqual(before);
+  });
+});
+
+describe("a folder's modifiedAt", () => {
+  it("is the latest of its whole subtree: a file written three levels down by another program moves the top folder's", async () => {
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'albums/2030/may', parents: 'true' })).status).toBe(201);
+    const deep = path.join(t.storageDir, 'ana', 'albums', '2030', 'may', 'later.txt');
+    await writeFile(deep, 'x');
+    // A date no directory of the test can have: only the file carries it.
+    const later = new Date('2031-01-02T03:04:05.000Z');
+    await utimes(deep, later, later);
+    const modifiedAt = async (folder?: string) =>
+      (await t.api('GET', '/api/folders', folder ? { ...ana, folder } : ana)).body.folders.map(
+        (f: { path: string; modifiedAt: string }) => [f.path, f.modifiedAt],
+      );
+    await vi.waitFor(async () => expect(await modifiedAt()).toContainEqual(['albums', later.toISOString()]), {
+      timeout: 8000,
+      interval: 25,
+    });
+    expect(await modifiedAt('albums')).toEqual([['albums/2030', later.toISOString()]]);
+    expect(await modifiedAt('albums/2030')).toEqual([['albums/2030/may', later.toISOString()]]);
   });
 });

@@ -22,6 +22,8 @@ export interface Removal {
   username: string;
   folder: string | null;
   file: string | null;
+  /** Already put off once because the folder holding it was gone too (`confirmRemovals`). */
+  putOff?: true;
 }
 
 /** What the watcher does after a change was applied: list a directory that appeared, or check a removal. */
@@ -44,7 +46,7 @@ export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): F
   if (stat?.isDirectory()) {
     // Past the tree's limits: not indexed (a reconcile counts it in /api/dash).
     if (!isFolderPathInLimits(here)) return null;
-    index.addFolder(username, here, stat.mtimeMs);
+    index.addFolder(username, here, stat.mtimeMs, stat);
     return { list: { username, folder: here } };
   }
   if (stat?.isFile()) {
@@ -133,10 +135,45 @@ export function applyRemovals(t: IndexTarget, removals: Removal[], looks: Look[]
   });
 }
 
-/** Reads a batch of removals from the disk (no link followed) and applies what it confirms, unless `current()` turned false meanwhile. */
-export async function confirmRemovals(t: IndexTarget & { storage: Storage }, batch: Removal[], current: () => boolean): Promise<void> {
+/**
+ * Reads a batch of removals from the disk (no link followed) and applies what it confirms,
+ * unless `current()` turned false meanwhile. A name whose folder is gone from the disk too is
+ * handed to `putOff` (once) instead: that folder may have been moved whole, its removal and
+ * its arrival still to be paired (dir-moves.ts); removed, it takes the name along in one event.
+ */
+export async function confirmRemovals(
+  t: IndexTarget & { storage: Storage },
+  batch: Removal[],
+  current: () => boolean,
+  putOff: (removals: Removal[]) => void = () => undefined,
+): Promise<void> {
   const removals = batch.filter((r) => t.store.users.has(r.username));
+  // Each removal's own path first, then the folder holding it (for those not put off before).
+  const holders = removals.map((r) => (r.putOff ? null : holderOf(r)));
   const entries = removals.map((r): [string, Removal] => [t.storage.path(r.username, r.folder, r.file), r]);
+  removals.forEach((r, i) => {
+    const holder = holders[i];
+    if (holder !== null) entries.push([t.storage.path(r.username, holder), { username: r.username, folder: holder, file: null }]);
+  });
   const looks = await lookFresh(t.storage.storageDir, t.index, entries, touchedRemoval);
-  if (current()) applyRemovals(t, removals, looks);
+  if (!current()) return;
+  const now: Removal[] = [];
+  const nowLooks: Look[] = [];
+  const later: Removal[] = [];
+  let next = removals.length;
+  removals.forEach((r, i) => {
+    if (holders[i] !== null && looks[next++] === null) later.push({ ...r, putOff: true });
+    else {
+      now.push(r);
+      nowLooks.push(looks[i]);
+    }
+  });
+  applyRemovals(t, now, nowLooks);
+  if (later.length > 0) putOff(later);
+}
+
+/** The folder holding what a removal names (null: the user's root, or the removal is of a user's directory). */
+function holderOf(r: Removal): string | null {
+  if (r.file !== null) return r.folder;
+  return r.folder === null ? null : splitFolder(r.folder).parent;
 }

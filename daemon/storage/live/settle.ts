@@ -72,6 +72,7 @@ export class Settler<T> {
     if (round !== this.#round) return;
     this.#timer = null;
     const now = Date.now();
+    const settled: [string, Pending<T>, Stats | null][] = [];
     for (let i = 0; i < batch.length; i++) {
       const [p, pending] = batch[i];
       const stat = looks[i];
@@ -83,8 +84,11 @@ export class Settler<T> {
         if (now - pending.since < this.#options.quietMs) continue;
       }
       this.#pending.delete(p);
-      this.#options.settled(p, pending.at, stat);
+      settled.push([p, pending, stat]);
     }
+    // Names gone first: a directory moved within the batch is seen gone before it is seen arriving (dir-moves.ts).
+    for (const [p, pending, stat] of settled) if (stat === null) this.#options.settled(p, pending.at, stat);
+    for (const [p, pending, stat] of settled) if (stat !== null) this.#options.settled(p, pending.at, stat);
     if (this.#pending.size > 0) this.#schedule();
   }
 }

@@ -1,8 +1,9 @@
 /** The coordinator, driven through a stand-in subscription over a real storage directory. */
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeEvent } from '../../../shared/types.js';
 import { STORAGE_MARKER } from '../../../daemon/storage/availability.js';
 import { FileIndex } from '../../../daemon/storage/file-index.js';
 import type { ShareRef } from '../../../daemon/storage/reconcile.js';
@@ -106,5 +107,74 @@ describe('LiveStorage', () => {
     // Followed by polling now.
     await writeFile(path.join(storageDir, 'ana', 'later.txt'), 'x');
     await expect.poll(() => t.index.getFile('ana', null, 'later.txt')?.size, { timeout: 6000 }).toBe(1);
+  });
+
+  describe('a directory moved (delete of the old path, create of the new one)', () => {
+    /** A folder F holding a folder with a file, followed by the coordinator: the index's events from then on. */
+    async function followed() {
+      await mkdir(path.join(storageDir, 'ana', 'F', 'sub'), { recursive: true });
+      await writeFile(path.join(storageDir, 'ana', 'F', 'sub', 'x.txt'), 'x');
+      const t = target();
+      const sub = standIn();
+      live = new LiveStorage(t, sub.factory);
+      await live.reconcile();
+      await expect.poll(() => t.watcherMode, { timeout: 5000 }).toBe('inotify');
+      const events: string[] = [];
+      t.index.on('change', (e: ChangeEvent) => events.push(`${e.type} ${e.folder}:${e.file}${e.from ? ` from ${e.from}` : ''}`));
+      const node = t.index.folder('ana', 'F');
+      await rename(path.join(storageDir, 'ana', 'F'), path.join(storageDir, 'ana', 'G'));
+      const at = (name: string) => path.join(storageDir, 'ana', name);
+      return { t, sub, events, node, at };
+    }
+
+    it('is one folder.moved, whatever order the batch names them in, the node relinked whole', async () => {
+      const { t, sub, events, node, at } = await followed();
+      sub.emit({ type: 'create', path: at('G') }, { type: 'delete', path: at('F') });
+      await expect.poll(() => t.index.folder('ana', 'G'), { timeout: 3000 }).toBe(node);
+      expect(t.index.folder('ana', 'F')).toBeUndefined();
+      expect(t.index.getFile('ana', 'G/sub', 'x.txt')?.size).toBe(1);
+      // What the removal of F and the re-read of G would announce has had its time.
+      await writeFile(at('after.txt'), '');
+      sub.emit({ type: 'create', path: at('after.txt') });
+      await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
+      expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
+    });
+
+    it('is one folder.moved when the watcher hands the two names over in two batches, half a second apart', async () => {
+      const { t, sub, events, node, at } = await followed();
+      sub.emit({ type: 'delete', path: at('F') });
+      // @parcel/watcher hands a batch over at the latest 500 ms after its first event, under load.
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      sub.emit({ type: 'create', path: at('G') });
+      await expect.poll(() => t.index.folder('ana', 'G'), { timeout: 3000 }).toBe(node);
+      await writeFile(at('after.txt'), '');
+      sub.emit({ type: 'create', path: at('after.txt') });
+      await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
+      expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
+    });
+
+    it('keeps the files of a folder whose names were seen gone before the folder itself: it was moved', async () => {
+      const { t, sub, events, node, at } = await followed();
+      // Names still waiting to settle when the directory moved (a copy just finished) are found gone first.
+      sub.emit({ type: 'update', path: path.join(at('F'), 'sub', 'x.txt') });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sub.emit({ type: 'delete', path: at('F') }, { type: 'create', path: at('G') });
+      await expect.poll(() => t.index.folder('ana', 'G'), { timeout: 3000 }).toBe(node);
+      await writeFile(at('after.txt'), '');
+      sub.emit({ type: 'create', path: at('after.txt') });
+      await expect.poll(() => events, { timeout: 3000 }).toContain('file.added null:after.txt');
+      expect(events).toEqual(['folder.moved G:null from F', 'file.added null:after.txt']);
+      expect(t.index.getFile('ana', 'G/sub', 'x.txt')?.size).toBe(1);
+    });
+
+    it("stays a removal when the directory went past the tree's limits (64 levels)", async () => {
+      const deep = Array.from({ length: 64 }, () => 'd');
+      await mkdir(path.join(storageDir, 'ana', ...deep), { recursive: true });
+      const { t, sub, events, at } = await followed();
+      await rename(at('G'), path.join(storageDir, 'ana', ...deep, 'G'));
+      sub.emit({ type: 'delete', path: at('F') }, { type: 'create', path: path.join(storageDir, 'ana', ...deep, 'G') });
+      await expect.poll(() => events, { timeout: 3000 }).toEqual(['folder.removed F:null']);
+      expect(t.index.folder('ana', deep.join('/'))?.folders.size).toBe(0);
+    });
   });
 });
