@@ -6,6 +6,7 @@ import { addToTotals, completeTree, countTotals, ensureChain, folderAt, folderCh
 import { diffFiles, diffFolders } from './index-diff.js';
 import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { graftFolder, relinkFolder } from './index-relink.js';
+import { MoveEchoes } from './move-echoes.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -28,6 +29,8 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
   /** Names that differ only in case, per directory map (files, folders, users). */
   readonly caseFolds = new CaseFolds();
+  /** The folders the daemon moved, for the watcher to know their echo (move-echoes.ts). */
+  readonly moveEchoes = new MoveEchoes();
   /**
    * `totals()` as last counted; dropped by every change made through this class (each one
    * emits, or replaces or forgets a user). /api/dash asked for it on every call, and

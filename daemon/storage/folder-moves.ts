@@ -59,6 +59,8 @@ async function relocateFolder(
           await source.recheck();
           await target.recheck();
           s.index.relinkFolder(username, folder, to, newName);
+          const moved = s.index.folder(username, arrived);
+          if (moved) s.index.moveEchoes.expect(username, arrived, moved);
           whileLocked();
         }),
       ),

@@ -46,8 +46,10 @@ export function applyChange(t: IndexTarget, at: Location, stat: Stats | null): F
   if (stat?.isDirectory()) {
     // Past the tree's limits: not indexed (a reconcile counts it in /api/dash).
     if (!isFolderPathInLimits(here)) return null;
+    const echo = index.moveEchoes.take(username, here, stat);
     index.addFolder(username, here, stat.mtimeMs, stat);
-    return { list: { username, folder: here } };
+    // The daemon's own move, which the index made whole already: nothing below to read again (move-echoes.ts).
+    return echo ? null : { list: { username, folder: here } };
   }
   if (stat?.isFile()) {
     index.setFile(username, folder, name, { size: stat.size, mtimeMs: stat.mtimeMs });

@@ -35,6 +35,21 @@ describe('applyChange', () => {
     expect(t.index.user('ana')?.folders.has('Photos')).toBe(true);
   });
 
+  it('takes the echo of the daemon’s own folder move as nothing to list: the same directory at the path the move expected', () => {
+    const t = target();
+    const moved = { ...dir, dev: 7, ino: 42 } as Stats;
+    t.index.moveEchoes.expect('ana', 'Photos', { dev: 7, ino: 42 });
+    expect(applyChange(t, { username: 'ana', folder: null, name: 'Photos' }, moved)).toBeNull();
+    expect(t.index.user('ana')?.folders.has('Photos')).toBe(true);
+    // Taken once: the next event there is listed again, and so is another directory put in its place.
+    expect(applyChange(t, { username: 'ana', folder: null, name: 'Photos' }, moved)).toEqual({
+      list: { username: 'ana', folder: 'Photos' },
+    });
+    t.index.moveEchoes.expect('ana', 'Docs', { dev: 7, ino: 43 });
+    const other = { ...dir, dev: 7, ino: 44 } as Stats;
+    expect(applyChange(t, { username: 'ana', folder: null, name: 'Docs' }, other)).toEqual({ list: { username: 'ana', folder: 'Docs' } });
+  });
+
   it('returns removals instead of applying them: a file, a folder, a user directory swapped for a link', () => {
     const t = target();
     t.index.setFile('ana', null, 'a.txt', { size: 1, mtimeMs: 1 });
