@@ -18,7 +18,9 @@ export type FailpointName =
   /** user.delete: the user's directory is a tombstone, the record not yet removed (storage/tombstones.ts). */
   | 'user.delete.entombed'
   /** user.delete: the record's removal is committed, the tombstone not yet removed. */
-  | 'user.delete.committed';
+  | 'user.delete.committed'
+  /** folders.copy in object mode: every object of the copy made, its rows not committed yet (object-copy.ts). */
+  | 'folder.copy.objects';
 
 export function armFailpoint(name: FailpointName, code: string): void {
   armed.set(name, code);

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../daemon/store/postgres/database.js';
 import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
-import { expectErrorBody } from '../helpers/records.js';
 
 let t: TestDaemon;
 let database: Database;
@@ -80,14 +79,46 @@ describe('a folder of a tree in PostgreSQL', () => {
     expect((await t.api('GET', '/api/folders', { ...ana, folder: 'a' })).body.folders).toEqual([]);
   });
 
-  it('refuses copying a folder with a clear 400 (a missing one is 404), changing nothing', async () => {
-    const ana = { username: 'ana' };
+  it('copies a folder as new rows (parents first, new ids) and one new object per file, all in one commit; bytes identical from a second daemon', async () => {
     expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'copies' })).status).toBe(201);
-    const before = await snapshotState(t);
+    const objectsBefore = new Set((await snapshotState(t)).tree);
+    const before = await rowVersions();
     const copied = await t.api('POST', '/api/folders/copy', { ...ana, folder: 'other', to: 'copies' });
-    expectErrorBody(copied, 400, 'invalid_parameter');
-    expect(copied.body.error).toMatch(/object storage/);
-    expectErrorBody(await t.api('POST', '/api/folders/copy', { ...ana, folder: 'other/none' }), 404, 'folder_not_found');
-    expect(await snapshotState(t)).toEqual(before);
+    expect(copied.status, copied.text).toBe(201);
+    expect(copied.body.folder).toMatchObject({ path: 'copies/other', fileCount: FILES + 1, folderCount: 2 });
+
+    const added = written(before, await rowVersions());
+    // Three folders (other, b, deep) and every file: new rows only, none of the source's touched, all in one transaction.
+    expect(tables(added).filter((table) => table === 'folders')).toHaveLength(3);
+    expect(tables(added).filter((table) => table === 'files')).toHaveLength(FILES + 1);
+    expect(added.every((key) => !before.has(key))).toBe(true);
+    const { rows } = await database.query<{ xmin: string }>(
+      `SELECT DISTINCT xmin::text FROM files WHERE key = ANY($1) UNION SELECT DISTINCT xmin::text FROM folders WHERE key = ANY($1)`,
+      [added.map((key) => key.slice(key.indexOf('/') + 1))],
+    );
+    expect(rows).toHaveLength(1);
+    // One new object per file, named by its new row (as big as its source); the source's objects are all still there.
+    const objectsAfter = (await snapshotState(t)).tree;
+    const newObjects = objectsAfter.filter((key) => !objectsBefore.has(key));
+    expect(newObjects).toHaveLength(FILES + 1);
+    expect(objectsAfter.filter((key) => objectsBefore.has(key))).toHaveLength(objectsBefore.size);
+    const newFileKeys = added.filter((key) => key.startsWith('files/')).map((key) => key.slice('files/'.length));
+    // Listed as `files/<id> <size>`.
+    expect(newObjects.map((object) => object.slice('files/'.length, object.indexOf(' '))).sort()).toEqual(newFileKeys.sort());
+
+    const second = await startTestDaemon({ backend: 'cluster', env: t.env });
+    try {
+      const download = (folder: string, file: string) => second.api('GET', '/api/files/download', { ...ana, folder, file });
+      expect((await download('copies/other/b/deep', 'f7.txt')).text).toBe('file 7');
+      expect((await download('copies/other/b', 'mid.txt')).text).toBe('middle');
+      const listed = await second.api('GET', '/api/folders/files', { ...ana, folder: 'copies/other/b/deep' });
+      expect(listed.body.files).toHaveLength(FILES);
+      // A copy is new and unshared.
+      expect(listed.body.files.find((f: { name: string }) => f.name === 'f0.txt')).toMatchObject({ shared: false });
+    } finally {
+      await second.close();
+    }
+    // The source is as it was.
+    expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'other/b/deep', file: 'f7.txt' })).text).toBe('file 7');
   });
 });
