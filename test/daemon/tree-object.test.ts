@@ -2,11 +2,13 @@
  * Issue 25 in cluster mode (PostgreSQL + S3), what only the rows and the bucket show: a folder
  * rename or move writes the folder's one row whatever its subtree holds (and the shares below
  * it, which keep paths), no file row and no object key changes, and a restarted daemon builds
- * the tree again from the rows. The API's answers at depth are the tree-*.test.ts files, run
+ * the tree again from the rows; a folder copy writes new rows in one commit and one new object
+ * per file, and one failing half way leaves neither. The API's answers at depth are the tree-*.test.ts files, run
  * on both backends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../daemon/store/postgres/database.js';
+import { armFailpoint, disarmFailpoint } from '../../daemon/util/failpoints.js';
 import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 let t: TestDaemon;
@@ -120,5 +122,34 @@ describe('a folder of a tree in PostgreSQL', () => {
     }
     // The source is as it was.
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'other/b/deep', file: 'f7.txt' })).text).toBe('file 7');
+  });
+
+  it('a copy failing once its objects are made deletes them, commits no row and holds no quota', async () => {
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'failed' })).status).toBe(201);
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'source/sub', parents: 'true' })).status).toBe(201);
+    for (const [folder, file] of [
+      ['source', 'one.txt'],
+      ['source/sub', 'two.txt'],
+      ['source/sub', 'three.txt'],
+    ])
+      await upload(t, 'ana', file, `bytes of ${file}`, { folder });
+    const before = await snapshotState(t);
+    const rows = await rowVersions();
+    const used = (await t.api('GET', '/api/user', ana)).body.usage.usedBytes as number;
+    armFailpoint('folder.copy.objects', 'EIO');
+    try {
+      const res = await t.api('POST', '/api/folders/copy', { ...ana, folder: 'source', to: 'failed' });
+      expect(res.status, res.text).toBeGreaterThanOrEqual(500);
+    } finally {
+      disarmFailpoint('folder.copy.objects');
+    }
+    expect(written(rows, await rowVersions())).toEqual([]);
+    expect(await snapshotState(t)).toEqual(before);
+    expect((await t.api('GET', '/api/folders', { ...ana, folder: 'failed' })).body.folders).toEqual([]);
+    expect((await t.api('GET', '/api/user', ana)).body.usage.usedBytes).toBe(used);
+    // Nothing left behind: the same copy lands now.
+    const again = await t.api('POST', '/api/folders/copy', { ...ana, folder: 'source', to: 'failed' });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.folder).toMatchObject({ path: 'failed/source', fileCount: 3, folderCount: 1 });
   });
 });
