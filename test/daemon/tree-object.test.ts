@@ -6,7 +6,9 @@
  * per file, and one failing half way leaves neither. The API's answers at depth are the tree-*.test.ts files, run
  * on both backends.
  */
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
 import { Database } from '../../daemon/store/postgres/database.js';
 import { armFailpoint, disarmFailpoint } from '../../daemon/util/failpoints.js';
 import { createUser, snapshotState, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
@@ -122,6 +124,33 @@ describe('a folder of a tree in PostgreSQL', () => {
     }
     // The source is as it was.
     expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'other/b/deep', file: 'f7.txt' })).text).toBe('file 7');
+  });
+
+  it('leaves out a file whose object is gone by the time it is copied (deleted meanwhile), copying the rest', async () => {
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'thinning/sub', parents: 'true' })).status).toBe(201);
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'thinned' })).status).toBe(201);
+    await upload(t, 'ana', 'kept.txt', 'kept', { folder: 'thinning/sub' });
+    await upload(t, 'ana', 'lost.txt', 'lost', { folder: 'thinning/sub' });
+    const { rows } = await database.query<{ key: string }>(`SELECT key FROM files WHERE data->>'name' = 'lost.txt'`);
+    expect(rows).toHaveLength(1);
+    // As a delete does after committing its row away: the object goes (here before the row, as if the delete raced the copy).
+    const s3 = createS3Client({
+      endpoint: t.env.NIMBUS_S3_ENDPOINT!,
+      region: t.env.NIMBUS_S3_REGION!,
+      accessKeyId: t.env.NIMBUS_S3_ACCESS_KEY_ID!,
+      secretAccessKey: t.env.NIMBUS_S3_SECRET_ACCESS_KEY!,
+    });
+    try {
+      await s3.send(new DeleteObjectCommand({ Bucket: t.env.NIMBUS_S3_BUCKET!, Key: `files/${rows[0].key}` }));
+    } finally {
+      s3.destroy();
+    }
+    const copied = await t.api('POST', '/api/folders/copy', { ...ana, folder: 'thinning', to: 'thinned' });
+    expect(copied.status, copied.text).toBe(201);
+    expect(copied.body.folder).toMatchObject({ path: 'thinned/thinning', fileCount: 1, folderCount: 1, sizeBytes: 4 });
+    const listed = await t.api('GET', '/api/folders/files', { ...ana, folder: 'thinned/thinning/sub' });
+    expect(listed.body.files.map((f: { name: string }) => f.name)).toEqual(['kept.txt']);
+    expect((await t.api('GET', '/api/files/download', { ...ana, folder: 'thinned/thinning/sub', file: 'kept.txt' })).text).toBe('kept');
   });
 
   it('a copy failing once its objects are made deletes them, commits no row and holds no quota', async () => {
