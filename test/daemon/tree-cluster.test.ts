@@ -109,6 +109,16 @@ describe('a tree on two daemons (PostgreSQL + Swift)', () => {
     for (const d of [a, b]) await vi.waitFor(() => expect(d.index.folder('ana', nested)).toBeDefined(), WAIT);
   });
 
+  it('a folder of 200 files copied through A shows whole in B (more rows than one notification names)', async () => {
+    await a.storage.createFolder('ana', 'many');
+    for (let i = 0; i < 200; i += 20)
+      await Promise.all(Array.from({ length: 20 }, (_, j) => upload(a.storage, 'many', `f${i + j}.txt`, 'x')));
+    await a.storage.copyFolder('ana', 'many', 'other', { reserve: () => undefined });
+    for (const d of [a, b]) {
+      await vi.waitFor(() => expect(d.index.folder('ana', 'other/many')).toMatchObject({ fileCount: 200, sizeBytes: 200 }), WAIT);
+    }
+  });
+
   it('a folder copied through A into a folder B moves into it at once: the copy whole or refused (409), the rows a tree on both', async () => {
     /** Every folder row's path as the daemon shows it (null: hidden, or a loop). */
     const paths = (d: Daemon) => [...d.storage.rows.folders.values()].map((row) => d.storage.rows.pathOf(row.id)).sort();
