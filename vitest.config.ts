@@ -60,6 +60,7 @@ const clusterFiles = [
     'smoke',
     // Issue 25's tree (the scan, the watcher and polling are the disk's own: not here).
     'tree-addressing',
+    'tree-copy',
     'tree-folders',
     'tree-rename',
     'tree-search',

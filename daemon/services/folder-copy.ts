@@ -2,8 +2,8 @@
  * folders.copy (docs/tree.md): a folder with its whole subtree copied into another folder or
  * the root as new, unshared files. Its bytes are held against the quota before a byte is
  * written, through the same reservations as uploads and file copies, so copies and uploads at
- * once never pass it together; storage writes the copy under a hidden name and gives it its
- * name only whole.
+ * once never pass it together; storage makes the copy appear only whole (on disk a hidden
+ * directory renamed into place, in object mode its new rows in one commit).
  */
 import type { Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';

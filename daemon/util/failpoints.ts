@@ -20,7 +20,9 @@ export type FailpointName =
   /** user.delete: the record's removal is committed, the tombstone not yet removed. */
   | 'user.delete.committed'
   /** folders.copy: the copy written under its hidden name (storage/folder-copy.ts), not yet renamed into place. */
-  | 'folder.copy.filled';
+  | 'folder.copy.filled'
+  /** folders.copy in object mode: every object of the copy made, its rows not committed yet (object-copy.ts). */
+  | 'folder.copy.objects';
 
 export function armFailpoint(name: FailpointName, code: string): void {
   armed.set(name, code);

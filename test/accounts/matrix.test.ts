@@ -13,7 +13,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, ENDPOINT_BY_ID, type Endpoint, type EndpointId, type EndpointOf } from '../../shared/endpoints.js';
-import { embeddedRun } from '../helpers/backend.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
@@ -441,11 +440,7 @@ describe('the audience of every row', () => {
   });
 });
 
-// Object storage does not copy folders yet (docs/tree.md): there a folder copy is refused for
-// everyone with 400, so its audiences are checked where it works, on disk.
-const MATRIX_ENDPOINTS = ENDPOINTS.filter((e) => embeddedRun || e.id !== 'folders.copy');
-
-describe.each(MATRIX_ENDPOINTS.map((e) => [e.id, e] as const))('%s', (id, endpoint) => {
+describe.each(ENDPOINTS.map((e) => [e.id, e] as const))('%s', (id, endpoint) => {
   it(`answers each kind of caller as its audience (${(endpoint as { audience?: string }).audience}) says`, async () => {
     const wrong: string[] = [];
     for (const kind of KINDS) {

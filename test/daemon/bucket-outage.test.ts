@@ -2,7 +2,7 @@
  * The bucket goes away and comes back under a cluster daemon (issue 23, items 2 and 4;
  * docs/scaling.md, "When something fails"): every request that needs the object store
  * answers 503 `storage_unavailable` with Retry-After and a JSON body — a download, a share
- * link, a zip and a thumbnail before their first byte, an upload, a copy — and is logged at
+ * link, a zip and a thumbnail before their first byte, an upload, a copy (of a file or a folder) — and is logged at
  * error; an upload leaves no row and holds no quota. Once the bucket is back, all work again.
  * The daemon reaches the shared Swift through a TCP proxy the test cuts (the shared Swift
  * itself keeps serving the other test files).
@@ -35,6 +35,7 @@ beforeAll(async () => {
   await createUser(t, 'ana');
   await t.api('POST', '/api/user/role', { username: 'ana', name: 'small' });
   await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'docs' });
+  await t.api('POST', '/api/folders/create', { username: 'ana', folder: 'into' });
   await upload(t, 'ana', 'kept.txt', 'kept bytes');
   await upload(t, 'ana', 'picture.png', PNG);
   await upload(t, 'ana', 'inside.bin', 'inside bytes', { folder: 'docs' });
@@ -117,6 +118,12 @@ describe('a cluster daemon with its bucket unreachable', () => {
     await expectUnavailable(res);
     const inDocs = await t.api('GET', '/api/files', { username: 'ana', folder: 'docs' });
     expect((inDocs.body.files as { name: string }[]).map((f) => f.name)).toEqual(['inside.bin']);
+  });
+
+  it('answers a folder copy 503, leaving no row and holding no quota', async () => {
+    const res = await t.api('POST', '/api/folders/copy', { username: 'ana', folder: 'docs', to: 'into' });
+    await expectUnavailable(res);
+    expect((await t.api('GET', '/api/folders', { username: 'ana', folder: 'into' })).body.folders).toEqual([]);
   });
 
   it('keeps answering what needs no bucket: listings and renames', async () => {
@@ -218,5 +225,8 @@ describe('once the bucket is back', () => {
     const copied = await t.api('POST', '/api/files/copy', { username: 'ana', file: 'kept.txt', to: 'docs' });
     expect(copied.status, copied.text).toBe(201);
     expect((await download('kept.txt', 'docs')).text).toBe('kept bytes');
+    const folderCopied = await t.api('POST', '/api/folders/copy', { username: 'ana', folder: 'docs', to: 'into' });
+    expect(folderCopied.status, folderCopied.text).toBe(201);
+    expect((await download('inside.bin', 'into/docs')).text).toBe('inside bytes');
   });
 });

@@ -422,25 +422,21 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.copy': [
-    {
-      ...ok(
-        'copies a folder with its files into another',
-        201,
-        async (fx) => {
-          const username = await fx.user();
-          const folder = await fx.folder(username);
-          await upload(fx.t, username, 'inside.txt', 'x', { folder });
-          return api(fx.t, 'folders.copy', { username, folder, to: await fx.folder(username) });
-        },
-        (res) => {
-          expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
-          expectFolder(res.body.folder);
-          expect(res.body.folder).toMatchObject({ fileCount: 1, sizeBytes: 1 });
-        },
-      ),
-      // Object storage keeps folders one level deep for now (docs/tree.md).
-      onDiskOnly: true,
-    },
+    ok(
+      'copies a folder with its files into another',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await upload(fx.t, username, 'inside.txt', 'x', { folder });
+        return api(fx.t, 'folders.copy', { username, folder, to: await fx.folder(username) });
+      },
+      (res) => {
+        expect(Object.keys(res.body).sort()).toEqual(['folder', 'msg']);
+        expectFolder(res.body.folder);
+        expect(res.body.folder).toMatchObject({ fileCount: 1, sizeBytes: 1 });
+      },
+    ),
     err(400, 'a target path leaving the tree', 'invalid_parameter', async (fx) =>
       apiLoose(fx.t, 'folders.copy', { username: await fx.user(), folder: 'f', to: '../x' }),
     ),
@@ -452,17 +448,13 @@ const CASES: Record<EndpointId, Case[]> = {
       const folder = await fx.folder(username);
       return api(fx.t, 'folders.copy', { username, folder, to: folder });
     }),
-    {
-      ...err(507, 'a copy past the quota', 'quota_exceeded', async (fx) => {
-        const username = await fx.user();
-        await api(fx.t, 'user.role', { username, name: await fx.role(1) });
-        const folder = await fx.folder(username);
-        await fx.file(username, folder, 'x'.repeat(600 * 1024));
-        return api(fx.t, 'folders.copy', { username, folder, to: await fx.folder(username) });
-      }),
-      // Object storage refuses any folder copy with a 400 for now (docs/tree.md).
-      onDiskOnly: true,
-    },
+    err(507, 'a copy past the quota', 'quota_exceeded', async (fx) => {
+      const username = await fx.user();
+      await api(fx.t, 'user.role', { username, name: await fx.role(1) });
+      const folder = await fx.folder(username);
+      await fx.file(username, folder, 'x'.repeat(600 * 1024));
+      return api(fx.t, 'folders.copy', { username, folder, to: await fx.folder(username) });
+    }),
   ],
   'folders.download': [
     ok(

@@ -3,8 +3,9 @@
  * database and one bucket. A tree made through A shows whole in B's index; a subtree move
  * through A is, for B too, one folder row and one folder.moved; a subtree trashed and restored
  * through A leaves and comes back whole in B (one folder.removed there too); two folders
- * moved into each other through A and B at once end with one move refused, never a loop; folder rows arriving child first show once their
- * parent does.
+ * moved into each other through A and B at once end with one move refused, never a loop; a copy
+ * into a folder another daemon moves into the copy's source at once is whole or refused, its rows
+ * a tree; folder rows arriving child first show once their parent does.
  */
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -106,6 +107,42 @@ describe('a tree on two daemons (PostgreSQL + Swift)', () => {
     // Both daemons show the one move that was made, and neither folder is lost.
     const nested = moves[0].status === 'fulfilled' ? 'y/other' : 'other/y';
     for (const d of [a, b]) await vi.waitFor(() => expect(d.index.folder('ana', nested)).toBeDefined(), WAIT);
+  });
+
+  it('a folder of 200 files copied through A shows whole in B (more rows than one notification names)', async () => {
+    await a.storage.createFolder('ana', 'many');
+    for (let i = 0; i < 200; i += 20)
+      await Promise.all(Array.from({ length: 20 }, (_, j) => upload(a.storage, 'many', `f${i + j}.txt`, 'x')));
+    await a.storage.copyFolder('ana', 'many', 'other', { reserve: () => undefined });
+    for (const d of [a, b]) {
+      await vi.waitFor(() => expect(d.index.folder('ana', 'other/many')).toMatchObject({ fileCount: 200, sizeBytes: 200 }), WAIT);
+    }
+  });
+
+  it('a folder copied through A into a folder B moves into it at once: the copy whole or refused (409), the rows a tree on both', async () => {
+    /** Every folder row's path as the daemon shows it (null: hidden, or a loop). */
+    const paths = (d: Daemon) => [...d.storage.rows.folders.values()].map((row) => d.storage.rows.pathOf(row.id)).sort();
+    for (let round = 0; round < 3; round++) {
+      const target = `t${round}`;
+      await a.storage.createFolder('ana', target);
+      await vi.waitFor(() => expect(b.index.folder('ana', target)).toBeDefined(), WAIT);
+      const [copied, moved] = await Promise.allSettled([
+        a.storage.copyFolder('ana', 'a', target, { reserve: () => undefined }),
+        b.storage.moveFolder('ana', target, 'a/b'),
+      ]);
+      expect(moved.status).toBe('fulfilled');
+      if (copied.status === 'rejected') expect(copied.reason).toMatchObject({ code: 'conflict' });
+      for (const d of [a, b]) {
+        await vi.waitFor(() => {
+          expect(d.index.folder('ana', `a/b/${target}`)).toBeDefined();
+          // Whole where the target now is, or not at all.
+          if (copied.status === 'fulfilled') expect(d.index.getFile('ana', `a/b/${target}/a/b/c`, 'deep.txt')?.size).toBe(6);
+          else expect(d.index.folder('ana', `a/b/${target}/a`)).toBeUndefined();
+          expect(paths(d)).not.toContain(null);
+        }, WAIT);
+      }
+      expect(paths(b)).toEqual(paths(a));
+    }
   });
 
   it('shows folder rows that arrive before their parent once the parent arrives', () => {

@@ -1,15 +1,17 @@
 /**
- * Issue 25, folders.copy (embedded): a subtree copied whole into another folder or the root,
+ * Issue 25, folders.copy (both backends: on disk a hidden directory renamed into place, in
+ * object mode new rows and objects in one commit): a subtree copied whole into another folder or the root,
  * bytes identical at every depth, usage rising by the subtree's bytes, one `folder.added`
  * event; the 409/404/400 refusals changing nothing; the quota checked before a byte is
  * written and held under races (two copies at once never pass it together); a copy refused
- * half way leaving nothing behind; links inside the source skipped, never followed.
+ * half way leaving nothing behind; links inside the source skipped, never followed (on disk).
  */
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WatchFactory } from '../../daemon/storage/watcher.js';
-import { createUser, listTree, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
+import { embeddedRun, onDisk } from '../helpers/backend.js';
+import { createUser, listTree, snapshotState, startTestDaemon, storedBytes, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { expectErrorBody, expectFolder } from '../helpers/records.js';
 
@@ -51,8 +53,27 @@ async function quota(d: TestDaemon, username: string, mb: number): Promise<void>
 const usedBytes = async (username: string, d: TestDaemon = t) =>
   (await d.api('GET', '/api/user', { username })).body.usage.usedBytes as number;
 const disk = (username: string, ...rest: string[]) => path.join(t.storageDir, username, ...rest);
-/** Names Nimbus hides in the storage folder (a copy's temporary directory among them), at any depth. */
-const hiddenIn = async (d: TestDaemon) => (await listTree(d.storageDir)).filter((p) => p.split('/').some((c) => c.startsWith('.nimbus-c')));
+/** Names Nimbus hides in the storage folder (a copy's temporary directory among them), at any depth; a bucket has none. */
+const hiddenIn = async (d: TestDaemon) =>
+  embeddedRun ? (await listTree(d.storageDir)).filter((p) => p.split('/').some((c) => c.startsWith('.nimbus-c'))) : [];
+/** A file's bytes as stored (`folder/file`): read from the disk, downloaded from the bucket. */
+const stored = (username: string, where: string) => storedBytes(t, username, where);
+
+/** What a folder holds at every depth as `listTree` pictures it (`b/`, `b/mid.bin`): the disk's, or the API's listings in object mode. */
+async function contents(username: string, folder: string | null): Promise<string[]> {
+  if (embeddedRun) return listTree(folder === null ? disk(username) : disk(username, ...folder.split('/')));
+  const out: string[] = [];
+  const walk = async (at: string | null, rel: string) => {
+    const where: Record<string, string> = at === null ? { username } : { username, folder: at };
+    for (const f of (await t.api('GET', '/api/files', where)).body.files as { name: string }[]) out.push(`${rel}${f.name}`);
+    for (const f of (await t.api('GET', '/api/folders', where)).body.folders as { name: string; path: string }[]) {
+      out.push(`${rel}${f.name}/`);
+      await walk(f.path, `${rel}${f.name}/`);
+    }
+  };
+  await walk(folder, '');
+  return out.sort();
+}
 const filesOf = async (username: string, folder: string) =>
   ((await t.api('GET', '/api/folders/files', { username, folder })).body.files as { name: string; size: number }[]).map((f) => [
     f.name,
@@ -70,13 +91,13 @@ describe('folders.copy', () => {
     expectFolder(res.body.folder);
     expect(res.body.folder).toMatchObject({ name: 'b', path: 'x/y/b', fileCount: 2, folderCount: 1, sizeBytes: 900 });
 
-    expect(await readFile(disk(username, 'x', 'y', 'b', 'mid.bin'))).toEqual(bytes(300, 2));
-    expect(await readFile(disk(username, 'x', 'y', 'b', 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+    expect(await stored(username, 'x/y/b/mid.bin')).toEqual(bytes(300, 2));
+    expect(await stored(username, 'x/y/b/c/deep.bin')).toEqual(bytes(600, 3));
     expect(await filesOf(username, 'x/y/b')).toEqual([['mid.bin', 300]]);
     expect(await filesOf(username, 'x/y/b/c')).toEqual([['deep.bin', 600]]);
     // The source is as it was.
     expect(await filesOf(username, 'a/b/c')).toEqual([['deep.bin', 600]]);
-    expect(await readFile(disk(username, 'a', 'b', 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+    expect(await stored(username, 'a/b/c/deep.bin')).toEqual(bytes(600, 3));
     // Totals up both chains: x and x/y now hold the copy.
     const top = await t.api('GET', '/api/folders', { username });
     expect(
@@ -97,8 +118,8 @@ describe('folders.copy', () => {
     const whole = await t.api('POST', '/api/folders/copy', { username, folder: 'a', to: 'x/y/b/c' });
     expect(whole.status, whole.text).toBe(201);
     expect(whole.body.folder).toMatchObject({ path: 'x/y/b/c/a', fileCount: 3, folderCount: 2, sizeBytes: 1000 });
-    expect(await readFile(disk(username, 'x', 'y', 'b', 'c', 'a', 'top.bin'))).toEqual(bytes(100, 1));
-    expect(await readFile(disk(username, 'x', 'y', 'b', 'c', 'a', 'b', 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+    expect(await stored(username, 'x/y/b/c/a/top.bin')).toEqual(bytes(100, 1));
+    expect(await stored(username, 'x/y/b/c/a/b/c/deep.bin')).toEqual(bytes(600, 3));
     expect(await usedBytes(username)).toBe(used + 1900);
   });
 
@@ -107,7 +128,7 @@ describe('folders.copy', () => {
     const res = await t.api('POST', '/api/folders/copy', { username, folder: 'a/b/c', to: '' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.folder).toMatchObject({ name: 'c', path: 'c', fileCount: 1, sizeBytes: 600 });
-    expect(await readFile(disk(username, 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+    expect(await stored(username, 'c/deep.bin')).toEqual(bytes(600, 3));
     expect((await t.api('POST', '/api/folders/copy', { username, folder: 'a/b' })).body.folder).toMatchObject({ path: 'b', fileCount: 2 });
     const top = await t.api('GET', '/api/folders', { username });
     expect(top.body.folders.map((f: { path: string }) => f.path)).toEqual(['a', 'b', 'c']);
@@ -119,8 +140,9 @@ describe('folders.copy', () => {
     try {
       await vi.waitFor(() => expect(stream.text()).toContain(': connected'), WAIT);
       expect((await t.api('POST', '/api/folders/copy', { username, folder: 'a/b', to: '' })).status).toBe(201);
-      // Written by another program: once the watcher reports it, it has reported any echo of the copy too.
-      await writeFile(disk(username, 'after.txt'), 'z');
+      // Written by another program on disk (once the watcher reports it, it has reported any echo of the copy too), uploaded in object mode.
+      if (embeddedRun) await writeFile(disk(username, 'after.txt'), 'z');
+      else expect((await upload(t, username, 'after.txt', 'z')).status).toBe(201);
       await vi.waitFor(() => expect(stream.messages.some((m) => m.data.file === 'after.txt')).toBe(true), WAIT);
       const mine = stream.messages.filter((m) => m.data.username === username && m.data.file !== 'after.txt');
       expect(mine.map((m) => [m.event, m.data.folder, m.data.file])).toEqual([['folder.added', 'b', null]]);
@@ -215,8 +237,7 @@ describe('folders.copy', () => {
       const atRoot = (await t.api('GET', '/api/folders', { username })).body.folders.map((f: { path: string }) => f.path);
       expect([inX, atRoot]).toEqual(results[0].status === 201 ? [1, ['a', 'x']] : [0, ['a', 'b', 'x']]);
       expect(await hiddenIn(t)).toEqual([]);
-      const onDisk = await listTree(disk(username));
-      expect(onDisk.filter((p) => p.endsWith('big.bin'))).toHaveLength(2);
+      expect((await contents(username, null)).filter((p) => p.endsWith('big.bin'))).toHaveLength(2);
     }
   });
 
@@ -230,11 +251,11 @@ describe('folders.copy', () => {
       ]);
       expect(deleted.status, deleted.text).toBe(200);
       if (copied.status === 201) {
-        expect(await listTree(disk(username, 'x'))).toEqual(['b/', 'b/c/', 'b/c/deep.bin', 'b/mid.bin']);
-        expect(await readFile(disk(username, 'x', 'b', 'c', 'deep.bin'))).toEqual(bytes(600, 3));
+        expect(await contents(username, 'x')).toEqual(['b/', 'b/c/', 'b/c/deep.bin', 'b/mid.bin']);
+        expect(await stored(username, 'x/b/c/deep.bin')).toEqual(bytes(600, 3));
       } else {
         expectErrorBody(copied, 404, 'folder_not_found');
-        expect(await listTree(disk(username, 'x'))).toEqual([]);
+        expect(await contents(username, 'x')).toEqual([]);
       }
       expect(await hiddenIn(t)).toEqual([]);
       // The trash counts too: usage is the source in the trash, the top file, and the copy if it landed.
@@ -242,49 +263,55 @@ describe('folders.copy', () => {
     }
   });
 
-  it('skips a symlink planted inside the source at any depth (never followed), copying the rest', async () => {
-    const username = await tree();
-    const outside = path.join(t.dataDir, `outside-${username}`);
-    await mkdir(path.join(outside, 'dir'), { recursive: true });
-    await writeFile(path.join(outside, 'secret.txt'), 'SECRET');
-    await writeFile(path.join(outside, 'dir', 'inner.txt'), 'SECRET INNER');
-    await symlink(path.join(outside, 'secret.txt'), disk(username, 'a', 'b', 'link.txt'));
-    await symlink(path.join(outside, 'dir'), disk(username, 'a', 'b', 'c', 'linkdir'));
-    expect((await t.api('POST', '/api/folders/create', { username, folder: 'copies' })).status).toBe(201);
-    const copied = await t.api('POST', '/api/folders/copy', { username, folder: 'a', to: 'copies' });
-    expect(copied.status, copied.text).toBe(201);
-    expect(copied.body.folder).toMatchObject({ fileCount: 3, folderCount: 2, sizeBytes: 1000 });
-    expect(await listTree(disk(username, 'copies'))).toEqual(['a/', 'a/b/', 'a/b/c/', 'a/b/c/deep.bin', 'a/b/mid.bin', 'a/top.bin']);
-    expect(await readdir(outside)).toEqual(['dir', 'secret.txt']);
-    expect(await readdir(path.join(outside, 'dir'))).toEqual(['inner.txt']);
+  // Links are the disk's (a bucket has none).
+  onDisk(() => {
+    it('skips a symlink planted inside the source at any depth (never followed), copying the rest', async () => {
+      const username = await tree();
+      const outside = path.join(t.dataDir, `outside-${username}`);
+      await mkdir(path.join(outside, 'dir'), { recursive: true });
+      await writeFile(path.join(outside, 'secret.txt'), 'SECRET');
+      await writeFile(path.join(outside, 'dir', 'inner.txt'), 'SECRET INNER');
+      await symlink(path.join(outside, 'secret.txt'), disk(username, 'a', 'b', 'link.txt'));
+      await symlink(path.join(outside, 'dir'), disk(username, 'a', 'b', 'c', 'linkdir'));
+      expect((await t.api('POST', '/api/folders/create', { username, folder: 'copies' })).status).toBe(201);
+      const copied = await t.api('POST', '/api/folders/copy', { username, folder: 'a', to: 'copies' });
+      expect(copied.status, copied.text).toBe(201);
+      expect(copied.body.folder).toMatchObject({ fileCount: 3, folderCount: 2, sizeBytes: 1000 });
+      expect(await listTree(disk(username, 'copies'))).toEqual(['a/', 'a/b/', 'a/b/c/', 'a/b/c/deep.bin', 'a/b/mid.bin', 'a/top.bin']);
+      expect(await readdir(outside)).toEqual(['dir', 'secret.txt']);
+      expect(await readdir(path.join(outside, 'dir'))).toEqual(['inner.txt']);
+    });
   });
 });
 
-/** A watch that never reports: a file another program writes stays unknown to the index. */
-const silentWatch: WatchFactory = async () => ({ unsubscribe: async () => undefined });
+// A file another program writes into the storage folder is the disk's.
+onDisk(() => {
+  /** A watch that never reports: a file another program writes stays unknown to the index. */
+  const silentWatch: WatchFactory = async () => ({ unsubscribe: async () => undefined });
 
-describe('folders.copy refused half way', () => {
-  let quiet: TestDaemon;
-  beforeAll(async () => {
-    quiet = await startTestDaemon({ watchFactory: silentWatch });
-  });
-  afterAll(() => quiet.close());
+  describe('folders.copy refused half way', () => {
+    let quiet: TestDaemon;
+    beforeAll(async () => {
+      quiet = await startTestDaemon({ watchFactory: silentWatch });
+    });
+    afterAll(() => quiet.close());
 
-  it('removes what it wrote and lets go of the quota when the disk holds more than the index counted', async () => {
-    const username = await tree(quiet);
-    await quota(quiet, username, 1);
-    // Unknown to the index (no watcher reports it): the copy finds it on the way and passes the quota with it.
-    await writeFile(path.join(quiet.storageDir, username, 'a', 'b', 'c', 'unseen.bin'), bytes(MB, 6));
-    const used = await usedBytes(username, quiet);
-    const before = await listTree(quiet.storageDir);
-    expectErrorBody(await quiet.api('POST', '/api/folders/copy', { username, folder: 'a/b', to: '' }), 507, 'quota_exceeded');
-    expect(await listTree(quiet.storageDir)).toEqual(before);
-    expect(await hiddenIn(quiet)).toEqual([]);
-    expect(await readdir(path.join(quiet.dataDir, 'tmp')).catch(() => [])).toEqual([]);
-    expect(await usedBytes(username, quiet)).toBe(used);
-    expect((await quiet.api('GET', '/api/folders', { username })).body.folders.map((f: { path: string }) => f.path)).toEqual(['a']);
-    // Nothing is still held: exactly what is left fits.
-    await upload(quiet, username, 'fill.bin', Buffer.alloc(MB - used));
-    expect(await usedBytes(username, quiet)).toBe(MB);
+    it('removes what it wrote and lets go of the quota when the disk holds more than the index counted', async () => {
+      const username = await tree(quiet);
+      await quota(quiet, username, 1);
+      // Unknown to the index (no watcher reports it): the copy finds it on the way and passes the quota with it.
+      await writeFile(path.join(quiet.storageDir, username, 'a', 'b', 'c', 'unseen.bin'), bytes(MB, 6));
+      const used = await usedBytes(username, quiet);
+      const before = await listTree(quiet.storageDir);
+      expectErrorBody(await quiet.api('POST', '/api/folders/copy', { username, folder: 'a/b', to: '' }), 507, 'quota_exceeded');
+      expect(await listTree(quiet.storageDir)).toEqual(before);
+      expect(await hiddenIn(quiet)).toEqual([]);
+      expect(await readdir(path.join(quiet.dataDir, 'tmp')).catch(() => [])).toEqual([]);
+      expect(await usedBytes(username, quiet)).toBe(used);
+      expect((await quiet.api('GET', '/api/folders', { username })).body.folders.map((f: { path: string }) => f.path)).toEqual(['a']);
+      // Nothing is still held: exactly what is left fits.
+      await upload(quiet, username, 'fill.bin', Buffer.alloc(MB - used));
+      expect(await usedBytes(username, quiet)).toBe(MB);
+    });
   });
 });

@@ -16,15 +16,16 @@
  * the trash object-trash.ts.
  */
 import type { Readable } from 'node:stream';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { RemoteChange } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileMeta } from '../index-tree.js';
-import type { FileStorage, OpenedFile } from '../file-storage.js';
-import { assertComponent, assertFolderPath } from '../paths.js';
+import type { FileStorage, FolderCopyHooks, OpenedFile } from '../file-storage.js';
+import { assertComponent } from '../paths.js';
 import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from '../upload-call.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { fileIdOf } from './ids.js';
+import { copyFolderRows } from './object-copy.js';
 import type { ObjectStorageOptions } from './object-parts.js';
 import { ObjectTrash } from './object-trash.js';
 import { ObjectTree } from './object-tree.js';
@@ -89,12 +90,9 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     assertComponent(username);
   }
 
-  /** Copying a folder comes with folders as rows with a parent (docs/tree.md): a clear 400, before any quota is held, until then. */
-  copyFolder(username: string, folder: string): Promise<void> {
-    assertComponent(username);
-    assertFolderPath(folder);
-    this.requireFolder(username, folder);
-    throw badRequest('Folders cannot be copied in object storage yet; the embedded backend can (docs/tree.md)');
+  /** Copies a folder with its subtree (folders.copy): new rows and objects, committed whole (object-copy.ts). */
+  copyFolder(username: string, folder: string, to: string | null, hooks: FolderCopyHooks): Promise<void> {
+    return copyFolderRows(this, username, folder, to, hooks);
   }
 
   // ---- uploads (upload-call.ts runs these steps; object-uploads.ts does them) --------
