@@ -71,8 +71,10 @@ export class DirPoller {
     this.stop();
     await this.#running;
     this.#since = since;
+    const round = this.#round;
     await this.once();
-    this.#mtimes.clear();
+    // Unless polling started meanwhile (the watch failed): its mtimes are its own.
+    if (round === this.#round) this.#mtimes.clear();
   }
 
   /** One pass (the one running, if any). */
