@@ -71,6 +71,34 @@ describe('LiveStorage', () => {
     await expect.poll(() => t.index.getFile('ana', 'F', 'b.txt')?.size, { timeout: 3000 }).toBe(1);
   });
 
+  it('finds what was copied in while the subscription started, at every depth, once it is up', async () => {
+    const t = target();
+    await mkdir(path.join(storageDir, 'ana', 'a', 'b'), { recursive: true });
+    const sub = standIn();
+    let subscribed: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (subscribed = resolve));
+    let subscribing = false;
+    // A subscription that takes its time (seconds over a million files), and reports nothing of what came before it.
+    const slow: WatchFactory = async (root, onEvents) => {
+      subscribing = true;
+      await started;
+      return sub.factory(root, onEvents);
+    };
+    live = new LiveStorage(t, slow);
+    expect(await live.reconcile()).toBe(true);
+    await expect.poll(() => subscribing).toBe(true);
+    await writeFile(path.join(storageDir, 'ana', 'root.txt'), 'r');
+    await writeFile(path.join(storageDir, 'ana', 'a', 'b', 'deep.txt'), 'dd');
+    await mkdir(path.join(storageDir, 'ana', 'a', 'new'));
+    await writeFile(path.join(storageDir, 'ana', 'a', 'new', 'n.txt'), 'nnn');
+    expect(t.watcherMode).toBe('starting');
+    subscribed();
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    expect(t.index.getFile('ana', null, 'root.txt')?.size).toBe(1);
+    expect(t.index.getFile('ana', 'a/b', 'deep.txt')?.size).toBe(2);
+    expect(t.index.getFile('ana', 'a/new', 'n.txt')?.size).toBe(3);
+  });
+
   it('removes a file only once the disk confirms it, and not at all when the marker is gone', async () => {
     const t = target();
     await writeFile(path.join(storageDir, 'ana', 'a.txt'), 'a');

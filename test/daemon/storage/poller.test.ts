@@ -51,6 +51,18 @@ describe('DirPoller', () => {
     p.stop();
   });
 
+  it('catches up in one pass with what changed since a time, at every depth', async () => {
+    const { p, index } = poller();
+    const since = Date.now();
+    await mkdir(path.join(storageDir, 'ana', 'F', 'G'));
+    index.addFolder('ana', 'F/G', 1);
+    await writeFile(path.join(storageDir, 'ana', 'F', 'G', 'deep.txt'), 'ddd');
+    await writeFile(path.join(storageDir, 'ana', 'top.txt'), 't');
+    await p.catchUp(since);
+    expect(index.getFile('ana', 'F/G', 'deep.txt')?.size).toBe(3);
+    expect(index.getFile('ana', null, 'top.txt')?.size).toBe(1);
+  });
+
   it('changes nothing and says so when the storage marker is gone', async () => {
     const { p, index, unavailable } = poller();
     index.setFile('ana', null, 'keep.txt', { size: 1, mtimeMs: 1 });
