@@ -169,9 +169,10 @@ export function Shell() {
         : view.kind === 'roles'
           ? t('shell:nav.roles')
           : (selected ?? t('shell:nav.users'));
-  // Not the folder: moving between folders is the explorer's, which gives its list the focus itself.
-  // Each folder is a view of its own, so a folder opened from the sidebar's tree closes the phone's drawer.
-  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}/${view.folder ?? ''}` : view.kind;
+  // Not the folder: moving between folders is the explorer's, which gives its list the focus itself;
+  // but a folder opened from the sidebar's tree closes the phone's drawer.
+  const viewKey = view.kind === 'storage' ? `user/${view.username}/${view.tab}` : view.kind;
+  const drawerKey = view.kind === 'storage' ? `${viewKey}/${view.folder ?? ''}` : viewKey;
 
   const sidebar = (
     <Sidebar
@@ -191,7 +192,7 @@ export function Shell() {
   );
 
   return (
-    <ShellFrame sidebar={sidebar} title={title} viewKey={viewKey}>
+    <ShellFrame sidebar={sidebar} title={title} viewKey={viewKey} drawerKey={drawerKey}>
       {main}
       <UploadPanel />
       {creating ? (

@@ -17,6 +17,12 @@ interface ShellFrameProps {
   title: string;
   /** Changes whenever the person moves to another view: the drawer closes and focus is kept off `<body>`. */
   viewKey: string;
+  /**
+   * Changes also on moves within a view that close the drawer (a folder opened from the
+   * sidebar's tree) but whose focus is the view's own (the explorer gives its list the focus);
+   * `viewKey` when absent.
+   */
+  drawerKey?: string;
   children: ReactNode;
 }
 
@@ -26,7 +32,7 @@ interface ShellFrameProps {
  * button). After moving between views, focus never stays on `<body>`: the main pane takes it
  * when the element that had it went away.
  */
-export function ShellFrame({ className, sidebar, title, viewKey, children }: ShellFrameProps) {
+export function ShellFrame({ className, sidebar, title, viewKey, drawerKey = viewKey, children }: ShellFrameProps) {
   const { t } = useTranslation();
   const narrow = useMediaQuery(DRAWER_QUERY);
   const [open, setOpen] = useState(false);
@@ -57,6 +63,7 @@ export function ShellFrame({ className, sidebar, title, viewKey, children }: She
     });
     return () => cancelAnimationFrame(frame);
   }, [viewKey, narrow]);
+  useEffect(() => setOpen(false), [drawerKey]);
 
   // Opening moves focus into the drawer: its current place, else its first control.
   useEffect(() => {

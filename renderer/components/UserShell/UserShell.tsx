@@ -81,8 +81,8 @@ export function UserShell({ username }: { username: string }) {
     );
   }
 
-  // A folder opened from the sidebar's tree is a new view too: on a phone the drawer closes on it.
-  const viewKey = place === 'files' ? `files/${storageOwner}/${folder ?? ''}` : place;
+  // A folder opened from the sidebar's tree closes the phone's drawer; its focus is the explorer's (it gives its list the focus).
+  const drawerKey = place === 'files' ? `files/${storageOwner}/${folder ?? ''}` : place;
   const sidebar = (
     <aside className="sidebar">
       <SidebarBrand />
@@ -109,7 +109,7 @@ export function UserShell({ username }: { username: string }) {
   );
 
   return (
-    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={viewKey}>
+    <ShellFrame className="user-shell" sidebar={sidebar} title={placeLabel(place)} viewKey={place} drawerKey={drawerKey}>
       {main}
       <UploadPanel />
     </ShellFrame>
