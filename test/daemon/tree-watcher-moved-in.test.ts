@@ -61,6 +61,14 @@ describe('a tree moved in from outside the storage folder', () => {
     await vi.waitFor(async () => expect(await namesIn('ana', 'trip/day1/photos/raw', 'files')).toEqual(['b.raw']), SOON);
     await writeFile(path.join(t.storageDir, 'ana', 'trip', 'day2', 'c.txt'), 'c');
     await vi.waitFor(async () => expect(await namesIn('ana', 'trip/day2', 'files')).toEqual(['c.txt']), SOON);
+
+    // The top directory is watched by both subscriptions: still one event per change.
+    await writeFile(path.join(t.storageDir, 'ana', 'trip', 'top.txt'), 't');
+    await writeFile(path.join(t.storageDir, 'ana', 'after.txt'), '');
+    await vi.waitFor(() => expect(eventsOf('ana', from)).toContain('file.added null:after.txt'), SOON);
+    await vi.waitFor(() => expect(eventsOf('ana', from)).toContain('file.added trip:top.txt'), SOON);
+    expect(eventsOf('ana', from).filter((e) => e === 'file.added trip:top.txt')).toHaveLength(1);
+    expect(eventsOf('ana', from).filter((e) => e === 'file.added trip/day1:new.txt')).toHaveLength(1);
   });
 
   it('past the trees followed apart (the cap), starts the watch again: every tree moved in stays live', async () => {
