@@ -45,6 +45,10 @@ export class SubtreeWatches {
    */
   async follow(dir: string, ctimeMs: number, onEvents: OnEvents): Promise<boolean> {
     if (this.#covered(dir, ctimeMs)) return true;
+    // A tree replaced where a followed one was: the library keeps one tree per root and would walk nothing again while the old subscription lives.
+    const replaced = this.#roots.get(dir)?.subscription;
+    this.#roots.delete(dir);
+    await (await replaced)?.unsubscribe().catch(() => undefined);
     if (this.#roots.size >= MAX_SUBTREE_WATCHES) return false;
     const since = Date.now();
     const subscription = (async () => this.#subscribe(dir, onEvents))();

@@ -47,6 +47,35 @@ describe('SubtreeWatches', () => {
     }
   });
 
+  it('follows a new tree moved in where a followed one was removed: the old subscription ended, the new tree walked', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-subtree-'));
+    const storage = path.join(dir, 'storage');
+    await mkdir(storage);
+    const seen: string[] = [];
+    const onEvents = (err: Error | null, batch: WatchEvent[]) => {
+      if (!err) seen.push(...batch.map((e) => e.path));
+    };
+    const main = await nativeWatch(storage, onEvents);
+    const subtrees = new SubtreeWatches(nativeWatch);
+    const trip = path.join(storage, 'trip');
+    try {
+      await mkdir(path.join(dir, 'elsewhere', 'trip', 'old'), { recursive: true });
+      await rename(path.join(dir, 'elsewhere', 'trip'), trip);
+      expect(await subtrees.follow(trip, Date.now(), onEvents)).toBe(true);
+      await rm(trip, { recursive: true });
+      await mkdir(path.join(dir, 'elsewhere', 'trip', 'new', 'deeper'), { recursive: true });
+      await rename(path.join(dir, 'elsewhere', 'trip'), trip);
+      await expect.poll(() => seen.filter((p) => p === trip).length, { timeout: 5000 }).toBeGreaterThan(1);
+
+      expect(await subtrees.follow(trip, Date.now(), onEvents)).toBe(true);
+      await writeFile(path.join(trip, 'new', 'deeper', 'c.txt'), 'c');
+      await expect.poll(() => seen, { timeout: 5000 }).toContain(path.join(trip, 'new', 'deeper', 'c.txt'));
+    } finally {
+      await subtrees.clear();
+      await main.unsubscribe();
+    }
+  });
+
   it('refuses a tree past the cap, and follows again once cleared', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-subtree-'));
     const roots: string[] = [];
