@@ -178,6 +178,7 @@ export class LiveStorage {
     for (const name of names) this.#settler.add(path.join(dir, name), { ...at, name });
   }
 
+  /** The callback of a subscription made for `session`: its events are dropped once another session began. */
   #eventsFor(session: object): (err: Error | null, events: WatchEvent[]) => void {
     return (err, events) => {
       if (this.#session !== session) return;

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WatchEvent, WatchFactory, WatchSubscription } from './subscription.js';
 
-/** Moved-in trees followed by a subscription of their own at once; past it, the reconcile finds what is written deeper in the next one. */
+/** Trees followed by a subscription of their own at once; past it, the main watch starts again (its walk watches them all). */
 export const MAX_SUBTREE_WATCHES = 128;
 
 /** A directory's ctime this close before a subscription's walk began may have been missed by it (timestamp granularity). */
@@ -18,6 +18,8 @@ export async function readArrival(dir: string): Promise<{ names: string[]; holds
   return { names: entries.map((e) => e.name), holdsDirectory: entries.some((e) => e.isDirectory()) };
 }
 
+type OnEvents = (err: Error | null, events: WatchEvent[]) => void;
+
 /**
  * Subscriptions of their own for directory trees that arrived whole (a `mv` in from outside
  * the storage directory). @parcel/watcher's inotify backend watches a new directory, but not
@@ -27,8 +29,6 @@ export async function readArrival(dir: string): Promise<{ names: string[]; holds
  * with its last subscription. (A second subscription over the storage directory would not
  * do: @parcel/watcher shares one tree per root, so it would not walk again while the first lives.)
  */
-type OnEvents = (err: Error | null, events: WatchEvent[]) => void;
-
 export class SubtreeWatches {
   readonly #subscribe: WatchFactory;
   /** Root → when its walk began and its subscription (null if it failed). */
