@@ -6,10 +6,10 @@ import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerC
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
 import { Settler } from './live/settle.js';
+import { readArrival, SubtreeWatches } from './live/subtree-watches.js';
 import {
   limitCode,
   locate,
-  namesIn,
   nativeWatch,
   type DirAt,
   type Location,
@@ -41,6 +41,7 @@ export class LiveStorage {
   readonly #removals: MarkerGuard<Removal>;
   readonly #poller: DirPoller;
   readonly #gone: DirMoves;
+  readonly #subtrees: SubtreeWatches;
   readonly #folderMoved: FolderMoved;
   readonly #logError: (err: unknown) => void;
   #phase: Phase = 'idle';
@@ -56,6 +57,7 @@ export class LiveStorage {
     this.#subscribe = watch;
     this.#folderMoved = folderMoved;
     this.#gone = new DirMoves(t.config.storageDir, t.index);
+    this.#subtrees = new SubtreeWatches(watch);
     this.#logError = logOncePerCode(t.config.storageDir, t.log);
     const root = t.config.storageDir;
     this.#settler = new Settler<Location>({
@@ -144,7 +146,7 @@ export class LiveStorage {
     if (moved) return this.#onMoved(moved);
     const next = applyChange(this.#t, at, stat);
     if (next === null) return;
-    if (!('remove' in next)) return void this.#listNew(p, next.list).catch((err: unknown) => this.#onError(err));
+    if (!('remove' in next)) return void this.#listNew(p, next.list, stat?.ctimeMs ?? 0).catch((err: unknown) => this.#onError(err));
     this.#gone.seen(this.#t, next.remove, () => this.#removals.queue(next.remove));
   }
 
@@ -158,14 +160,36 @@ export class LiveStorage {
   /**
    * A directory that appeared (or came back): every name in it, and every name the index
    * holds for it, is treated as changed, since what was copied in with it (cp -r) may have
-   * landed before its watch began, and is indexed once settled like any other change.
+   * landed before its watch began, and is indexed once settled like any other change. One
+   * holding directories may have come whole (mv from outside): it is watched at every depth
+   * first (subtree-watches.ts), so nothing written below it after this listing is missed.
    */
-  async #listNew(dir: string, at: DirAt): Promise<void> {
+  async #listNew(dir: string, at: DirAt, ctimeMs: number): Promise<void> {
     const session = this.#session;
-    const names = new Set(await namesIn(dir));
+    const { names: onDisk, holdsDirectory } = await readArrival(dir);
     if (session !== this.#session || this.#phase !== 'watching') return;
+    if (holdsDirectory && session && !(await this.#subtrees.follow(dir, ctimeMs, this.#eventsFor(session)))) return this.#watchAfresh();
+    if (session !== this.#session || this.#phase !== 'watching') return;
+    const names = new Set(onDisk);
     for (const name of knownNames(this.#t.index, at)) names.add(name);
     for (const name of names) this.#settler.add(path.join(dir, name), { ...at, name });
+  }
+
+  /** The callback of a subscription made for `session`: its events are dropped once another session began. */
+  #eventsFor(session: object): (err: Error | null, events: WatchEvent[]) => void {
+    return (err, events) => {
+      if (this.#session !== session) return;
+      if (err) this.#onError(err);
+      else this.#onEvents(events);
+    };
+  }
+
+  /** Too many trees followed apart: the watch starts again as at startup (a reconcile, then one walk watching every directory). */
+  #watchAfresh(): void {
+    if (this.#closed || this.#phase !== 'watching') return;
+    void this.#stop();
+    this.#phase = 'idle';
+    void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
   }
 
   #onError(err: unknown): void {
@@ -212,10 +236,11 @@ export class LiveStorage {
     this.#removals.clear();
     this.#gone.clear();
     this.#poller.stop();
+    const subtrees = this.#subtrees.clear();
     this.#stopTimer?.();
     this.#stopTimer = null;
     const subscription = this.#subscription;
     this.#subscription = null;
-    await (await subscription)?.unsubscribe().catch(() => undefined);
+    await Promise.all([(await subscription)?.unsubscribe().catch(() => undefined), subtrees]);
   }
 }

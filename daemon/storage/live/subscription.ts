@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isAddressableName, isFolderPathInLimits } from '../scan.js';
 
@@ -49,15 +48,6 @@ export function locate(root: string, p: string): Location | null {
   const folder = names.join('/');
   if (!names.every(isAddressableName) || !isFolderPathInLimits(folder)) return null;
   return { username: parts[0], folder, name: parts[parts.length - 1] };
-}
-
-/**
- * The names in a directory that just appeared. @parcel/watcher reports a new directory
- * but not what was written into it before its watch began (cp -r, or a file written right
- * after mkdir: missed 7 times in 13), so the watcher lists it itself.
- */
-export async function namesIn(dir: string): Promise<string[]> {
-  return readdir(dir).catch(() => []);
 }
 
 /** Which OS limit an error from the watcher means (no code from @parcel/watcher: its message carries strerror). */

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { limitCode, locate, namesIn, nativeWatch, type WatchEvent } from '../../../daemon/storage/live/subscription.js';
+import { limitCode, locate, nativeWatch, type WatchEvent } from '../../../daemon/storage/live/subscription.js';
+import { readArrival } from '../../../daemon/storage/live/subtree-watches.js';
 
 const root = '/srv/storage';
 
@@ -40,7 +41,7 @@ describe('a real subscription', () => {
   let dir = '';
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('reports a file in a folder, and namesIn lists a new directory', async () => {
+  it('reports a file in a folder, and readArrival lists a new directory', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-sub-'));
     await mkdir(path.join(dir, 'ana', 'f'), { recursive: true });
     const events: WatchEvent[] = [];
@@ -50,8 +51,9 @@ describe('a real subscription', () => {
     try {
       await writeFile(path.join(dir, 'ana', 'f', 'x.txt'), 'x');
       await expect.poll(() => events.map((e) => e.path), { timeout: 5000 }).toContain(path.join(dir, 'ana', 'f', 'x.txt'));
-      expect(await namesIn(path.join(dir, 'ana', 'f'))).toEqual(['x.txt']);
-      expect(await namesIn(path.join(dir, 'missing'))).toEqual([]);
+      expect(await readArrival(path.join(dir, 'ana', 'f'))).toEqual({ names: ['x.txt'], holdsDirectory: false });
+      expect(await readArrival(path.join(dir, 'ana'))).toEqual({ names: ['f'], holdsDirectory: true });
+      expect(await readArrival(path.join(dir, 'missing'))).toEqual({ names: [], holdsDirectory: false });
     } finally {
       await sub.unsubscribe();
     }
