@@ -103,12 +103,7 @@ export class LiveStorage {
     this.#phase = 'watching';
     this.#t.watcherMode = 'starting';
     const session = (this.#session = {});
-    const onEvents = (err: Error | null, events: WatchEvent[]) => {
-      if (this.#session !== session) return;
-      if (err) this.#onError(err);
-      else this.#onEvents(events);
-    };
-    const subscribing = (async () => this.#subscribe(this.#t.config.storageDir, onEvents))();
+    const subscribing = (async () => this.#subscribe(this.#t.config.storageDir, this.#eventsFor(session)))();
     this.#subscription = subscribing.catch(() => null);
     try {
       await subscribing;
