@@ -5,7 +5,7 @@
 import { readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { embeddedRun } from '../helpers/backend.js';
+import { embeddedRun, onDisk } from '../helpers/backend.js';
 import { createUser, snapshotState, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody, expectFolder } from '../helpers/records.js';
 
@@ -127,22 +127,38 @@ describe('files at depth', () => {
 });
 
 describe("a folder's modifiedAt", () => {
-  it("is the latest of its whole subtree: a file written three levels down by another program moves the top folder's", async () => {
-    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'albums/2030/may', parents: 'true' })).status).toBe(201);
-    const deep = path.join(t.storageDir, 'ana', 'albums', '2030', 'may', 'later.txt');
-    await writeFile(deep, 'x');
-    // A date no directory of the test can have: only the file carries it.
-    const later = new Date('2031-01-02T03:04:05.000Z');
-    await utimes(deep, later, later);
-    const modifiedAt = async (folder?: string) =>
-      (await t.api('GET', '/api/folders', folder ? { ...ana, folder } : ana)).body.folders.map(
-        (f: { path: string; modifiedAt: string }) => [f.path, f.modifiedAt],
-      );
-    await vi.waitFor(async () => expect(await modifiedAt()).toContainEqual(['albums', later.toISOString()]), {
-      timeout: 8000,
-      interval: 25,
-    });
-    expect(await modifiedAt('albums')).toEqual([['albums/2030', later.toISOString()]]);
-    expect(await modifiedAt('albums/2030')).toEqual([['albums/2030/may', later.toISOString()]]);
+  it("is the latest of its whole subtree: a file uploaded three levels down moves the top folder's", async () => {
+    expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'reels/2030/may', parents: 'true' })).status).toBe(201);
+    const top = async () =>
+      ((await t.api('GET', '/api/folders', ana)).body.folders as { path: string; modifiedAt: string }[]).find((f) => f.path === 'reels')!
+        .modifiedAt;
+    const before = await top();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a later clock reading than the folders' own
+    const uploaded = await upload(t, 'ana', 'clip.txt', 'x', { folder: 'reels/2030/may' });
+    expect(uploaded.status).toBe(201);
+    const fileAt = uploaded.body.file.modifiedAt as string;
+    expect(fileAt > before).toBe(true);
+    expect((await top()) >= fileAt).toBe(true);
   });
+
+  onDisk(() =>
+    it("is the latest of its whole subtree: a file written three levels down by another program moves the top folder's", async () => {
+      expect((await t.api('POST', '/api/folders/create', { ...ana, folder: 'albums/2030/may', parents: 'true' })).status).toBe(201);
+      const deep = path.join(t.storageDir, 'ana', 'albums', '2030', 'may', 'later.txt');
+      await writeFile(deep, 'x');
+      // A date no directory of the test can have: only the file carries it.
+      const later = new Date('2031-01-02T03:04:05.000Z');
+      await utimes(deep, later, later);
+      const modifiedAt = async (folder?: string) =>
+        (await t.api('GET', '/api/folders', folder ? { ...ana, folder } : ana)).body.folders.map(
+          (f: { path: string; modifiedAt: string }) => [f.path, f.modifiedAt],
+        );
+      await vi.waitFor(async () => expect(await modifiedAt()).toContainEqual(['albums', later.toISOString()]), {
+        timeout: 8000,
+        interval: 25,
+      });
+      expect(await modifiedAt('albums')).toEqual([['albums/2030', later.toISOString()]]);
+      expect(await modifiedAt('albums/2030')).toEqual([['albums/2030/may', later.toISOString()]]);
+    }),
+  );
 });

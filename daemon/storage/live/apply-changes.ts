@@ -101,12 +101,11 @@ export async function lookFresh<T>(
   touched: (touches: Touches, at: T) => boolean,
 ): Promise<Look[]> {
   const touches = trackTouches(index);
+  // A failure is the caller's to judge (it says nothing about the names): the settler looks again.
   const stats = await lstatBelow(
     root,
     batch.map(([p]) => p),
-  )
-    .catch(() => batch.map(() => null))
-    .finally(() => touches.stop());
+  ).finally(() => touches.stop());
   return stats.map((stat, i) => (touched(touches, batch[i][1]) ? undefined : stat));
 }
 

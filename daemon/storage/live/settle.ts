@@ -5,6 +5,14 @@ export const WRITE_FINISH_MS = 200;
 /** How often changed names are looked at again until they have settled. */
 export const SETTLE_POLL_MS = 50;
 
+/**
+ * A look that failed (too many open files under load, say) says nothing about the names: they
+ * are looked at again next time instead of read as gone, which dropped new files from the
+ * index until the next reconcile. Only after this many failures in a row is the batch taken
+ * as gone (the storage folder unreadable for good: the marker check and the reconcile say so).
+ */
+const LOOK_RETRIES = 20;
+
 /** What a look at a name found: its lstat, null (nothing there) or undefined (changed by the API while read: look again). */
 export type Look = Stats | null | undefined;
 
@@ -36,6 +44,7 @@ export class Settler<T> {
   #timer: NodeJS.Timeout | null = null;
   /** Replaced by clear(), so a look in flight then applies nothing. */
   #round = {};
+  #failedLooks = 0;
 
   constructor(options: SettleOptions<T>) {
     this.#options = { quietMs: WRITE_FINISH_MS, pollMs: SETTLE_POLL_MS, ...options };
@@ -68,9 +77,13 @@ export class Settler<T> {
   async #tick(): Promise<void> {
     const round = this.#round;
     const batch = [...this.#pending];
-    const looks = await this.#options.look(batch.map(([p, pending]) => [p, pending.at])).catch(() => batch.map(() => null));
+    const looks = await this.#options.look(batch.map(([p, pending]) => [p, pending.at])).then(
+      (found) => ((this.#failedLooks = 0), found),
+      () => (++this.#failedLooks < LOOK_RETRIES ? null : batch.map(() => null)),
+    );
     if (round !== this.#round) return;
     this.#timer = null;
+    if (looks === null) return this.#schedule();
     const now = Date.now();
     const settled: [string, Pending<T>, Stats | null][] = [];
     for (let i = 0; i < batch.length; i++) {

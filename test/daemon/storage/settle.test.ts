@@ -35,6 +35,40 @@ describe('Settler', () => {
     expect(s.size).toBe(0);
   });
 
+  it('looks again after a failed look instead of taking the names as gone (a busy machine’s EMFILE lost new files)', async () => {
+    const settled: [string, Stats | null][] = [];
+    let failures = 2;
+    const s = new Settler<string>({
+      look: async (batch) => {
+        if (failures-- > 0) throw Object.assign(new Error('too many open files'), { code: 'EMFILE' });
+        return batch.map(() => dir);
+      },
+      settled: (p, _at, stat) => settled.push([p, stat]),
+      quietMs: 200,
+      pollMs: 50,
+    });
+    s.add('/new', 'N');
+    await vi.advanceTimersByTimeAsync(120);
+    expect(settled).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(settled).toEqual([['/new', dir]]);
+  });
+
+  it('takes a batch as gone only after many failed looks in a row', async () => {
+    const settled: [string, Stats | null][] = [];
+    const s = new Settler<string>({
+      look: async () => {
+        throw new Error('unreadable');
+      },
+      settled: (p, _at, stat) => settled.push([p, stat]),
+      quietMs: 200,
+      pollMs: 50,
+    });
+    s.add('/x', 'X');
+    await vi.advanceTimersByTimeAsync(50 * 25);
+    expect(settled).toEqual([['/x', null]]);
+  });
+
   it('hands on a name that is gone, or not a file, at the first look', async () => {
     const { s, settled } = settler(new Map([['/d', dir]]));
     s.add('/gone', 'G');
