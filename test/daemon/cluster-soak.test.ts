@@ -87,8 +87,10 @@ describe('three cluster daemons behind nginx under a mixed load and one fault af
       await raceQuota(ctx);
     } finally {
       stopped = true;
+      console.log('soak: faults done, waiting for the clients to stop');
       await Promise.all(workers);
     }
+    console.log('soak: clients stopped; checking the event stream and the data');
     ctx.notes.push(`faults and load: ${Date.now() - started} ms, ${ledger.acknowledged} writes acknowledged`);
 
     // The event stream (opened again whenever its daemon was killed) still delivers.

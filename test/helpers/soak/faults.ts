@@ -34,8 +34,11 @@ export interface FaultContext {
 async function fault(ctx: FaultContext, name: string, harm: () => Promise<void>): Promise<void> {
   ctx.rec.phase = name;
   const started = Date.now();
+  // Said as it happens, so that a soak cut short by its timeout still shows where it was.
+  console.log(`soak: ${name} begins (${ctx.rec.outcomes.length} answers so far)`);
   await harm();
   const undone = Date.now();
+  console.log(`soak: ${name} undone after ${undone - started} ms`);
   await vi.waitFor(async () => expect(await allHealthy(ctx.cluster)).toBe(true), { timeout: 60_000, interval: 100 });
   // /api/health reuses its answer for a second (services/health.ts): an `ok` from before a
   // short fault (a PostgreSQL restart) can answer while that daemon still resyncs, and the next

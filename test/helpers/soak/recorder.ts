@@ -5,6 +5,9 @@
  */
 import { TEST_KEY } from '../daemon.js';
 
+/** Past this, a request counts as unanswered (the slowest answers in a soak take about 7 s: a daemon stopped 6 s). */
+const REQUEST_LIMIT_MS = 45_000;
+
 export interface Outcome {
   op: string;
   /** The route asked for (its query names the file). */
@@ -39,6 +42,8 @@ export class Recorder {
         method: init.method ?? 'GET',
         headers: { 'API-Key': TEST_KEY, ...init.headers },
         body: init.body,
+        // A request no one answers is a finding (checkAnswers names it), not a soak that hangs until its own timeout.
+        signal: AbortSignal.timeout(REQUEST_LIMIT_MS),
       });
       status = res.status;
       // A client told to come back (503 with Retry-After) retries at once, the worst a client
