@@ -58,7 +58,8 @@ export function createDispatch(guards: Guards, events: EventHub, logins: LoginTh
     } catch (err) {
       // A user, file or share another daemon made a moment ago may not be here yet: catch up
       // and answer again once. A miss changes nothing, and is decided before a body is read.
-      if (!(err instanceof ApiError && RETRIED_MISSES.has(err.code) && (await nimbus.store.catchUp()))) throw err;
+      // Strict: a daemon that cannot catch up now (the database restarting) answers 503, not a miss that may be its lag.
+      if (!(err instanceof ApiError && RETRIED_MISSES.has(err.code) && (await nimbus.store.catchUp(true)))) throw err;
       result = await HANDLERS[endpoint.id](input);
     }
     // Raw rows (bytes, events, a page) wrote their response themselves.

@@ -62,8 +62,11 @@ export interface StoreBackend {
   commit(): Promise<void>;
   /** Waits for the write in progress, if any. */
   idle(): Promise<void>;
-  /** Applies every commit other daemons made before the call (absent: there are no others). */
-  catchUp?(): Promise<void>;
+  /**
+   * Applies every commit other daemons made before the call (absent: there are no others).
+   * `strict`: throws 503 `database_unavailable` when it cannot (the database out of reach).
+   */
+  catchUp?(strict?: boolean): Promise<void>;
   /** Waits for pending writes, then releases files and connections. */
   close(): Promise<void>;
 }

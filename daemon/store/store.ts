@@ -162,9 +162,9 @@ export class Store {
    * the call, and answers true; false (at once) when no other daemon can write. Called on a
    * miss (an unknown session, key, user or file) before answering it as one.
    */
-  async catchUp(): Promise<boolean> {
+  async catchUp(strict = false): Promise<boolean> {
     if (!this.#backend.catchUp) return false;
-    await this.#backend.catchUp();
+    await this.#backend.catchUp(strict);
     return true;
   }
 

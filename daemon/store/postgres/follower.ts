@@ -6,6 +6,7 @@
  * read never lands last.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { databaseUnavailable } from '../../errors.js';
 import type { ChangeSet, StoreHost } from '../backend.js';
 import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
 import type { DbData } from '../schema.js';
@@ -79,10 +80,18 @@ export class Follower {
    * name have been read and applied. For a miss that may only be this daemon lagging (a
    * session signed in through another daemon a moment ago).
    */
-  async catchUp(): Promise<void> {
+  async catchUp(strict = false): Promise<void> {
     const { listener } = this.#deps;
-    if (!listener.listening) return;
-    await listener.sync().catch(() => undefined);
+    // `strict`: for a miss about to be answered. Not listening (the database restarting, the
+    // connection being made again), nothing says what this daemon lacks, and a 404 then may
+    // only be its lag: 503 instead, which a client retries (the soak test saw the 404).
+    if (!listener.listening) {
+      if (strict) throw databaseUnavailable();
+      return;
+    }
+    await listener.sync().catch(() => {
+      if (strict) throw databaseUnavailable();
+    });
     await this.#remote;
   }
 

@@ -73,8 +73,8 @@ export class PgBackend implements StoreBackend {
   }
 
   /** Resolves once the Maps hold every commit other daemons made before the call (follower.ts). */
-  async catchUp(): Promise<void> {
-    await this.#follower.catchUp();
+  async catchUp(strict?: boolean): Promise<void> {
+    await this.#follower.catchUp(strict);
   }
 
   async close(): Promise<void> {
