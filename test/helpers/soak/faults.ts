@@ -133,30 +133,18 @@ export async function cutBucket(ctx: FaultContext): Promise<void> {
 export async function killMidUpload(ctx: FaultContext): Promise<void> {
   const d = ctx.cluster.daemons[2];
   await fault(ctx, 'kill mid-upload', async () => {
-    let sent = 0;
-    let halfway: () => void;
-    const reached = new Promise<void>((resolve) => (halfway = resolve));
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (sent >= 7 * MIB) {
-          halfway();
-          await new Promise(() => undefined);
-        }
-        controller.enqueue(new Uint8Array(randomBytes(MIB)));
-        sent += MIB;
-      },
-    });
+    // Right after the bucket cut a daemon may still take the bucket for down and refuse an
+    // upload (503) before reading its body: then the body never gets halfway, and waiting for
+    // it hung the soak until its timeout. Sent again, as a client would, until it is read.
+    const deadline = Date.now() + 30_000;
+    let started = startCutUpload(d.url);
+    while (!(await Promise.race([started.reached.then(() => true), started.answer.then(() => false)]))) {
+      if (Date.now() > deadline) throw new Error(`kill mid-upload: the daemon never read the upload (${await started.answer})`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      started = startCutUpload(d.url);
+    }
+    const { answer } = started;
     ctx.ledger.gone.add('cut-upload.bin');
-    const answer = fetch(`${d.url}/api/files/upload?username=${USER}&file=cut-upload.bin`, {
-      method: 'POST',
-      headers: { 'API-Key': TEST_KEY, 'Content-Length': String(12 * MIB) },
-      body,
-      duplex: 'half',
-    } as RequestInit).then(
-      (res) => `${res.status}`,
-      (err: Error) => `no answer (${String(err.cause ?? err.message)})`,
-    );
-    await reached;
     // Killed once its multipart upload has begun in the bucket (the bytes sent may still be in
     // buffers), or after 30 s without one: the daemon has read 7 MiB of the body either way, so
     // it dies mid-upload. (Once in about fifteen runs, right after the bucket cut, no multipart
@@ -179,6 +167,33 @@ export async function killMidUpload(ctx: FaultContext): Promise<void> {
     ctx.notes.push(`kill mid-upload: the upload sent to the killed daemon got ${await answer}`);
     await ctx.cluster.restart(d);
   });
+}
+
+/** An upload of 12 MiB to `base` whose body stops after 7 MiB (`reached`), and the answer it gets. */
+function startCutUpload(base: string): { reached: Promise<void>; answer: Promise<string> } {
+  let sent = 0;
+  let halfway: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (halfway = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent >= 7 * MIB) {
+        halfway();
+        await new Promise(() => undefined);
+      }
+      controller.enqueue(new Uint8Array(randomBytes(MIB)));
+      sent += MIB;
+    },
+  });
+  const answer = fetch(`${base}/api/files/upload?username=${USER}&file=cut-upload.bin`, {
+    method: 'POST',
+    headers: { 'API-Key': TEST_KEY, 'Content-Length': String(12 * MIB) },
+    body,
+    duplex: 'half',
+  } as RequestInit).then(
+    (res) => `${res.status}`,
+    (err: Error) => `no answer (${String(err.cause ?? err.message)})`,
+  );
+  return { reached, answer };
 }
 
 /** Uploads raced from two daemons at once against a small quota: each 201 or 507, the quota never passed. */
