@@ -4,6 +4,7 @@ import type { ErrorBody } from '../../shared/types.js';
 import { ApiError, fromFsError } from '../errors.js';
 import { sendPage } from './pages.js';
 import { redactUrl } from './request-log.js';
+import { dropUnreadBody } from './unread-body.js';
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -41,6 +42,7 @@ export function errorHandler(log: (line: string) => void): Middleware {
       ctx.status = status;
       ctx.set(apiError?.headers ?? {});
       ctx.remove('Content-Disposition');
+      dropUnreadBody(ctx.req, ctx.res);
       const page = apiError?.page;
       if (page && (!page.browsersOnly || ctx.accepts('json', 'html') === 'html')) {
         sendPage(ctx, status, page.title, page.message);
@@ -48,7 +50,9 @@ export function errorHandler(log: (line: string) => void): Middleware {
       }
       ctx.type = 'application/json';
       ctx.body = errorBody(apiError);
-      if (status === 413 || status === 507) ctx.set('Connection', 'close');
+      // A client that sent the whole body of a refused upload is told not to send another on this
+      // connection; one still sending is read to the end instead (unread-body.ts says why).
+      if (ctx.req.complete && (status === 413 || status === 507)) ctx.set('Connection', 'close');
     } finally {
       const server = (ctx.req.socket as { server?: { listening?: boolean } }).server;
       if (server?.listening === false && !ctx.headerSent) ctx.set('Connection', 'close');

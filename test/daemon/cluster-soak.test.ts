@@ -12,6 +12,8 @@
  * (docs/scaling.md, "Failure behaviour", quotes it). Bounded: about two minutes.
  */
 import { ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bucketOf, eventually } from '../helpers/cluster.js';
 import { TEST_KEY } from '../helpers/daemon.js';
@@ -35,6 +37,20 @@ const WORKERS = 3;
 const FOLDERS = Array.from({ length: WORKERS }, (_, i) => `f${i}`);
 
 let cluster: SoakCluster;
+
+/** nginx's error log, for a message: why it answered a 502 on its own. */
+const nginxErrors = async (c: SoakCluster) =>
+  `nginx's error log:\n${(await readFile(path.join(c.nginx.dir, 'error.log'), 'utf8').catch(() => '')).split('\n').slice(-30).join('\n')}`;
+
+/** nginx's error log counted by kind (the text after the level, without addresses and ids). */
+const nginxErrorKinds = async (c: SoakCluster) => {
+  const kinds = new Map<string, number>();
+  for (const line of (await readFile(path.join(c.nginx.dir, 'error.log'), 'utf8').catch(() => '')).split('\n')) {
+    const kind = line.match(/\[(?:error|warn|crit|alert)\] \d+#\d+: \*?\d* ?(.*?)(?:, client:|$)/)?.[1];
+    if (kind) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds].map(([kind, n]) => `nginx error log: ${kind} ×${n}`);
+};
 
 const admin = async (route: string) => {
   const res = await fetch(`${cluster.nginx.url}${route}`, { method: 'POST', headers: { 'API-Key': TEST_KEY } });
@@ -100,7 +116,10 @@ describe('three cluster daemons behind nginx under a mixed load and one fault af
       headers: { 'API-Key': TEST_KEY },
       body: 'x',
     });
-    expect(up.status).toBe(201);
+    expect(
+      up.status,
+      `the closing upload: ${await up.text()}\n${(await nginxErrorKinds(cluster)).join('\n')}\n${await nginxErrors(cluster)}`,
+    ).toBe(201);
     ledger.present.set(marker, new Set(['2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881']));
     await vi.waitFor(() => expect(events.text()).toContain(marker), { timeout: 20_000, interval: 100 });
     ctx.notes.push(`event stream: cut and opened again ${events.cuts()} time(s)`);
@@ -118,6 +137,7 @@ describe('three cluster daemons behind nginx under a mixed load and one fault af
     const open = await bucket.client.send(new ListMultipartUploadsCommand({ Bucket: bucket.name }));
     bucket.close();
     ctx.notes.push(`multipart uploads left open in the bucket: ${open.Uploads?.length ?? 0}`);
+    ctx.notes.push(...(await nginxErrorKinds(cluster)));
     console.log(['soak measurements:', ...ctx.notes, ...summarise(rec.outcomes)].join('\n  '));
     expect(problems, [...problems.slice(0, 40), 'what those files got:', ...historyOf(rec.outcomes, problems)].join('\n')).toEqual([]);
   }, 300_000);

@@ -6,7 +6,7 @@
  * knows the balancer's address from NIMBUS_PUBLIC_URL, as deployed. (The two-daemon version
  * comes with the PostgreSQL + S3 backend.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -28,6 +28,9 @@ describe('nginx (deploy/nginx.conf) in front of a nimbus daemon', () => {
   let nginx: RunningNginx;
   let pid = 0;
   const post = (route: string) => fetch(`${nginx.url}${route}`, { method: 'POST', headers });
+  /** The error lines nginx has logged so far (an upstream failure it counts against a daemon is one). */
+  const nginxErrors = async () =>
+    (await readFile(path.join(nginx.dir, 'error.log'), 'utf8')).split('\n').filter((line) => line.includes('[error]'));
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-nginx-daemon-'));
@@ -118,4 +121,29 @@ describe('nginx (deploy/nginx.conf) in front of a nimbus daemon', () => {
     expect((await uploaded).status).toBe(201);
     expect(received).toMatch(/event: file\.\w+\ndata: \{[^\n]*"username":"big"[^\n]*"file":"evented\.txt"/);
   }, 60_000);
+
+  it('relays an upload refused over the quota as the daemon’s 507, never a 502, and nginx counts no upstream failure', async () => {
+    // A refusal answered before the body is read: the daemon used to close the connection with
+    // the body unread, the kernel reset it, nginx failed writing the body (502) and counted
+    // the failure against the daemon (max_fails), so one user over quota could mark every
+    // daemon down ("no live upstreams") for everybody.
+    expect((await post(`/api/role/create?name=tiny&maxStorage=1&badge=${encodeURIComponent('https://example.com/b.png')}`)).status).toBe(
+      201,
+    );
+    expect((await post(`/api/user/create?username=tiny&email=tiny@example.com&password=password123`)).status).toBe(201);
+    expect((await post(`/api/user/role?username=tiny&name=tiny`)).status).toBe(201);
+    const errorsBefore = (await nginxErrors()).length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${nginx.url}/api/files/upload?username=tiny&file=big-${i}.bin`, {
+        method: 'POST',
+        headers,
+        body: new Uint8Array(32 * MIB),
+      });
+      await res.text();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual(Array(12).fill(507));
+    expect((await nginxErrors()).slice(errorsBefore)).toEqual([]);
+  }, 120_000);
 });
