@@ -14,6 +14,7 @@ import { verifyPassword } from '../../keys/secrets.js';
 import { dummyPasswordHash } from '../../services/auth.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
+import { mayStillHave } from '../../services/standing.js';
 
 export const DAV_REALM = 'Basic realm="Nimbus", charset="UTF-8"';
 /** How long a password that passed is taken without hashing it again (clients send it with every request). */
@@ -107,6 +108,19 @@ export class DavAuth {
   }
 }
 
+const PASSWORD_LABEL = 'password';
+
+/**
+ * Whether a caller authorized at the start of a request (an upload still streaming) may still
+ * place it: a password's caller while the user is there with the same standing, a key's as the
+ * API decides (mayStillHave).
+ */
+export function davMayStill(nimbus: NimbusContext, caller: Caller, username: string): boolean {
+  if (caller.label !== PASSWORD_LABEL || caller.sessionId !== null) return mayStillHave(nimbus, caller, username);
+  const user = caller.username === null ? undefined : nimbus.store.users.get(caller.username);
+  return user !== undefined && (caller.username === username || isAdminUser(user));
+}
+
 /** A user signed in with their password: acts as them, may write. */
 function passwordCaller(username: string, admin: boolean): Caller {
   return {
@@ -116,7 +130,7 @@ function passwordCaller(username: string, admin: boolean): Caller {
     canWrite: true,
     credential: `dav-password:${username}`,
     dialect: 'nimbus',
-    label: 'password',
+    label: PASSWORD_LABEL,
     sessionId: null,
   };
 }

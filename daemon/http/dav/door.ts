@@ -7,7 +7,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import type { NimbusContext } from '../../context.js';
-import { ApiError, databaseUnavailable, notFound } from '../../errors.js';
+import { ApiError, badRequest, databaseUnavailable, notFound } from '../../errors.js';
 import type { Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
 import { indexSettled } from '../dispatch.js';
@@ -64,6 +64,8 @@ async function serve(ctx: Context, options: DavDoorOptions, auth: DavAuth): Prom
     if (ctx.method === 'OPTIONS') return await answerOptions(ctx);
     const caller = await auth.caller(ctx, options.origins());
     if (!READING.has(ctx.method) && !caller.canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
+    // A fragment is the client's own business (RFC 3986 §3.5): one sent along names no other resource, so it is refused.
+    if (ctx.url.includes('#')) throw badRequest('A request URL may not carry a fragment (#…)');
     const target = parseDavPath(ctx.path);
     if (target.username === null) {
       if (ctx.method !== 'PROPFIND' && ctx.method !== 'GET' && ctx.method !== 'HEAD')

@@ -10,7 +10,7 @@ import { ApiError, badRequest, conflict } from '../../errors.js';
 import * as files from '../../services/files.js';
 import * as folders from '../../services/folders.js';
 import type { Caller } from '../../services/keys.js';
-import { mayStillHave } from '../../services/standing.js';
+import { davMayStill } from './auth.js';
 import { davNotFound } from './propfind.js';
 import { resourceAt, splitPath, type DavPath } from './paths.js';
 import { answerEmpty, hasBody } from './xml.js';
@@ -44,7 +44,7 @@ export async function put(ctx: Context, nimbus: NimbusContext, at: DavPath, call
       overwrite: true,
       declaredLength: /^\d+$/.test(length) ? Number(length) : null,
       body: ctx.req,
-      callerMayStill: () => mayStillHave(nimbus, caller, at.username),
+      callerMayStill: () => davMayStill(nimbus, caller, at.username),
     })
     .catch(parentGoneIs409);
   answerEmpty(ctx, resource.kind === 'file' ? 204 : 201);
