@@ -66,6 +66,9 @@ const clusterFiles = [
     'tree-search',
     'tree-trash',
     'tree-zip',
+    // Issue 26's WebDAV door.
+    'dav-auth',
+    'dav-tree',
   ].map((name) => `test/daemon/${name}.test.ts`),
   'test/accounts/**/*.test.ts',
 ];
