@@ -14,6 +14,7 @@ import { copyFolder } from '../../services/folder-copy.js';
 import { maxBytesOf, usedBytesOf } from '../../services/records.js';
 import * as transfers from '../../services/transfers.js';
 import { davNotFound } from './propfind.js';
+import { copyDeadProps } from './state.js';
 import { joinPath, parseDavPath, resourceAt, splitPath, type DavPath } from './paths.js';
 import { parentGoneIs409, removeResource, requireParent } from './write.js';
 import { answerEmpty } from './xml.js';
@@ -36,6 +37,18 @@ function destinationOf(ctx: Context, source: DavPath, hosts: Set<string>): DavPa
   return { username: target.username, path: target.path };
 }
 
+/** The Destination's path when it parses (for naming the lock a 423 met), else nothing. */
+export function destinationPaths(ctx: Context): string[] {
+  const header = ctx.get('Destination');
+  if (!header) return [];
+  try {
+    const target = parseDavPath(new URL(header, 'http://localhost').pathname);
+    return target.username === null ? [] : [target.path];
+  } catch {
+    return [];
+  }
+}
+
 export async function copyOrMove(ctx: Context, nimbus: NimbusContext, from: DavPath, hosts: Set<string>): Promise<void> {
   const move = ctx.method === 'MOVE';
   const depth = ctx.get('Depth').trim().toLowerCase() || 'infinity';
@@ -56,6 +69,8 @@ export async function copyOrMove(ctx: Context, nimbus: NimbusContext, from: DavP
   if (existed) await removeResource(nimbus, to);
   const run = move ? moveTo : source.kind === 'file' ? copyFileTo : depth === '0' ? emptyFolderAt : copyFolderTo;
   await run(nimbus, from, to).catch(parentGoneIs409);
+  // Dead properties go with a copy (a move's follow their resource inside the services).
+  if (!move) await copyDeadProps(nimbus, from.username, from.path, to.path);
   answerEmpty(ctx, existed ? 204 : 201);
 }
 

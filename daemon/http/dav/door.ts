@@ -12,10 +12,14 @@ import type { Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
 import { indexSettled } from '../dispatch.js';
 import { DavAuth } from './auth.js';
-import { copyOrMove } from './copy-move.js';
+import { copyOrMove, destinationPaths } from './copy-move.js';
 import { DavCondition, sendCondition } from './errors.js';
+import { asLockCondition, submittedTokens } from './if-eval.js';
+import { lock, unlock } from './locks.js';
 import { parseDavPath, DAV_PREFIX, type DavPath } from './paths.js';
 import { propfind, propfindUsers } from './propfind.js';
+import { proppatch } from './proppatch.js';
+import { withLockTokens } from './state.js';
 import { answerEmpty } from './xml.js';
 import { get } from './read.js';
 import { mkcol, notAllowed, put, remove } from './write.js';
@@ -98,9 +102,23 @@ async function admit(nimbus: NimbusContext, caller: Caller, username: string): P
 
 async function byMethod(ctx: Context, options: DavDoorOptions, at: DavPath, caller: Caller): Promise<void> {
   const { nimbus } = options;
+  // The If header holds (else 412 or 423), and the lock tokens it names are this request's.
+  const tokens = await submittedTokens(ctx, nimbus, at);
+  const paths = [at.path, ...destinationPaths(ctx)];
+  try {
+    await withLockTokens(tokens, () => runMethod(ctx, options, at, caller));
+  } catch (err) {
+    throw asLockCondition(err, nimbus, at.username, paths, tokens);
+  }
+}
+
+function runMethod(ctx: Context, options: DavDoorOptions, at: DavPath, caller: Caller): Promise<void> {
+  const { nimbus } = options;
   switch (ctx.method) {
     case 'PROPFIND':
       return propfind(ctx, nimbus, at);
+    case 'PROPPATCH':
+      return proppatch(ctx, nimbus, at);
     case 'GET':
     case 'HEAD':
       return get(ctx, nimbus, at);
@@ -113,6 +131,10 @@ async function byMethod(ctx: Context, options: DavDoorOptions, at: DavPath, call
     case 'COPY':
     case 'MOVE':
       return copyOrMove(ctx, nimbus, at, options.hosts());
+    case 'LOCK':
+      return lock(ctx, nimbus, at, caller);
+    case 'UNLOCK':
+      return unlock(ctx, nimbus, at);
     default:
       ctx.set('Allow', METHODS);
       throw notAllowed(`${ctx.method} is not a WebDAV method this server takes`);
