@@ -1,8 +1,9 @@
 /**
  * The If header (RFC 4918 §10.4) evaluated against the resources it names: each list holds when
  * all its conditions do (a state token names a live lock covering the resource, an entity tag
- * is the resource's current one, `Not` inverts), the header when any list does. False is 412,
- * or 423 when the resource is locked and the header named none of its locks' tokens. Every
+ * is the resource's current one, `Not` inverts), the header when any list does. False is 412
+ * (RFC 4918 §10.4.1), whatever locks there are; a write it lets through meets the services' own
+ * lock checks, a 423 when none of its tokens is the lock's. Every
  * state token it names is submitted (withLockTokens), as §10.4.1 has it, true or not.
  */
 import type { Context } from 'koa';
@@ -14,7 +15,7 @@ import { hrefOf, parseDavPath, resourceAt, splitPath, type DavPath } from './pat
 import { locksCovering, locksWithin, parseIf, type DavLock, type IfCondition } from './state.js';
 import { escapeXml } from './xml.js';
 
-/** The lock tokens a request submits, after its If header (if any) held; 412 or 423 when it did not. */
+/** The lock tokens a request submits, after its If header (if any) held; 412 when it did not. */
 export async function submittedTokens(ctx: Context, nimbus: NimbusContext, at: DavPath): Promise<Set<string>> {
   const header = ctx.get('If');
   if (!header) return new Set();
@@ -26,8 +27,6 @@ export async function submittedTokens(ctx: Context, nimbus: NimbusContext, at: D
     const resource = list.resource === null ? at : taggedResource(list.resource, at.username);
     if (resource && (await allHold(nimbus, resource, list.conditions, etags))) return tokens;
   }
-  const blocking = blockingLock(nimbus, at.username, [at.path], tokens);
-  if (blocking) throw lockTokenMissing(nimbus, blocking);
   throw davCondition(412, 'precondition-failed', 'The If header does not hold');
 }
 

@@ -30,8 +30,7 @@ export async function proppatch(ctx: Context, nimbus: NimbusContext, at: DavPath
   const statusOf = new Map<Change, number>();
   if (protectedOnes.length > 0) for (const c of changes) statusOf.set(c, c.ns === DAV_NS ? 403 : 424);
   else {
-    const set: DeadProp[] = changes.filter((c) => c.op === 'set').map(({ ns, name, xml }) => ({ ns, name, xml }));
-    const remove = changes.filter((c) => c.op === 'remove').map(({ ns, name }) => ({ ns, name }));
+    const { set, remove } = netChanges(changes);
     await patchDeadProps(nimbus, at.username, at.path, set, remove);
     for (const c of changes) statusOf.set(c, 200);
   }
@@ -44,6 +43,25 @@ export async function proppatch(ctx: Context, nimbus: NimbusContext, at: DavPath
     })
     .join('');
   sendXml(ctx, 207, multistatus([`<D:response><D:href>${escapeXml(href)}</D:href>${propstats}</D:response>`]));
+}
+
+/**
+ * What the changes come to, in document order (§9.2: a remove then a set of one property leaves
+ * it set, a set then a remove leaves it gone): each property's last change, so the service's
+ * own order of sets and removals cannot change the outcome.
+ */
+function netChanges(changes: Change[]): { set: DeadProp[]; remove: { ns: string; name: string }[] } {
+  const last = new Map<string, Change>();
+  for (const c of changes) {
+    const key = `${c.ns}\0${c.name}`;
+    last.delete(key);
+    last.set(key, c);
+  }
+  const final = [...last.values()];
+  return {
+    set: final.filter((c) => c.op === 'set').map(({ ns, name, xml }) => ({ ns, name, xml })),
+    remove: final.filter((c) => c.op === 'remove').map(({ ns, name }) => ({ ns, name })),
+  };
 }
 
 function readChanges(root: Element): Change[] {
