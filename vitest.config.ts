@@ -66,6 +66,10 @@ const clusterFiles = [
     'tree-search',
     'tree-trash',
     'tree-zip',
+    // Issue 26: WebDAV's locks and dead properties, kept in the store (PostgreSQL here).
+    'dav-locks',
+    'dav-locks-api',
+    'dav-props',
   ].map((name) => `test/daemon/${name}.test.ts`),
   'test/accounts/**/*.test.ts',
 ];

@@ -4,6 +4,8 @@ import { conflict } from '../errors.js';
 import { hashPassword } from '../keys/secrets.js';
 import { foldName } from '../storage/file-index.js';
 import type { StoredUser } from '../store/schema.js';
+import { releaseLocksWithin } from './dav-locks.js';
+import { dropDeadProps, moveUserDeadProps } from './dav-props.js';
 import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
@@ -82,6 +84,9 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
         dropKeysOf(nimbus, username);
         // After the files left: a delete to the trash that was running has its record by now.
         dropTrashOf(nimbus, username);
+        // WebDAV's state of every path of theirs ('' is their root, above all of it).
+        releaseLocksWithin(nimbus, username, '');
+        dropDeadProps(nimbus, username, '');
         await nimbus.store.commit();
       },
     });
@@ -132,6 +137,9 @@ export function editUser(
     // A reset link mailed to the old address must not outlive it, nor one asked for before a new password.
     if (renaming || newHash !== null || emailChanged) dropResetsOf(nimbus, username);
     if (renaming) moveKeysOf(nimbus, username, newUsername);
+    // Every resource moved: its dead properties follow, its WebDAV locks do not (RFC 4918 §7.4, as for a folder's move).
+    if (renaming) releaseLocksWithin(nimbus, username, '');
+    if (renaming) moveUserDeadProps(nimbus, username, newUsername);
     for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
       if (emailChanged) nimbus.store.verifications.delete(hash);
