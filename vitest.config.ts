@@ -69,6 +69,10 @@ const clusterFiles = [
     // Issue 26's WebDAV door.
     'dav-auth',
     'dav-tree',
+    // Issue 26: WebDAV's locks and dead properties, kept in the store (PostgreSQL here).
+    'dav-locks',
+    'dav-locks-api',
+    'dav-props',
   ].map((name) => `test/daemon/${name}.test.ts`),
   'test/accounts/**/*.test.ts',
 ];

@@ -9,7 +9,7 @@ import { ApiError } from '../../errors.js';
 import { dropUnreadBody } from '../unread-body.js';
 import { sendXml } from './xml.js';
 
-const CODE_OF: Record<number, ErrorCode> = { 403: 'forbidden', 409: 'conflict', 412: 'precondition_failed', 423: 'conflict' };
+const CODE_OF: Record<number, ErrorCode> = { 403: 'forbidden', 409: 'conflict', 412: 'precondition_failed', 423: 'locked' };
 
 export class DavCondition extends ApiError {
   constructor(
@@ -18,8 +18,7 @@ export class DavCondition extends ApiError {
     readonly conditionXml: string,
     message: string,
   ) {
-    // 423 is WebDAV's own: the API answers no such status (until dav-state adds `locked`).
-    super(CODE_OF[status], message, {}, null, status as 409);
+    super(CODE_OF[status], message, {}, null, status);
   }
 }
 
