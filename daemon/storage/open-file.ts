@@ -4,6 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { notFound } from '../errors.js';
 import type { FileIdentity, OpenedFile } from './file-storage.js';
+import type { FileMeta } from './index-tree.js';
 import { within, type StorageParts } from './storage-parts.js';
 
 /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */
@@ -118,27 +119,52 @@ class DiskOpenedFile implements OpenedFile {
   }
 }
 
+/** How long a listing may answer a file's identity from `knownIdentities` without another lstat. */
+const KNOWN_IDENTITY_MS = 60_000;
+
+/**
+ * Identities learned by listings, by the index's meta object of the file: every change the index
+ * learns of (the daemon's own writes, the watcher's) puts a new object there, so an entry is
+ * never read for other bytes the index knows of. Only strong identities are kept (a weak one
+ * turns strong with time, and must then be seen again), and for a minute at most: a file
+ * replaced by another program with the very same size and modification time (cp -p of other
+ * bytes) keeps its meta object, and so its old identity, that long.
+ */
+const knownIdentities = new WeakMap<FileMeta, FileIdentity & { until: number }>();
+
 /**
  * The identities of the files of a folder as a download would name them (`diskIdentity`), by
  * name, from one walk to the folder (never through a link) and an lstat of each name the index
- * lists: what a WebDAV listing's getetag needs without opening every file. A name that is not a
- * regular file now is left out.
+ * lists that `knownIdentities` does not answer: what a WebDAV listing's getetag needs without
+ * opening every file. A name that is not a regular file now is left out.
  */
 export async function fileIdentities(s: StorageParts, username: string, folder: string | null): Promise<Map<string, FileIdentity>> {
   s.path(username, folder);
-  const names = [...(s.index.files(username, folder)?.keys() ?? [])];
   const found = new Map<string, FileIdentity>();
-  if (names.length === 0) return found;
+  const files = s.index.files(username, folder);
+  if (!files || files.size === 0) return found;
+  const now = Date.now();
+  const unknown: [string, FileMeta][] = [];
+  for (const [name, meta] of files) {
+    const known = knownIdentities.get(meta);
+    if (known && known.until > now) found.set(name, known);
+    else unknown.push([name, meta]);
+  }
+  if (unknown.length === 0) return found;
   return within(s.storageDir, username, folder, 'folder_not_found', async (dir) => {
-    for (const name of names) {
+    for (const [name, meta] of unknown) {
+      let stat: BigIntStats;
       try {
         // Synchronous: thousands of lstat calls through the thread pool cost more in hops than the calls.
-        const stat = lstatSync(dir.at(name), { bigint: true });
-        if (stat.isFile())
-          found.set(name, { mtimeMs: Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6, ...diskIdentity(stat) });
+        stat = lstatSync(dir.at(name), { bigint: true });
       } catch {
-        // Gone meanwhile: left out.
+        continue; // gone meanwhile: left out
       }
+      if (!stat.isFile()) continue;
+      const identity = { mtimeMs: Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6, ...diskIdentity(stat) };
+      found.set(name, identity);
+      if (identity.identityIsStrong && Number(stat.size) === meta.size)
+        knownIdentities.set(meta, { ...identity, until: now + KNOWN_IDENTITY_MS });
     }
     return found;
   });

@@ -1,6 +1,6 @@
 /** Issue 26: WebDAV's methods on a user's tree, through the same services as the API (docs/webdav.md). */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser, passwordOf, show } from '../helpers/accounts.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { dav, hrefs, propfindBody } from '../helpers/dav.js';
@@ -62,6 +62,30 @@ describe('PROPFIND', () => {
       expect(entry).toContain('<D:getcontentlength>14</D:getcontentlength>');
       expect(entry).toContain('<D:getcontenttype>text/plain</D:getcontenttype>');
     }
+  });
+
+  it('answers a new getetag after a file is replaced by one of the same size, listed again at once', async () => {
+    await mkcol('etags');
+    await put('etags/same-size.txt', 'aaaa');
+    const listedEtag = async () => {
+      const res = await dav(t, 'PROPFIND', '/dav/kim/etags/', as({ headers: { Depth: '1' }, body: propfindBody('getetag') }));
+      return /<D:getetag>([^<]*)<\/D:getetag>/.exec(res.text)![1].replace(/&quot;/g, '"');
+    };
+    // Once the file has settled its tag is strong, and a listing may keep it: the case a stale one would show.
+    const before = await vi.waitFor(
+      async () => {
+        const tag = await listedEtag();
+        expect(tag.startsWith('W/')).toBe(false);
+        return tag;
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(await listedEtag()).toBe(before);
+    await put('etags/same-size.txt', 'bbbb');
+    const download = await t.api('GET', '/api/files/download', { username: 'kim', folder: 'etags', file: 'same-size.txt' });
+    const after = await listedEtag();
+    expect(after).not.toBe(before);
+    expect(after).toBe(download.headers.get('etag'));
   });
 
   it('reports the quota as /api/user does (RFC 4331), and an unknown property 404 in its own propstat', async () => {

@@ -77,7 +77,7 @@ export function resourceAt(nimbus: NimbusContext, at: DavPath): Resource {
 }
 
 /** One segment percent-encoded for an href (everything but unreserved characters). */
-const encodeSegment = (name: string): string =>
+export const encodeSegment = (name: string): string =>
   encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The absolute, percent-encoded href of a resource; a collection's ends with `/`. */

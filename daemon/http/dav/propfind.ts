@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../errors.js';
 import type { FileIdentity } from '../../storage/file-storage.js';
 import { toUser } from '../../services/records.js';
 import { davCondition } from './errors.js';
-import { asFolder, hrefOf, joinPath, resourceAt, splitPath, type DavPath } from './paths.js';
+import { asFolder, encodeSegment, hrefOf, joinPath, resourceAt, splitPath, type DavPath } from './paths.js';
 import { ALLPROP, LIVE_PROPS, liveProp, type LiveProp, type PropSource } from './props.js';
 import { deadProps, locksCovering } from './state.js';
 import { childElements, DAV_NS, escapeXml, isDav, multistatus, readXml, sendXml } from './xml.js';
@@ -100,11 +100,13 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
   ];
   if (depth === 1) {
     const folder = asFolder(at.path);
+    // The folder's own href once; each child's is it and one encoded name.
+    const base = hrefOf(username, at.path, true);
     const node = folder === null ? nimbus.index.user(username) : nimbus.index.folder(username, folder);
     for (const [name, sub] of node?.folders ?? []) {
       const path = joinPath(folder, name);
       const src: PropSource = { name, collection: true, modifiedMs: sub.treeModifiedMs, quota, locks: locksOf(path) };
-      responses.push(answer(hrefOf(username, path, true), src, deadProps(nimbus, username, path), wanted));
+      responses.push(answer(`${base}${encodeSegment(name)}/`, src, deadProps(nimbus, username, path), wanted));
     }
     const files = nimbus.index.files(username, folder);
     if (files && files.size > 0) {
@@ -120,7 +122,7 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
           quota,
           locks: locksOf(path),
         };
-        responses.push(answer(hrefOf(username, path, false), src, deadProps(nimbus, username, path), wanted));
+        responses.push(answer(`${base}${encodeSegment(name)}`, src, deadProps(nimbus, username, path), wanted));
       }
     }
   }

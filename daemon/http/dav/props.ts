@@ -59,7 +59,7 @@ export function liveProp(prop: LiveProp, src: PropSource): string | null {
     case 'getcontenttype':
       return src.collection ? null : `<D:getcontenttype>${escapeXml(mimeTypeOf(src.name))}</D:getcontenttype>`;
     case 'getetag':
-      return src.identity ? `<D:getetag>${escapeXml(validatorsOf(src.identity).etag)}</D:getetag>` : null;
+      return src.identity ? `<D:getetag>${etagOf(src.identity)}</D:getetag>` : null;
     case 'getlastmodified':
       return `<D:getlastmodified>${new Date(lastModifiedMs(src)).toUTCString()}</D:getlastmodified>`;
     case 'creationdate':
@@ -76,6 +76,17 @@ export function liveProp(prop: LiveProp, src: PropSource): string | null {
         ? null
         : `<D:quota-available-bytes>${Math.max(0, src.quota.maxBytes - src.quota.usedBytes)}</D:quota-available-bytes>`;
   }
+}
+
+/** A file's ETag as the download sends it, escaped; kept with the identity object a listing may see again (storage's knownIdentities). */
+const etags = new WeakMap<FileIdentity, string>();
+function etagOf(identity: FileIdentity): string {
+  let tag = etags.get(identity);
+  if (tag === undefined) {
+    tag = escapeXml(validatorsOf(identity).etag);
+    etags.set(identity, tag);
+  }
+  return tag;
 }
 
 /** The date a download's Last-Modified names (the opened file's mtime), else the index's. */
