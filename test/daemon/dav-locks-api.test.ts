@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NimbusContext } from '../../daemon/context.js';
 import { contextOf } from '../../daemon/daemon.js';
-import { createLock, removeLock, type LockRequest } from '../../daemon/services/dav-locks.js';
+import { createLock, locksCovering, removeLock, type LockRequest } from '../../daemon/services/dav-locks.js';
 import { embeddedRun } from '../helpers/backend.js';
 import { createUser, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 
@@ -162,12 +162,19 @@ if (!embeddedRun) {
       const username = await newUser();
       const held = await lock(username, 'docs', 'infinity');
       const rename = { username, folder: 'docs', file: 'a.txt', newname: 'moved.txt' };
-      await vi.waitFor(async () => expectLocked(await other.api('POST', '/api/files/rename', rename), 'rename on the other daemon'), WAIT);
+      // The other daemon learns of the lock as of any record, a notification later: a write
+      // tried before that would pass (docs/webdav.md), so the test waits for it to know.
+      const otherKnows = (path: string, count: number) =>
+        vi.waitFor(() => expect(locksCovering(contextOf(other.daemon), username, path)).toHaveLength(count), WAIT);
+      await otherKnows('docs/a.txt', 1);
+      expectLocked(await other.api('POST', '/api/files/rename', rename), 'rename on the other daemon');
       await removeLock(nimbus(), username, 'docs', held.token);
-      await vi.waitFor(async () => expect((await other.api('POST', '/api/files/rename', rename)).status).toBe(201), WAIT);
+      await otherKnows('docs/a.txt', 0);
+      expect((await other.api('POST', '/api/files/rename', rename)).status).toBe(201);
       // And the other way round: the other daemon's lock is honoured here.
       await createLock(contextOf(other.daemon), { username, path: 'other', depth: '0', scope: 'exclusive', owner: '', timeoutSeconds: 60 });
-      await vi.waitFor(async () => expectLocked(await post('/api/folders/create', { username, folder: 'other/x' }), 'create here'), WAIT);
+      await vi.waitFor(() => expect(locksCovering(nimbus(), username, 'other')).toHaveLength(1), WAIT);
+      expectLocked(await post('/api/folders/create', { username, folder: 'other/x' }), 'create here');
     });
   });
 }
