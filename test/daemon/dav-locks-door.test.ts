@@ -80,6 +80,27 @@ describe('a lock taken through /dav/', () => {
     expect(wrong.status).toBe(409);
   });
 
+  it('shows a new lock and a new dead property in a folder listed before (Depth 1)', async () => {
+    expect((await dav(t, 'MKCOL', '/dav/max/listed', as())).status).toBe(201);
+    expect((await dav(t, 'PUT', '/dav/max/listed/a.txt', as({ body: 'a' }))).status).toBe(201);
+    const entryOf = async () => {
+      const res = await dav(t, 'PROPFIND', '/dav/max/listed/', as({ headers: { Depth: '1' } }));
+      return res.text.split('<D:response>').find((r) => r.includes('/dav/max/listed/a.txt<'))!;
+    };
+    // Listed until the file's identity has settled (a second), so the listing may keep its entry.
+    await vi.waitFor(async () => expect(await entryOf()).not.toContain('W/'), { timeout: 10_000, interval: 200 });
+    expect(await entryOf()).toContain('<D:lockdiscovery></D:lockdiscovery>');
+    const { token } = await lockFile('listed/a.txt');
+    expect(await entryOf()).toContain(`<D:locktoken><D:href>${token}</D:href></D:locktoken>`);
+    const set =
+      '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example:z"><D:set><D:prop><Z:tag>new</Z:tag></D:prop></D:set></D:propertyupdate>';
+    expect((await dav(t, 'PROPPATCH', '/dav/max/listed/a.txt', as({ body: set, headers: { If: `(<${token}>)` } }))).status).toBe(207);
+    expect((await dav(t, 'UNLOCK', '/dav/max/listed/a.txt', as({ headers: { 'Lock-Token': `<${token}>` } }))).status).toBe(204);
+    const entry = await entryOf();
+    expect(entry).toContain('<D:lockdiscovery></D:lockdiscovery>');
+    expect(entry).toContain('>new</Z:tag>');
+  });
+
   it('answers a false If header with 412 and changes nothing', async () => {
     expect((await dav(t, 'PUT', '/dav/max/cond.txt', as({ body: 'one' }))).status).toBe(201);
     const res = await dav(t, 'PUT', '/dav/max/cond.txt', as({ body: 'two', headers: { If: '(["not-the-etag"])' } }));

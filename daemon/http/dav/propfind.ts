@@ -12,15 +12,11 @@ import type { FileIdentity } from '../../storage/file-storage.js';
 import { toUser } from '../../services/records.js';
 import { davCondition } from './errors.js';
 import { asFolder, encodeSegment, hrefOf, joinPath, resourceAt, splitPath, type DavPath } from './paths.js';
-import { ALLPROP, LIVE_PROPS, liveProp, type LiveProp, type PropSource } from './props.js';
+import type { PropSource } from './props.js';
+import { answer, askedOf, type Wanted } from './answer.js';
+import { fileEntries } from './listing.js';
 import { deadProps, locksCovering } from './state.js';
-import { childElements, DAV_NS, escapeXml, isDav, multistatus, readXml, sendXml } from './xml.js';
-
-/** What a PROPFIND asks for. */
-type Wanted =
-  | { kind: 'allprop'; include: { ns: string; name: string }[] }
-  | { kind: 'propname' }
-  | { kind: 'prop'; props: { ns: string; name: string }[] };
+import { childElements, isDav, multistatus, readXml, sendXml } from './xml.js';
 
 /** The depth of a PROPFIND: 0 or 1; absent is 1 (as sabre/dav does with infinity off); infinity 403. */
 function propfindDepth(ctx: Context): 0 | 1 {
@@ -52,14 +48,15 @@ async function readWanted(ctx: Context): Promise<Wanted> {
 export async function propfindUsers(ctx: Context, nimbus: NimbusContext, visible: string[]): Promise<void> {
   const depth = propfindDepth(ctx);
   const wanted = await readWanted(ctx);
+  const asked = askedOf(wanted);
   const quota = { usedBytes: 0, maxBytes: -1 };
   const responses = [
-    answer(hrefOf(null, '', true), { name: 'dav', collection: true, modifiedMs: Date.now(), quota, locks: [] }, [], wanted),
+    answer(hrefOf(null, '', true), { name: 'dav', collection: true, modifiedMs: Date.now(), quota, locks: [] }, [], wanted, asked),
   ];
   if (depth === 1)
     for (const username of visible) {
       const src = userRootSource(nimbus, username);
-      responses.push(answer(hrefOf(username, '', true), src, deadProps(nimbus, username, ''), wanted));
+      responses.push(answer(hrefOf(username, '', true), src, deadProps(nimbus, username, ''), wanted, asked));
     }
   sendXml(ctx, 207, multistatus(responses));
 }
@@ -68,6 +65,7 @@ export async function propfindUsers(ctx: Context, nimbus: NimbusContext, visible
 export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath): Promise<void> {
   const depth = propfindDepth(ctx);
   const wanted = await readWanted(ctx);
+  const asked = askedOf(wanted);
   const resource = resourceAt(nimbus, at);
   const { username } = at;
   const user = nimbus.store.users.get(username)!;
@@ -87,7 +85,7 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
       quota,
       locks: locksOf(at.path),
     };
-    sendXml(ctx, 207, multistatus([answer(hrefOf(username, at.path, false), src, deadProps(nimbus, username, at.path), wanted)]));
+    sendXml(ctx, 207, multistatus([answer(hrefOf(username, at.path, false), src, deadProps(nimbus, username, at.path), wanted, asked)]));
     return;
   }
   const responses = [
@@ -96,6 +94,7 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
       folderSource(nimbus, at, quota, locksOf(at.path)),
       deadProps(nimbus, username, at.path),
       wanted,
+      asked,
     ),
   ];
   if (depth === 1) {
@@ -106,25 +105,9 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
     for (const [name, sub] of node?.folders ?? []) {
       const path = joinPath(folder, name);
       const src: PropSource = { name, collection: true, modifiedMs: sub.treeModifiedMs, quota, locks: locksOf(path) };
-      responses.push(answer(`${base}${encodeSegment(name)}/`, src, deadProps(nimbus, username, path), wanted));
+      responses.push(answer(`${base}${encodeSegment(name)}/`, src, deadProps(nimbus, username, path), wanted, asked));
     }
-    const files = nimbus.index.files(username, folder);
-    if (files && files.size > 0) {
-      const identities = await nimbus.storage.fileIdentities(username, folder);
-      for (const [name, meta] of files) {
-        const path = joinPath(folder, name);
-        const src: PropSource = {
-          name,
-          collection: false,
-          meta,
-          identity: identities.get(name) ?? null,
-          modifiedMs: meta.mtimeMs,
-          quota,
-          locks: locksOf(path),
-        };
-        responses.push(answer(`${base}${encodeSegment(name)}`, src, deadProps(nimbus, username, path), wanted));
-      }
-    }
+    await fileEntries(nimbus, username, folder, base, quota, wanted, asked, responses);
   }
   sendXml(ctx, 207, multistatus(responses));
 }
@@ -159,38 +142,4 @@ function userRootSource(nimbus: NimbusContext, username: string): PropSource {
     quota: { usedBytes: usage.usedBytes, maxBytes: usage.maxBytes },
     locks: [],
   };
-}
-
-const OK_STATUS = '<D:status>HTTP/1.1 200 OK</D:status>';
-const MISSING_STATUS = '<D:status>HTTP/1.1 404 Not Found</D:status>';
-
-/** An element naming a property of any namespace, empty. */
-const emptyProp = (ns: string, name: string): string =>
-  ns === DAV_NS ? `<D:${name}/>` : ns === '' ? `<${name} xmlns=""/>` : `<X:${name} xmlns:X="${escapeXml(ns)}"/>`;
-
-/** One resource's <D:response>: what was asked, found (200) and missing (404). */
-function answer(href: string, src: PropSource, dead: { ns: string; name: string; xml: string }[], wanted: Wanted): string {
-  const found: string[] = [];
-  const missing: string[] = [];
-  if (wanted.kind === 'propname') {
-    for (const prop of LIVE_PROPS) if (liveProp(prop, src) !== null) found.push(`<D:${prop}/>`);
-    for (const d of dead) found.push(emptyProp(d.ns, d.name));
-  } else {
-    const asked = wanted.kind === 'prop' ? wanted.props : [...ALLPROP.map((name) => ({ ns: DAV_NS, name })), ...wanted.include];
-    const seen = new Set<string>();
-    for (const { ns, name } of asked) {
-      const key = `${ns}\0${name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const live = ns === DAV_NS && (LIVE_PROPS as readonly string[]).includes(name) ? liveProp(name as LiveProp, src) : undefined;
-      if (live) found.push(live);
-      else if (live === undefined && dead.some((d) => d.ns === ns && d.name === name)) continue;
-      else if (wanted.kind === 'prop') missing.push(emptyProp(ns, name));
-    }
-    for (const d of dead) if (wanted.kind === 'allprop' || asked.some((a) => a.ns === d.ns && a.name === d.name)) found.push(d.xml);
-  }
-  let out = `<D:response><D:href>${escapeXml(href)}</D:href>`;
-  if (found.length > 0 || missing.length === 0) out += `<D:propstat><D:prop>${found.join('')}</D:prop>${OK_STATUS}</D:propstat>`;
-  if (missing.length > 0) out += `<D:propstat><D:prop>${missing.join('')}</D:prop>${MISSING_STATUS}</D:propstat>`;
-  return `${out}</D:response>`;
 }
