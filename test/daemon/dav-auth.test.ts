@@ -128,3 +128,16 @@ describe('WebDAV sign-in', () => {
     }
   });
 });
+
+describe('WebDAV over plain http', () => {
+  it('warns once in the log when the daemon listens beyond loopback without https, and not on loopback', async () => {
+    const wide = await startTestDaemon({ host: '0.0.0.0' });
+    try {
+      const warnings = wide.logs.filter((line) => line.includes('passwords in clear'));
+      expect(warnings).toHaveLength(1);
+      expect(t.logs.filter((line) => line.includes('passwords in clear'))).toEqual([]);
+    } finally {
+      await wide.close();
+    }
+  });
+});
