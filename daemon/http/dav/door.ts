@@ -16,7 +16,7 @@ import { copyOrMove, destinationPaths } from './copy-move.js';
 import { DavCondition, sendCondition } from './errors.js';
 import { asLockCondition, submittedTokens } from './if-eval.js';
 import { lock, unlock } from './locks.js';
-import { parseDavPath, DAV_PREFIX, type DavPath } from './paths.js';
+import { parseDavPath, resourceAt, DAV_PREFIX, type DavPath } from './paths.js';
 import { propfind, propfindUsers } from './propfind.js';
 import { proppatch } from './proppatch.js';
 import { withLockTokens } from './state.js';
@@ -34,6 +34,8 @@ export interface DavDoorOptions {
 }
 
 const METHODS = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
+/** Methods for which nothing at the URL is a 404 (PUT, MKCOL and LOCK make what is missing). */
+const MISS_IS_AN_ERROR = new Set(['GET', 'HEAD', 'PROPFIND', 'PROPPATCH', 'DELETE', 'COPY', 'MOVE', 'UNLOCK']);
 /** Methods that change nothing: a `read` key may call them. */
 const READING = new Set(['GET', 'HEAD', 'PROPFIND', 'OPTIONS']);
 
@@ -102,6 +104,8 @@ async function admit(nimbus: NimbusContext, caller: Caller, username: string): P
 
 async function byMethod(ctx: Context, options: DavDoorOptions, at: DavPath, caller: Caller): Promise<void> {
   const { nimbus } = options;
+  // Another daemon may have made it a moment ago: catch up before answering a miss (as the API's dispatch does).
+  if (nimbus.store.database && MISS_IS_AN_ERROR.has(ctx.method) && resourceAt(nimbus, at).kind === 'none') await nimbus.store.catchUp(true);
   // The If header holds (else 412 or 423), and the lock tokens it names are this request's.
   const tokens = await submittedTokens(ctx, nimbus, at);
   const paths = [at.path, ...destinationPaths(ctx)];
