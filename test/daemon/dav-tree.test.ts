@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser, passwordOf, show } from '../helpers/accounts.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { dav, hrefs, propfindBody } from '../helpers/dav.js';
+import { openEventStream } from '../helpers/events.js';
 
 let t: TestDaemon;
 const auth: [string, string] = ['kim', passwordOf('kim')];
@@ -287,5 +288,28 @@ describe('COPY and MOVE', () => {
       expect(res.status, `${target}: ${show(res)}`).toBe(status);
     }
     expect((await dav(t, 'GET', '/dav/kim/here.txt', as())).text).toBe('x');
+  });
+});
+
+describe('the change feed', () => {
+  it('announces WebDAV’s changes as it does the API’s: a PUT, a MKCOL, a MOVE and a DELETE (into the trash)', async () => {
+    const stream = await openEventStream(t.url, { 'API-Key': t.key });
+    try {
+      await mkcol('feed');
+      await put('feed/news.txt', 'n');
+      const moved = await dav(t, 'MOVE', '/dav/kim/feed/news.txt', as({ headers: { Destination: `${t.url}/dav/kim/feed/old-news.txt` } }));
+      expect(moved.status, show(moved)).toBe(201);
+      expect((await dav(t, 'DELETE', '/dav/kim/feed/old-news.txt', as())).status).toBe(204);
+      const seen = () => stream.messages.map((m) => `${m.data.type} ${m.data.folder ?? ''}/${m.data.file ?? ''}`);
+      await vi.waitFor(
+        () =>
+          expect(seen()).toEqual(
+            expect.arrayContaining(['folder.added feed/', 'file.added feed/news.txt', 'file.removed feed/old-news.txt', 'trash.changed /']),
+          ),
+        { timeout: 10_000, interval: 50 },
+      );
+    } finally {
+      await stream.close();
+    }
   });
 });
