@@ -289,6 +289,17 @@ describe('COPY and MOVE', () => {
     }
     expect((await dav(t, 'GET', '/dav/kim/here.txt', as())).text).toBe('x');
   });
+
+  it('refuses to move or copy a resource onto the collection that holds it (403), which stays whole', async () => {
+    await mkcol('holder');
+    await mkcol('holder/inner');
+    await put('holder/inner/kept.txt', 'kept');
+    for (const method of ['MOVE', 'COPY']) {
+      const res = await dav(t, method, '/dav/kim/holder/inner/', as({ headers: { Destination: destination('holder/') } }));
+      expect(res.status, `${method}: ${show(res)}`).toBe(403);
+    }
+    expect((await dav(t, 'GET', '/dav/kim/holder/inner/kept.txt', as())).text).toBe('kept');
+  });
 });
 
 describe('the change feed', () => {

@@ -62,6 +62,8 @@ export async function copyOrMove(ctx: Context, nimbus: NimbusContext, from: DavP
   if (to.path === '') throw new ApiError('forbidden', 'Nothing can replace a user’s root');
   if (source.kind === 'folder' && to.path.startsWith(`${from.path}/`))
     throw new ApiError('forbidden', 'A collection cannot be copied or moved into itself');
+  // Overwriting a folder that holds the source would put the source into the trash with it.
+  if (from.path.startsWith(`${to.path}/`)) throw new ApiError('forbidden', 'A resource cannot replace a collection that holds it');
   requireParent(nimbus, to);
   const overwrite = (ctx.get('Overwrite').trim().toUpperCase() || 'T') === 'T';
   const existed = resourceAt(nimbus, to).kind !== 'none';
