@@ -98,11 +98,11 @@ export async function copyDeadProps(nimbus: NimbusContext, username: string, fro
 
 /**
  * Moves the properties of `from` and everything below it to `to` (a rename or a move: one pass
- * rewriting the prefix); whatever `to` had is replaced. The caller commits; how many moved.
+ * rewriting the prefix); a record already at a path moved onto is replaced. The caller commits;
+ * how many moved (none when `from` has none: the watcher's echo of a move made here).
  */
 export function moveDeadProps(nimbus: NimbusContext, username: string, from: string, to: string): number {
   const records = recordsWithin(nimbus, username, from);
-  for (const gone of recordsWithin(nimbus, username, to)) nimbus.store.dav.deleteProps(gone);
   for (const record of records) {
     nimbus.store.dav.deleteProps(record);
     putProps(nimbus, username, to + record.path.slice(from.length), record.props);

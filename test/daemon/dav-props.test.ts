@@ -4,13 +4,16 @@
  * restart, COPY's copy, and following their resource through the API's renames, moves and
  * deletes (the trash keeps none). Both backends.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NimbusContext } from '../../daemon/context.js';
 import { contextOf } from '../../daemon/daemon.js';
 import { ApiError } from '../../daemon/errors.js';
-import { createLock } from '../../daemon/services/dav-locks.js';
+import { createLock, locksWithin } from '../../daemon/services/dav-locks.js';
 import { copyDeadProps, deadProps, patchDeadProps, type DeadProp } from '../../daemon/services/dav-props.js';
 import { withLockTokens } from '../../daemon/services/lock-tokens.js';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 
 let t: TestDaemon;
@@ -216,5 +219,25 @@ describe('properties follow their resource', () => {
     expect(nimbus().store.dav.propsByUser.of(username)).toBeUndefined();
     expect((await t.api('POST', '/api/user/delete', { username: renamed })).status).toBe(200);
     expect(nimbus().store.dav.propsByUser.of(renamed)).toBeUndefined();
+  });
+});
+
+onDisk(() => {
+  describe('a folder another program moves (the watcher)', () => {
+    it('carries its properties and every one below it, and releases its locks', async () => {
+      const username = await newUser();
+      await vi.waitFor(async () => expect((await t.api('GET', '/api/dash')).body.index.watcher).toBe('inotify'), { timeout: 20_000 });
+      await patchDeadProps(nimbus(), username, 'docs/sub', [prop('s')], []);
+      await patchDeadProps(nimbus(), username, 'docs/sub/b.txt', [prop('b')], []);
+      await createLock(nimbus(), { username, path: 'docs/sub/b.txt', depth: '0', scope: 'shared', owner: '', timeoutSeconds: 600 });
+      const home = path.join(t.storageDir, username);
+      // The watcher tells a move from a removal by the directory's identity, which a scan reads.
+      expect((await t.api('POST', '/api/dash/rescan')).status).toBeLessThan(300);
+      await rename(path.join(home, 'docs', 'sub'), path.join(home, 'moved'));
+      await vi.waitFor(() => expect(names(deadProps(nimbus(), username, 'moved/b.txt'))).toEqual(['b']), { timeout: 20_000, interval: 50 });
+      expect(names(deadProps(nimbus(), username, 'moved'))).toEqual(['s']);
+      expect(deadProps(nimbus(), username, 'docs/sub/b.txt')).toEqual([]);
+      expect(locksWithin(nimbus(), username, '')).toEqual([]);
+    });
   });
 });
