@@ -26,6 +26,13 @@ const recordId = (username: string, path: string): string => createHash('sha256'
 
 const sameProp = (a: { ns: string; name: string }, b: { ns: string; name: string }): boolean => a.ns === b.ns && a.name === b.name;
 
+/** `a/b/c` → `a/b/c`, `a/b`, `a`. */
+function withAncestors(path: string): string[] {
+  const paths = [path];
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) paths.push(path.slice(0, cut));
+  return paths;
+}
+
 /** The dead properties of the resource at `path`, in the order they were first set. */
 export function deadProps(nimbus: NimbusContext, username: string, path: string): DeadProp[] {
   return [...(nimbus.store.dav.propsByUser.of(username)?.get(path)?.props ?? [])];
@@ -54,23 +61,27 @@ export async function patchDeadProps(
     if (Buffer.byteLength(prop.xml) > MAX_PROPERTY_BYTES)
       throw new ApiError('property_too_large', `The property ${prop.name} is over ${MAX_PROPERTY_BYTES / 1024} KiB`);
   }
-  // The resource's name lock: the one its upload, rename, move and delete take.
-  return nimbus.locks.run(pathLock(username, path), async () => {
-    requireResource(nimbus, username, path);
-    requireUnlocked(nimbus, username, [path]);
-    const props = deadProps(nimbus, username, path);
-    for (const { ns, name, xml } of set) {
-      const at = props.findIndex((prop) => sameProp(prop, { ns, name }));
-      if (at >= 0) props[at] = { ns, name, xml };
-      else props.push({ ns, name, xml });
-    }
-    const kept = props.filter((prop) => !remove.some((gone) => sameProp(prop, gone)));
-    const bytes = kept.reduce((sum, prop) => sum + Buffer.byteLength(prop.xml), 0);
-    if (bytes > MAX_RESOURCE_PROPS_BYTES)
-      throw new ApiError('property_too_large', `A resource's properties may take ${MAX_RESOURCE_PROPS_BYTES / 1024 / 1024} MiB together`);
-    putProps(nimbus, username, path, kept);
-    await nimbus.store.commit();
-  });
+  // The name locks of the resource and of every folder above it: the ones their renames, moves
+  // and deletes take, so none of those moves the path between this check and this commit.
+  return nimbus.locks.run(
+    withAncestors(path).map((p) => pathLock(username, p)),
+    async () => {
+      requireResource(nimbus, username, path);
+      requireUnlocked(nimbus, username, [path]);
+      const props = deadProps(nimbus, username, path);
+      for (const { ns, name, xml } of set) {
+        const at = props.findIndex((prop) => sameProp(prop, { ns, name }));
+        if (at >= 0) props[at] = { ns, name, xml };
+        else props.push({ ns, name, xml });
+      }
+      const kept = props.filter((prop) => !remove.some((gone) => sameProp(prop, gone)));
+      const bytes = kept.reduce((sum, prop) => sum + Buffer.byteLength(prop.xml), 0);
+      if (bytes > MAX_RESOURCE_PROPS_BYTES)
+        throw new ApiError('property_too_large', `A resource's properties may take ${MAX_RESOURCE_PROPS_BYTES / 1024 / 1024} MiB together`);
+      putProps(nimbus, username, path, kept);
+      await nimbus.store.commit();
+    },
+  );
 }
 
 /** Stores a resource's properties (none: removes its record); the caller commits. */
