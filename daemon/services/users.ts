@@ -39,16 +39,24 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
     assertNoCaseTwin(nimbus, username);
     const passwordHash = await hashPassword(password);
     await (adopt ? nimbus.storage.ensureUserDir(username) : nimbus.storage.claimUserDir(username));
-    // Another daemon may have given the name (or a case twin) away a moment ago: a 409 that
-    // says so, rather than the database's refusal of a second row (a bare `conflict`).
-    await nimbus.store.catchUp();
-    if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
-    assertNoCaseTwin(nimbus, username);
-    const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
-    nimbus.store.users.set(username, user);
-    nimbus.index.caseFolds.added(nimbus.store.users, username);
-    nimbus.orphans.delete(username);
-    await nimbus.store.commit();
+    let user: StoredUser;
+    try {
+      // Another daemon may have given the name (or a case twin) away a moment ago: a 409 that
+      // says so, rather than the database's refusal of a second row (a bare `conflict`).
+      await nimbus.store.catchUp();
+      if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+      assertNoCaseTwin(nimbus, username);
+      user = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
+      nimbus.store.users.set(username, user);
+      nimbus.index.caseFolds.added(nimbus.store.users, username);
+      nimbus.orphans.delete(username);
+      await nimbus.store.commit();
+    } catch (err) {
+      // A registration's empty directory would keep the name taken (409 name_unavailable) for
+      // ever; an admin's creation adopted what was there and leaves it as it was.
+      if (!adopt && !nimbus.store.users.has(username)) await nimbus.storage.unclaimUserDir(username).catch(() => undefined);
+      throw err;
+    }
     // A directory of that name that was already there (an orphan) now belongs to the user.
     await nimbus.storage.rescanUser(username);
     return toUser(nimbus, user);
