@@ -98,11 +98,16 @@ function recordsWithin(nimbus: NimbusContext, username: string, path: string): S
   return [...mine.values()].filter((record) => isWithin(record.path, path));
 }
 
-/** Copies a resource's dead properties (and, for a folder, every one below it) to `to`; used by COPY. */
+/**
+ * Copies a resource's dead properties (and, for a folder, every one below it) to `to`; used by
+ * COPY. The destination ends with exactly the source's: whatever `to` and below it held is replaced.
+ */
 export async function copyDeadProps(nimbus: NimbusContext, username: string, from: string, to: string): Promise<void> {
   requireUser(nimbus, username);
   const records = recordsWithin(nimbus, username, from);
-  if (records.length === 0) return;
+  const replaced = recordsWithin(nimbus, username, to).filter((record) => !isWithin(record.path, from));
+  if (records.length === 0 && replaced.length === 0) return;
+  for (const record of replaced) nimbus.store.dav.deleteProps(record);
   for (const record of records) putProps(nimbus, username, to + record.path.slice(from.length), record.props);
   await nimbus.store.commit();
 }

@@ -157,6 +157,20 @@ describe('copyDeadProps', () => {
     await copyDeadProps(nimbus(), username, 'top.txt', 'docs/a.txt');
     expect(names(deadProps(nimbus(), username, 'docs/a.txt'))).toEqual(['t']);
   });
+
+  it("leaves the destination exactly the source's properties (what it held before is replaced, none kept)", async () => {
+    const username = await newUser();
+    await patchDeadProps(nimbus(), username, 'docs/sub', [prop('old')], []);
+    await patchDeadProps(nimbus(), username, 'docs/sub/b.txt', [prop('oldb')], []);
+    await patchDeadProps(nimbus(), username, 'docs', [prop('d')], []);
+    await copyDeadProps(nimbus(), username, 'top.txt', 'docs/sub/b.txt');
+    expect(deadProps(nimbus(), username, 'docs/sub/b.txt')).toEqual([]);
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'src' })).status).toBe(201);
+    await patchDeadProps(nimbus(), username, 'src', [prop('new')], []);
+    await copyDeadProps(nimbus(), username, 'src', 'docs/sub');
+    expect(names(deadProps(nimbus(), username, 'docs/sub'))).toEqual(['new']);
+    expect(names(deadProps(nimbus(), username, 'docs'))).toEqual(['d']);
+  });
 });
 
 describe('properties follow their resource', () => {
