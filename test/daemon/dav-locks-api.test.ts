@@ -174,5 +174,17 @@ if (!embeddedRun) {
       await vi.waitFor(() => expect(seenBy(t, 'other')).toBe(1), WAIT);
       expectLocked(await post('/api/folders/create', { username, folder: 'other/x' }), 'create here');
     });
+
+    it('grant one of two conflicting locks asked of both at once, never both', async () => {
+      for (let round = 0; round < 5; round++) {
+        const username = await newUser();
+        const ask = (d: TestDaemon) =>
+          createLock(contextOf(d.daemon), { username, path: 'docs', depth: 'infinity', scope: 'exclusive', owner: '', timeoutSeconds: 60 });
+        const answers = await Promise.allSettled([ask(t), ask(other)]);
+        expect(answers.map((a) => a.status).sort(), `round ${round}`).toEqual(['fulfilled', 'rejected']);
+        const refused = answers.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+        expect(refused.reason).toMatchObject({ status: 423, code: 'locked' });
+      }
+    });
   });
 }
