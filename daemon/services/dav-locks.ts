@@ -143,11 +143,14 @@ async function acrossDaemons<T>(nimbus: NimbusContext, username: string, fn: () 
   const database = nimbus.store.database;
   if (database === null) return fn();
   try {
-    return await database.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NEW_LOCKS_KEY, username]);
-      await nimbus.store.catchUp(true);
-      return fn();
-    });
+    // One at a time per daemon: each holds a pooled connection while its commit needs another.
+    return await nimbus.locks.run('davlocks:database', () =>
+      database.transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NEW_LOCKS_KEY, username]);
+        await nimbus.store.catchUp(true);
+        return fn();
+      }),
+    );
   } catch (err) {
     // Imported here: pg costs an embedded daemon's start (store.ts), and this is a database's error.
     const { Database } = await import('../store/postgres/database.js');
