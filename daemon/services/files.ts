@@ -52,9 +52,11 @@ export function renameFile(
     if (nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, newName, file);
     requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, file), joinFolder(folder, newName)]);
     await nimbus.storage.renameFile(username, folder, file, newName);
-    moveShare(nimbus, username, folder, file, newName);
-    followMove(nimbus, username, joinFolder(folder, file), joinFolder(folder, newName));
-    await nimbus.store.commit();
+    const shareMoved = moveShare(nimbus, username, folder, file, newName);
+    // The rename itself is the storage's (a directory entry, or a row it commits): the store is
+    // written only for a record that follows it. A db.json write per rename made WebDAV's MOVE
+    // 0.17× a bare server's renames.
+    if (followMove(nimbus, username, joinFolder(folder, file), joinFolder(folder, newName)) || shareMoved) await nimbus.store.commit();
     return toFileEntry(nimbus, username, folder, newName, nimbus.index.getFile(username, folder, newName)!);
   });
 }

@@ -50,11 +50,12 @@ export function revokeFolderShares(nimbus: NimbusContext, username: string, fold
   return n;
 }
 
-/** Moves a share with its file (the caller commits). */
-export function moveShare(nimbus: NimbusContext, username: string, folder: string | null, from: string, to: string): void {
+/** Moves a share with its file (the caller commits); false when the file has none. */
+export function moveShare(nimbus: NimbusContext, username: string, folder: string | null, from: string, to: string): boolean {
   const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, from));
-  if (!share) return;
+  if (!share) return false;
   nimbus.store.putShare({ ...share, file: to }, share);
+  return true;
 }
 
 /** Moves a file's share to another folder with the file, same token (the caller commits). */

@@ -3,10 +3,11 @@
  * attachment) and share links (revocation, rename, delete, reuse of a name).
  */
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { onDisk } from '../helpers/backend.js';
 import { createUser, startTestDaemon, storedBytes, storedNames, upload, type TestDaemon } from '../helpers/daemon.js';
 import { expectErrorBody, expectFileEntry } from '../helpers/records.js';
 
@@ -257,6 +258,24 @@ describe('share links', () => {
     expect(res.headers.get('Content-Disposition')).toMatch(/filename="after.txt"/);
     const list = (await t.api('GET', '/api/files', { username: 'ana' })).body.files as { name: string; shareUrl: string | null }[];
     expect(list.find((f) => f.name === 'after.txt')!.shareUrl).toBe(url);
+  });
+
+  onDisk(() => {
+    it('costs no write of db.json when no record follows the rename (no link, no property, no lock)', async () => {
+      await upload(t, 'ana', 'plain.txt', 'no link');
+      const db = path.join(t.dataDir, 'db.json');
+      const before = await stat(db, { bigint: true });
+      const renamed = await t.api('POST', '/api/files/rename', { username: 'ana', file: 'plain.txt', newname: 'plain-2.txt' });
+      expect(renamed.status).toBe(201);
+      const after = await stat(db, { bigint: true });
+      // db.json is written whole to a temp file renamed over it: a write changes its inode.
+      expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+      await t.stop();
+      await t.restart();
+      const names = ((await t.api('GET', '/api/files', { username: 'ana' })).body.files as { name: string }[]).map((f) => f.name);
+      expect(names).toContain('plain-2.txt');
+      expect(names).not.toContain('plain.txt');
+    });
   });
 
   it('follows a file in a folder through a rename', async () => {
