@@ -68,6 +68,7 @@ const clusterFiles = [
     'tree-zip',
     // Issue 26's WebDAV door.
     'dav-auth',
+    'dav-streams',
     'dav-tree',
     'dav-locks-door',
     'dav-litmus',

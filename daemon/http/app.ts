@@ -70,7 +70,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   app.use(errorHandler(nimbus.log));
   app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, answersOptions));
   // WebDAV's own door, before the API's routing: its methods, paths and authentication are its own.
-  app.use(davDoor({ nimbus, logins, origins: currentOrigins, hosts: currentHosts }));
+  app.use(davDoor({ nimbus, logins, origins: currentOrigins, hosts: currentHosts, connections }));
   app.use((options.routing ?? tableRouting)(dispatch));
   return app;
 }

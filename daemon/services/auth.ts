@@ -15,6 +15,7 @@ import { isAdminUser, type Caller } from './keys.js';
 import { requireUser, toUser } from './records.js';
 import { createUser, dropResetsOf, userLock } from './users.js';
 import { sendVerification } from './verification.js';
+import { passwordCredential } from './standing.js';
 
 /** Where a sign-in comes from: the client's address and a short name of its browser. */
 export interface Client {
@@ -117,6 +118,7 @@ export async function changePassword(
     const now = requireUser(nimbus, username);
     nimbus.store.users.set(username, { ...now, passwordHash });
     nimbus.sessions.endAllOf(username, caller.sessionId);
+    nimbus.revocations.revoke(passwordCredential(now));
     // A reset link asked for before is void: the password it would replace is no longer the one.
     dropResetsOf(nimbus, username);
     await nimbus.store.commit();

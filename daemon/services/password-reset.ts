@@ -11,6 +11,7 @@ import { catchUpOnMiss, requireUser } from './records.js';
 import { userLock } from './users.js';
 import { escapeHtml } from './verification.js';
 import { WindowCap } from '../util/window-cap.js';
+import { passwordCredential } from './standing.js';
 
 const RESET_VALID_MS = 60 * 60 * 1000;
 const RESET_MAILS_PER_HOUR = 5;
@@ -96,6 +97,7 @@ export async function confirmReset(nimbus: NimbusContext, token: string, next: s
     const now = requireUser(nimbus, user.username);
     nimbus.store.users.set(now.username, { ...now, passwordHash });
     nimbus.sessions.endAllOf(now.username);
+    nimbus.revocations.revoke(passwordCredential(now));
     await nimbus.store.commit();
   });
 }

@@ -3,6 +3,7 @@
  * event stream (daemon/http/events.ts) and an in-flight download, zip or upload
  * (daemon/http/connections.ts) outlive the moment their request was authorized.
  */
+import { createHash } from 'node:crypto';
 import type { NimbusContext } from '../context.js';
 import type { StoredUser } from '../store/schema.js';
 import { isAdminUser, type Caller } from './keys.js';
@@ -29,9 +30,24 @@ export function mayStillHave(nimbus: NimbusContext, caller: Caller, named: strin
   return named !== null && named === caller.username && stillTheUser(nimbus, caller) !== undefined;
 }
 
+/**
+ * The credential of a caller signed in by username and password on each request (WebDAV's
+ * Basic): names the user and their password as it is now, so that a new password makes it
+ * another (what such a caller opened closes, as a session's does when it ends).
+ */
+export function passwordCredential(user: StoredUser): string {
+  return `${PASSWORD_CREDENTIAL}${user.username}:${createHash('sha256').update(user.passwordHash).digest('base64url')}`;
+}
+
+const PASSWORD_CREDENTIAL = 'password:';
+
 /** The caller's user as stored now, if the caller still acts as that user under that name. */
 function stillTheUser(nimbus: NimbusContext, caller: Caller): StoredUser | undefined {
   if (caller.username === null) return undefined;
+  if (caller.credential.startsWith(PASSWORD_CREDENTIAL)) {
+    const user = nimbus.store.users.get(caller.username);
+    return user && passwordCredential(user) === caller.credential ? user : undefined;
+  }
   // A personal key follows its user through a rename (by its hash); a session's user is fixed, a rename ends it.
   if (caller.sessionId === null && nimbus.store.keysByHash.get(caller.credential)?.username !== caller.username) return undefined;
   return nimbus.store.users.get(caller.username);

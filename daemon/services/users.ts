@@ -9,6 +9,7 @@ import { dropDeadProps, moveUserDeadProps } from './dav-props.js';
 import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
+import { passwordCredential } from './standing.js';
 
 // By the folded name: `Ana` and `ana` are one directory on a case-insensitive disk, so
 // creating one and creating or renaming to the other must not run at once.
@@ -134,6 +135,8 @@ export function editUser(
     }
     if (renaming) moveSharesOf(nimbus, username, newUsername);
     if (renaming || newHash !== null) nimbus.sessions.endAllOf(username);
+    // What a WebDAV client signed in with the old password (or name) has open closes too.
+    if (renaming || newHash !== null) nimbus.revocations.revoke(passwordCredential(user));
     // A reset link mailed to the old address must not outlive it, nor one asked for before a new password.
     if (renaming || newHash !== null || emailChanged) dropResetsOf(nimbus, username);
     if (renaming) moveKeysOf(nimbus, username, newUsername);

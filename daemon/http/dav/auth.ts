@@ -14,7 +14,8 @@ import { verifyPassword } from '../../keys/secrets.js';
 import { dummyPasswordHash } from '../../services/auth.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
-import { mayStillHave } from '../../services/standing.js';
+import { passwordCredential } from '../../services/standing.js';
+import type { StoredUser } from '../../store/schema.js';
 
 export const DAV_REALM = 'Basic realm="Nimbus", charset="UTF-8"';
 /** How long a password that passed is taken without hashing it again (clients send it with every request). */
@@ -83,8 +84,7 @@ export class DavAuth {
     const remembered = this.#rememberedKey(username, password);
     const user = this.nimbus.store.users.get(username);
     const known = this.#remembered.get(remembered);
-    if (user && known && known.until > Date.now() && known.passwordHash === user.passwordHash)
-      return passwordCaller(user.username, isAdminUser(user));
+    if (user && known && known.until > Date.now() && known.passwordHash === user.passwordHash) return passwordCaller(user);
     // Another daemon may have made the account or changed the password a moment ago.
     if (this.nimbus.store.database) await this.nimbus.store.catchUp();
     const found = this.nimbus.store.users.get(username);
@@ -95,7 +95,7 @@ export class DavAuth {
     if (this.#remembered.size >= REMEMBER_MAX) this.#forgetExpired();
     if (this.#remembered.size < REMEMBER_MAX)
       this.#remembered.set(remembered, { passwordHash: found.passwordHash, until: Date.now() + REMEMBER_MS });
-    return passwordCaller(now.username, isAdminUser(now));
+    return passwordCaller(now);
   }
 
   #rememberedKey(username: string, password: string): string {
@@ -108,29 +108,16 @@ export class DavAuth {
   }
 }
 
-const PASSWORD_LABEL = 'password';
-
-/**
- * Whether a caller authorized at the start of a request (an upload still streaming) may still
- * place it: a password's caller while the user is there with the same standing, a key's as the
- * API decides (mayStillHave).
- */
-export function davMayStill(nimbus: NimbusContext, caller: Caller, username: string): boolean {
-  if (caller.label !== PASSWORD_LABEL || caller.sessionId !== null) return mayStillHave(nimbus, caller, username);
-  const user = caller.username === null ? undefined : nimbus.store.users.get(caller.username);
-  return user !== undefined && (caller.username === username || isAdminUser(user));
-}
-
-/** A user signed in with their password: acts as them, may write. */
-function passwordCaller(username: string, admin: boolean): Caller {
+/** A user signed in with their password: acts as them, may write; a new password makes its credential stale. */
+function passwordCaller(user: StoredUser): Caller {
   return {
     kind: 'session',
-    username,
-    admin,
+    username: user.username,
+    admin: isAdminUser(user),
     canWrite: true,
-    credential: `dav-password:${username}`,
+    credential: passwordCredential(user),
     dialect: 'nimbus',
-    label: PASSWORD_LABEL,
+    label: 'password',
     sessionId: null,
   };
 }

@@ -23,6 +23,7 @@ import { withLockTokens } from './state.js';
 import { answerEmpty } from './xml.js';
 import { get } from './read.js';
 import { mkcol, notAllowed, put, remove } from './write.js';
+import type { ConnectionTracker } from '../connections.js';
 
 export interface DavDoorOptions {
   nimbus: NimbusContext;
@@ -31,6 +32,8 @@ export interface DavDoorOptions {
   origins: () => Set<string>;
   /** The daemon's own hosts (a Destination on another host is another server). */
   hosts: () => Set<string>;
+  /** Closes what a credential opened once it is revoked, or once its user may no longer have it (as the API's requests). */
+  connections: ConnectionTracker;
 }
 
 const METHODS = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
@@ -69,6 +72,8 @@ async function serve(ctx: Context, options: DavDoorOptions, auth: DavAuth): Prom
     if (!nimbus.store.available) throw databaseUnavailable();
     if (ctx.method === 'OPTIONS') return await answerOptions(ctx);
     const caller = await auth.caller(ctx, options.origins());
+    // A download or upload must not outlive the key or password that started it.
+    options.connections.bind(ctx.req.socket, ctx.res, caller);
     if (!READING.has(ctx.method) && !caller.canWrite) throw new ApiError('insufficient_scope', 'This key may only read');
     // A fragment is the client's own business (RFC 3986 §3.5): one sent along names no other resource, so it is refused.
     if (ctx.url.includes('#')) throw badRequest('A request URL may not carry a fragment (#…)');
@@ -83,6 +88,7 @@ async function serve(ctx: Context, options: DavDoorOptions, auth: DavAuth): Prom
       return;
     }
     const at: DavPath = { username: target.username, path: target.path };
+    options.connections.name(ctx.req.socket, ctx.res, at.username);
     await admit(nimbus, caller, at.username);
     await byMethod(ctx, options, at, caller);
   } catch (err) {

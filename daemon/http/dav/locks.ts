@@ -11,12 +11,12 @@ import type { NimbusContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import * as files from '../../services/files.js';
 import type { Caller } from '../../services/keys.js';
-import { davMayStill } from './auth.js';
 import { resourceAt, splitPath, type DavPath } from './paths.js';
 import { activeLock } from './props.js';
 import { createLock, parseIf, refreshLock, removeLock, withLockTokens, type DavLock } from './state.js';
 import { parentGoneIs409, requireParent } from './write.js';
 import { davChild, isDav, readXml, sendXml } from './xml.js';
+import { mayStillHave } from '../../services/standing.js';
 
 /** The seconds a Timeout header asks for: the first it can read of its list; Infinite is endless (the service caps it). */
 function askedSeconds(header: string): number {
@@ -83,7 +83,7 @@ async function makeEmptyFile(nimbus: NimbusContext, at: DavPath, caller: Caller,
       overwrite: false,
       declaredLength: 0,
       body: Readable.from([]),
-      callerMayStill: () => davMayStill(nimbus, caller, at.username),
+      callerMayStill: () => mayStillHave(nimbus, caller, at.username),
     }),
   ).catch(parentGoneIs409);
 }

@@ -10,10 +10,10 @@ import { ApiError, badRequest, conflict } from '../../errors.js';
 import * as files from '../../services/files.js';
 import * as folders from '../../services/folders.js';
 import type { Caller } from '../../services/keys.js';
-import { davMayStill } from './auth.js';
 import { davNotFound } from './propfind.js';
 import { resourceAt, splitPath, type DavPath } from './paths.js';
 import { answerEmpty, hasBody } from './xml.js';
+import { mayStillHave } from '../../services/standing.js';
 
 /** 409: a resource cannot be made where its parent collection does not exist (RFC 4918 §9.7.1, §9.3.1). */
 export const missingParent = () => conflict('conflict', 'The parent collection does not exist');
@@ -44,7 +44,7 @@ export async function put(ctx: Context, nimbus: NimbusContext, at: DavPath, call
       overwrite: true,
       declaredLength: /^\d+$/.test(length) ? Number(length) : null,
       body: ctx.req,
-      callerMayStill: () => davMayStill(nimbus, caller, at.username),
+      callerMayStill: () => mayStillHave(nimbus, caller, at.username),
     })
     .catch(parentGoneIs409);
   answerEmpty(ctx, resource.kind === 'file' ? 204 : 201);
