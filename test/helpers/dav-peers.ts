@@ -85,11 +85,27 @@ http {
   return ready({ url: `http://127.0.0.1:${port}/`, child, dir, log }, port);
 }
 
-/** `rclone serve webdav` of `root` with `--user/--pass`. It does not fsync either. */
-export async function startRcloneServe(root: string, user: string, pass: string): Promise<PeerServer> {
+/**
+ * `rclone serve webdav` of `root` with `--user/--pass` (and `extraArgs`, e.g. `--copy-links` to
+ * follow symlinks, which it skips by default). It does not fsync either.
+ */
+export async function startRcloneServe(root: string, user: string, pass: string, extraArgs: readonly string[] = []): Promise<PeerServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-rclone-serve-'));
   const port = await freePort();
-  const args = ['--config', '/dev/null', 'serve', 'webdav', root, '--addr', `127.0.0.1:${port}`, '--user', user, '--pass', pass];
+  const args = [
+    '--config',
+    '/dev/null',
+    'serve',
+    'webdav',
+    root,
+    '--addr',
+    `127.0.0.1:${port}`,
+    '--user',
+    user,
+    '--pass',
+    pass,
+    ...extraArgs,
+  ];
   const child = spawnLogged(RCLONE, args, dir);
   const log = () => readFile(path.join(dir, 'log.txt'), 'utf8').catch(() => '');
   return ready({ url: `http://127.0.0.1:${port}/`, child, dir, log }, port);
