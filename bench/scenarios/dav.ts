@@ -11,49 +11,18 @@
  * nginx and rclone do not fsync what they store (the bare server and Nimbus do before their 201).
  * Every server's output goes to a file; each answer's status is checked, and each listing's length.
  */
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import path from 'node:path';
-import { startNginxDav, startRcloneServe } from '../../test/helpers/dav-peers.js';
-import { startChild } from '../lib/child.js';
 import type { Bench } from '../lib/context.js';
-import { BIG_USER } from '../lib/dataset.js';
-import { ROOT, api } from '../lib/nimbus.js';
+import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
 
 const CONNECTIONS = 16;
+/** PROPFIND requests per server and round, one at a time: the round's sample is their p50. */
+const PROPFIND_REQUESTS = 10;
 /** Files per PUT series: 2,000 at full scale (fewer with BENCH_SCALE < 1, never under 200). */
 const putCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files) / 100_000));
-const PASSWORD = 'bench-dav-Pw-7q!x';
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>';
-
-interface DavServer {
-  name: 'Nimbus' | 'nginx' | 'rclone' | 'bare';
-  /** Where PROPFIND finds the big folder and where the writes go: URLs ending in `/`. */
-  bigFolder: string;
-  writeBase: string;
-  /** Empties what the writes of a round left (so the disk does not fill over the rounds). */
-  clean(dir: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const auth = `Basic ${Buffer.from(`${BIG_USER}:${PASSWORD}`).toString('base64')}`;
-
-async function dav(
-  method: string,
-  url: string,
-  headers: Record<string, string> = {},
-  body?: string | Uint8Array<ArrayBuffer>,
-): Promise<Response> {
-  return fetch(url, { method, headers: { Authorization: auth, ...headers }, body });
-}
-
-async function expectStatus(res: Response, ok: number[], what: string): Promise<string> {
-  const text = await res.text();
-  if (!ok.includes(res.status)) throw new Error(`${what} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text;
-}
 
 /** Runs `count` jobs on `CONNECTIONS` workers; resolves with jobs per second. */
 async function rate(count: number, job: (i: number) => Promise<void>): Promise<number> {
@@ -67,61 +36,6 @@ async function rate(count: number, job: (i: number) => Promise<void>): Promise<n
   return count / ((performance.now() - t0) / 1000);
 }
 
-/** The four servers: Nimbus (the bench's daemon, as the user `big`), and the three baselines over their own copy of the writes. */
-async function startServers(b: Bench): Promise<DavServer[]> {
-  const me = (await api<{ email: string }>(b.nimbus, 'GET', '/api/user', { username: BIG_USER })).email;
-  await api(b.nimbus, 'POST', '/api/user/edit', { username: BIG_USER, newusername: BIG_USER, newemail: me, newpassword: PASSWORD });
-  const folderPath = `${BIG_USER}/${encodeURIComponent(b.ds.bigFolder)}/`;
-  const nimbus: DavServer = {
-    name: 'Nimbus',
-    bigFolder: `${b.nimbus.url}/dav/${folderPath}`,
-    writeBase: `${b.nimbus.url}/dav/${BIG_USER}/`,
-    async clean(dir) {
-      await expectStatus(await dav('DELETE', `${this.writeBase}${dir}/`), [200, 204], `DELETE ${dir}`);
-      await api(b.nimbus, 'POST', '/api/trash/empty', { username: BIG_USER }, 200);
-    },
-    stop: async () => undefined,
-  };
-  // The baselines serve a directory of their own holding a link to `big`'s storage (the same
-  // 10,000 files for PROPFIND) beside the folders they write.
-  const servers: DavServer[] = [nimbus];
-  const peer = (name: DavServer['name'], url: string, root: string, stop: () => Promise<void>): DavServer => ({
-    name,
-    bigFolder: `${url}${folderPath}`,
-    writeBase: url,
-    clean: async (dir) => rmSync(path.join(root, dir), { recursive: true, force: true }),
-    stop,
-  });
-  const rootOf = (name: string) => {
-    const root = path.join(b.root, 'dav', name);
-    mkdirSync(root, { recursive: true });
-    symlinkSync(path.join(b.ds.storageDir, BIG_USER), path.join(root, BIG_USER));
-    return root;
-  };
-  try {
-    const nginxRoot = rootOf('nginx');
-    const nginx = await startNginxDav(nginxRoot, BIG_USER, PASSWORD);
-    servers.push(peer('nginx', nginx.url, nginxRoot, nginx.stop));
-    const rcloneRoot = rootOf('rclone');
-    const rclone = await startRcloneServe(rcloneRoot, BIG_USER, PASSWORD, ['--copy-links']);
-    servers.push(peer('rclone', rclone.url, rcloneRoot, rclone.stop));
-    const bareRoot = rootOf('bare');
-    const bareTmp = path.join(b.root, 'dav', 'bare-tmp');
-    mkdirSync(bareTmp, { recursive: true });
-    const { child, match } = await startChild(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'bench', 'baselines', 'bare-dav.ts'), bareRoot, bareTmp, BIG_USER, PASSWORD],
-      /listening (\d+)/,
-      { cwd: ROOT },
-    );
-    servers.push(peer('bare', `http://127.0.0.1:${match[1]}/`, bareRoot, () => child.stop()));
-  } catch (err) {
-    for (const s of servers) await s.stop();
-    throw err;
-  }
-  return servers;
-}
-
 interface Samples {
   propfindMs: number[];
   put4k: number[];
@@ -132,9 +46,8 @@ interface Samples {
 /** One round on one server: PROPFIND samples, the two PUT series and the MOVE series. */
 async function roundOn(s: DavServer, round: number, b: Bench, out: Samples): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
-  const propfindRequests = Math.max(3, Math.round(10 * Math.min(1, 10_000 / files)));
   const times: number[] = [];
-  for (let i = 0; i < propfindRequests; i++) {
+  for (let i = 0; i < PROPFIND_REQUESTS; i++) {
     const t0 = performance.now();
     const text = await expectStatus(
       await dav('PROPFIND', s.bigFolder, { Depth: '1', 'Content-Type': 'application/xml' }, PROPFIND_BODY),
