@@ -66,6 +66,10 @@ const clusterFiles = [
     'tree-search',
     'tree-trash',
     'tree-zip',
+    // Issue 26: WebDAV's locks and dead properties, kept in the store (PostgreSQL here).
+    'dav-locks',
+    'dav-locks-api',
+    'dav-props',
     // Issue 26: rclone's round trip through /dav/ (the davfs2 mount runs on the disk backend only).
     'dav-clients-rclone',
   ].map((name) => `test/daemon/${name}.test.ts`),

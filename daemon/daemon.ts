@@ -20,6 +20,8 @@ import { storageProbe } from './services/health.js';
 import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
+import { followWatchedMove } from './services/dav-follow.js';
+import { sweepExpiredLocks } from './services/dav-locks.js';
 import { followMovedFolder, watchForVanishedShares } from './services/shares.js';
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
 import { ChangeFeed } from './storage/change-feed.js';
@@ -36,6 +38,16 @@ import { removeRunFile, writeRunFile } from './run-file.js';
 const SHUTDOWN_GRACE_MS = 5000;
 /** How often trash items past NIMBUS_TRASH_DAYS are looked for (besides at start). */
 const TRASH_PURGE_INTERVAL_MS = 60 * 60_000;
+
+/** Each running daemon's context, for code in the same process that works below the HTTP API (the tests of services). */
+const contexts = new WeakMap<RunningDaemon, NimbusContext>();
+
+/** The context of a daemon started in this process (not part of the public entry, index.ts). */
+export function contextOf(daemon: RunningDaemon): NimbusContext {
+  const nimbus = contexts.get(daemon);
+  if (!nimbus) throw new Error('Not a daemon started in this process');
+  return nimbus;
+}
 
 /** Starts the daemon: lock, store, admin key, HTTP server, then the index scan in the background. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
@@ -109,7 +121,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
     await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
     await adoptTrash(nimbus);
-    const purge = () => purgeTrash(nimbus).catch((err: Error) => log(`Nimbus: purging the trash failed: ${err.message}`));
+    // The hourly upkeep: the trash's due items, and WebDAV locks that expired unused (never honoured meanwhile).
+    const purge = () =>
+      Promise.all([
+        purgeTrash(nimbus).catch((err: Error) => log(`Nimbus: purging the trash failed: ${err.message}`)),
+        sweepExpiredLocks(nimbus).catch((err: Error) => log(`Nimbus: sweeping expired WebDAV locks failed: ${err.message}`)),
+      ]);
     let purging: Promise<unknown> = purge();
     await purging;
     const purgeTimer = setInterval(() => (purging = purging.then(purge)), TRASH_PURGE_INTERVAL_MS);
@@ -190,7 +207,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         logs.logger.info('Nimbus stopped');
         for (const cleanup of cleanups.reverse()) await cleanup();
       })());
-    return {
+    const running: RunningDaemon = {
       url,
       host: config.host,
       port,
@@ -201,6 +218,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       adminKey: () => nimbus.admin.key,
       close,
     };
+    contexts.set(running, nimbus);
+    return running;
   } catch (err) {
     logs.startFailed(err);
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -215,7 +234,10 @@ function followStorageFolder(
   log: (line: string) => void,
 ) {
   const { storageDir, reconcileIntervalMs } = target.config;
-  const live = new LiveStorage(target, watchFactory, (move) => followMovedFolder(target, move.username, move.from, move.to));
+  const live = new LiveStorage(target, watchFactory, (move) => {
+    followMovedFolder(target, move.username, move.from, move.to);
+    followWatchedMove(target, move.username, move.from, move.to);
+  });
   const rescan = async () => {
     if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${storageDir} is not available`);
   };

@@ -59,13 +59,19 @@ export const ERROR_STATUS = {
   role_in_use: 409,
   role_builtin: 409,
   key_builtin: 409,
+  /** A WebDAV lock token that names no lock on the resource (UNLOCK 409; a LOCK refresh answers it 412). */
+  lock_token_mismatch: 409,
   /** A download whose If-Match or If-Unmodified-Since names bytes the file no longer has. */
   precondition_failed: 412,
   payload_too_large: 413,
+  /** A WebDAV dead property over 64 KiB, or a resource's properties over 1 MiB together (docs/webdav.md). */
+  property_too_large: 413,
   cannot_preview: 415,
   /** An upload whose body is a form encoding other than multipart/form-data (urlencoded, multipart/mixed…): not a file's bytes. */
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
+  /** A write that a WebDAV lock forbids, made without its token (the API never holds one): docs/webdav.md. */
+  locked: 423,
   too_many_requests: 429,
   /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */
   too_many_attempts: 429,

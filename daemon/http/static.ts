@@ -38,6 +38,11 @@ export async function serveUi(ctx: Context, rendererDir: string): Promise<boolea
   ctx.length = info.size;
   ctx.set('Content-Security-Policy', UI_CSP);
   ctx.set('Cache-Control', relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-  ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file!);
+  if (ctx.method === 'HEAD') {
+    // Koa answers 204 to a null body and would leave a stream unread (its file open): an empty
+    // body keeps the 200, and the length is set again after it, as GET's.
+    ctx.body = '';
+    ctx.length = info.size;
+  } else ctx.body = createReadStream(file!);
   return true;
 }

@@ -4,6 +4,9 @@ import type { NimbusContext } from '../context.js';
 import { quotaExceeded } from '../errors.js';
 import type { OpenedFile, UploadHooks } from '../storage/file-storage.js';
 import type { StoredUser } from '../store/schema.js';
+import { joinFolder } from '../storage/index-tree.js';
+import { followMove, forgetResource } from './dav-follow.js';
+import { requireUnlocked } from './lock-tokens.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
 import { QuotaHold } from './quota.js';
@@ -27,8 +30,11 @@ export async function deleteFile(
   requireUser(nimbus, username);
   if (!permanent) return trashFile(nimbus, username, folder, file);
   await nimbus.locks.run(fileLock(username, folder, file), async () => {
+    // A member of its folder and a resource of its own: the locks of both (docs/webdav.md).
+    requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, file)]);
     await nimbus.storage.deleteFile(username, folder, file);
-    if (revokeShare(nimbus, username, folder, file)) await nimbus.store.commit();
+    const revoked = revokeShare(nimbus, username, folder, file);
+    if (forgetResource(nimbus, username, joinFolder(folder, file)) || revoked) await nimbus.store.commit();
   });
   return null;
 }
@@ -44,8 +50,10 @@ export function renameFile(
   requireUser(nimbus, username);
   return nimbus.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
     if (nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, newName, file);
+    requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, file), joinFolder(folder, newName)]);
     await nimbus.storage.renameFile(username, folder, file, newName);
     moveShare(nimbus, username, folder, file, newName);
+    followMove(nimbus, username, joinFolder(folder, file), joinFolder(folder, newName));
     await nimbus.store.commit();
     return toFileEntry(nimbus, username, folder, newName, nimbus.index.getFile(username, folder, newName)!);
   });
@@ -93,6 +101,8 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
   }));
   return {
     checkTarget: (existing) => {
+      // Before a byte is read; again under the name's lock (beforePlace).
+      requireUnlockedTarget(nimbus, req, existing !== undefined);
       // Even with overwrite: on a case-insensitive disk it would replace the other file.
       if (!existing) assertNoCaseTwin(nimbus, username, folder, file);
       freed = req.overwrite && existing ? existing.size : 0;
@@ -106,13 +116,21 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
     lockName: (place) => nimbus.locks.run(fileLock(username, folder, file), place),
     // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
     beforePlace: () => {
-      if (!nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, file);
+      const existing = nimbus.index.getFile(username, folder, file);
+      requireUnlockedTarget(nimbus, req, existing !== undefined);
+      if (!existing) assertNoCaseTwin(nimbus, username, folder, file);
     },
     // The same user, not one deleted and made again with this name meanwhile, and a caller who may still write there.
     isCurrent: () => nimbus.store.users.get(username)?.createdAt === user.createdAt && (req.callerMayStill?.() ?? true),
     // Once the file is counted (or the upload failed): briefly counted twice, never zero times.
     release: () => quota.release(),
   };
+}
+
+/** An upload changes the file (its locks' tokens needed) and, when it is new, its folder's members (the folder's too). */
+function requireUnlockedTarget(nimbus: NimbusContext, req: UploadRequest, exists: boolean): void {
+  const path = joinFolder(req.folder, req.file);
+  requireUnlocked(nimbus, req.username, exists ? [path] : [req.folder ?? '', path]);
 }
 
 export async function openDownload(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<OpenedFile> {

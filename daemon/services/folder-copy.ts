@@ -10,6 +10,7 @@ import type { NimbusContext } from '../context.js';
 import { conflict, quotaExceeded } from '../errors.js';
 import { joinFolder } from '../storage/index-tree.js';
 import { splitFolder } from '../storage/paths.js';
+import { requireUnlocked } from './lock-tokens.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { QuotaHold } from './quota.js';
 import { maxBytesOf, requireUser, toFolder, usedBytesOf } from './records.js';
@@ -36,6 +37,7 @@ export async function copyFolder(nimbus: NimbusContext, username: string, folder
     if (nimbus.index.folder(username, arrived) || nimbus.index.getFile(username, to, name))
       throw conflict('folder_exists', `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`);
     assertNoCaseTwin(nimbus, username, to, name);
+    requireUnlocked(nimbus, username, [to ?? '', arrived]);
     // As for an upload: a user over their quota copies nothing, not even an empty folder.
     if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
       throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before copying');

@@ -5,6 +5,8 @@ import { joinFolder } from '../storage/index-tree.js';
 import { splitFolder } from '../storage/paths.js';
 import { fileEntryJson, requireUser, toFolder } from './records.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
+import { forgetResource } from './dav-follow.js';
+import { requireUnlocked } from './lock-tokens.js';
 import { revokeFolderShares } from './shares.js';
 import { trashFolder } from './trash.js';
 
@@ -69,6 +71,8 @@ function createOne(nimbus: NimbusContext, username: string, folder: string, mayE
   return nimbus.locks.run(fileLock(username, parent, name), async () => {
     const existing = nimbus.index.folder(username, folder);
     if (!(mayExist && existing)) {
+      // A new member of its parent (and a name a WebDAV client may have locked before it existed).
+      requireUnlocked(nimbus, username, [parent ?? '', folder]);
       if (!existing) assertNoCaseTwin(nimbus, username, parent, name);
       await nimbus.storage.createFolder(username, folder);
     }
@@ -84,7 +88,11 @@ export async function deleteFolder(nimbus: NimbusContext, username: string, fold
   requireUser(nimbus, username);
   if (!permanent) return trashFolder(nimbus, username, folder);
   const { parent, name } = splitFolder(folder);
-  await nimbus.locks.run(fileLock(username, parent, name), () => nimbus.storage.deleteFolder(username, folder));
-  if (revokeFolderShares(nimbus, username, folder) > 0) await nimbus.store.commit();
+  await nimbus.locks.run(fileLock(username, parent, name), async () => {
+    requireUnlocked(nimbus, username, [parent ?? ''], [folder]);
+    await nimbus.storage.deleteFolder(username, folder);
+  });
+  const revoked = revokeFolderShares(nimbus, username, folder) > 0;
+  if (forgetResource(nimbus, username, folder) || revoked) await nimbus.store.commit();
   return null;
 }

@@ -15,6 +15,12 @@ import { foldName } from '../storage/file-index.js';
 export const fileLock = (username: string, folder: string | null, file: string) =>
   `file:${username}/${folder === null ? '' : foldName(folder)}/${foldName(file)}`;
 
+/** The `fileLock` of the file or folder at a user-relative path ('' is the user's root), as WebDAV names resources. */
+export function pathLock(username: string, path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut < 0 ? fileLock(username, null, path) : fileLock(username, path.slice(0, cut), path.slice(cut + 1));
+}
+
 /**
  * Refuses to create `name` when another entry of the directory differs from it only in
  * case (one file on a case-insensitive disk); `except` is the file being renamed to `name`,

@@ -43,7 +43,8 @@ export class ThumbnailCache {
   constructor(root: string, capBytes: number, changes?: ChangeSource) {
     this.root = root;
     this.#capBytes = capBytes;
-    this.#counted = this.#entries().then((entries) => {
+    this.#counted = this.#removeHalfWritten().then(async () => {
+      const entries = await this.#entries();
       this.#bytes += entries.reduce((sum, e) => sum + e.size, 0);
     });
     changes?.on('change', (event) => this.#onChange(event));
@@ -155,6 +156,15 @@ export class ThumbnailCache {
     // The root's files sit beside the folders: a name no folder can have (folder names are never empty).
     const where = path.join(user, hashed(folder === null ? '' : folder));
     return [user, where, path.join(where, hashed(file))];
+  }
+
+  /**
+   * Deletes the pictures a crash left half written (`.tmp-*` beside the users' directories,
+   * which no walk counts or evicts): before this cache writes any of its own.
+   */
+  async #removeHalfWritten(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    await Promise.all(names.filter((name) => name.startsWith('.tmp-')).map((name) => rm(path.join(this.root, name), { force: true })));
   }
 
   /** Every picture on disk, with its size and last use. */

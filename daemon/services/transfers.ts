@@ -12,7 +12,10 @@ import type { OpenedFile } from '../storage/file-storage.js';
 import { assertNoCaseTwin, fileLock, uploadFile } from './files.js';
 import { requireUser, toFileEntry, toFolder } from './records.js';
 import { moveFolderShares, moveShareToFolder, sharesBelow } from './shares.js';
+import { joinFolder } from '../storage/index-tree.js';
 import { splitFolder } from '../storage/paths.js';
+import { followMove } from './dav-follow.js';
+import { requireUnlocked } from './lock-tokens.js';
 
 /**
  * What refuses `file` of `from` arriving in `to`, from the index, before any disk access:
@@ -43,11 +46,15 @@ export async function moveFile(
   // The source's lock is the one a delete, rename or upload of it takes: a move racing any of them runs before or after, never between.
   return nimbus.locks.run([fileLock(username, from, file), fileLock(username, to, file)], async () => {
     assertArrivable(nimbus, username, from, file, to);
-    let shareMoved = false;
+    const [source, target] = [joinFolder(from, file), joinFolder(to, file)];
+    // Both folders' members change, the file moves away, and its new name may be locked already.
+    requireUnlocked(nimbus, username, [from ?? '', source, to ?? '', target]);
+    let changed = false;
     const meta = await nimbus.storage.moveFile(username, from, file, to, () => {
-      shareMoved = moveShareToFolder(nimbus, username, from, file, to);
+      const shareMoved = moveShareToFolder(nimbus, username, from, file, to);
+      changed = followMove(nimbus, username, source, target) || shareMoved;
     });
-    if (shareMoved) await nimbus.store.commit();
+    if (changed) await nimbus.store.commit();
     return toFileEntry(nimbus, username, to, file, meta);
   });
 }
@@ -136,14 +143,16 @@ async function relocateFolder(
         throw conflict('folder_exists', `A folder or file with that name already exists ${to === null ? 'at the root' : 'in the folder'}`);
       assertNoCaseTwin(nimbus, username, to, newName, move ? undefined : name);
     }
-    let sharesMoved = 0;
-    const moveShares = () => {
-      sharesMoved = moveFolderShares(nimbus, username, folder, arrived);
+    // Both parents' members change, and every lock anywhere in the subtree goes with it.
+    requireUnlocked(nimbus, username, [parent ?? '', to ?? '', arrived], [folder]);
+    let changed = false;
+    // Its shares and WebDAV state follow in the step that makes the move real (object mode: the same commit).
+    const follow = () => {
+      const sharesMoved = moveFolderShares(nimbus, username, folder, arrived) > 0;
+      changed = followMove(nimbus, username, folder, arrived) || sharesMoved;
     };
-    await (move
-      ? nimbus.storage.moveFolder(username, folder, to, moveShares)
-      : nimbus.storage.renameFolder(username, folder, newName, moveShares));
-    if (sharesMoved > 0) await nimbus.store.commit();
+    await (move ? nimbus.storage.moveFolder(username, folder, to, follow) : nimbus.storage.renameFolder(username, folder, newName, follow));
+    if (changed) await nimbus.store.commit();
     return toFolder(arrived, nimbus.index.folder(username, arrived)!);
   });
 }

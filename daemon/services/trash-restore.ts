@@ -10,6 +10,8 @@ import { ApiError, conflict } from '../errors.js';
 import type { StoredTrashItem } from '../store/schema.js';
 import { NameTaken, trashTaken } from '../storage/file-storage.js';
 import { splitFolder } from '../storage/paths.js';
+import { joinFolder } from '../storage/index-tree.js';
+import { requireUnlocked } from './lock-tokens.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { requireUser } from './records.js';
 import { itemLock, requireItem } from './trash-records.js';
@@ -70,6 +72,8 @@ async function restoreAs(nimbus: NimbusContext, item: StoredTrashItem, as: strin
     const taken = takenInIndex(nimbus, username, folder, as);
     if (taken) throw taken;
     assertNoCaseTwin(nimbus, username, folder, as);
+    // A new member of the folder it comes back to (and a name a WebDAV client may have locked).
+    requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, as)]);
     // The record goes in the step the item comes back (in object mode, in the rows' one commit): never an item both restored and listed.
     await nimbus.storage.trash.restore({ username, folder, name: item.name, kind, id: item.id, as }, () => nimbus.store.deleteTrash(item));
     await nimbus.store.commit();

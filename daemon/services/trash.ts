@@ -14,6 +14,9 @@ import { notFound } from '../errors.js';
 import type { StoredTrashItem, StoredUser } from '../store/schema.js';
 import type { TrashTarget } from '../storage/file-storage.js';
 import { splitFolder } from '../storage/paths.js';
+import { joinFolder } from '../storage/index-tree.js';
+import { forgetResource } from './dav-follow.js';
+import { requireUnlocked } from './lock-tokens.js';
 import { fileLock } from './name-locks.js';
 import { requireUser } from './records.js';
 import { revokeFolderShares, revokeShare } from './shares.js';
@@ -60,7 +63,12 @@ export async function trashFile(nimbus: NimbusContext, username: string, folder:
   const user = requireUser(nimbus, username);
   return nimbus.locks.run(fileLock(username, folder, file), async () => {
     nimbus.storage.requireFile(username, folder, file);
-    return moveIn(nimbus, user, { username, folder, name: file, kind: 'file' }, () => revokeShare(nimbus, username, folder, file));
+    // A member of its folder and a resource of its own: the locks of both (docs/webdav.md).
+    requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, file)]);
+    return moveIn(nimbus, user, { username, folder, name: file, kind: 'file' }, () => {
+      revokeShare(nimbus, username, folder, file);
+      forgetResource(nimbus, username, joinFolder(folder, file));
+    });
   });
 }
 
@@ -75,7 +83,12 @@ export async function trashFolder(nimbus: NimbusContext, username: string, folde
   // A folder is a name in its parent, like a file there: the same lock.
   return nimbus.locks.run(fileLock(username, parent, name), async () => {
     nimbus.storage.requireFolder(username, folder);
-    return moveIn(nimbus, user, { username, folder: parent, name, kind: 'folder' }, () => revokeFolderShares(nimbus, username, folder));
+    // Its parent's members change, and every lock anywhere in the subtree goes with it.
+    requireUnlocked(nimbus, username, [parent ?? ''], [folder]);
+    return moveIn(nimbus, user, { username, folder: parent, name, kind: 'folder' }, () => {
+      revokeFolderShares(nimbus, username, folder);
+      forgetResource(nimbus, username, folder);
+    });
   });
 }
 

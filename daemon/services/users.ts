@@ -4,6 +4,8 @@ import { conflict } from '../errors.js';
 import { hashPassword } from '../keys/secrets.js';
 import { foldName } from '../storage/file-index.js';
 import type { StoredUser } from '../store/schema.js';
+import { releaseLocksWithin } from './dav-locks.js';
+import { dropDeadProps, moveUserDeadProps } from './dav-props.js';
 import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
@@ -37,16 +39,24 @@ export function createUser(nimbus: NimbusContext, username: string, email: strin
     assertNoCaseTwin(nimbus, username);
     const passwordHash = await hashPassword(password);
     await (adopt ? nimbus.storage.ensureUserDir(username) : nimbus.storage.claimUserDir(username));
-    // Another daemon may have given the name (or a case twin) away a moment ago: a 409 that
-    // says so, rather than the database's refusal of a second row (a bare `conflict`).
-    await nimbus.store.catchUp();
-    if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
-    assertNoCaseTwin(nimbus, username);
-    const user: StoredUser = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
-    nimbus.store.users.set(username, user);
-    nimbus.index.caseFolds.added(nimbus.store.users, username);
-    nimbus.orphans.delete(username);
-    await nimbus.store.commit();
+    let user: StoredUser;
+    try {
+      // Another daemon may have given the name (or a case twin) away a moment ago: a 409 that
+      // says so, rather than the database's refusal of a second row (a bare `conflict`).
+      await nimbus.store.catchUp();
+      if (nimbus.store.users.has(username)) throw conflict('user_exists', 'User already exists');
+      assertNoCaseTwin(nimbus, username);
+      user = { username, email, role: 'user', emailVerified: false, createdAt: new Date().toISOString(), passwordHash };
+      nimbus.store.users.set(username, user);
+      nimbus.index.caseFolds.added(nimbus.store.users, username);
+      nimbus.orphans.delete(username);
+      await nimbus.store.commit();
+    } catch (err) {
+      // A registration's empty directory would keep the name taken (409 name_unavailable) for
+      // ever; an admin's creation adopted what was there and leaves it as it was.
+      if (!adopt && !nimbus.store.users.has(username)) await nimbus.storage.unclaimUserDir(username).catch(() => undefined);
+      throw err;
+    }
     // A directory of that name that was already there (an orphan) now belongs to the user.
     await nimbus.storage.rescanUser(username);
     return toUser(nimbus, user);
@@ -74,6 +84,9 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
         dropKeysOf(nimbus, username);
         // After the files left: a delete to the trash that was running has its record by now.
         dropTrashOf(nimbus, username);
+        // WebDAV's state of every path of theirs ('' is their root, above all of it).
+        releaseLocksWithin(nimbus, username, '');
+        dropDeadProps(nimbus, username, '');
         await nimbus.store.commit();
       },
     });
@@ -124,6 +137,9 @@ export function editUser(
     // A reset link mailed to the old address must not outlive it, nor one asked for before a new password.
     if (renaming || newHash !== null || emailChanged) dropResetsOf(nimbus, username);
     if (renaming) moveKeysOf(nimbus, username, newUsername);
+    // Every resource moved: its dead properties follow, its WebDAV locks do not (RFC 4918 §7.4, as for a folder's move).
+    if (renaming) releaseLocksWithin(nimbus, username, '');
+    if (renaming) moveUserDeadProps(nimbus, username, newUsername);
     for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
       if (emailChanged) nimbus.store.verifications.delete(hash);

@@ -169,6 +169,8 @@ export interface FileStorage {
    * name is in storage already (files, folders, trash), never adopting it.
    */
   claimUserDir(username: string): Promise<void>;
+  /** Gives back what `claimUserDir` made when the registration then failed (an empty place, and the name in the index). */
+  unclaimUserDir(username: string): Promise<void>;
   /** Puts back a user's missing place. */
   restoreUserDir(username: string): Promise<void>;
   /** Reads one user's tree again into the index. */

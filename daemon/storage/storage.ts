@@ -19,7 +19,7 @@ import { discardTemp, receiveToTemp } from './temp-upload.js';
 import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from './upload-call.js';
 import { checkUploadTarget, placeUpload } from './uploads.js';
 import { UploadTickets, type UploadTicket } from './upload-tickets.js';
-import { claimUserDir, deleteUser, ensureUserDir, renameUser, restoreUserDir } from './user-dirs.js';
+import { claimUserDir, deleteUser, ensureUserDir, renameUser, restoreUserDir, unclaimUserDir } from './user-dirs.js';
 import { settleTombstones } from './tombstones.js';
 
 export type { FileStorage, OpenedFile, ReceivedUpload, UploadTicket };
@@ -83,6 +83,11 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
   /** Makes a self-registered user's directory; 409 when the name has a directory (in any case) or a trash already. */
   claimUserDir(username: string): Promise<void> {
     return claimUserDir(this, this.trash.trashDir, username);
+  }
+
+  /** Removes the still-empty directory a failed registration claimed. */
+  unclaimUserDir(username: string): Promise<void> {
+    return unclaimUserDir(this, username);
   }
 
   /** Puts back a user's missing directory; a link or file there is left alone. */

@@ -1,5 +1,5 @@
 /** The users' directories at the top of the storage directory: made, put back, renamed, removed. */
-import { lstat, readdir, rename } from 'node:fs/promises';
+import { lstat, readdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { conflict, fromFsError, nameUnavailable } from '../errors.js';
 import { failpoint } from '../util/failpoints.js';
@@ -53,6 +53,17 @@ export async function claimUserDir(s: StorageParts, trashDir: string, username: 
     await root.fsync();
   });
   s.index.ensureUser(username);
+}
+
+/**
+ * Takes back the directory `claimUserDir` made for a registration that failed before its
+ * record was kept: removed while still empty (anything put in it meanwhile stays, an orphan),
+ * and the name out of the index, so the name can be registered again.
+ */
+export async function unclaimUserDir(s: StorageParts, username: string): Promise<void> {
+  s.path(username);
+  await withDir(s.storageDir, [], (root) => rmdir(root.at(username)).catch(() => undefined));
+  s.index.removeUser(username);
 }
 
 /** Puts back the directory of a user whose directory went missing; a link or file there is left alone (and never followed). */

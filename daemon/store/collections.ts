@@ -7,6 +7,8 @@
  */
 import type {
   DbData,
+  StoredDavLock,
+  StoredDavProps,
   StoredFile,
   StoredFolder,
   StoredKey,
@@ -37,6 +39,9 @@ export const COLLECTION_TABLE = {
   sessions: { key: (r: StoredSession) => r.hash, fileIndex: false },
   resets: { key: (r: StoredReset) => r.hash, fileIndex: false },
   trash: { key: (r: StoredTrashItem) => r.id, fileIndex: false },
+  // WebDAV's state (docs/webdav.md): locks by token, dead properties by resource.
+  davLocks: { key: (r: StoredDavLock) => r.token, fileIndex: false },
+  davProps: { key: (r: StoredDavProps) => r.id, fileIndex: false },
   // Folders before files: another daemon applies a change-set's rows in this order, so a
   // subtree going into the trash leaves its index as one folder.removed, not one per file.
   folders: { key: (r: StoredFolder) => r.id, fileIndex: true },

@@ -1,5 +1,8 @@
 /** What db.json holds. Never the file list: the disk is the source of truth for files. */
 import type { Dialect, KeyScope } from '../../shared/types.js';
+import type { StoredDavLock, StoredDavProps } from './dav-records.js';
+
+export type { StoredDavLock, StoredDavProps, StoredDeadProp } from './dav-records.js';
 
 export interface StoredUser {
   username: string;
@@ -151,6 +154,9 @@ export interface DbData {
   /** Object mode only (docs/cluster.md); absent or empty otherwise. */
   files?: StoredFile[];
   folders?: StoredFolder[];
+  /** Added by issue 26 (WebDAV); a store written before has none (migrateDb adds them). */
+  davLocks: StoredDavLock[];
+  davProps: StoredDavProps[];
 }
 
 /**
@@ -179,6 +185,8 @@ export function emptyDb(): DbData {
     trash: [],
     files: [],
     folders: [],
+    davLocks: [],
+    davProps: [],
   };
 }
 
@@ -211,6 +219,12 @@ export function migrateDb(data: DbData): boolean {
   }
   if (!Array.isArray(data.folders)) {
     data.folders = [];
+    changed = true;
+  }
+  // WebDAV's locks and dead properties came with issue 26.
+  for (const name of ['davLocks', 'davProps'] as const) {
+    if (Array.isArray(data[name])) continue;
+    data[name] = [];
     changed = true;
   }
   for (const role of data.roles) {

@@ -7,6 +7,7 @@ import type { Database } from './postgres/database.js';
 import type { PgBackendOptions } from './postgres/pg-backend.js';
 import { SCHEMA_VERSION, type DbData, type StoredShare, type StoredTrashItem } from './schema.js';
 import type { TrackedMap } from './tracked-map.js';
+import { DavRecords } from './dav-records.js';
 
 export { CorruptStoreError } from './json-backend.js';
 export type { RemoteChange } from './backend.js';
@@ -43,6 +44,8 @@ export class Store {
   readonly folders = this.#maps.folders;
   /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
   readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
+  /** WebDAV's locks and dead properties, grouped by user too (dav-records.ts); changed through its methods. */
+  readonly dav = new DavRecords(this.#maps.davLocks, this.#maps.davProps);
   /** Called just before each write takes its snapshot or change-set (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
 
@@ -234,6 +237,7 @@ export class Store {
     for (const s of copy.shares) this.sharesByPath.set(sharePathKey(s.username, s.folder, s.file), s);
     this.#trashByUser.clear();
     for (const item of this.trash.values()) this.#indexTrash(item);
+    this.dav.rebuild();
   }
 
   /** One record from the database, untracked; the derived indexes (share paths, trash by user) follow. */
@@ -248,6 +252,8 @@ export class Store {
     } else if (collection === 'trash') {
       if (before) this.#unindexTrash(before as StoredTrashItem);
       if (after) this.#indexTrash(after as StoredTrashItem);
+    } else if (collection === 'davLocks' || collection === 'davProps') {
+      this.dav.applied(collection, before, after);
     }
     map.applyRemote(key, after);
     return before;

@@ -4,11 +4,12 @@
  * one user that must end in some serial order.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { armFailpoint, disarmFailpoint } from '../../daemon/util/failpoints.js';
+import { call } from '../helpers/accounts.js';
 import { startTestDaemon, TEST_KEY, type TestDaemon } from '../helpers/daemon.js';
 import { NIMBUS } from '../helpers/child.js';
 
@@ -114,6 +115,27 @@ describe('a disk that fails writes or fsyncs', () => {
       expect(db).not.toContain(`"${name}"`);
     });
   }
+});
+
+describe('a registration whose record cannot be written', () => {
+  it('leaves no directory behind, so the name can be registered once the disk is back', async () => {
+    const t = await startTestDaemon({ env: { NIMBUS_REGISTRATION: 'open', NIMBUS_KEYCHAIN: 'off' } });
+    try {
+      const body = { username: 'newcomer', email: 'n@example.com', password: 'Newcomer-pw-8812' };
+      armFailpoint('store.write', 'ENOSPC');
+      try {
+        const failed = await call(t, '/api/auth/register', { body });
+        expect(failed.status, failed.text).toBe(507);
+      } finally {
+        disarmFailpoint('store.write');
+      }
+      expect(await readdir(path.join(t.dataDir, 'storage'))).not.toContain('newcomer');
+      const again = await call(t, '/api/auth/register', { body });
+      expect(again.status, again.text).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('a damaged db.json', () => {

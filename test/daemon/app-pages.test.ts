@@ -45,6 +45,16 @@ describe('the UI pages the daemon serves', () => {
     expect(res.text).toBe(indexHtml);
   });
 
+  it.each(['/', '/files/ana/photos', '/nimbus.svg'])('answers HEAD %s as GET does, without the body', async (page) => {
+    const get = await t.raw('GET', page, { key: null });
+    const head = await t.raw('HEAD', page, { key: null });
+    expect(head.status).toBe(get.status);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.text).toBe('');
+  });
+
   it.each([
     '/nothing',
     '/files',

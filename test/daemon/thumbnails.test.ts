@@ -337,6 +337,17 @@ describe('ThumbnailCache', () => {
     for (const kept of [entries[0], entries[2], d]) expect(await cache.read(kept)).not.toBeNull();
   });
 
+  it('removes the half-written pictures a crash left when it starts, and nothing else', async () => {
+    const dir = path.join(root, 'crashed');
+    await mkdir(path.join(dir, 'kept'), { recursive: true });
+    await writeFile(path.join(dir, '.tmp-0123456789abcdef'), Buffer.alloc(5000));
+    await writeFile(path.join(dir, 'kept', 'note'), 'not the cache’s');
+    const cache = new ThumbnailCache(dir, 1 << 20);
+    await cache.ready();
+    expect((await readdir(dir)).sort()).toEqual(['kept']);
+    expect(await readdir(path.join(dir, 'kept'))).toEqual(['note']);
+  });
+
   it('keeps nothing rendered before its source changed', async () => {
     const listeners: ((e: { type: string; username: string | null; folder: string | null; file: string | null }) => void)[] = [];
     const cache = new ThumbnailCache(path.join(root, 'gen'), 1 << 20, { on: (_e, l) => listeners.push(l as never) });

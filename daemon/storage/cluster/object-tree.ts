@@ -29,6 +29,11 @@ export class ObjectTree extends ObjectFolders {
     this.index.ensureUser(username);
   }
 
+  /** A failed registration's name leaves the index (it has no rows). */
+  async unclaimUserDir(username: string): Promise<void> {
+    this.index.removeUser(username);
+  }
+
   /** Every row of the user takes the new name, in one commit; the bytes stay where they are. */
   async renameUser(from: string, to: string): Promise<void> {
     assertComponent(from);

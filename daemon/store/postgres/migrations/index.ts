@@ -6,6 +6,7 @@
 import records from './001-records.js';
 import reservations from './002-reservations.js';
 import folderParents from './003-folder-parents.js';
+import davState from './004-dav-state.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -16,4 +17,6 @@ export const MIGRATIONS: readonly Migration[] = [
   reservations,
   // Folders inside folders: `parent_id` (docs/tree.md, "Cluster").
   folderParents,
+  // WebDAV's locks and dead properties (docs/webdav.md, "Locks and properties").
+  davState,
 ];
