@@ -6,10 +6,10 @@
  * the mount did and rclone (another client) brings back the same bytes.
  * dav-clients-peers.test.ts runs the same mount against nginx and `rclone serve webdav`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser, passwordOf } from '../helpers/accounts.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { rclone, rcloneWebdav } from '../helpers/dav-clients.js';
@@ -49,6 +49,15 @@ describe('a davfs2 mount of /dav/<user>/', () => {
     } finally {
       await mount.unmount();
     }
+
+    // davfs2 locked what it wrote (use_locks): the request log shows LOCKs granted and UNLOCKs done.
+    await vi.waitFor(async () => {
+      const requests = (await readFile(path.join(t.dataDir, 'logs', 'nimbus.log'), 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('/dav/mona/tree/'));
+      expect(requests.some((line) => /"LOCK \S+ 20[01] /.test(line))).toBe(true);
+      expect(requests.some((line) => /"UNLOCK \S+ 204 /.test(line))).toBe(true);
+    });
 
     const moved = `tree/${MOUNT_MOVE.to}`;
     expect(await listed('/api/folders', 'mona', 'tree')).toEqual(['docs', 'empty folder']);
