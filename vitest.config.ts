@@ -66,6 +66,11 @@ const clusterFiles = [
     'tree-search',
     'tree-trash',
     'tree-zip',
+    // Issue 26's WebDAV door.
+    'dav-auth',
+    'dav-tree',
+    'dav-locks-door',
+    'dav-litmus',
     // Issue 26: WebDAV's locks and dead properties, kept in the store (PostgreSQL here).
     'dav-locks',
     'dav-locks-api',

@@ -20,7 +20,7 @@ import { storageProbe } from './services/health.js';
 import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
-import { followWatchedMove } from './services/dav-follow.js';
+import { followWatchedMove, watchForVanishedResources } from './services/dav-follow.js';
 import { sweepExpiredLocks } from './services/dav-locks.js';
 import { followMovedFolder, watchForVanishedShares } from './services/shares.js';
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
@@ -118,6 +118,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       log,
     };
     watchForVanishedShares(nimbus);
+    watchForVanishedResources(nimbus);
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
     await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
     await adoptTrash(nimbus);

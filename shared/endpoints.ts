@@ -320,7 +320,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, parents: p('boolean', 'Create the missing folders above it too, as mkdir -p', false) },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -332,7 +332,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, permanent },
     success: 200,
-    errors: [400, 404],
+    errors: [400, 404, 423],
     events: [],
   },
   {
@@ -344,7 +344,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, file, newname: p('fileName', 'New file name') },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -356,7 +356,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, file, permanent },
     success: 200,
-    errors: [400, 404],
+    errors: [400, 404, 423],
     events: [],
   },
   {
@@ -368,7 +368,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, newname: p('fileName', 'New folder name') },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -380,7 +380,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, to: moveTarget },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -392,7 +392,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, to: moveTarget },
     success: 201,
-    errors: [400, 404, 409, 507],
+    errors: [400, 404, 409, 423, 507],
     events: [],
   },
   {
@@ -525,7 +525,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, permanent },
     success: 200,
-    errors: [400, 404],
+    errors: [400, 404, 423],
     events: [],
   },
   {
@@ -537,7 +537,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, newname: p('fileName', 'New file name'), folder: folderOpt },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -549,7 +549,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, to: moveTarget },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: [],
   },
   {
@@ -561,7 +561,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, to: moveTarget },
     success: 201,
-    errors: [400, 404, 409, 507],
+    errors: [400, 404, 409, 423, 507],
     events: [],
   },
   {
@@ -598,7 +598,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, overwrite: p('boolean', 'Replace an existing file', false) },
     success: 201,
-    errors: [400, 404, 409, 413, 415, 507],
+    errors: [400, 404, 409, 413, 415, 423, 507],
     events: [],
     bodyIsContent: true,
   },
@@ -671,7 +671,7 @@ const ENDPOINT_LIST = [
       rename: p('boolean', 'When the name is taken again, restore beside it as “name (restored)” instead of answering 409', false),
     },
     success: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 423],
     events: ['trash.changed'],
   },
   {

@@ -77,6 +77,8 @@ export const ERROR_STATUS = {
   too_many_attempts: 429,
   internal: 500,
   mail_failed: 502,
+  /** A WebDAV COPY or MOVE whose Destination is on another server. */
+  destination_elsewhere: 502,
   storage_unavailable: 503,
   /** PostgreSQL cannot be reached (docs/cluster.md); the daemon recovers by itself once it can. */
   database_unavailable: 503,

@@ -11,6 +11,7 @@ import { dummyPasswordHash } from '../services/auth.js';
 import { mayStillHave } from '../services/standing.js';
 import type { Guards } from './authorize.js';
 import { ConnectionTracker } from './connections.js';
+import { answersOptions, davDoor } from './dav/door.js';
 import { createDispatch } from './dispatch.js';
 import { errorHandler } from './error-handler.js';
 import type { EventHub } from './events.js';
@@ -67,7 +68,9 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   const dispatch = createDispatch(guards, events, logins);
   app.use(requestLog(nimbus.logger)); // outermost: sees the status the error handler sets
   app.use(errorHandler(nimbus.log));
-  app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins));
+  app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, answersOptions));
+  // WebDAV's own door, before the API's routing: its methods, paths and authentication are its own.
+  app.use(davDoor({ nimbus, logins, origins: currentOrigins, hosts: currentHosts }));
   app.use((options.routing ?? tableRouting)(dispatch));
   return app;
 }

@@ -27,7 +27,7 @@ export interface Validators {
  * within the same millisecond keeps. Weak while the identity may not yet move with the
  * next write (`identityIsStrong`): If-Range never matches it then, If-None-Match still does.
  */
-export function validatorsOf(opened: OpenedFile): Validators {
+export function validatorsOf(opened: Pick<OpenedFile, 'identity' | 'identityIsStrong' | 'mtimeMs'>): Validators {
   return {
     // The weak tag hashes something else than the strong one will: a copy validated by it (which
     // a write within the same tick may have replaced) must not match the settled file (a 304).

@@ -139,7 +139,7 @@ const FIRST_SCAN_WAIT_MS = 30_000;
  * Until then their part of the index is empty: a listing would be wrong, usage would read 0
  * (letting an upload pass the quota) and share links would 404, so such requests wait.
  */
-function indexSettled(index: FileIndex, username: string | null): Promise<void> {
+export function indexSettled(index: FileIndex, username: string | null): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);

@@ -6,8 +6,11 @@
  * shares', so the records commit with it.
  */
 import type { NimbusContext } from '../context.js';
+import { joinFolder } from '../storage/index-tree.js';
+import { splitFolder } from '../storage/paths.js';
 import { releaseLocksWithin } from './dav-locks.js';
 import { dropDeadProps, moveDeadProps } from './dav-props.js';
+import { VANISHED_SHARE_GRACE_MS } from './shares.js';
 
 /** `from` (and everything below it) is now at `to`. The caller commits; whether any record changed. */
 export function followMove(nimbus: NimbusContext, username: string, from: string, to: string): boolean {
@@ -25,4 +28,48 @@ export function forgetResource(nimbus: NimbusContext, username: string, path: st
 export function followWatchedMove(nimbus: NimbusContext, username: string, from: string, to: string): void {
   if (!followMove(nimbus, username, from, to)) return;
   nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save the WebDAV state of a moved folder: ${err.message}`));
+}
+
+/**
+ * Drops the dead properties of a file or folder that left the disk by another route (another
+ * program, a reconcile) and is still absent after the grace the shares get: an editor that
+ * saves by deleting and writing anew keeps them. One timer for all pending removals, and only
+ * for users holding properties. Locks stay: a lock on a name not (or no longer) there is
+ * RFC 4918's lock of an unmapped URL, and it expires.
+ */
+export function watchForVanishedResources(nimbus: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
+  const pending: { username: string; path: string; due: number }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const schedule = () => {
+    if (timer || pending.length === 0) return;
+    timer = setTimeout(flush, Math.max(0, pending[0].due - Date.now()));
+    timer.unref();
+  };
+  const flush = () => {
+    timer = null;
+    const now = Date.now();
+    let due = 0;
+    while (due < pending.length && pending[due].due <= now) due++;
+    let dropped = 0;
+    for (const { username, path } of pending.splice(0, due)) {
+      if (nimbus.index.state === 'unavailable' || stillThere(nimbus, username, path)) continue;
+      dropped += dropDeadProps(nimbus, username, path);
+    }
+    if (dropped > 0)
+      nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save dropped WebDAV properties: ${err.message}`));
+    schedule();
+  };
+  nimbus.changes.subscribe(({ type, username, folder, file }) => {
+    if (username === null || !nimbus.store.dav.propsByUser.of(username)) return;
+    if (type === 'file.removed') pending.push({ username, path: joinFolder(folder, file!), due: Date.now() + graceMs });
+    else if (type === 'folder.removed') pending.push({ username, path: folder!, due: Date.now() + graceMs });
+    else return;
+    schedule();
+  });
+}
+
+function stillThere(nimbus: NimbusContext, username: string, path: string): boolean {
+  if (nimbus.index.folder(username, path)) return true;
+  const { parent, name } = splitFolder(path);
+  return nimbus.index.getFile(username, parent, name) !== undefined;
 }

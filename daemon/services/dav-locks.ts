@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NimbusContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, databaseBusy, databaseUnavailable } from '../errors.js';
 import type { StoredDavLock } from '../store/schema.js';
 import { pathLock } from './name-locks.js';
 import { requireUser } from './records.js';
@@ -80,27 +80,20 @@ export async function createLock(nimbus: NimbusContext, req: LockRequest): Promi
   const { username, path, depth, scope, owner } = req;
   requireUser(nimbus, username);
   // With the resource's name lock too: a write of that very name checks its locks under it, so it runs wholly before or after.
-  return nimbus.locks.run([lockChanges(username), pathLock(username, path)], async () => {
-    dropExpiredOf(nimbus, username);
-    const held = liveLocksOf(nimbus, username).find((lock) => conflicts(lock, req));
-    if (held) throw lockedBy(held);
-    const timeoutSeconds = grantedSeconds(req.timeoutSeconds);
-    const token = `urn:uuid:${randomUUID()}`;
-    const lock: DavLock = {
-      token,
-      username,
-      path,
-      depth,
-      scope,
-      owner,
-      timeoutSeconds,
-      expiresAt: Date.now() + timeoutSeconds * 1000,
-      lockRoot: path,
-    };
-    nimbus.store.dav.putLock(lock);
-    await nimbus.store.commit();
-    return lock;
-  });
+  return nimbus.locks.run([lockChanges(username), pathLock(username, path)], () =>
+    acrossDaemons(nimbus, username, async () => {
+      dropExpiredOf(nimbus, username);
+      const held = liveLocksOf(nimbus, username).find((lock) => conflicts(lock, req));
+      if (held) throw lockedBy(held);
+      const timeoutSeconds = grantedSeconds(req.timeoutSeconds);
+      const token = `urn:uuid:${randomUUID()}`;
+      const expiresAt = Date.now() + timeoutSeconds * 1000;
+      const lock: DavLock = { token, username, path, depth, scope, owner, timeoutSeconds, expiresAt, lockRoot: path };
+      nimbus.store.dav.putLock(lock);
+      await nimbus.store.commit();
+      return lock;
+    }),
+  );
 }
 
 /**
@@ -135,6 +128,36 @@ export async function removeLock(nimbus: NimbusContext, username: string, path: 
     nimbus.store.dav.deleteLock(lock);
     await nimbus.store.commit();
   });
+}
+
+/** The first key of the cluster-wide lock that new locks take (a constant no other Nimbus lock uses); the second is the user's name hashed. */
+const NEW_LOCKS_KEY = 0x6e696d6c; // "niml"
+
+/**
+ * Runs a lock's conflict check and its commit as one step on every daemon sharing a database:
+ * under the user's advisory lock (transaction-scoped, on a connection of its own), after
+ * catching up with every commit made before it, so of two conflicting LOCKs sent to two daemons
+ * at once the second sees the first. db.json has one daemon: `fn` runs at once.
+ */
+async function acrossDaemons<T>(nimbus: NimbusContext, username: string, fn: () => Promise<T>): Promise<T> {
+  const database = nimbus.store.database;
+  if (database === null) return fn();
+  try {
+    // One at a time per daemon: each holds a pooled connection while its commit needs another.
+    return await nimbus.locks.run('davlocks:database', () =>
+      database.transaction(async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NEW_LOCKS_KEY, username]);
+        await nimbus.store.catchUp(true);
+        return fn();
+      }),
+    );
+  } catch (err) {
+    // Imported here: pg costs an embedded daemon's start (store.ts), and this is a database's error.
+    const { Database } = await import('../store/postgres/database.js');
+    if (Database.isConnectionError(err)) throw databaseUnavailable();
+    if (Database.isPoolBusy(err)) throw databaseBusy();
+    throw err;
+  }
 }
 
 /** The live lock `token` covering `path`, else `lock_token_mismatch` with the status the method answers it (UNLOCK 409, a refresh 412). */

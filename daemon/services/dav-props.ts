@@ -26,6 +26,13 @@ const recordId = (username: string, path: string): string => createHash('sha256'
 
 const sameProp = (a: { ns: string; name: string }, b: { ns: string; name: string }): boolean => a.ns === b.ns && a.name === b.name;
 
+/** `a/b/c` → `a/b/c`, `a/b`, `a`. */
+function withAncestors(path: string): string[] {
+  const paths = [path];
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) paths.push(path.slice(0, cut));
+  return paths;
+}
+
 /** The dead properties of the resource at `path`, in the order they were first set. */
 export function deadProps(nimbus: NimbusContext, username: string, path: string): DeadProp[] {
   return [...(nimbus.store.dav.propsByUser.of(username)?.get(path)?.props ?? [])];
@@ -54,23 +61,27 @@ export async function patchDeadProps(
     if (Buffer.byteLength(prop.xml) > MAX_PROPERTY_BYTES)
       throw new ApiError('property_too_large', `The property ${prop.name} is over ${MAX_PROPERTY_BYTES / 1024} KiB`);
   }
-  // The resource's name lock: the one its upload, rename, move and delete take.
-  return nimbus.locks.run(pathLock(username, path), async () => {
-    requireResource(nimbus, username, path);
-    requireUnlocked(nimbus, username, [path]);
-    const props = deadProps(nimbus, username, path);
-    for (const { ns, name, xml } of set) {
-      const at = props.findIndex((prop) => sameProp(prop, { ns, name }));
-      if (at >= 0) props[at] = { ns, name, xml };
-      else props.push({ ns, name, xml });
-    }
-    const kept = props.filter((prop) => !remove.some((gone) => sameProp(prop, gone)));
-    const bytes = kept.reduce((sum, prop) => sum + Buffer.byteLength(prop.xml), 0);
-    if (bytes > MAX_RESOURCE_PROPS_BYTES)
-      throw new ApiError('property_too_large', `A resource's properties may take ${MAX_RESOURCE_PROPS_BYTES / 1024 / 1024} MiB together`);
-    putProps(nimbus, username, path, kept);
-    await nimbus.store.commit();
-  });
+  // The name locks of the resource and of every folder above it: the ones their renames, moves
+  // and deletes take, so none of those moves the path between this check and this commit.
+  return nimbus.locks.run(
+    withAncestors(path).map((p) => pathLock(username, p)),
+    async () => {
+      requireResource(nimbus, username, path);
+      requireUnlocked(nimbus, username, [path]);
+      const props = deadProps(nimbus, username, path);
+      for (const { ns, name, xml } of set) {
+        const at = props.findIndex((prop) => sameProp(prop, { ns, name }));
+        if (at >= 0) props[at] = { ns, name, xml };
+        else props.push({ ns, name, xml });
+      }
+      const kept = props.filter((prop) => !remove.some((gone) => sameProp(prop, gone)));
+      const bytes = kept.reduce((sum, prop) => sum + Buffer.byteLength(prop.xml), 0);
+      if (bytes > MAX_RESOURCE_PROPS_BYTES)
+        throw new ApiError('property_too_large', `A resource's properties may take ${MAX_RESOURCE_PROPS_BYTES / 1024 / 1024} MiB together`);
+      putProps(nimbus, username, path, kept);
+      await nimbus.store.commit();
+    },
+  );
 }
 
 /** Stores a resource's properties (none: removes its record); the caller commits. */
@@ -87,22 +98,27 @@ function recordsWithin(nimbus: NimbusContext, username: string, path: string): S
   return [...mine.values()].filter((record) => isWithin(record.path, path));
 }
 
-/** Copies a resource's dead properties (and, for a folder, every one below it) to `to`; used by COPY. */
+/**
+ * Copies a resource's dead properties (and, for a folder, every one below it) to `to`; used by
+ * COPY. The destination ends with exactly the source's: whatever `to` and below it held is replaced.
+ */
 export async function copyDeadProps(nimbus: NimbusContext, username: string, from: string, to: string): Promise<void> {
   requireUser(nimbus, username);
   const records = recordsWithin(nimbus, username, from);
-  if (records.length === 0) return;
+  const replaced = recordsWithin(nimbus, username, to).filter((record) => !isWithin(record.path, from));
+  if (records.length === 0 && replaced.length === 0) return;
+  for (const record of replaced) nimbus.store.dav.deleteProps(record);
   for (const record of records) putProps(nimbus, username, to + record.path.slice(from.length), record.props);
   await nimbus.store.commit();
 }
 
 /**
  * Moves the properties of `from` and everything below it to `to` (a rename or a move: one pass
- * rewriting the prefix); whatever `to` had is replaced. The caller commits; how many moved.
+ * rewriting the prefix); a record already at a path moved onto is replaced. The caller commits;
+ * how many moved (none when `from` has none: the watcher's echo of a move made here).
  */
 export function moveDeadProps(nimbus: NimbusContext, username: string, from: string, to: string): number {
   const records = recordsWithin(nimbus, username, from);
-  for (const gone of recordsWithin(nimbus, username, to)) nimbus.store.dav.deleteProps(gone);
   for (const record of records) {
     nimbus.store.dav.deleteProps(record);
     putProps(nimbus, username, to + record.path.slice(from.length), record.props);

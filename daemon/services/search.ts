@@ -1,7 +1,7 @@
 /** files.search: a user's files whose name holds a text, ignoring case and accents, in the whole tree or below one folder. */
 import type { JsonText, SearchHit } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { eachFolder, type FileMeta } from '../storage/index-tree.js';
+import { joinFolder, type FileMeta, type FolderNode } from '../storage/index-tree.js';
 import { fileEntryJson, requireUser } from './records.js';
 
 /**
@@ -129,10 +129,14 @@ export function searchFilesJson(
   };
   // No file name holds NUL; a needle with one would otherwise match across two names.
   if (node && needle.length > 0 && !needle.includes('\0')) {
-    const scan = (files: Map<string, FileMeta>, folder: string | null) => {
+    // One directory's files. Its folder path is made at its first hit only (`parent` and `name`;
+    // `name` null: the path is `parent` itself), not for each of a tree's 100,000 folders.
+    const scan = (files: Map<string, FileMeta>, parent: string | null, name: string | null) => {
       if (files.size === 0) return;
       const { names, text, starts } = foldedDir(nimbus, files);
       let pos = text.indexOf(needle, 1);
+      if (pos === -1) return;
+      const folder = name === null ? parent : joinFolder(parent, name);
       while (pos !== -1) {
         const i = nameAt(starts, pos);
         const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length - 1;
@@ -142,14 +146,19 @@ export function searchFilesJson(
         pos = text.indexOf(needle, starts[i + 1]);
       }
     };
-    // A depth-first walk of the tree's nodes from the root, or from `within` (whose path
-    // starts every path below it, so hits carry their whole folder path either way).
-    const walk = (files: Map<string, FileMeta>, folders: typeof node.folders, from: string | null) => {
-      scan(files, from);
-      eachFolder(folders, from, (folder, folderNode) => scan(folderNode.files, folder));
+    // A depth-first walk of the tree's nodes below `parent`; a folder's path is made only when it has folders below it.
+    const walkBelow = (folders: Map<string, FolderNode>, parent: string | null) => {
+      for (const [name, child] of folders) {
+        scan(child.files, parent, name);
+        if (child.folders.size > 0) walkBelow(child.folders, joinFolder(parent, name));
+      }
     };
+    // From the root, or from `within` (whose path starts every path below it, so hits carry their whole folder path either way).
     const start = within === null ? node : nimbus.index.folder(username, within);
-    if (start) walk('root' in start ? start.root : start.files, start.folders, within);
+    if (start) {
+      scan('root' in start ? start.root : start.files, within, null);
+      walkBelow(start.folders, within);
+    }
   }
   if (!bounded) hits.sort(compareHits);
   else hits = hits.slice(0, keep);

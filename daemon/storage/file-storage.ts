@@ -48,6 +48,9 @@ export interface OpenedFile {
   close(): Promise<void>;
 }
 
+/** What an OpenedFile reports of a file's bytes, without opening it. */
+export type FileIdentity = Pick<OpenedFile, 'mtimeMs' | 'identity' | 'identityIsStrong'>;
+
 /** Thrown by a trash move or restore that would replace something: the callers turn it into their 409 (trashTaken). */
 export class NameTaken extends Error {
   constructor(readonly kind: 'file' | 'folder' | 'other') {
@@ -208,6 +211,9 @@ export interface FileStorage {
    * policy decided above storage (quota, case twins, whether the caller may still write).
    */
   upload(request: StorageUpload, hooks: UploadHooks): Promise<FileMeta>;
+
+  /** The identities of a folder's files by name, as `openFile` would report them (a WebDAV listing's getetag); 404 folder_not_found. */
+  fileIdentities(username: string, folder: string | null): Promise<Map<string, FileIdentity>>;
 
   /** Opens a file for reading (never through a link); 404 file_not_found. */
   openFile(username: string, folder: string | null, file: string): Promise<OpenedFile>;

@@ -1,9 +1,10 @@
 /** Reading a user's file from disk: opened once without following links, then streamed or read from that handle. */
-import { constants, type BigIntStats, type ReadStream } from 'node:fs';
+import { constants, lstatSync, type BigIntStats, type ReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { notFound } from '../errors.js';
-import type { OpenedFile } from './file-storage.js';
+import type { FileIdentity, OpenedFile } from './file-storage.js';
+import type { FileMeta } from './index-tree.js';
 import { within, type StorageParts } from './storage-parts.js';
 
 /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */
@@ -38,6 +39,22 @@ export async function openFile(s: StorageParts, username: string, folder: string
 /** How old a file's last change must be before its identity is sure to move with the next one. */
 const SETTLED_MS = 1000;
 
+/** What names a disk file's bytes (OpenedFile.identity), from its stat: a download's and a WebDAV listing's alike. */
+export function diskIdentity(stat: BigIntStats): { identity: string; identityIsStrong: boolean } {
+  return {
+    // Inode, size, and modification and change times to the nanosecond: a file replaced (a
+    // new inode) or written in place (new times) is another, even within the same millisecond.
+    identity: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
+    // But the kernel stamps those times from a clock that moves by ticks (1–10 ms on Linux; a
+    // second or two on some file systems): a write in place within the tick of the last one
+    // keeps every field, so the identity of a file changed within that window may yet name
+    // other bytes. It is strong once the change time (set by the kernel at every write, which
+    // no program can set back, unlike the modification time) is a second old; Apache makes its
+    // ETag weak within a second of the modification time for the same reason.
+    identityIsStrong: Date.now() - Number(stat.ctimeMs) >= SETTLED_MS,
+  };
+}
+
 /** 1 MiB reads (256 KiB ran ~30 % slower in the bench). */
 const CHUNK_BYTES = 1 << 20;
 
@@ -57,16 +74,9 @@ class DiskOpenedFile implements OpenedFile {
     this.size = Number(stat.size);
     // The float milliseconds a plain stat answers (Last-Modified, a zip entry's time).
     this.mtimeMs = Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6;
-    // Inode, size, and modification and change times to the nanosecond: a file replaced (a
-    // new inode) or written in place (new times) is another, even within the same millisecond.
-    this.identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-    // But the kernel stamps those times from a clock that moves by ticks (1–10 ms on Linux; a
-    // second or two on some file systems): a write in place within the tick of the last one
-    // keeps every field, so the identity of a file changed within that window may yet name
-    // other bytes. It is strong once the change time (set by the kernel at every write, which
-    // no program can set back, unlike the modification time) is a second old; Apache makes its
-    // ETag weak within a second of the modification time for the same reason.
-    this.identityIsStrong = Date.now() - Number(stat.ctimeMs) >= SETTLED_MS;
+    const { identity, identityIsStrong } = diskIdentity(stat);
+    this.identity = identity;
+    this.identityIsStrong = identityIsStrong;
   }
 
   async stream(range?: { start: number; end: number }): Promise<Readable> {
@@ -107,4 +117,55 @@ class DiskOpenedFile implements OpenedFile {
     this.#closed = true;
     await this.handle.close();
   }
+}
+
+/** How long a listing may answer a file's identity from `knownIdentities` without another lstat. */
+const KNOWN_IDENTITY_MS = 60_000;
+
+/**
+ * Identities learned by listings, by the index's meta object of the file: every change the index
+ * learns of (the daemon's own writes, the watcher's) puts a new object there, so an entry is
+ * never read for other bytes the index knows of. Only strong identities are kept (a weak one
+ * turns strong with time, and must then be seen again), and for a minute at most: a file
+ * replaced by another program with the very same size and modification time (cp -p of other
+ * bytes) keeps its meta object, and so its old identity, that long.
+ */
+const knownIdentities = new WeakMap<FileMeta, FileIdentity & { until: number }>();
+
+/**
+ * The identities of the files of a folder as a download would name them (`diskIdentity`), by
+ * name, from one walk to the folder (never through a link) and an lstat of each name the index
+ * lists that `knownIdentities` does not answer: what a WebDAV listing's getetag needs without
+ * opening every file. A name that is not a regular file now is left out.
+ */
+export async function fileIdentities(s: StorageParts, username: string, folder: string | null): Promise<Map<string, FileIdentity>> {
+  s.path(username, folder);
+  const found = new Map<string, FileIdentity>();
+  const files = s.index.files(username, folder);
+  if (!files || files.size === 0) return found;
+  const now = Date.now();
+  const unknown: [string, FileMeta][] = [];
+  for (const [name, meta] of files) {
+    const known = knownIdentities.get(meta);
+    if (known && known.until > now) found.set(name, known);
+    else unknown.push([name, meta]);
+  }
+  if (unknown.length === 0) return found;
+  return within(s.storageDir, username, folder, 'folder_not_found', async (dir) => {
+    for (const [name, meta] of unknown) {
+      let stat: BigIntStats;
+      try {
+        // Synchronous: thousands of lstat calls through the thread pool cost more in hops than the calls.
+        stat = lstatSync(dir.at(name), { bigint: true });
+      } catch {
+        continue; // gone meanwhile: left out
+      }
+      if (!stat.isFile()) continue;
+      const identity = { mtimeMs: Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6, ...diskIdentity(stat) };
+      found.set(name, identity);
+      if (identity.identityIsStrong && Number(stat.size) === meta.size)
+        knownIdentities.set(meta, { ...identity, until: now + KNOWN_IDENTITY_MS });
+    }
+    return found;
+  });
 }

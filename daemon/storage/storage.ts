@@ -4,13 +4,13 @@ import type { Readable } from 'node:stream';
 import { ApiError, notFound } from '../errors.js';
 import { createFolder, deleteFile, deleteFolder, renameFile } from './entries.js';
 import type { FileIndex } from './file-index.js';
-import type { DeleteUserSteps, FileStorage, FolderCopyHooks, OpenedFile } from './file-storage.js';
+import type { DeleteUserSteps, FileIdentity, FileStorage, FolderCopyHooks, OpenedFile } from './file-storage.js';
 import type { FileMeta } from './index-tree.js';
 import { rescanUserTree } from './index-sync.js';
 import { copyFolder } from './folder-copy.js';
 import { moveFolder, renameFolder } from './folder-moves.js';
 import { moveFile } from './moves.js';
-import { openFile } from './open-file.js';
+import { fileIdentities, openFile } from './open-file.js';
 import { folderComponents, resolveUserPath } from './paths.js';
 import { SharedExclusiveLock } from './safe-lock.js';
 import type { StorageParts } from './storage-parts.js';
@@ -192,6 +192,10 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
   /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */
   openFile(username: string, folder: string | null, file: string): Promise<OpenedFile> {
     return openFile(this, username, folder, file);
+  }
+
+  fileIdentities(username: string, folder: string | null): Promise<Map<string, FileIdentity>> {
+    return fileIdentities(this, username, folder);
   }
 
   discardUpload(received: ReceivedUpload): Promise<void> {

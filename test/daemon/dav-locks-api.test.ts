@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NimbusContext } from '../../daemon/context.js';
 import { contextOf } from '../../daemon/daemon.js';
-import { createLock, removeLock, type LockRequest } from '../../daemon/services/dav-locks.js';
+import { createLock, locksCovering, removeLock, type LockRequest } from '../../daemon/services/dav-locks.js';
 import { embeddedRun } from '../helpers/backend.js';
 import { createUser, startTestDaemon, upload, type ApiResponse, type TestDaemon } from '../helpers/daemon.js';
 
@@ -158,16 +158,33 @@ if (!embeddedRun) {
     });
     afterAll(() => other.close());
 
-    it('honour a lock taken through either', async () => {
+    it('honour a lock taken through either, once it has caught up', async () => {
       const username = await newUser();
       const held = await lock(username, 'docs', 'infinity');
+      // A write is no probe (it would pass while the other lags, and change what follows): the other's own view is.
+      const seenBy = (d: TestDaemon, path: string) => locksCovering(contextOf(d.daemon), username, path).length;
+      await vi.waitFor(() => expect(seenBy(other, 'docs/a.txt')).toBe(1), WAIT);
       const rename = { username, folder: 'docs', file: 'a.txt', newname: 'moved.txt' };
-      await vi.waitFor(async () => expectLocked(await other.api('POST', '/api/files/rename', rename), 'rename on the other daemon'), WAIT);
+      expectLocked(await other.api('POST', '/api/files/rename', rename), 'rename on the other daemon');
       await removeLock(nimbus(), username, 'docs', held.token);
-      await vi.waitFor(async () => expect((await other.api('POST', '/api/files/rename', rename)).status).toBe(201), WAIT);
+      await vi.waitFor(() => expect(seenBy(other, 'docs/a.txt')).toBe(0), WAIT);
+      expect((await other.api('POST', '/api/files/rename', rename)).status).toBe(201);
       // And the other way round: the other daemon's lock is honoured here.
       await createLock(contextOf(other.daemon), { username, path: 'other', depth: '0', scope: 'exclusive', owner: '', timeoutSeconds: 60 });
-      await vi.waitFor(async () => expectLocked(await post('/api/folders/create', { username, folder: 'other/x' }), 'create here'), WAIT);
+      await vi.waitFor(() => expect(seenBy(t, 'other')).toBe(1), WAIT);
+      expectLocked(await post('/api/folders/create', { username, folder: 'other/x' }), 'create here');
+    });
+
+    it('grant one of two conflicting locks asked of both at once, never both', async () => {
+      for (let round = 0; round < 5; round++) {
+        const username = await newUser();
+        const ask = (d: TestDaemon) =>
+          createLock(contextOf(d.daemon), { username, path: 'docs', depth: 'infinity', scope: 'exclusive', owner: '', timeoutSeconds: 60 });
+        const answers = await Promise.allSettled([ask(t), ask(other)]);
+        expect(answers.map((a) => a.status).sort(), `round ${round}`).toEqual(['fulfilled', 'rejected']);
+        const refused = answers.find((a) => a.status === 'rejected') as PromiseRejectedResult;
+        expect(refused.reason).toMatchObject({ status: 423, code: 'locked' });
+      }
     });
   });
 }

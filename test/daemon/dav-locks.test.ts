@@ -3,6 +3,7 @@
  * daemon's context: conflicts, depth, timeouts and expiry, refresh and unlock, what covers a
  * path, the tokens a scope submits, a restart, a user's deletion. Both backends.
  */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NimbusContext } from '../../daemon/context.js';
 import { contextOf } from '../../daemon/daemon.js';
@@ -16,7 +17,9 @@ import {
   sweepExpiredLocks,
   type LockRequest,
 } from '../../daemon/services/dav-locks.js';
+import { uploadFile } from '../../daemon/services/files.js';
 import { requireUnlocked, withLockTokens } from '../../daemon/services/lock-tokens.js';
+import { moveFolder } from '../../daemon/services/transfers.js';
 import { createUser, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 let t: TestDaemon;
@@ -232,6 +235,38 @@ describe('requireUnlocked and withLockTokens', () => {
       await new Promise((resolve) => setImmediate(resolve));
       await nimbus().locks.run('some-key', async () => requireUnlocked(nimbus(), username, ['k/deep']));
     });
+  });
+});
+
+describe('the services inside a withLockTokens scope (as the dav layer calls them)', () => {
+  const put = (username: string, folder: string, file: string, body: string) =>
+    uploadFile(nimbus(), {
+      username,
+      folder,
+      file,
+      overwrite: true,
+      declaredLength: body.length,
+      body: Readable.from([Buffer.from(body)]),
+    });
+
+  it('upload into a locked folder with its token, and not without', async () => {
+    const username = await newUser();
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'in/deep', parents: 'true' })).status).toBe(201);
+    const held = await createLock(nimbus(), lockOf(username, 'in'));
+    expect((await refusal(put(username, 'in/deep', 'f.txt', 'no token'))).code).toBe('locked');
+    await withLockTokens(new Set([held.token]), () => put(username, 'in/deep', 'f.txt', 'with the token'));
+    expect((await t.api('GET', '/api/files/download', { username, folder: 'in/deep', file: 'f.txt' })).text).toBe('with the token');
+  });
+
+  it('move a folder holding locks with their tokens, which releases them (a lock does not move)', async () => {
+    const username = await newUser();
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'src/inner', parents: 'true' })).status).toBe(201);
+    expect((await t.api('POST', '/api/folders/create', { username, folder: 'dst' })).status).toBe(201);
+    const inner = await createLock(nimbus(), lockOf(username, 'src/inner', { depth: '0' }));
+    const target = await createLock(nimbus(), lockOf(username, 'dst', { depth: '0' }));
+    expect((await refusal(withLockTokens(new Set([inner.token]), () => moveFolder(nimbus(), username, 'src', 'dst')))).code).toBe('locked');
+    await withLockTokens(new Set([inner.token, target.token]), () => moveFolder(nimbus(), username, 'src', 'dst'));
+    expect(locksWithin(nimbus(), username, '').map((l) => l.token)).toEqual([target.token]);
   });
 });
 

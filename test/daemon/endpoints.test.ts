@@ -8,6 +8,8 @@ import { rm } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, refusesReadOnly, type EndpointId } from '../../shared/endpoints.js';
+import { contextOf } from '../../daemon/daemon.js';
+import { createLock } from '../../daemon/services/dav-locks.js';
 import { decodeQuotedPrintable, readOutbox, resetLink, verifyLink } from '../helpers/mail.js';
 import { expectErrorBody, expectFileEntry, expectFolder, expectRole, expectUser } from '../helpers/records.js';
 import { api, apiLoose, sessionCookie } from '../helpers/api.js';
@@ -75,6 +77,12 @@ async function png(fx: Fx, username: string): Promise<string> {
   return file;
 }
 const err = (status: number, what: string, code: string | undefined, run: Case['run']): Case => ({ status, what, code, run });
+
+/** Takes a WebDAV lock (depth infinity) on `path` through the service, as the API has no way to; answers the path. */
+async function davLocked(fx: Fx, username: string, path: string): Promise<string> {
+  await createLock(contextOf(fx.t.daemon), { username, path, depth: 'infinity', scope: 'exclusive', owner: '', timeoutSeconds: 600 });
+  return path;
+}
 
 const CASES: Record<EndpointId, Case[]> = {
   'user.get': [
@@ -274,6 +282,11 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'folders.files', { username: 'nobody', folder: 'x' })),
   ],
   'folders.create': [
+    err(423, 'a folder in a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'folders.create', { username, folder: `${folder}/inner` });
+    }),
     ok(
       'creates the folder',
       201,
@@ -292,6 +305,12 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.delete': [
+    err(423, 'a folder holding a WebDAV-locked file', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      await davLocked(fx, username, `${folder}/${await fx.file(username, folder)}`);
+      return api(fx.t, 'folders.delete', { username, folder });
+    }),
     ok(
       'deletes the folder and its files',
       200,
@@ -309,6 +328,13 @@ const CASES: Record<EndpointId, Case[]> = {
     ),
   ],
   'folders.files.rename': [
+    err(423, 'a WebDAV-locked file', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      const file = await fx.file(username, folder);
+      await davLocked(fx, username, `${folder}/${file}`);
+      return api(fx.t, 'folders.files.rename', { username, folder, file, newname: 'renamed.txt' });
+    }),
     ok(
       'renames a file in a folder',
       201,
@@ -349,6 +375,13 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.files.delete': [
+    err(423, 'a WebDAV-locked file', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      const file = await fx.file(username, folder);
+      await davLocked(fx, username, `${folder}/${file}`);
+      return api(fx.t, 'folders.files.delete', { username, folder, file });
+    }),
     ok(
       'deletes a file in a folder',
       200,
@@ -368,6 +401,11 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.rename': [
+    err(423, 'a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'folders.rename', { username, folder, newname: 'renamed' });
+    }),
     ok(
       'renames a folder with its files',
       201,
@@ -394,6 +432,11 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.move': [
+    err(423, 'a move into a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const to = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'folders.move', { username, folder: await fx.folder(username), to });
+    }),
     ok(
       'moves a folder with its files into another',
       201,
@@ -422,6 +465,11 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'folders.copy': [
+    err(423, 'a copy into a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const to = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'folders.copy', { username, folder: await fx.folder(username), to });
+    }),
     ok(
       'copies a folder with its files into another',
       201,
@@ -621,6 +669,11 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'files.search', { username: 'nobody', q: 'a' })),
   ],
   'files.delete': [
+    err(423, 'a WebDAV-locked file', 'locked', async (fx) => {
+      const username = await fx.user();
+      const file = await davLocked(fx, username, await fx.file(username));
+      return api(fx.t, 'files.delete', { username, file });
+    }),
     ok(
       'deletes a root file',
       200,
@@ -634,6 +687,11 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.delete', { username: await fx.user(), file: 'nope.txt' })),
   ],
   'files.rename': [
+    err(423, 'a WebDAV-locked file', 'locked', async (fx) => {
+      const username = await fx.user();
+      const file = await davLocked(fx, username, await fx.file(username));
+      return api(fx.t, 'files.rename', { username, file, newname: 'renamed.txt' });
+    }),
     ok(
       'renames a root file',
       201,
@@ -657,6 +715,11 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'files.move': [
+    err(423, 'a move into a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const to = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'files.move', { username, file: await fx.file(username), to });
+    }),
     ok(
       'moves a root file into a folder (its share follows)',
       201,
@@ -690,6 +753,11 @@ const CASES: Record<EndpointId, Case[]> = {
     }),
   ],
   'files.copy': [
+    err(423, 'a copy into a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const to = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'files.copy', { username, file: await fx.file(username), to });
+    }),
     ok(
       'copies a folder’s file to the root as a new, unshared file',
       201,
@@ -772,6 +840,11 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown file', 'file_not_found', async (fx) => api(fx.t, 'files.noshare', { username: await fx.user(), file: 'nope.txt' })),
   ],
   'files.upload': [
+    err(423, 'a new file in a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await davLocked(fx, username, await fx.folder(username));
+      return api(fx.t, 'files.upload', { username, file: 'in.txt', folder }, { body: 'x' });
+    }),
     ok(
       'stores the body as the file',
       201,
@@ -957,6 +1030,14 @@ const CASES: Record<EndpointId, Case[]> = {
     err(404, 'unknown user', 'user_not_found', (fx) => api(fx.t, 'trash.list', { username: 'nobody' })),
   ],
   'trash.restore': [
+    err(423, 'a file back into a WebDAV-locked folder', 'locked', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      const file = await fx.file(username, folder);
+      const id = (await api(fx.t, 'folders.files.delete', { username, folder, file })).body.trashId!;
+      await davLocked(fx, username, folder);
+      return api(fx.t, 'trash.restore', { username, id });
+    }),
     ok(
       'puts a file back where it was',
       201,

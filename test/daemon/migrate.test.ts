@@ -12,6 +12,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextOf } from '../../daemon/daemon.js';
+import { createLock } from '../../daemon/services/dav-locks.js';
+import { patchDeadProps } from '../../daemon/services/dav-props.js';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
 import { signIn } from '../helpers/api.js';
 import { makeKey } from '../helpers/accounts.js';
@@ -104,6 +107,11 @@ describe('nimbus migrate', () => {
     const session = await signIn(source, 'alice');
     cookie = session.cookie;
     personalKey = await makeKey(source, { cookie: cookie.slice('nimbus_session='.length) }, 'laptop', 'read');
+    // WebDAV's state (docs/webdav.md): record collections, carried like the others.
+    const prop = { ns: 'urn:x', name: 'colour', xml: '<x:colour xmlns:x="urn:x">blue</x:colour>' };
+    await patchDeadProps(contextOf(source.daemon), 'alice', 'docs/kept.txt', [prop], []);
+    const davLock = { username: 'alice', path: 'locked-name.txt', depth: '0', scope: 'shared', owner: '', timeoutSeconds: 3600 } as const;
+    await createLock(contextOf(source.daemon), davLock);
     // Seen after a restart: what the disk holds, as every daemon after it (a running index may keep a folder's older mtime).
     await source.stop();
     await source.restart();
@@ -156,6 +164,9 @@ describe('nimbus migrate', () => {
     try {
       expect(Number((await db.query('SELECT count(*) AS n FROM files')).rows[0].n)).toBe(files);
       expect(Number((await db.query('SELECT count(*) AS n FROM folders')).rows[0].n)).toBe(3);
+      const props = await db.query(`SELECT username, path, data->'props'->0->>'xml' AS xml FROM "davProps"`);
+      expect(props.rows).toEqual([{ username: 'alice', path: 'docs/kept.txt', xml: '<x:colour xmlns:x="urn:x">blue</x:colour>' }]);
+      expect((await db.query(`SELECT username, path FROM "davLocks"`)).rows).toEqual([{ username: 'alice', path: 'locked-name.txt' }]);
     } finally {
       await db.end();
     }

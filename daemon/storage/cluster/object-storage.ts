@@ -20,7 +20,7 @@ import { notFound } from '../../errors.js';
 import type { RemoteChange } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileMeta } from '../index-tree.js';
-import type { FileStorage, FolderCopyHooks, OpenedFile } from '../file-storage.js';
+import type { FileIdentity, FileStorage, FolderCopyHooks, OpenedFile } from '../file-storage.js';
 import { assertComponent } from '../paths.js';
 import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from '../upload-call.js';
 import type { UploadTicket } from '../upload-tickets.js';
@@ -30,7 +30,7 @@ import type { ObjectStorageOptions } from './object-parts.js';
 import { ObjectTrash } from './object-trash.js';
 import { ObjectTree } from './object-tree.js';
 import { asReceivedObject, checkObjectTarget, placeObject, streamToObject, type ReceivedObject } from './object-uploads.js';
-import { openObject } from './opened-object.js';
+import { objectIdentity, openObject } from './opened-object.js';
 
 export type { ObjectStorageOptions, ReceivedObject };
 
@@ -145,6 +145,19 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
   async discardUpload(received: ReceivedUpload): Promise<void> {
     const id = fileIdOf(received.ref);
     if (id !== null) await this.deleteObjects([id]);
+  }
+
+  /** The identities of a folder's files, from their rows (as openFile's: `id:etag`). */
+  async fileIdentities(username: string, folder: string | null): Promise<Map<string, FileIdentity>> {
+    assertComponent(username);
+    this.requireFolder(username, folder);
+    const found = new Map<string, FileIdentity>();
+    for (const name of this.index.files(username, folder)?.keys() ?? []) {
+      const id = this.rows.fileId(username, folder, name);
+      const row = id === undefined ? undefined : this.rows.files.get(id);
+      if (row) found.set(name, { mtimeMs: row.mtimeMs, ...objectIdentity(row) });
+    }
+    return found;
   }
 
   /** Opens a file for reading: its row's size and ETag now, its bytes (ranged) from the bucket. */

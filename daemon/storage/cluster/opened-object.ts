@@ -9,6 +9,16 @@ import { objectKey } from './ids.js';
 /** The row named an object that is gone (deleted for good by another daemon a moment ago): as a file that is gone. */
 const asMissing = (err: unknown): Error => (err instanceof ObjectMissing ? notFound('file_not_found', 'File not found') : (err as Error));
 
+/** What names an object's bytes (OpenedFile.identity): a download's and a WebDAV listing's alike. */
+export function objectIdentity(row: StoredFile): { identity: string; identityIsStrong: boolean } {
+  return {
+    // The id never changes and the ETag changes with the bytes: no other version shares it.
+    identity: `${row.id}:${row.etag}`,
+    // An object is never written again under its id: an overwrite is a new object with a new id.
+    identityIsStrong: true,
+  };
+}
+
 export function openObject(objects: ObjectStore, row: StoredFile): OpenedFile {
   const key = objectKey(row.id);
   let open: Readable | null = null;
@@ -16,10 +26,7 @@ export function openObject(objects: ObjectStore, row: StoredFile): OpenedFile {
   return {
     size: row.size,
     mtimeMs: row.mtimeMs,
-    // The id never changes and the ETag changes with the bytes: no other version shares it.
-    identity: `${row.id}:${row.etag}`,
-    // An object is never written again under its id: an overwrite is a new object with a new id.
-    identityIsStrong: true,
+    ...objectIdentity(row),
     etag: row.etag,
     async stream(range?: { start: number; end: number }): Promise<Readable> {
       // The ranged GET is answered before the caller sends a header: a bucket that cannot be
