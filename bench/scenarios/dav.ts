@@ -1,0 +1,147 @@
+/**
+ * WebDAV (issue 26), `BENCH_ONLY=dav`: Nimbus's `/dav/` beside nginx's WebDAV module, `rclone
+ * serve webdav` and a bare node:http server that makes Nimbus's fsyncs (bench/baselines/bare-dav.ts),
+ * in alternating rounds (the servers' order rotates each round), medians over rounds:
+ * - PROPFIND Depth 1 of the dataset's 10,000-file folder, one request at a time (p50 ms); goal:
+ *   at least as fast as nginx;
+ * - PUT of 2,000 small files (4 KiB, then 64 KiB) into a fresh folder, 16 keep-alive connections
+ *   (Node's fetch, undici), files/s; goal: at least the bare server's;
+ * - MOVE of those 4 KiB files to new names in the same folder, 16 connections, renames/s; goal:
+ *   at least the bare server's.
+ * nginx and rclone do not fsync what they store (the bare server and Nimbus do before their 201).
+ * Every server's output goes to a file; each answer's status is checked, and each listing's length.
+ */
+import type { Bench } from '../lib/context.js';
+import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
+import { fmt, verdict, type Row } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+
+const CONNECTIONS = 16;
+/** PROPFIND requests per server and round, one at a time: the round's sample is their p50. */
+const PROPFIND_REQUESTS = 10;
+/** Files per PUT series: 2,000 at full scale (fewer with BENCH_SCALE < 1, never under 200). */
+const putCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files) / 100_000));
+const PROPFIND_BODY =
+  '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>';
+
+/** Runs `count` jobs on `CONNECTIONS` workers; resolves with jobs per second. */
+async function rate(count: number, job: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
+}
+
+interface Samples {
+  propfindMs: number[];
+  put4k: number[];
+  put64k: number[];
+  move: number[];
+}
+
+/** One round on one server: PROPFIND samples, the two PUT series and the MOVE series. */
+async function roundOn(s: DavServer, round: number, b: Bench, out: Samples): Promise<void> {
+  const files = b.ds.spec.bigFolderFiles;
+  const times: number[] = [];
+  for (let i = 0; i < PROPFIND_REQUESTS; i++) {
+    const t0 = performance.now();
+    const text = await expectStatus(
+      await dav('PROPFIND', s.bigFolder, { Depth: '1', 'Content-Type': 'application/xml' }, PROPFIND_BODY),
+      [207],
+      `${s.name} PROPFIND`,
+    );
+    times.push(performance.now() - t0);
+    const responses = text.match(/<([A-Za-z0-9]+:)?response[\s>]/g)?.length ?? 0;
+    if (responses !== files + 1) throw new Error(`${s.name} PROPFIND listed ${responses - 1} entries, not ${files}`);
+  }
+  out.propfindMs.push(percentile(times, 50));
+  const count = putCount(b);
+  for (const [size, series] of [
+    [4096, out.put4k],
+    [65_536, out.put64k],
+  ] as const) {
+    const dir = `dav-bench-${round}-${size}`;
+    const base = `${s.writeBase}${dir}/`;
+    await expectStatus(await dav('MKCOL', base), [201], `${s.name} MKCOL`);
+    const body = new Uint8Array(size).fill(round + 1);
+    series.push(
+      await rate(
+        count,
+        async (i) => void (await expectStatus(await dav('PUT', `${base}f-${i}.bin`, {}, body), [201, 204], `${s.name} PUT`)),
+      ),
+    );
+    if (size === 4096) {
+      const moved = await rate(count, async (i) => {
+        const headers = { Destination: `${base}r-${i}.bin`, Overwrite: 'F' };
+        await expectStatus(await dav('MOVE', `${base}f-${i}.bin`, headers), [201, 204], `${s.name} MOVE`);
+      });
+      out.move.push(moved);
+    }
+    await s.clean(dir);
+  }
+}
+
+export async function davRows(b: Bench): Promise<Row[]> {
+  const servers = await startServers(b);
+  const samples = new Map(servers.map((s) => [s.name, { propfindMs: [], put4k: [], put64k: [], move: [] } as Samples]));
+  try {
+    // A warm-up round (JIT, connection pools, the listing in the page cache) that does not count.
+    const warm: Samples = { propfindMs: [], put4k: [], put64k: [], move: [] };
+    for (const s of servers) await roundOn(s, -1, b, warm);
+    for (let round = 0; round < b.rounds; round++) {
+      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
+      for (const s of order) await roundOn(s, round, b, samples.get(s.name)!);
+      const line = (k: keyof Samples, f: (v: number) => string) =>
+        servers.map((s) => `${s.name} ${f(samples.get(s.name)![k].at(-1)!)}`).join(', ');
+      b.log(`  dav round ${round + 1}: PROPFIND p50 ${line('propfindMs', fmt.ms)}`);
+      b.log(`    PUT 4 KiB ${line('put4k', perSec)}; PUT 64 KiB ${line('put64k', perSec)}; MOVE ${line('move', perSec)}`);
+    }
+  } finally {
+    for (const s of servers) await s.stop();
+  }
+  return rowsFrom(b, samples);
+}
+
+const perSec = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`;
+const NO_FSYNC = 'nginx and rclone serve do not fsync; the bare server and Nimbus fsync file and directory before their 201';
+
+function rowsFrom(b: Bench, samples: Map<DavServer['name'], Samples>): Row[] {
+  const m = (name: DavServer['name'], k: keyof Samples) => median(samples.get(name)![k]);
+  const all = (k: keyof Samples, f: (v: number) => string) =>
+    [...samples.keys()].map((name) => `${name} ${fmt.list(samples.get(name)![k], f)} (median ${f(m(name, k))})`).join('; ');
+  const files = b.ds.spec.bigFolderFiles.toLocaleString('en-US');
+  const count = putCount(b).toLocaleString('en-US');
+  const propfindRatio = m('nginx', 'propfindMs') / m('Nimbus', 'propfindMs');
+  const rows: Row[] = [
+    {
+      scenario: `WebDAV PROPFIND Depth 1 of a ${files}-file folder (p50)`,
+      nimbus: fmt.ms(m('Nimbus', 'propfindMs')),
+      baseline: `${fmt.ms(m('nginx', 'propfindMs'))} (nginx)`,
+      ratio: fmt.ratio(propfindRatio),
+      target: '≥ 1 × nginx (nginx time ÷ Nimbus time)',
+      verdict: verdict(propfindRatio >= 1),
+      detail: `One request at a time, four named properties (resourcetype, getcontentlength, getlastmodified, getetag), the same folder on disk for all; per-round p50: ${all('propfindMs', fmt.ms)}.`,
+    },
+  ];
+  for (const [k, what] of [
+    ['put4k', `WebDAV PUT of ${count} 4 KiB files`],
+    ['put64k', `WebDAV PUT of ${count} 64 KiB files`],
+    ['move', `WebDAV MOVE (rename) of ${count} files`],
+  ] as const) {
+    const ratio = m('Nimbus', k) / m('bare', k);
+    rows.push({
+      scenario: what,
+      nimbus: perSec(m('Nimbus', k)),
+      baseline: `${perSec(m('bare', k))} (bare node:http with the same fsyncs)`,
+      ratio: fmt.ratio(ratio),
+      target: '≥ 1 × the bare server',
+      verdict: verdict(ratio >= 1),
+      detail: `${CONNECTIONS} keep-alive connections (Node's fetch), into a fresh folder per round; ${NO_FSYNC}. ${all(k, perSec)}.`,
+    });
+  }
+  return rows;
+}
