@@ -230,8 +230,16 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     });
   }
 
+  /** Counts every change of the folders' shape (a folder added, removed or moved), for what keeps a walk of it (search). */
+  get folderEpoch(): number {
+    return this.#folderEpoch;
+  }
+
+  #folderEpoch = 0;
+
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null, from?: string): void {
     this.#totals = null;
+    if (type === 'folder.added' || type === 'folder.removed' || type === 'folder.moved') this.#folderEpoch++;
     const event: ChangeEvent = from === undefined ? { type, username, folder, file } : { type, username, folder, from, file };
     this.emit('change', event);
     this.#changes?.publish(event);

@@ -84,6 +84,33 @@ describe('files.search over the tree', () => {
     expect(res.body.files.map((f: { name: string }) => f.name)).toEqual(['beach-mid.jpg']);
   });
 
+  it('sees folders made, moved, renamed and deleted, and files added, since the last search', async () => {
+    const post = async (route: string, params: Record<string, string>) => {
+      const res = await t.api('POST', route, { ...ana, ...params });
+      expect(res.status, `${route}: ${res.text}`).toBeLessThan(300);
+    };
+    // Searched once, whole and within a subtree, so what a search keeps between calls exists.
+    expect((await found({ q: 'kept' })).hits).toEqual([]);
+    expect((await found({ q: 'kept', folder: 'photos' })).hits).toEqual([]);
+    await post('/api/folders/create', { folder: 'photos/2024/june/later/deeper', parents: 'true' });
+    expect((await upload(t, 'ana', 'kept-1.txt', 'x', { folder: 'photos/2024/june/later/deeper' })).status).toBe(201);
+    expect((await found({ q: 'kept' })).hits).toEqual(['photos/2024/june/later/deeper/kept-1.txt']);
+    expect((await found({ q: 'kept', folder: 'photos' })).hits).toEqual(['photos/2024/june/later/deeper/kept-1.txt']);
+    // A file into a folder already walked: no folder changed shape.
+    expect((await upload(t, 'ana', 'kept-2.txt', 'x', { folder: 'photos/2024' })).status).toBe(201);
+    expect((await found({ q: 'kept', folder: 'photos' })).hits).toEqual([
+      'photos/2024/june/later/deeper/kept-1.txt',
+      'photos/2024/kept-2.txt',
+    ]);
+    await post('/api/folders/move', { folder: 'photos/2024/june/later', to: 'photosets' });
+    expect((await found({ q: 'kept-1' })).hits).toEqual(['photosets/later/deeper/kept-1.txt']);
+    expect((await found({ q: 'kept-1', folder: 'photos' })).hits).toEqual([]);
+    await post('/api/folders/rename', { folder: 'photosets/later', newname: 'afterwards' });
+    expect((await found({ q: 'kept-1', folder: 'photosets' })).hits).toEqual(['photosets/afterwards/deeper/kept-1.txt']);
+    await post('/api/folders/delete', { folder: 'photosets/afterwards' });
+    expect((await found({ q: 'kept' })).hits).toEqual(['photos/2024/kept-2.txt']);
+  });
+
   it('answers 404 for a folder that does not exist and 400 for a bad path, changing nothing', async () => {
     const before = await snapshotState(t);
     expectErrorBody(await t.api('GET', '/api/files/search', { ...ana, q: 'beach', folder: 'photos/2025' }), 404, 'folder_not_found');
