@@ -55,6 +55,12 @@ async function listAll(d: SoakDaemon, folders: string[]): Promise<Listed> {
   return { files };
 }
 
+/** What daemon `i` lists that daemon 0 does not, and the other way round (paths with their sizes). */
+function listingDiff(zero: Listed, other: Listed, i: number): string {
+  const only = (a: Listed, b: Listed) => [...a.files].filter(([p, size]) => b.files.get(p) !== size).map(([p, size]) => `${p} (${size})`);
+  return `daemon ${i} lists what daemon 0 does not: ${only(other, zero).join(', ') || 'nothing'}; daemon 0 lists what daemon ${i} does not: ${only(zero, other).join(', ') || 'nothing'}`;
+}
+
 /**
  * Every daemon lists the same files (waited for: another daemon's last commits come through
  * LISTEN soon, not at once); each acknowledged path is listed, nothing gone comes back,
@@ -67,7 +73,8 @@ export async function checkData(daemons: SoakDaemon[], ledger: Ledger, folders: 
     async () => {
       const all = await Promise.all(daemons.map((d) => listAll(d, folders)));
       const first = JSON.stringify([...all[0].files].sort());
-      for (const l of all) expect(JSON.stringify([...l.files].sort())).toBe(first);
+      // Said as what each daemon lists that daemon 0 does not (and the other way), not as two long lists.
+      for (const [i, l] of all.entries()) expect(JSON.stringify([...l.files].sort()), listingDiff(all[0], l, i)).toBe(first);
       return all;
     },
     { timeout: 30_000, interval: 200 },
