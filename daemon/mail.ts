@@ -50,7 +50,13 @@ export class Mailer {
     ));
   }
 
+  /** Mails sent by this process: in an outbox file's name, so that the names sort in the order the mails were sent. */
+  #sent = 0;
+
   async send(mail: Mail): Promise<SentMail> {
+    // Named when asked for, before any wait: two mails within one millisecond (a reset asked
+    // for twice) used to sort by their random suffix, the later one first now and then.
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(++this.#sent).padStart(8, '0')}-${randomBytes(4).toString('hex')}.eml`;
     const message = { from: this.#from, ...mail };
     const transport = await this.#transporter();
     if (this.delivery === 'smtp') {
@@ -63,7 +69,7 @@ export class Mailer {
     }
     const info = (await transport.sendMail(message)) as { message: Buffer };
     await mkdir(this.#outboxDir, { recursive: true, mode: 0o700 });
-    const file = path.join(this.#outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+    const file = path.join(this.#outboxDir, name);
     await writeFile(file, info.message, { mode: 0o600 });
     return { delivery: 'outbox', file };
   }
