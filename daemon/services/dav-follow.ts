@@ -11,6 +11,7 @@ import { splitFolder } from '../storage/paths.js';
 import { releaseLocksWithin } from './dav-locks.js';
 import { dropDeadProps, moveDeadProps } from './dav-props.js';
 import { VANISHED_SHARE_GRACE_MS } from './shares.js';
+import { graceQueue } from '../util/grace-queue.js';
 
 /** `from` (and everything below it) is now at `to`. The caller commits; whether any record changed. */
 export function followMove(nimbus: NimbusContext, username: string, from: string, to: string): boolean {
@@ -38,33 +39,19 @@ export function followWatchedMove(nimbus: NimbusContext, username: string, from:
  * RFC 4918's lock of an unmapped URL, and it expires.
  */
 export function watchForVanishedResources(nimbus: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
-  const pending: { username: string; path: string; due: number }[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  const schedule = () => {
-    if (timer || pending.length === 0) return;
-    timer = setTimeout(flush, Math.max(0, pending[0].due - Date.now()));
-    timer.unref();
-  };
-  const flush = () => {
-    timer = null;
-    const now = Date.now();
-    let due = 0;
-    while (due < pending.length && pending[due].due <= now) due++;
+  const later = graceQueue<{ username: string; path: string }>(graceMs, (due) => {
     let dropped = 0;
-    for (const { username, path } of pending.splice(0, due)) {
+    for (const { username, path } of due) {
       if (nimbus.index.state === 'unavailable' || stillThere(nimbus, username, path)) continue;
       dropped += dropDeadProps(nimbus, username, path);
     }
     if (dropped > 0)
       nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save dropped WebDAV properties: ${err.message}`));
-    schedule();
-  };
+  });
   nimbus.changes.subscribe(({ type, username, folder, file }) => {
     if (username === null || !nimbus.store.dav.propsByUser.of(username)) return;
-    if (type === 'file.removed') pending.push({ username, path: joinFolder(folder, file!), due: Date.now() + graceMs });
-    else if (type === 'folder.removed') pending.push({ username, path: folder!, due: Date.now() + graceMs });
-    else return;
-    schedule();
+    if (type === 'file.removed') later({ username, path: joinFolder(folder, file!) });
+    else if (type === 'folder.removed') later({ username, path: folder! });
   });
 }
 

@@ -15,14 +15,8 @@ import { requireUser } from './records.js';
 
 export type DavLock = StoredDavLock;
 
-export interface LockRequest {
-  username: string;
-  path: string;
-  depth: '0' | 'infinity';
-  scope: 'exclusive' | 'shared';
-  owner: string;
-  timeoutSeconds: number;
-}
+/** What a LOCK asks for: the lock's own fields but its token and times, which the grant makes. */
+export type LockRequest = Pick<DavLock, 'username' | 'path' | 'depth' | 'scope' | 'owner' | 'timeoutSeconds'>;
 
 /** The longest a lock is granted (an hour; `Infinite` gets this), and the shortest (a second). */
 export const MAX_LOCK_SECONDS = 3600;

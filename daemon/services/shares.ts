@@ -6,6 +6,7 @@ import { newSecret } from '../keys/secrets.js';
 import { sharePathKey } from '../store/store.js';
 import type { StoredShare } from '../store/schema.js';
 import { requireUser, toFileEntry } from './records.js';
+import { graceQueue } from '../util/grace-queue.js';
 
 /** Shares a file by a 256-bit token. */
 export async function shareFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
@@ -105,28 +106,14 @@ export const VANISHED_SHARE_GRACE_MS = 2000;
  * unavailable nothing is revoked. It reads the removals from the daemon's change feed.
  */
 export function watchForVanishedShares(nimbus: NimbusContext, graceMs = VANISHED_SHARE_GRACE_MS): void {
-  // One timer for all pending removals: `rm -r` of a large folder is one pass over the shares.
-  const pending: { event: ChangeEvent; due: number }[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  const schedule = () => {
-    if (timer || pending.length === 0) return;
-    timer = setTimeout(flush, Math.max(0, pending[0].due - Date.now()));
-    timer.unref();
-  };
-  const flush = () => {
-    timer = null;
-    const now = Date.now();
-    let due = 0;
-    while (due < pending.length && pending[due].due <= now) due++;
-    const events = pending.splice(0, due).map((p) => p.event);
+  // One pass over the shares for everything that came due at once (an `rm -r` of a large folder).
+  const later = graceQueue<ChangeEvent>(graceMs, (events) => {
     if (nimbus.index.state !== 'unavailable') revokeAbsent(nimbus, events);
-    schedule();
-  };
+  });
   nimbus.changes.subscribe((event) => {
     if (event.username === null) return;
     if (event.type !== 'file.removed' && event.type !== 'folder.removed' && event.type !== 'user.removed') return;
-    pending.push({ event, due: Date.now() + graceMs });
-    schedule();
+    later(event);
   });
 }
 

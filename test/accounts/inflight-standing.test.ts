@@ -5,7 +5,6 @@
  * session and by personal key; an upload into another user's account fails and leaves
  * nothing. A transfer of the caller's own files goes on: they may still have it.
  */
-import http from 'node:http';
 import net from 'node:net';
 import { readdir, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { embeddedRun } from '../helpers/backend.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { call, COOKIE, makeKey, makeUser, passwordOf, setRole, show, signIn, uploadAs } from '../helpers/accounts.js';
+import { startPaused as startPausedAt } from '../helpers/paused-download.js';
 import { slowUpload } from '../helpers/slow-upload.js';
 
 const WAIT = { timeout: 10_000, interval: 20 };
@@ -56,37 +56,9 @@ async function adminUser(username: string): Promise<{ bySession: Record<string, 
   return { bySession: { Cookie: `${COOKIE}=${cookie}` }, byKey: { 'API-Key': key }, key };
 }
 
-interface Paused {
-  status: number;
-  /** Reads the rest: how many bytes came in all, and whether the answer came whole. */
-  finish(): Promise<{ bytes: number; clean: boolean }>;
-}
-
-/** Starts a GET and stops reading it after its first bytes, while the body is still streaming. */
-function startPaused(pathAndQuery: string, headers: Record<string, string>, daemon: TestDaemon = t): Promise<Paused> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${daemon.url}${pathAndQuery}`, { headers }, (res) => {
-      let bytes = 0;
-      res.once('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        res.pause();
-        const finish = () =>
-          new Promise<{ bytes: number; clean: boolean }>((done) => {
-            // Complete: the whole answer came, as framed. A connection closed early may already
-            // have ended the paused response (with nothing left to read, it closes at once).
-            const settle = () => done({ bytes, clean: res.complete });
-            if (res.closed) return settle();
-            res.on('data', (c: Buffer) => (bytes += c.length));
-            res.on('error', () => undefined);
-            res.on('close', settle);
-            res.resume();
-          });
-        resolve({ status: res.statusCode ?? 0, finish });
-      });
-    });
-    req.on('error', reject);
-  });
-}
+/** Starts a GET on `daemon` and stops reading it after its first bytes, while the body is still streaming. */
+const startPaused = (pathAndQuery: string, headers: Record<string, string>, daemon: TestDaemon = t) =>
+  startPausedAt(`${daemon.url}${pathAndQuery}`, headers);
 
 const download = (username: string, file: string) => `/api/files/download?username=${username}&file=${file}`;
 const zip = (username: string) => `/api/folders/download?username=${username}`;

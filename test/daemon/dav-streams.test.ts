@@ -4,13 +4,13 @@
  * aborted answer) once the key is deleted, and one started with the user's password once that
  * password changes; the same download with nothing changed comes whole.
  */
-import http from 'node:http';
 import { truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedRun } from '../helpers/backend.js';
 import { makeKey, makeUser, passwordOf, signIn } from '../helpers/accounts.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startPaused as startPausedAt } from '../helpers/paused-download.js';
 
 /** More than every buffer between the daemon's file and the test's socket: a paused download is still in it. */
 const BIG = 64 << 20;
@@ -33,29 +33,8 @@ afterAll(() => t?.close());
 
 const basic = (user: string, secret: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}` });
 
-/** Starts a GET of /dav/dave/big.bin and stops reading after its first bytes; `finish` reads the rest. */
-function startPaused(headers: Record<string, string>): Promise<{ status: number; finish(): Promise<{ bytes: number; clean: boolean }> }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${t.url}/dav/${USER}/big.bin`, { headers }, (res) => {
-      let bytes = 0;
-      res.once('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        res.pause();
-        const finish = () =>
-          new Promise<{ bytes: number; clean: boolean }>((done) => {
-            const settle = () => done({ bytes, clean: res.complete });
-            if (res.closed) return settle();
-            res.on('data', (c: Buffer) => (bytes += c.length));
-            res.on('error', () => undefined);
-            res.on('close', settle);
-            res.resume();
-          });
-        resolve({ status: res.statusCode ?? 0, finish });
-      });
-    });
-    req.on('error', reject);
-  });
-}
+/** Starts a GET of /dav/dave/big.bin and stops reading after its first bytes. */
+const startPaused = (headers: Record<string, string>) => startPausedAt(`${t.url}/dav/${USER}/big.bin`, headers);
 
 describe('a WebDAV download', () => {
   it('comes whole when nothing changes', async () => {

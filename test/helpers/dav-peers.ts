@@ -10,10 +10,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { NGINX, freePort } from './nginx.js';
+import { NGINX, canConnect, freePort } from './nginx.js';
 import { RCLONE, rclone } from './dav-clients.js';
 
 export interface PeerServer {
@@ -139,17 +138,6 @@ async function ready(peer: Omit<PeerServer, 'stop'>, port: number): Promise<Peer
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { ...peer, stop };
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** rclone's version line ("rclone v1.60.1-DEV"), for the docs and the bench's notes. */

@@ -131,7 +131,8 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   };
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts a TCP connection on 127.0.0.1:`port`. */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port }, () => {
       socket.destroy();
