@@ -62,11 +62,18 @@ export function limitSlowBodies(server: Server, limits: BodyLimits): void {
   const periodCap = minBytesPerSecond > 0 ? Math.min(idleMs, graceMs) : idleMs;
   const period = Math.max(50, Math.min(1000, periodCap / 4));
   let timer: NodeJS.Timeout | null = null;
+  let lastSweep = 0;
 
   const forget = (p: Pending) => {
     pending.delete(p);
     p.socket.off('pause', p.onPause);
     p.socket.off('resume', p.onResume);
+  };
+
+  const skipStall = (p: Pending, stall: number, now: number) => {
+    p.since = Math.min(now, p.since + stall);
+    if (p.answeredAt !== 0) p.answeredAt = Math.min(now, p.answeredAt + stall);
+    if (p.takingSince !== null) p.takingSince = Math.min(now, p.takingSince + stall);
   };
 
   const tooSlow = (p: Pending, now: number): boolean => {
@@ -77,6 +84,12 @@ export function limitSlowBodies(server: Server, limits: BodyLimits): void {
 
   const sweep = () => {
     const now = Date.now();
+    // A sweep late by more than a period means the daemon itself did not run (SIGSTOP, a paused
+    // VM, a blocked loop): what a client sent meanwhile waits unread in the kernel, and this sweep
+    // may run before the daemon reads it. The stall is the daemon's, so every clock moves past it.
+    const stall = now - lastSweep - period;
+    lastSweep = now;
+    if (stall > period) for (const p of pending) skipStall(p, stall, now);
     for (const p of pending) {
       if (p.req.complete || p.socket.destroyed) {
         forget(p);
@@ -140,6 +153,7 @@ export function limitSlowBodies(server: Server, limits: BodyLimits): void {
     req.once('close', () => forget(p));
     pending.add(p);
     if (!timer) {
+      lastSweep = now;
       timer = setInterval(sweep, period);
       timer.unref();
     }

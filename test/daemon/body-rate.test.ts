@@ -8,6 +8,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { limitSlowBodies } from '../../daemon/http/body-timeout.js';
 import { createUser, snapshotState, startTestDaemon, storedBytes, type TestDaemon } from '../helpers/daemon.js';
@@ -187,6 +188,44 @@ describe('time the server spends not reading', () => {
     await vi.waitFor(() => expect(client.received()).toMatch(/^HTTP\/1\.1 \d{3} /), WAIT);
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(client.received()).toContain(`got ${size}`);
+  });
+
+  it('is not held against the client when the daemon itself stalls (a freeze, SIGSTOP): its bytes waiting unread are not counted as missing', async () => {
+    server = http.createServer((req, res) => {
+      let received = 0;
+      req.on('data', (chunk: Buffer) => (received += chunk.length));
+      req.on('end', () => res.end(`got ${received}`));
+    });
+    limitSlowBodies(server, { idleMs: 30_000, minBytesPerSecond: 1000, graceMs: 1000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    // The client runs in a thread of its own, so it keeps sending (2,000 bytes/s, twice the rate)
+    // into the kernel's buffer while this thread is frozen for 2.5 s. Frozen inside setImmediate,
+    // the loop's next turn runs its timers (the sweep) before it reads those bytes: exactly what a
+    // daemon continued after SIGSTOP does, which cut a soak's upload with 408 once.
+    const client = new Worker(
+      `const net = require('node:net');
+      const { parentPort, workerData } = require('node:worker_threads');
+      const socket = net.connect(workerData.port, '127.0.0.1');
+      let received = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (c) => (received += c));
+      socket.on('error', () => undefined);
+      socket.on('close', () => parentPort.postMessage(received));
+      socket.write('POST / HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 8000\\r\\n\\r\\n');
+      let sent = 0;
+      const pacer = setInterval(() => {
+        socket.write(Buffer.alloc(500, 97));
+        if (++sent === 16) clearInterval(pacer);
+      }, 250);`,
+      { eval: true, workerData: { port } },
+    );
+    const answer = new Promise<string>((resolve) => client.once('message', resolve));
+    setTimeout(() => setImmediate(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500)), 1200);
+    const text = await answer;
+    await client.terminate();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toContain('got 8000');
   });
 
   it('leaves no listener behind on a keep-alive connection after its requests', async () => {
