@@ -341,6 +341,33 @@ describe('the PostgreSQL store', () => {
       await a.commit();
       await vi.waitFor(() => expect(b.files.get('bulk1999')?.username).toBe('bea'));
     });
+
+    it('never let a read of the database taken before their own commit put back the older state over it (a reload racing an upload)', async () => {
+      // b's own insert of `held` waits on a lock (another session inserting the same key, not yet
+      // committed), so it is in flight while a's big change makes b re-read the whole files table:
+      // a snapshot without `held`. Applied over b's Map, that read took `held` away for good (b
+      // skips notices of its own commits): the soak saw one daemon never list a file the others did.
+      const blocker = await Database.connect(b.database!.url);
+      const session = await blocker.pool.connect();
+      try {
+        await session.query('BEGIN');
+        await session.query(`INSERT INTO files (key, data) VALUES ('held', $1)`, [JSON.stringify(file('held', 'held-elsewhere'))]);
+        b.files.set('held', file('held', 'held.txt'));
+        const committing = b.commit();
+        for (let i = 0; i < 1000; i++) a.files.set(`reload${i}`, file(`reload${i}`, `r${i}`));
+        await a.commit();
+        await vi.waitFor(() => expect([...b.files.keys()].filter((k) => k.startsWith('reload'))).toHaveLength(1000));
+        await session.query('ROLLBACK');
+        await committing;
+        const { rows } = await b.database!.query<{ key: string }>(`SELECT key FROM files WHERE key = 'held'`);
+        expect(rows).toHaveLength(1);
+        expect(b.files.get('held')?.name).toBe('held.txt');
+        await vi.waitFor(() => expect(a.files.get('held')?.name).toBe('held.txt'));
+      } finally {
+        session.release();
+        await blocker.close();
+      }
+    });
   });
 
   it('lets daemons that start at once migrate one after the other', async () => {

@@ -12,6 +12,7 @@ import { COLLECTIONS, isCollection, type CollectionName } from '../collections.j
 import type { DbData } from '../schema.js';
 import { Database, retryWhilePoolBusy, type Queryable } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
+import type { LocalWrites } from './local-writes.js';
 import type { KnownKeys } from './writer.js';
 
 /** The part of a pino logger the backend uses. */
@@ -26,6 +27,8 @@ export interface FollowerDeps {
   /** This daemon's notifications name it: they are skipped. */
   origin: string;
   known: KnownKeys;
+  /** This daemon's own change-sets: a read never puts an older row over one (local-writes.ts). */
+  localWrites: LocalWrites;
   /** The store, once the backend is open. */
   host(): StoreHost;
   /** The connection was lost during a read. */
@@ -111,13 +114,21 @@ export class Follower {
   /** Re-reads everything and applies each difference as a remote change (notifications were missed). */
   resync(): Promise<void> {
     return this.#serially(async () => {
+      const since = this.#deps.localWrites.readBegins();
       const all = await this.#readAll();
       const host = this.#deps.host();
       for (const collection of COLLECTIONS) {
         // Changes made while the database was away were refused: the database's state wins.
         host.map(collection).takeDirty();
-        this.#applyCollection(collection, all.get(collection)!);
-        this.#deps.known[collection] = new Set(all.get(collection)!.keys());
+        const found = all.get(collection)!;
+        this.#applyCollection(collection, found, since);
+        // What the table holds, except for the keys this daemon wrote since: the writer's word on those stands.
+        const wrote = (key: string) => this.#deps.localWrites.newerThan(collection, key, since);
+        const known = this.#deps.known[collection];
+        this.#deps.known[collection] = new Set([
+          ...[...found.keys()].filter((key) => !wrote(key) || known.has(key)),
+          ...[...known].filter(wrote),
+        ]);
       }
     });
   }
@@ -146,6 +157,7 @@ export class Follower {
   async #refresh(wanted: [collection: CollectionName, keys: string[] | null][]): Promise<void> {
     const reads = wanted.filter(([collection, keys]) => isCollection(collection) && (keys === null || keys.length > 0));
     if (reads.length === 0) return;
+    const since = this.#deps.localWrites.readBegins();
     const found = await this.#snapshotRead(async (client) => {
       const results: Map<string, unknown>[] = [];
       for (const [collection, keys] of reads) {
@@ -160,8 +172,8 @@ export class Follower {
       return results;
     });
     reads.forEach(([collection, keys], i) => {
-      if (keys === null) this.#applyCollection(collection, found[i]);
-      else for (const key of keys) this.#apply(collection, key, found[i].get(key));
+      if (keys === null) this.#applyCollection(collection, found[i], since);
+      else for (const key of keys) this.#apply(collection, key, found[i].get(key), since);
     });
   }
 
@@ -175,13 +187,15 @@ export class Follower {
     return retryWhilePoolBusy(read, () => this.#deps.log?.warn({}, 'store: no database connection free to read records; waiting for one'));
   }
 
-  #applyCollection(collection: CollectionName, found: Map<string, unknown>): void {
+  #applyCollection(collection: CollectionName, found: Map<string, unknown>, since: number): void {
     const map = this.#deps.host().map(collection);
-    for (const key of [...map.keys()]) if (!found.has(key)) this.#apply(collection, key, undefined);
-    for (const [key, data] of found) this.#apply(collection, key, data);
+    for (const key of [...map.keys()]) if (!found.has(key)) this.#apply(collection, key, undefined, since);
+    for (const [key, data] of found) this.#apply(collection, key, data, since);
   }
 
-  #apply(collection: CollectionName, key: string, after: unknown): void {
+  /** One row as a read found it (undefined: none), unless this daemon wrote the key since the read began. */
+  #apply(collection: CollectionName, key: string, after: unknown, since: number): void {
+    if (this.#deps.localWrites.leaveAlone(collection, key, since)) return;
     const host = this.#deps.host();
     if (after === undefined) this.#deps.known[collection].delete(key);
     else this.#deps.known[collection].add(key);

@@ -9,6 +9,7 @@ import { databaseUnavailable } from '../../errors.js';
 import type { StoreBackend, StoreHost } from '../backend.js';
 import { Database } from './database.js';
 import { Follower, type StoreLog } from './follower.js';
+import { LocalWrites } from './local-writes.js';
 import { ChangeListener } from './listener.js';
 import { migrate } from './migrate.js';
 import { Recovery } from './recovery.js';
@@ -35,11 +36,19 @@ export class PgBackend implements StoreBackend {
     this.database = database;
     const { log } = options;
     const known = noKnownKeys();
+    const localWrites = new LocalWrites();
     const host = () => this.#host!;
     const lost = (err: Error) => this.#recovery.lost(err);
     this.#listener = new ChangeListener(database.url, (payload) => this.#follower.received(payload), lost);
-    this.#follower = new Follower({ database, listener: this.#listener, origin: this.origin, known, host, lost, log });
-    this.#writer = new ChangeWriter({ database, origin: this.origin, known, lost, reread: (changes) => this.#follower.reread(changes) });
+    this.#follower = new Follower({ database, listener: this.#listener, origin: this.origin, known, localWrites, host, lost, log });
+    this.#writer = new ChangeWriter({
+      database,
+      origin: this.origin,
+      known,
+      localWrites,
+      lost,
+      reread: (changes) => this.#follower.reread(changes),
+    });
     this.#recovery = new Recovery({ listener: this.#listener, resync: () => this.#follower.resync(), host: () => this.#host, log });
   }
 

@@ -12,6 +12,7 @@ import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { ChangeSetConflict, applyChangeSet, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
 import { Database } from './database.js';
 import { CHANGES_CHANNEL, type ChangeNotice } from './listener.js';
+import type { LocalWrites } from './local-writes.js';
 
 /** The keys each table holds, as far as this daemon knows: decides INSERT vs UPDATE. */
 export type KnownKeys = Record<CollectionName, Set<string>>;
@@ -35,6 +36,8 @@ export interface WriterDeps {
   /** Names this daemon in its notifications. */
   origin: string;
   known: KnownKeys;
+  /** Told of every change-set's start and end, so a read taken before one never undoes it. */
+  localWrites: LocalWrites;
   /** The connection was lost: nothing of the batch was written. */
   lost(err: Error): void;
   /** Puts the database's version of these keys back into the Maps (never rejects). */
@@ -54,6 +57,7 @@ export class ChangeWriter {
   commit(host: StoreHost): Promise<void> {
     host.beforeWrite();
     const changes = this.#takeChanges(host);
+    this.#deps.localWrites.begin(changes);
     return new Promise((resolve, reject) => {
       this.#queue.push({ changes, resolve, reject });
       if (!this.#writing) this.#writing = this.#flushLoop();
@@ -102,6 +106,7 @@ export class ChangeWriter {
           // that ends the outage puts the Maps back to the database's state.
           const failed = [...batch, ...this.#queue];
           this.#queue = [];
+          for (const pending of failed) this.#deps.localWrites.end(pending.changes);
           this.#deps.lost(err as Error);
           for (const pending of failed) pending.reject(databaseUnavailable());
           continue;
@@ -122,9 +127,12 @@ export class ChangeWriter {
         });
       // Refused for a busy pool, the commits answer at once: they already waited the pool's
       // timeout, and the re-read waits for a connection again. Later batches still wait for it.
+      const readAgain = batch.flatMap((pending, i) => {
+        const skipped = this.#deps.localWrites.end(pending.changes);
+        return outcomes[i] ? pending.changes : skipped;
+      });
       if (poolBusy) settle();
-      const failedKeys = batch.flatMap((pending, i) => (outcomes[i] ? pending.changes : []));
-      if (failedKeys.length > 0) await this.#deps.reread(failedKeys);
+      if (readAgain.length > 0) await this.#deps.reread(readAgain);
       if (!poolBusy) settle();
     }
     this.#writing = null;
