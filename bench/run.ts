@@ -37,6 +37,7 @@ import { watchersRow } from './scenarios/watchers.js';
 import { treeRows } from './scenarios/tree.js';
 import { treeClusterRows } from './scenarios/tree-cluster.js';
 import { davRows } from './scenarios/dav.js';
+import { smallFileRows } from './scenarios/small-files.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -64,6 +65,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['zip', 'Zip of the big file’s folder', zipRow],
   ['ui', 'UI: open the big folder', uiRow],
   ['dav', 'WebDAV beside nginx, rclone serve and a bare server', davRows],
+  ['small', 'Small files: the API beside a bare server and nginx', smallFileRows],
   // Its own data and daemons (a million files at full size); the bench's daemon idles meanwhile.
   ['tree', 'A tree of BENCH_TREE_FILES files up to 12 levels deep', treeRows],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.

@@ -7,32 +7,16 @@
  * credential, compared as a string. Run as a child process, like the daemon:
  * `node --import tsx bench/baselines/bare-dav.ts <root> <tmpdir> <user> <pass>`; prints `listening <port>`.
  */
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import type http from 'node:http';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { insideRoot, renameDurably, serve, storeDurably } from './bare-fs.js';
 
 const [root, tmpDir, user, pass] = process.argv.slice(2);
 const expectedAuth = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 
 /** The file a request path names under `root`, or null when it leaves it. */
-function resolve(urlPath: string): string | null {
-  const rel = decodeURIComponent(urlPath.split('?')[0]).replace(/\/+$/, '');
-  const full = path.join(root, rel);
-  return full === root || full.startsWith(`${root}${path.sep}`) ? full : null;
-}
-
-async function fsyncPath(p: string): Promise<void> {
-  const handle = await open(p, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+const resolve = (urlPath: string) => insideRoot(root, decodeURIComponent(urlPath.split('?')[0]));
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const hrefOf = (urlPath: string) => escapeXml(urlPath.split('/').map(encodeURIComponent).join('/'));
@@ -64,12 +48,7 @@ async function propfind(req: http.IncomingMessage, res: http.ServerResponse, fil
 }
 
 async function put(req: http.IncomingMessage, res: http.ServerResponse, file: string): Promise<void> {
-  const temp = path.join(tmpDir, randomBytes(12).toString('hex'));
-  const out = createWriteStream(temp);
-  await pipeline(req, out);
-  await fsyncPath(temp);
-  await rename(temp, file);
-  await fsyncPath(path.dirname(file));
+  await storeDurably(req, tmpDir, file);
   res.writeHead(201, { 'Content-Length': 0 }).end();
 }
 
@@ -77,9 +56,7 @@ async function move(req: http.IncomingMessage, res: http.ServerResponse, file: s
   req.resume();
   const destination = resolve(new URL(String(req.headers.destination)).pathname);
   if (!destination) return void res.writeHead(403, { 'Content-Length': 0 }).end();
-  await rename(file, destination);
-  await fsyncPath(path.dirname(destination));
-  if (path.dirname(destination) !== path.dirname(file)) await fsyncPath(path.dirname(file));
+  await renameDurably(file, destination);
   res.writeHead(201, { 'Content-Length': 0 }).end();
 }
 
@@ -110,14 +87,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
 }
 
-const server = http.createServer((req, res) => {
-  handle(req, res).catch((err: NodeJS.ErrnoException) => {
-    if (!res.headersSent) res.writeHead(err.code === 'ENOENT' ? 404 : 500, { 'Content-Length': 0 });
-    res.end();
-  });
-});
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serve(handle);

@@ -57,3 +57,25 @@ export function cpuMsOf(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
+
+/** "Quiet": under 20 ms of CPU in half a second (timers, the request log's flush). */
+export const QUIET_WINDOW_MS = 500;
+export const QUIET_CPU_MS = 20;
+const QUIET_TIMEOUT_MS = 60_000;
+
+/**
+ * Waits until the process uses less than QUIET_CPU_MS of CPU in a QUIET_WINDOW_MS window (at most
+ * QUIET_TIMEOUT_MS); resolves with its CPU time (ms) at the start of that quiet window, so work it
+ * set off in the background counts and the idle window itself does not.
+ */
+export async function waitUntilQuiet(pid: number): Promise<number> {
+  const deadline = performance.now() + QUIET_TIMEOUT_MS;
+  let last = cpuMsOf(pid);
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS));
+    const now = cpuMsOf(pid);
+    if (now - last < QUIET_CPU_MS) return last;
+    last = now;
+  }
+  return last;
+}

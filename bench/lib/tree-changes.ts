@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Bench } from './context.js';
-import { cpuMsOf } from './machine.js';
+import { cpuMsOf, QUIET_CPU_MS, QUIET_WINDOW_MS, waitUntilQuiet } from './machine.js';
 import { api, pollUntil, type NimbusProcess } from './nimbus.js';
 import { fmt, verdict, type Row } from './report.js';
 import { median } from './stats.js';
@@ -21,10 +21,6 @@ const exec = promisify(execFile);
 /** "O(1)": a subtree move within this factor of an empty folder's (both a few ms; the factor is the noise). */
 const MOVE_FACTOR = 2;
 const VISIBLE_TIMEOUT_MS = 5 * 60_000;
-/** "Quiet": under 20 ms of CPU in half a second (timers, the request log's flush). */
-const QUIET_WINDOW_MS = 500;
-const QUIET_CPU_MS = 20;
-const QUIET_TIMEOUT_MS = 60_000;
 
 interface FolderEntry {
   name: string;
@@ -43,24 +39,13 @@ interface Moved {
   cpuMs: number;
 }
 
-/** Waits until the daemon uses less than QUIET_CPU_MS of CPU in a QUIET_WINDOW_MS window (at most QUIET_TIMEOUT_MS). */
-async function quiet(pid: number): Promise<void> {
-  const deadline = performance.now() + QUIET_TIMEOUT_MS;
-  for (let last = cpuMsOf(pid); performance.now() < deadline;) {
-    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS));
-    const now = cpuMsOf(pid);
-    if (now - last < QUIET_CPU_MS) return;
-    last = now;
-  }
-}
-
 async function timedMove(n: NimbusProcess, folder: string, to: string): Promise<Moved> {
-  await quiet(n.pid);
+  await waitUntilQuiet(n.pid);
   const cpu = cpuMsOf(n.pid);
   const t = performance.now();
   await api(n, 'POST', '/api/folders/move', { username: TREE_USER, folder, to });
   const ms = performance.now() - t;
-  await quiet(n.pid);
+  await waitUntilQuiet(n.pid);
   // Less the quiet window's own allowance, so an idle daemon counts about 0.
   return { ms, cpuMs: Math.max(0, cpuMsOf(n.pid) - cpu - QUIET_CPU_MS) };
 }
