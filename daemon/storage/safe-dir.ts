@@ -12,15 +12,25 @@
  * Elsewhere (macOS, Windows: no /proc) every component is lstat'ed, and `recheck()`
  * compares their identity again after the work: correct in the steady state, with a
  * small window in a race. Linux is the hardened path.
+ *
+ * On Linux the walk is synchronous (openat/close on the main thread, no thread pool): the
+ * directories on a request's path are in the kernel's dentry cache, where one open costs a
+ * few µs, while each async call cost ~20–40 µs of main-thread time in promise and thread-pool
+ * hops. A walk to a folder was 6 such calls, and an upload walks twice (issue 30: 7.4 opens,
+ * 7.4 closes per 4 KiB upload; 53–60 % of the main thread in file-system calls). Nothing is
+ * kept open between requests, so nothing can go stale: every request walks again.
  */
-import { constants, existsSync, type Stats } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstat, fsync, openSync, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { fsyncDirectory } from '../store/fsync.js';
 
 export const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const fstatOf = promisify(fstat);
+const fsyncOf = promisify(fsync);
 
 /** An error with the errno code that means "no real directory there": ENOENT (nothing) or ENOTDIR (a link, a file). */
 function noDir(code: 'ENOENT' | 'ENOTDIR', where: string): NodeJS.ErrnoException {
@@ -36,12 +46,13 @@ function normalise(err: unknown, where: string): unknown {
 
 /** One open directory (Linux: its fd), or a checked path elsewhere. */
 export class OpenDir {
-  readonly #handle: FileHandle | null;
+  /** The open directory's fd (Linux), -1 once closed (a path through it then fails, never resolves by name), null elsewhere. */
+  #fd: number | null;
   readonly #path: string;
   readonly #chain: { path: string; dev: number; ino: number }[];
 
-  private constructor(handle: FileHandle | null, dirPath: string, chain: { path: string; dev: number; ino: number }[]) {
-    this.#handle = handle;
+  private constructor(fd: number | null, dirPath: string, chain: { path: string; dev: number; ino: number }[]) {
+    this.#fd = fd;
     this.#path = dirPath;
     this.#chain = chain;
   }
@@ -49,18 +60,25 @@ export class OpenDir {
   /** Opens `root` (the operator's choice: followed), then each component inside it without following links. */
   static async open(root: string, components: string[]): Promise<OpenDir> {
     if (!VIA_PROC) return OpenDir.#checkPath(root, components);
-    let dir = new OpenDir(await open(root, DIR_FLAGS), root, []);
+    return OpenDir.openNow(root, components);
+  }
+
+  /** open(), synchronously (Linux only): each component's openat from the one before, then that one's close. */
+  static openNow(root: string, components: string[]): OpenDir {
+    let fd = openSync(root, DIR_FLAGS);
+    let where = root;
     for (const name of components) {
+      where = path.join(where, name);
       try {
-        const next = await dir.child(name);
-        await dir.close();
-        dir = next;
+        const next = openSync(`/proc/self/fd/${fd}/${name}`, DIR_FLAGS | NOFOLLOW);
+        closeSync(fd);
+        fd = next;
       } catch (err) {
-        await dir.close();
-        throw err;
+        closeSync(fd);
+        throw normalise(err, where);
       }
     }
-    return dir;
+    return new OpenDir(fd, where, []);
   }
 
   static async #checkPath(root: string, components: string[]): Promise<OpenDir> {
@@ -80,7 +98,7 @@ export class OpenDir {
   /** Opens the directory `name` inside this one, refusing a symlink (ENOTDIR) or nothing (ENOENT). */
   async child(name: string): Promise<OpenDir> {
     const where = path.join(this.#path, name);
-    if (!this.#handle) {
+    if (this.#fd === null) {
       const stat = await lstat(where).catch((err: unknown) => {
         throw normalise(err, where);
       });
@@ -88,7 +106,7 @@ export class OpenDir {
       return new OpenDir(null, where, [...this.#chain, { path: where, dev: stat.dev, ino: stat.ino }]);
     }
     try {
-      return new OpenDir(await open(this.at(name), DIR_FLAGS | NOFOLLOW), where, []);
+      return new OpenDir(openSync(this.at(name), DIR_FLAGS | NOFOLLOW), where, []);
     } catch (err) {
       throw normalise(err, where);
     }
@@ -96,18 +114,18 @@ export class OpenDir {
 
   /** A path to `name` in this directory (or to the directory itself) that does not resolve the names above it again. */
   at(name?: string): string {
-    const base = this.#handle ? `/proc/self/fd/${this.#handle.fd}` : this.#path;
+    const base = this.#fd !== null ? `/proc/self/fd/${this.#fd}` : this.#path;
     return name === undefined ? base : `${base}/${name}`;
   }
 
   /** The directory's own stat (fstat where it is open). */
   stat(): Promise<Stats> {
-    return this.#handle ? this.#handle.stat() : lstat(this.#path);
+    return this.#fd !== null ? fstatOf(this.#fd) : lstat(this.#path);
   }
 
   /** Makes the directory's entries durable (fsync of the directory where it is open). */
   async fsync(): Promise<void> {
-    if (this.#handle) await this.#handle.sync();
+    if (this.#fd !== null) await fsyncOf(this.#fd);
     else await fsyncDirectory(this.#path);
   }
 
@@ -119,8 +137,16 @@ export class OpenDir {
     }
   }
 
+  /** Closes the directory (once; later calls do nothing). Synchronous where it is open: a directory's close writes nothing. */
   async close(): Promise<void> {
-    await this.#handle?.close().catch(() => undefined);
+    this.closeNow();
+  }
+
+  closeNow(): void {
+    const fd = this.#fd;
+    if (fd === null || fd < 0) return;
+    this.#fd = -1;
+    closeSync(fd);
   }
 }
 
