@@ -1,5 +1,6 @@
 /** The writable end of an upload's temp file (temp-upload.ts streams the body into it). */
-import { close, closeSync, constants, fdatasync, fsync, mkdirSync, openSync, writev, writevSync } from 'node:fs';
+import { close, closeSync, constants, fdatasync, fsync, open, writev, writevSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 
@@ -13,6 +14,7 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 const fsyncOf = promisify(fsync);
 const fdatasyncOf = promisify(fdatasync);
 const closeOf = promisify(close);
+const openOf = promisify(open);
 const writevOf = (fd: number, chunks: Buffer[]) =>
   new Promise<number>((resolve, reject) => writev(fd, chunks, (err, written) => (err ? reject(err) : resolve(written))));
 
@@ -47,24 +49,26 @@ export class TempFileWriter extends Writable {
   }
 
   /**
-   * The temp file's create, the writes of a small batch and the close are synchronous (safe-dir.ts
-   * says why: a trip through the thread pool cost more than the call). The fsyncs wait for the disk
-   * and stay in the pool, as do large batches. tmpDir is made again only when it is missing.
+   * The writes of a small batch and the close are synchronous (safe-dir.ts says why: a trip
+   * through the thread pool cost more than the call). The create is not: a new inode waits for
+   * the journal while other uploads' fsyncs commit it, ~600 µs a create on the main thread
+   * under 16 concurrent 4 KiB uploads (measured: 45 % of the main thread). The fsyncs wait for
+   * the disk and stay in the pool, as do large batches. tmpDir is made again only when missing.
    */
   override _construct(callback: (err?: Error | null) => void): void {
-    const create = () => openSync(this.tempPath, TEMP_FLAGS, 0o600);
-    try {
-      try {
-        this.#fd = create();
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        mkdirSync(this.tmpDir, { recursive: true });
-        this.#fd = create();
-      }
-    } catch (err) {
-      return callback(err as Error);
-    }
-    callback();
+    openOf(this.tempPath, TEMP_FLAGS, 0o600)
+      .catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(this.tmpDir, { recursive: true });
+        return openOf(this.tempPath, TEMP_FLAGS, 0o600);
+      })
+      .then(
+        (fd) => {
+          this.#fd = fd;
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
