@@ -1,5 +1,6 @@
 /** Folders and files inside a user's directory: made, deleted, renamed, always through directories opened without following links. */
-import { link, lstat, rename, unlink } from 'node:fs/promises';
+import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
 import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
@@ -17,6 +18,8 @@ export async function createFolder(s: StorageParts, username: string, folder: st
   await s.live.run(keysOf(username, parent), false, () =>
     within(s.storageDir, username, parent, parent === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
       await withMkdirErrors(mkdirIn(dir, name));
+      // Acknowledged only once the new entry is on disk, as every mutation is (DESIGN.md).
+      await dir.fsync();
       const stat = await lstat(dir.at(name));
       s.index.addFolder(username, folder, stat.mtimeMs, stat);
     }),
@@ -50,6 +53,7 @@ export async function deleteFile(s: StorageParts, username: string, folder: stri
       const stat = await lstatIn(dir, file);
       if (stat && !stat.isFile()) throw notFound('file_not_found', 'File not found');
       await unlink(dir.at(file)).catch(ignoreMissing);
+      await dir.fsync();
       s.index.removeFile(username, folder, file);
     }),
   );
@@ -67,20 +71,23 @@ export async function renameFile(s: StorageParts, username: string, folder: stri
     within(s.storageDir, username, folder, 'file_not_found', async (dir) => {
       const stat = await lstatIn(dir, file);
       if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
+      // Synchronous link and unlink: directory metadata in the kernel's caches, cheaper than a
+      // trip through the thread pool (safe-dir.ts); the fsync that makes them durable is not.
       if (foldName(file) === foldName(newName)) {
         // A case-only rename: on a case-insensitive disk link() would find "itself".
         const there = await lstatIn(dir, newName);
         if (there && there.ino !== stat.ino) throw conflict('file_exists', 'A file with that name already exists');
-        await rename(dir.at(file), dir.at(newName));
+        renameSync(dir.at(file), dir.at(newName));
       } else {
         try {
-          await link(dir.at(file), dir.at(newName));
+          linkSync(dir.at(file), dir.at(newName));
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists');
           throw fromFsError(err) ?? err;
         }
-        await unlink(dir.at(file));
+        unlinkSync(dir.at(file));
       }
+      await dir.fsync();
       s.index.removeFile(username, folder, file);
       s.index.setFile(username, folder, newName, meta);
     }),
