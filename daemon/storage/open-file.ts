@@ -1,7 +1,7 @@
 /** Reading a user's file from disk: opened once without following links, then streamed or read from that handle. */
-import { constants, lstatSync, type BigIntStats, type ReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, open, read, type BigIntStats, type ReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { notFound } from '../errors.js';
 import type { FileIdentity, OpenedFile } from './file-storage.js';
 import type { FileMeta } from './index-tree.js';
@@ -12,29 +12,36 @@ export async function openFile(s: StorageParts, username: string, folder: string
   s.path(username, folder, file);
   s.requireFile(username, folder, file);
   return within(s.storageDir, username, folder, 'file_not_found', async (dir) => {
-    let handle: FileHandle;
+    let fd: number;
     try {
       // O_NONBLOCK: a FIFO put where the file was would otherwise hold a thread-pool thread
       // until some writer came (four such requests stopped all file I/O); a regular file ignores it.
-      handle = await open(dir.at(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      // Through the pool: a file's inode may not be in memory yet (a disk read).
+      fd = await openOf(dir.at(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') throw notFound('file_not_found', 'File not found');
       throw err;
     }
     try {
-      const stat = await handle.stat({ bigint: true });
+      // Synchronous: the open inode is in memory, and a trip through the pool costs more (safe-dir.ts).
+      const stat = fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw notFound('file_not_found', 'File not found');
       await dir.recheck().catch(() => {
         throw notFound('file_not_found', 'File not found');
       });
-      return new DiskOpenedFile(handle, stat);
+      return new DiskOpenedFile(fd, stat);
     } catch (err) {
-      await handle.close();
+      closeSync(fd);
       throw err;
     }
   });
 }
+
+const openOf = promisify(open);
+/** Reads up to `length` bytes at `position` into `buffer`: the count read. */
+const readAt = (fd: number, buffer: Buffer, length: number, position: number) =>
+  new Promise<number>((resolve, reject) => read(fd, buffer, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))));
 
 /** How old a file's last change must be before its identity is sure to move with the next one. */
 const SETTLED_MS = 1000;
@@ -58,19 +65,25 @@ export function diskIdentity(stat: BigIntStats): { identity: string; identityIsS
 /** 1 MiB reads (256 KiB ran ~30 % slower in the bench). */
 const CHUNK_BYTES = 1 << 20;
 
-/** An open regular file: its size and times as they were at open, read from the handle. */
+/**
+ * A whole file up to this size is sent from one read, its descriptor closed at once: a stream
+ * costs two more trips through the thread pool (a read that finds the end, the close), which
+ * were most of a small download's cost (issue 30).
+ */
+const ONE_READ_BYTES = 256 << 10;
+
+/** An open regular file (its descriptor): its size and times as they were at open, read from it. */
 class DiskOpenedFile implements OpenedFile {
   readonly size: number;
   readonly mtimeMs: number;
   readonly identity: string;
   readonly identityIsStrong: boolean;
   #stream: ReadStream | null = null;
-  #closed = false;
+  /** The descriptor while this object owns it (-1 once closed or handed to a stream). */
+  #fd: number;
 
-  constructor(
-    private readonly handle: FileHandle,
-    stat: BigIntStats,
-  ) {
+  constructor(fd: number, stat: BigIntStats) {
+    this.#fd = fd;
     this.size = Number(stat.size);
     // The float milliseconds a plain stat answers (Last-Modified, a zip entry's time).
     this.mtimeMs = Number(stat.mtimeMs) + Number(stat.mtimeNs % 1_000_000n) / 1e6;
@@ -80,26 +93,32 @@ class DiskOpenedFile implements OpenedFile {
   }
 
   async stream(range?: { start: number; end: number }): Promise<Readable> {
-    if (this.#stream || this.#closed) throw new Error('The file was streamed or closed already');
+    if (this.#stream || this.#fd < 0) throw new Error('The file was streamed or closed already');
     if (this.size === 0) {
-      void this.close();
+      this.#closeNow();
       return Readable.from([]);
     }
-    // Up to the size seen at open: a file appended to meanwhile is read as it was. Without a
-    // range, no `start`: plain reads from the fresh handle's offset 0, so the offset (/proc
-    // fdinfo) shows how far it got. The stream owns the handle: it closes it at its end or
-    // when destroyed.
+    if (!range && this.size <= ONE_READ_BYTES) {
+      // Up to the size seen at open, as the stream below: a file appended to meanwhile is read as it was.
+      const bytes = await this.read();
+      this.#closeNow();
+      return Readable.from([bytes]);
+    }
+    // Up to the size seen at open. Without a range, no `start`: plain reads from the fresh
+    // descriptor's offset 0, so the offset (/proc fdinfo) shows how far it got. The stream owns
+    // the descriptor: it closes it at its end or when destroyed.
     const options = range
       ? { start: range.start, end: range.end, autoClose: true, highWaterMark: CHUNK_BYTES }
       : { end: this.size - 1, autoClose: true, highWaterMark: CHUNK_BYTES };
-    this.#stream = this.handle.createReadStream(options);
+    this.#stream = createReadStream('', { ...options, fd: this.#fd });
+    this.#fd = -1;
     return this.#stream;
   }
 
   async read(): Promise<Buffer> {
     // One read: the bytes sniffed are the bytes decoded (the file may change meanwhile; this copy cannot).
     const bytes = Buffer.alloc(this.size);
-    const { bytesRead } = await this.handle.read(bytes, 0, this.size, 0);
+    const bytesRead = await readAt(this.#fd, bytes, this.size, 0);
     return bytes.subarray(0, bytesRead);
   }
 
@@ -113,9 +132,14 @@ class DiskOpenedFile implements OpenedFile {
       }
       return;
     }
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.handle.close();
+    this.#closeNow();
+  }
+
+  /** Closes the descriptor now: a regular file's close writes nothing. */
+  #closeNow(): void {
+    const fd = this.#fd;
+    this.#fd = -1;
+    if (fd >= 0) closeSync(fd);
   }
 }
 
