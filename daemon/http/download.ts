@@ -97,6 +97,17 @@ export async function sendFile(ctx: Context, opened: OpenedFile, name: string, i
     return;
   }
   ctx.length = end - start + 1;
+  if (!range && size <= ONE_READ_BYTES) {
+    // A small file whole: one read, and the file released before a byte is sent. A stream cost
+    // two more trips through the thread pool (a read that finds the end, the close), most of a
+    // small download's time (issue 30: 4 KiB downloads went from 0.59× to 0.97× a bare server).
+    try {
+      ctx.body = await opened.read();
+    } finally {
+      await opened.close();
+    }
+    return;
+  }
   // 1 MiB reads (OpenedFile.stream). The socket's idle timer moves only when a write starts
   // or completes, so a chunk must reach a slow reader within the idle limit below: at 5
   // minutes, that is any reader above ~3.5 KiB/s. The stream releases the file at its end,
@@ -119,6 +130,9 @@ function disposition(type: 'attachment' | 'inline', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
+
+/** A whole file up to this size is sent from one buffer (issue 30). */
+const ONE_READ_BYTES = 256 << 10;
 
 /** A download may stall ten times as long as a request body (5 minutes by default): readers on poor links are slow. */
 const DOWNLOAD_IDLE_FACTOR = 10;

@@ -65,13 +65,6 @@ export function diskIdentity(stat: BigIntStats): { identity: string; identityIsS
 /** 1 MiB reads (256 KiB ran ~30 % slower in the bench). */
 const CHUNK_BYTES = 1 << 20;
 
-/**
- * A whole file up to this size is sent from one read, its descriptor closed at once: a stream
- * costs two more trips through the thread pool (a read that finds the end, the close), which
- * were most of a small download's cost (issue 30).
- */
-const ONE_READ_BYTES = 256 << 10;
-
 /** An open regular file (its descriptor): its size and times as they were at open, read from it. */
 class DiskOpenedFile implements OpenedFile {
   readonly size: number;
@@ -98,12 +91,6 @@ class DiskOpenedFile implements OpenedFile {
       this.#closeNow();
       return Readable.from([]);
     }
-    if (!range && this.size <= ONE_READ_BYTES) {
-      // Up to the size seen at open, as the stream below: a file appended to meanwhile is read as it was.
-      const bytes = await this.read();
-      this.#closeNow();
-      return Readable.from([bytes]);
-    }
     // Up to the size seen at open. Without a range, no `start`: plain reads from the fresh
     // descriptor's offset 0, so the offset (/proc fdinfo) shows how far it got. The stream owns
     // the descriptor: it closes it at its end or when destroyed.
@@ -117,7 +104,8 @@ class DiskOpenedFile implements OpenedFile {
 
   async read(): Promise<Buffer> {
     // One read: the bytes sniffed are the bytes decoded (the file may change meanwhile; this copy cannot).
-    const bytes = Buffer.alloc(this.size);
+    // Unsafe: only the bytes read are handed out (the subarray below).
+    const bytes = Buffer.allocUnsafe(this.size);
     const bytesRead = await readAt(this.#fd, bytes, this.size, 0);
     return bytes.subarray(0, bytesRead);
   }
