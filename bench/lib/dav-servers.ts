@@ -72,6 +72,8 @@ export async function startServers(b: Bench): Promise<DavServer[]> {
   });
   const rootOf = (name: string) => {
     const root = path.join(b.root, 'dav', name);
+    // Left by an earlier run on kept data (BENCH_DATA): started afresh.
+    rmSync(root, { recursive: true, force: true });
     mkdirSync(root, { recursive: true });
     symlinkSync(path.join(b.ds.storageDir, BIG_USER), path.join(root, BIG_USER));
     return root;
