@@ -35,9 +35,10 @@ export function listFilesJson(
   if (!files) return { total: 0, json: '{"files":[]}' as JsonText<{ files: FileEntry[] }> };
   const names = nimbus.index.sortedNames(files);
   const end = Math.min(names.length, offset + limit);
+  const anyShared = nimbus.store.sharesByPath.anyIn(username, folder);
   let json = '{"files":[';
   for (let i = offset; i < end; i++)
-    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, folder, names[i], files.get(names[i])!);
+    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, folder, names[i], files.get(names[i])!, anyShared);
   // Each entry is JSON.stringify of a FileEntry (fileEntryJson), so this is the text of {files: FileEntry[]}.
   return { total: names.length, json: `${json}]}` as JsonText<{ files: FileEntry[] }> };
 }

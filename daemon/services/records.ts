@@ -89,10 +89,18 @@ const entryJson = new WeakMap<FileMeta, { name: string; folder: string | null; s
 /**
  * `JSON.stringify(toFileEntry(…))`, served from a cache while the file's meta, name, folder
  * and share link are unchanged: listings of thousands of files then cost a Map lookup per
- * file instead of a date, a MIME lookup and serialisation (bench/RESULTS.md).
+ * file instead of a date, a MIME lookup and serialisation (bench/RESULTS.md). `folderHasShares`
+ * false (sharesByPath.anyIn, asked once per listing) skips the share lookup.
  */
-export function fileEntryJson(nimbus: NimbusContext, username: string, folder: string | null, name: string, meta: FileMeta): string {
-  const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, name));
+export function fileEntryJson(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string | null,
+  name: string,
+  meta: FileMeta,
+  folderHasShares = true,
+): string {
+  const share = folderHasShares ? nimbus.store.sharesByPath.get(sharePathKey(username, folder, name)) : undefined;
   const url = share ? shareUrl(nimbus, share.token) : null;
   const cached = entryJson.get(meta);
   if (cached && cached.name === name && cached.folder === folder && cached.shareUrl === url) return cached.json;

@@ -8,13 +8,12 @@ import type { PgBackendOptions } from './postgres/pg-backend.js';
 import { SCHEMA_VERSION, type DbData, type StoredShare, type StoredTrashItem } from './schema.js';
 import type { TrackedMap } from './tracked-map.js';
 import { DavRecords } from './dav-records.js';
+import { SharePaths, sharePathKey } from './share-paths.js';
 
 export { CorruptStoreError } from './json-backend.js';
 export type { RemoteChange } from './backend.js';
 
-/** Key of a file's share in `sharesByPath`. */
-export const sharePathKey = (username: string, folder: string | null, file: string): string =>
-  `${username}\u0000${folder ?? ''}\u0000${file}`;
+export { sharePathKey } from './share-paths.js';
 
 /**
  * The metadata store: Maps in memory for O(1) lookups, kept by a backend (daemon/store/backend.ts):
@@ -29,7 +28,7 @@ export class Store {
   readonly roles = this.#maps.roles;
   readonly sharesByToken = this.#maps.shares;
   /** Derived from sharesByToken (never persisted); change shares through putShare and deleteShare. */
-  readonly sharesByPath = new Map<string, StoredShare>();
+  readonly sharesByPath = new SharePaths();
   readonly keysByHash = this.#maps.keys;
   readonly verifications = this.#maps.verifications;
   /** Sessions by the hash of their cookie (daemon/services/sessions.ts). */

@@ -7,12 +7,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { databaseUnavailable } from '../../errors.js';
-import type { ChangeSet, StoreHost } from '../backend.js';
+import type { StoreHost } from '../backend.js';
 import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
 import type { DbData } from '../schema.js';
 import { Database, retryWhilePoolBusy, type Queryable } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
-import type { LocalWrites } from './local-writes.js';
+import type { LocalWrites, RecordKey } from './local-writes.js';
 import type { KnownKeys } from './writer.js';
 
 /** The part of a pino logger the backend uses. */
@@ -98,8 +98,8 @@ export class Follower {
     await this.#remote;
   }
 
-  /** Puts the database's version of these keys into the Maps (after a failed change-set); never rejects. */
-  async reread(changes: ChangeSet): Promise<void> {
+  /** Puts the database's version of these keys into the Maps (after a failed change-set, or left alone by a read); never rejects. */
+  async reread(changes: readonly RecordKey[]): Promise<void> {
     const byCollection = new Map<CollectionName, Set<string>>();
     for (const { collection, key } of changes) {
       let keys = byCollection.get(collection);
@@ -130,6 +130,7 @@ export class Follower {
           ...[...known].filter(wrote),
         ]);
       }
+      this.#readAgainLater();
     });
   }
 
@@ -175,6 +176,13 @@ export class Follower {
       if (keys === null) this.#applyCollection(collection, found[i], since);
       else for (const key of keys) this.#apply(collection, key, found[i].get(key), since);
     });
+    this.#readAgainLater();
+  }
+
+  /** Queues a read of the keys this read left alone whose own change-sets had ended (local-writes.ts). */
+  #readAgainLater(): void {
+    const again = this.#deps.localWrites.takeReadAgain();
+    if (again.length > 0) void this.reread(again);
   }
 
   /** Runs reads in one read-only snapshot, waiting while no pooled connection is free: a busy pool is no reason to resync everything. */

@@ -8,12 +8,15 @@
  *
  * So a read leaves alone every key of a change-set in flight, and every key whose change-set
  * ended after the read began. Nothing is lost by that: the Map already holds what this daemon
- * committed, a failed change-set's keys are re-read after it ends, another daemon's later
- * commit sends a notice whose read begins after, and a key left alone while in flight is read
- * again once its change-set ends (another daemon may have written it after this daemon's
- * write reached the database and before its answer came back).
+ * committed, and a key left alone is read again by a read that begins after its change-set
+ * ended: the snapshot left alone may have been taken after this daemon's commit reached the
+ * database and before its answer came back, and hold another daemon's later change.
  */
 import type { ChangeSet } from '../backend.js';
+import type { CollectionName } from '../collections.js';
+
+/** A record's address: what a read needs to read it again. */
+export type RecordKey = { collection: CollectionName; key: string };
 
 const keyOf = (collection: string, key: string) => `${collection}\0${key}`;
 
@@ -25,7 +28,9 @@ export class LocalWrites {
   /** When each key's last change-set ended, for the keys that ended since the current read began. */
   readonly #endedAt = new Map<string, number>();
   /** Keys a read left alone while they were in flight: read again when their change-set ends. */
-  readonly #skipped = new Set<string>();
+  readonly #skippedInFlight = new Map<string, RecordKey>();
+  /** Keys a read left alone because their change-set ended after it began: read again at once. */
+  readonly #skippedEnded = new Map<string, RecordKey>();
 
   /** A change-set taken from the Maps, about to be written. */
   begin(changes: ChangeSet): void {
@@ -36,16 +41,16 @@ export class LocalWrites {
   }
 
   /** A change-set written or refused: its keys count as ended now. Returns those a read left alone meanwhile, to read again. */
-  end(changes: ChangeSet): ChangeSet {
+  end(changes: ChangeSet): RecordKey[] {
     const at = ++this.#clock;
-    const again: ChangeSet = [];
-    for (const change of changes) {
-      const k = keyOf(change.collection, change.key);
+    const again: RecordKey[] = [];
+    for (const { collection, key } of changes) {
+      const k = keyOf(collection, key);
       const left = (this.#inFlight.get(k) ?? 1) - 1;
       if (left > 0) this.#inFlight.set(k, left);
       else this.#inFlight.delete(k);
       this.#endedAt.set(k, at);
-      if (left <= 0 && this.#skipped.delete(k)) again.push(change);
+      if (left <= 0 && this.#skippedInFlight.delete(k)) again.push({ collection, key });
     }
     return again;
   }
@@ -65,13 +70,27 @@ export class LocalWrites {
     return this.#inFlight.has(k) || (this.#endedAt.get(k) ?? 0) > since;
   }
 
-  /** Like newerThan, for a read about to apply the key: one left alone while in flight is read again at its end. */
-  leaveAlone(collection: string, key: string, since: number): boolean {
+  /**
+   * Like newerThan, for a read about to apply the key, and remembers to read it again: once its
+   * change-set ends (in flight), or right after this read (ended meanwhile). Left alone, a key
+   * must be read again: the snapshot may as well have been taken after this daemon's commit, and
+   * hold another daemon's later change (whose notice was this very read).
+   */
+  leaveAlone(collection: CollectionName, key: string, since: number): boolean {
     const k = keyOf(collection, key);
     if (this.#inFlight.has(k)) {
-      this.#skipped.add(k);
+      this.#skippedInFlight.set(k, { collection, key });
       return true;
     }
-    return (this.#endedAt.get(k) ?? 0) > since;
+    if ((this.#endedAt.get(k) ?? 0) <= since) return false;
+    this.#skippedEnded.set(k, { collection, key });
+    return true;
+  }
+
+  /** The keys the last read left alone whose change-sets had ended: to read again now (the read starts after their end). */
+  takeReadAgain(): RecordKey[] {
+    const again = [...this.#skippedEnded.values()];
+    this.#skippedEnded.clear();
+    return again;
   }
 }

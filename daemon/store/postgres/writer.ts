@@ -12,7 +12,7 @@ import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { ChangeSetConflict, applyChangeSet, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
 import { Database } from './database.js';
 import { CHANGES_CHANNEL, type ChangeNotice } from './listener.js';
-import type { LocalWrites } from './local-writes.js';
+import type { LocalWrites, RecordKey } from './local-writes.js';
 
 /** The keys each table holds, as far as this daemon knows: decides INSERT vs UPDATE. */
 export type KnownKeys = Record<CollectionName, Set<string>>;
@@ -41,7 +41,7 @@ export interface WriterDeps {
   /** The connection was lost: nothing of the batch was written. */
   lost(err: Error): void;
   /** Puts the database's version of these keys back into the Maps (never rejects). */
-  reread(changes: ChangeSet): Promise<void>;
+  reread(changes: readonly RecordKey[]): Promise<void>;
 }
 
 export class ChangeWriter {
@@ -106,9 +106,11 @@ export class ChangeWriter {
           // that ends the outage puts the Maps back to the database's state.
           const failed = [...batch, ...this.#queue];
           this.#queue = [];
-          for (const pending of failed) this.#deps.localWrites.end(pending.changes);
+          // Keys a read left alone meanwhile: read again (once the database is back, the resync does too).
+          const readAgain = failed.flatMap((pending) => this.#deps.localWrites.end(pending.changes));
           this.#deps.lost(err as Error);
           for (const pending of failed) pending.reject(databaseUnavailable());
+          if (readAgain.length > 0) void this.#deps.reread(readAgain);
           continue;
         }
         // Not the connection (the pool busy, a bug, a refused statement outside any change-set):
