@@ -10,42 +10,21 @@
  * - POST /api/folders/create?username&folder: one INSERT of a folder row with its pg_notify, 201;
  * - GET /api/folders/files?username&folder: one SELECT of the folder's rows, 200 {files: [{name, size, modifiedAt}]};
  * - POST /api/folders/delete?username&folder: the rows deleted, then their objects (the bench's clean-up).
- * Like a daemon, it keeps the names' object keys in memory (a daemon's index), so a download or a
- * rename reads no row. Its rows go in tables of its own (bare_files, bare_folders), its objects
- * in a bucket of its own (a daemon's sweeper deletes objects no row of its names). The pool and
- * the S3 client are a daemon's: 10 connections (store/postgres/database.ts) and createS3Client.
- * The API-Key header is compared as a string; no quota, no locks, no events, no LISTEN.
- * Run as a child process, like the daemon, with BARE_API_KEY, BARE_DATABASE_URL, BARE_S3_ENDPOINT,
- * BARE_S3_REGION, BARE_S3_BUCKET, BARE_S3_ACCESS_KEY_ID and BARE_S3_SECRET_ACCESS_KEY set:
- * `node --import tsx bench/baselines/bare-cluster-files.ts`; prints `listening <port>`.
+ * As a daemon's index does, it keeps the names' object keys in memory: a download or a rename
+ * reads no row. Its own tables (bare_files, bare_folders) and bucket (a daemon's sweeper deletes
+ * objects no row of its names); a daemon's pool size (10, store/postgres/database.ts) and S3
+ * client (createS3Client). API-Key compared as a string; no quota, locks, events or LISTEN.
+ * A child process, like the daemon: `node --import tsx bench/baselines/bare-cluster-files.ts`
+ * with BARE_API_KEY, BARE_DATABASE_URL and BARE_S3_{ENDPOINT,REGION,BUCKET,ACCESS_KEY_ID,SECRET_ACCESS_KEY};
+ * prints `listening <port>`.
  */
-import { CreateBucketCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import pg from 'pg';
-import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
+import { apiKey, bucket, deleteObjects, pool, prepareEngines, s3, writeAndNotify } from './bare-cluster-engines.js';
 import { serve } from './bare-fs.js';
-
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`bare-cluster-files.ts: ${name} is not set`);
-  return value;
-};
-const apiKey = env('BARE_API_KEY');
-const bucket = env('BARE_S3_BUCKET');
-const pool = new pg.Pool({ connectionString: env('BARE_DATABASE_URL'), max: 10, connectionTimeoutMillis: 5000 });
-const s3 = createS3Client({
-  endpoint: env('BARE_S3_ENDPOINT'),
-  region: env('BARE_S3_REGION'),
-  accessKeyId: env('BARE_S3_ACCESS_KEY_ID'),
-  secretAccessKey: env('BARE_S3_SECRET_ACCESS_KEY'),
-  forcePathStyle: true,
-});
-const CHANNEL = 'bare_changes';
-/** DeleteObjects takes at most 1000 keys. */
-const DELETE_BATCH = 1000;
 
 /** `username/folder/file` → the object key its bytes are under (a daemon's index, in memory). */
 const objectKeys = new Map<string, string>();
@@ -70,16 +49,6 @@ function param(q: URLSearchParams, name: string): string {
 }
 
 const folderOf = (q: URLSearchParams) => `${param(q, 'username')}/${param(q, 'folder')}`;
-
-/** Runs `statement` (a write named `w`) and its pg_notify as one statement, as a daemon's one-statement commit does; rows written. */
-async function writeAndNotify(statement: string, values: unknown[], notice: object): Promise<number> {
-  const n = values.length;
-  const { rows } = await pool.query<{ written: number }>(
-    `WITH w AS (${statement} RETURNING 1), n AS (SELECT pg_notify($${n + 1}, $${n + 2})) SELECT (SELECT count(*) FROM w)::int AS written FROM n`,
-    [...values, CHANNEL, JSON.stringify(notice)],
-  );
-  return rows[0].written;
-}
 
 /** 23505 (a unique index refused the row) as a 409, as a daemon answers a name taken. */
 function conflictOnDuplicate(err: unknown): never {
@@ -111,7 +80,7 @@ async function upload(req: http.IncomingMessage, res: http.ServerResponse, q: UR
     await writeAndNotify('INSERT INTO bare_files (key, data) VALUES ($1, $2::jsonb)', [id, JSON.stringify(row)], { files: [id] });
   } catch (err) {
     // As a daemon does: the object no row names is deleted before the failure is answered.
-    await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: key }], Quiet: true } }));
+    await deleteObjects([key]);
     conflictOnDuplicate(err);
   }
   objectKeys.set(`${folder}/${name}`, key);
@@ -170,10 +139,7 @@ async function deleteFolder(res: http.ServerResponse, q: URLSearchParams): Promi
     name,
   ]);
   await pool.query('DELETE FROM bare_folders WHERE username = $1 AND name = $2', [username, name]);
-  for (let i = 0; i < rows.length; i += DELETE_BATCH) {
-    const Objects = rows.slice(i, i + DELETE_BATCH).map(({ key }) => ({ Key: `files/${key}` }));
-    await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects, Quiet: true } }));
-  }
+  await deleteObjects(rows.map(({ key }) => `files/${key}`));
   for (const path of objectKeys.keys()) if (path.startsWith(`${folder}/`)) objectKeys.delete(path);
   folders.delete(folder);
   json(res, 200, { msg: 'Folder deleted' });
@@ -201,22 +167,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse): Promi
   }
 }
 
-// The tables a daemon's migration would make for these rows: the record under its key, the
-// columns a lookup needs generated from it, and the unique name index (as files_name, folders_name).
-await pool.query(`
-  CREATE TABLE IF NOT EXISTS bare_files (key text PRIMARY KEY, data jsonb NOT NULL,
-    username text GENERATED ALWAYS AS (data->>'username') STORED, folder text GENERATED ALWAYS AS (data->>'folder') STORED,
-    name text GENERATED ALWAYS AS (data->>'name') STORED);
-  CREATE UNIQUE INDEX IF NOT EXISTS bare_files_name ON bare_files (username, folder, name);
-  CREATE TABLE IF NOT EXISTS bare_folders (key text PRIMARY KEY, data jsonb NOT NULL,
-    username text GENERATED ALWAYS AS (data->>'username') STORED, name text GENERATED ALWAYS AS (data->>'name') STORED);
-  CREATE UNIQUE INDEX IF NOT EXISTS bare_folders_name ON bare_folders (username, name);`);
-try {
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-} catch (err) {
-  if ((err as Error).name !== 'BucketAlreadyOwnedByYou' && (err as Error).name !== 'BucketAlreadyExists') throw err;
-}
-
+await prepareEngines();
 serve(async (req, res) => {
   try {
     if (req.headers['api-key'] !== apiKey) throw new Status(401);
