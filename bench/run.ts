@@ -38,6 +38,7 @@ import { treeRows } from './scenarios/tree.js';
 import { treeClusterRows } from './scenarios/tree-cluster.js';
 import { davRows } from './scenarios/dav.js';
 import { smallFileRows } from './scenarios/small-files.js';
+import { smallClusterRows } from './scenarios/small-cluster.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -70,6 +71,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['tree', 'A tree of BENCH_TREE_FILES files up to 12 levels deep', treeRows],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.
   ['cluster', 'PostgreSQL + S3 beside the embedded daemon', clusterRows],
+  ['small-cluster', 'Small files on PostgreSQL + S3 beside a bare server there', smallClusterRows],
   ['tree-cluster', 'A subtree move on PostgreSQL + S3', treeClusterRows],
 ];
 

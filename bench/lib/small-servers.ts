@@ -42,11 +42,24 @@ async function expectBytes(res: Response, size: number, what: string): Promise<v
   if (got !== size) throw new Error(`${what} sent ${got} bytes, not ${size}`);
 }
 
-/** A server of the API's shape (Nimbus or the bare one): the same paths, query names, statuses and key header. */
-function apiServer(name: ServerName, pid: number, base: string, key: string, bigFolder: string): Omit<SmallFileServer, 'clean' | 'stop'> {
+/** The operations apiServer offers: a SmallFileServer's but its clean-up, and the listing of any folder. */
+export type ApiClient = Omit<SmallFileServer, 'clean' | 'stop'> & {
+  /** Lists `username`'s `folder`; resolves with the number of files listed. */
+  listFolder(username: string, folder: string): Promise<number>;
+};
+
+/**
+ * A server of the API's shape (Nimbus or a bare one): the same paths, query names, statuses and
+ * key header (bench/scenarios/small-cluster.ts drives the cluster daemon and its bare server with it too).
+ */
+export function apiServer(name: ServerName, pid: number, base: string, key: string, bigFolder: string): ApiClient {
   const call = (method: string, route: string, params: Record<string, string>, init: RequestInit = {}) =>
     fetch(`${base}${route}?${new URLSearchParams(params)}`, { method, ...init, headers: { 'API-Key': key, ...init.headers } });
   const username = UPLOAD_USER;
+  async function listFolder(owner: string, folder: string): Promise<number> {
+    const res = await call('GET', '/api/folders/files', { username: owner, folder });
+    return (JSON.parse(await expectStatus(res, [200], `${name} listing`)) as { files: unknown[] }).files.length;
+  }
   return {
     name,
     pid,
@@ -62,10 +75,8 @@ function apiServer(name: ServerName, pid: number, base: string, key: string, big
       expectBytes(await call('GET', '/api/files/download', { username, folder, file }), size, `${name} download`),
     rename: async (folder, file, newname) =>
       void (await expectStatus(await call('POST', '/api/files/rename', { username, folder, file, newname }), [201], `${name} rename`)),
-    async listBigFolder() {
-      const res = await call('GET', '/api/folders/files', { username: BIG_USER, folder: bigFolder });
-      return (JSON.parse(await expectStatus(res, [200], `${name} listing`)) as { files: unknown[] }).files.length;
-    },
+    listBigFolder: () => listFolder(BIG_USER, bigFolder),
+    listFolder,
   };
 }
 

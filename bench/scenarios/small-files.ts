@@ -19,22 +19,22 @@ import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
 import { median, percentile } from '../lib/stats.js';
 
-const CONNECTIONS = 16;
+export const CONNECTIONS = 16;
 /** Listings per server and round, one at a time: the round's sample is their p50. */
-const LISTINGS = 10;
+export const LISTINGS = 10;
 /** Files per series: 2,000 at full scale (fewer with BENCH_SCALE < 1, never under 200), as dav.ts's putCount. */
-const fileCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files) / 100_000));
+export const fileCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files) / 100_000));
 
-const SERIES = ['upload4k', 'upload64k', 'download4k', 'download64k', 'rename'] as const;
-type Series = (typeof SERIES)[number];
+export const SERIES = ['upload4k', 'upload64k', 'download4k', 'download64k', 'rename'] as const;
+export type Series = (typeof SERIES)[number];
 
-interface Samples {
+export interface Samples {
   listingMs: number[];
   perSec: Record<Series, number[]>;
   cpuUs: Record<Series, number[]>;
 }
 
-const emptySamples = (): Samples => ({
+export const emptySamples = (): Samples => ({
   listingMs: [],
   perSec: Object.fromEntries(SERIES.map((k) => [k, []])) as unknown as Record<Series, number[]>,
   cpuUs: Object.fromEntries(SERIES.map((k) => [k, []])) as unknown as Record<Series, number[]>,
@@ -53,7 +53,13 @@ async function rate(count: number, job: (i: number) => Promise<void>): Promise<n
 }
 
 /** One series on a quiet server: its rate and the server's CPU µs per job, until it is quiet again. */
-async function series(s: SmallFileServer, k: Series, out: Samples, count: number, job: (i: number) => Promise<void>): Promise<void> {
+export async function series(
+  s: Pick<SmallFileServer, 'pid'>,
+  k: Series,
+  out: Samples,
+  count: number,
+  job: (i: number) => Promise<void>,
+): Promise<void> {
   await waitUntilQuiet(s.pid);
   const cpuBefore = cpuMsOf(s.pid);
   out.perSec[k].push(await rate(count, job));
@@ -86,8 +92,8 @@ async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples):
   }
 }
 
-const perSec = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`;
-const us = (v: number) => `${Math.round(v).toLocaleString('en-US')} µs`;
+export const perSec = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`;
+export const us = (v: number) => `${Math.round(v).toLocaleString('en-US')} µs`;
 
 export async function smallFileRows(b: Bench): Promise<Row[]> {
   const { servers, stop } = await startSmallFileServers(b);
@@ -114,7 +120,7 @@ export async function smallFileRows(b: Bench): Promise<Row[]> {
   return rowsFrom(b, samples);
 }
 
-const LABEL: Record<Series, string> = {
+export const LABEL: Record<Series, string> = {
   upload4k: 'upload 4 KiB',
   upload64k: 'upload 64 KiB',
   download4k: 'download 4 KiB',
@@ -122,7 +128,7 @@ const LABEL: Record<Series, string> = {
   rename: 'rename',
 };
 /** Issue 30's goals, as a share of the bare server's rate. */
-const TARGET: Record<Series, number> = { upload4k: 1, upload64k: 1, download4k: 0.9, download64k: 0.9, rename: 0.9 };
+export const TARGET: Record<Series, number> = { upload4k: 1, upload64k: 1, download4k: 0.9, download64k: 0.9, rename: 0.9 };
 const NO_FSYNC = 'nginx (WebDAV PUT, GET, MOVE) does not fsync; the bare server and Nimbus fsync file and directory before their 201';
 
 function rowsFrom(b: Bench, samples: Map<ServerName, Samples>): Row[] {
