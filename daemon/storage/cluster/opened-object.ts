@@ -51,7 +51,12 @@ export function openObject(objects: ObjectStore, row: StoredFile): OpenedFile {
         throw asMissing(err);
       });
       const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(chunk as Buffer);
+      try {
+        for await (const chunk of body) chunks.push(chunk as Buffer);
+      } catch (err) {
+        // The bucket lost midway: a 503, as a stream's failure is (a small download reads this way).
+        throw asStoreFailure(err);
+      }
       return Buffer.concat(chunks);
     },
     async close(): Promise<void> {
