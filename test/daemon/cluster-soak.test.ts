@@ -124,6 +124,11 @@ describe('three cluster daemons behind nginx under a mixed load and one fault af
     await vi.waitFor(() => expect(events.text()).toContain(marker), { timeout: 20_000, interval: 100 });
     ctx.notes.push(`event stream: cut and opened again ${events.cuts()} time(s)`);
     events.stop();
+    // A problem names its answer's request id; its prefix says which daemon (as it runs now) gave it.
+    for (const d of cluster.daemons) {
+      const id = (await fetch(`${d.url}/api/health`)).headers.get('x-request-id') ?? '';
+      ctx.notes.push(`daemon ${d.index} answers with request ids ${id.split('-')[0]}-…`);
+    }
 
     const problems = [
       ...cluster.unexpectedExits.map((e) => `unexpected exit: ${e}`),

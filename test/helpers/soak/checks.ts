@@ -19,7 +19,8 @@ const CUTTING = new Set(['kill', 'bucket']);
 export function checkAnswers(outcomes: Outcome[]): string[] {
   const problems: string[] = [];
   for (const o of outcomes) {
-    const where = `${o.op} during ${o.phases.join(' → ')}: ${o.status}${o.detail ? ` ${o.detail}` : ''}`;
+    // The route names the file (historyOf then tells what else it got), the request id its daemon.
+    const where = `${o.op} ${o.route} during ${o.phases.join(' → ')}: ${o.status}${o.detail ? ` ${o.detail}` : ''}${o.requestId ? ` (request ${o.requestId})` : ''}`;
     if (o.op === 'quota upload' || o.op.startsWith('bucket probe')) continue; // judged by their faults
     if (o.status === 'no answer') problems.push(`no HTTP answer: ${where}`);
     else if (o.status === 'cut') {

@@ -18,6 +18,8 @@ export interface Outcome {
   phases: string[];
   ms: number;
   detail?: string;
+  /** X-Request-Id of the answer: its prefix names the daemon that gave it (daemon/http/request-log.ts). */
+  requestId?: string;
 }
 
 /** Records every answer; `phase` names the fault running now (set by the faults). */
@@ -37,6 +39,7 @@ export class Recorder {
     let status: Outcome['status'];
     let body = new Uint8Array(0);
     let detail: string | undefined;
+    let requestId: string | undefined;
     try {
       const res = await fetch(`${base}${route}`, {
         method: init.method ?? 'GET',
@@ -46,6 +49,7 @@ export class Recorder {
         signal: AbortSignal.timeout(REQUEST_LIMIT_MS),
       });
       status = res.status;
+      requestId = res.headers.get('x-request-id') ?? undefined;
       // A client told to come back (503 with Retry-After) retries at once, the worst a client
       // does: uploads failing in a millisecond become a storm of hundreds a second, which must
       // leave what needs no bucket working (an upload asks the bucket before it reserves quota).
@@ -65,7 +69,7 @@ export class Recorder {
       detail = new TextDecoder().decode(body).slice(0, 200);
       json = JSON.parse(detail.startsWith('{') ? new TextDecoder().decode(body) : '{}') as { code?: string };
     }
-    this.outcomes.push({ op, route, status, phases, ms: Date.now() - started, detail });
+    this.outcomes.push({ op, route, status, phases, ms: Date.now() - started, detail, requestId });
     return { status, body, json };
   }
 }
@@ -95,7 +99,7 @@ export function historyOf(outcomes: Outcome[], problems: string[]): string[] {
   const names = new Set(problems.flatMap((p) => p.match(/w\d+-\d+\.bin/g) ?? []));
   return outcomes
     .filter((o) => [...names].some((n) => o.route.includes(`=${n}`)))
-    .map((o) => `${o.op} ${o.route} during ${o.phases.join(' → ')}: ${o.status}`);
+    .map((o) => `${o.op} ${o.route} during ${o.phases.join(' → ')}: ${o.status}${o.requestId ? ` (request ${o.requestId})` : ''}`);
 }
 
 /** An event stream through nginx, opened again whenever it ends (its daemon killed): what it received, and how often it was cut. */
