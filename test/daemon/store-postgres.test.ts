@@ -449,6 +449,36 @@ describe('the PostgreSQL store', () => {
     expect(seen.map((c) => `${c.collection}:${c.key}`).sort()).toEqual(['roles:admin', 'users:missed']);
   });
 
+  it('answers a strict catch-up 503 when a read it waited for failed, even while its LISTEN connection still stands', async () => {
+    const url = await newDatabase();
+    const b = await open(url);
+    // Another daemon's notice of a row b must read, while that read cannot finish: the table
+    // locked by a session that holds it, then b's reading connection cut (the database going away).
+    const blocker = await Database.connect(url);
+    const session = await blocker.pool.connect();
+    try {
+      await session.query('BEGIN');
+      await session.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      await blocker.query(`SELECT pg_notify('nimbus_changes', $1)`, [
+        JSON.stringify({ origin: 'elsewhere', changes: { users: ['late'] } }),
+      ]);
+      const catchingUp = b.catchUp(true);
+      const blocked = async () =>
+        (
+          await blocker.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'SELECT key, data FROM "users"%'`,
+          )
+        ).rows;
+      await vi.waitFor(async () => expect(await blocked()).toHaveLength(1));
+      await blocker.query('SELECT pg_terminate_backend($1)', [(await blocked())[0].pid]);
+      await expect(catchingUp).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+    } finally {
+      await session.query('ROLLBACK').catch(() => undefined);
+      session.release();
+      await blocker.close();
+    }
+  });
+
   describe('a database outage', () => {
     let server: PrivatePostgres;
     beforeAll(async () => {

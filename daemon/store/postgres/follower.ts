@@ -42,6 +42,8 @@ export class Follower {
   readonly #deps: FollowerDeps;
   /** Remote work (re-reads, resyncs) runs one at a time, in order, so an older read never lands last. */
   #remote: Promise<void> = Promise.resolve();
+  /** Remote reads that failed so far: a strict catch-up that waited for one has not caught up. */
+  #readsFailed = 0;
   /** Notifications received before the first load are held (null once loaded). */
   #early: string[] | null = [];
 
@@ -95,7 +97,13 @@ export class Follower {
     await listener.sync().catch(() => {
       if (strict) throw databaseUnavailable();
     });
+    const failedBefore = this.#readsFailed;
     await this.#remote;
+    // A read it waited for failed (the database going away meanwhile, the LISTEN connection not
+    // yet told): the rows it was to bring are not here, and a miss now may only be this daemon's
+    // lag. The soak test saw the 404: a download of a file renamed elsewhere, at a daemon just
+    // continued after SIGSTOP while PostgreSQL shut down.
+    if (strict && this.#readsFailed > failedBefore) throw databaseUnavailable();
   }
 
   /** Puts the database's version of these keys into the Maps (after a failed change-set, or left alone by a read); never rejects. */
@@ -147,7 +155,10 @@ export class Follower {
   /** Runs remote work after the remote work already queued. */
   #serially(work: () => Promise<void>): Promise<void> {
     const run = this.#remote.then(work);
-    this.#remote = run.catch(() => undefined);
+    // Counted here, in the step that settles #remote: a catch-up awaiting it sees the count.
+    this.#remote = run.catch(() => {
+      this.#readsFailed++;
+    });
     return run;
   }
 
