@@ -1,4 +1,4 @@
-/** Small statistics over samples: medians and nearest-rank percentiles. */
+/** Small statistics over samples: medians and nearest-rank percentiles; and the rate of jobs run on a number of connections. */
 
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
@@ -16,3 +16,15 @@ export function median(samples: readonly number[]): number {
 
 /** Milliseconds since `start` (a `performance.now()` reading). */
 export const since = (start: number): number => performance.now() - start;
+
+/** Runs `count` jobs on `connections` workers (each one job after another); resolves with jobs per second. */
+export async function jobsPerSecond(count: number, connections: number, job: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
+}

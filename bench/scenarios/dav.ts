@@ -14,7 +14,7 @@
 import type { Bench } from '../lib/context.js';
 import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
-import { median, percentile } from '../lib/stats.js';
+import { jobsPerSecond, median, percentile } from '../lib/stats.js';
 
 const CONNECTIONS = 16;
 /** PROPFIND requests per server and round, one at a time: the round's sample is their p50. */
@@ -24,17 +24,7 @@ const putCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files)
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>';
 
-/** Runs `count` jobs on `CONNECTIONS` workers; resolves with jobs per second. */
-async function rate(count: number, job: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < count) await job(next++);
-    }),
-  );
-  return count / ((performance.now() - t0) / 1000);
-}
+const rate = (count: number, job: (i: number) => Promise<void>) => jobsPerSecond(count, CONNECTIONS, job);
 
 interface Samples {
   propfindMs: number[];

@@ -17,7 +17,7 @@ import type { Bench } from '../lib/context.js';
 import { cpuMsOf, waitUntilQuiet } from '../lib/machine.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
-import { median, percentile } from '../lib/stats.js';
+import { jobsPerSecond, median, percentile } from '../lib/stats.js';
 
 export const CONNECTIONS = 16;
 /** Listings per server and round, one at a time: the round's sample is their p50. */
@@ -40,17 +40,7 @@ export const emptySamples = (): Samples => ({
   cpuUs: Object.fromEntries(SERIES.map((k) => [k, []])) as unknown as Record<Series, number[]>,
 });
 
-/** Runs `count` jobs on CONNECTIONS workers; resolves with jobs per second. */
-async function rate(count: number, job: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < count) await job(next++);
-    }),
-  );
-  return count / ((performance.now() - t0) / 1000);
-}
+const rate = (count: number, job: (i: number) => Promise<void>) => jobsPerSecond(count, CONNECTIONS, job);
 
 /** One series on a quiet server: its rate and the server's CPU µs per job, until it is quiet again. */
 export async function series(
