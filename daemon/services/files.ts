@@ -51,12 +51,18 @@ export function renameFile(
   return nimbus.locks.run([fileLock(username, folder, file), fileLock(username, folder, newName)], async () => {
     if (nimbus.index.getFile(username, folder, file)) assertNoCaseTwin(nimbus, username, folder, newName, file);
     requireUnlocked(nimbus, username, [folder ?? '', joinFolder(folder, file), joinFolder(folder, newName)]);
-    await nimbus.storage.renameFile(username, folder, file, newName);
-    const shareMoved = moveShare(nimbus, username, folder, file, newName);
+    let changed = false;
+    // The records that follow the file move inside the storage's call: in object mode they
+    // commit with its row (two commits let another daemon see the share's file gone between
+    // them, and revoke the share; the soak saw the second commit answer 409).
+    await nimbus.storage.renameFile(username, folder, file, newName, () => {
+      const shareMoved = moveShare(nimbus, username, folder, file, newName);
+      changed = followMove(nimbus, username, joinFolder(folder, file), joinFolder(folder, newName)) || shareMoved;
+    });
     // The rename itself is the storage's (a directory entry, or a row it commits): the store is
     // written only for a record that follows it. A db.json write per rename made WebDAV's MOVE
     // 0.17× a bare server's renames.
-    if (followMove(nimbus, username, joinFolder(folder, file), joinFolder(folder, newName)) || shareMoved) await nimbus.store.commit();
+    if (changed) await nimbus.store.commit();
     return toFileEntry(nimbus, username, folder, newName, nimbus.index.getFile(username, folder, newName)!);
   });
 }

@@ -60,7 +60,14 @@ export async function deleteFile(s: StorageParts, username: string, folder: stri
 }
 
 /** Renames without ever replacing another file (link + unlink fails atomically on EEXIST). */
-export async function renameFile(s: StorageParts, username: string, folder: string | null, file: string, newName: string): Promise<void> {
+export async function renameFile(
+  s: StorageParts,
+  username: string,
+  folder: string | null,
+  file: string,
+  newName: string,
+  whileLocked: () => void = () => undefined,
+): Promise<void> {
   s.assertWritable();
   s.path(username, folder, file);
   s.path(username, folder, newName);
@@ -90,6 +97,7 @@ export async function renameFile(s: StorageParts, username: string, folder: stri
       await dir.fsync();
       s.index.removeFile(username, folder, file);
       s.index.setFile(username, folder, newName, meta);
+      whileLocked();
     }),
   );
 }

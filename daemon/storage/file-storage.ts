@@ -188,8 +188,13 @@ export interface FileStorage {
   createFolder(username: string, folder: string): Promise<void>;
   deleteFolder(username: string, folder: string): Promise<void>;
   deleteFile(username: string, folder: string | null, file: string): Promise<void>;
-  /** Renames without ever replacing another file. */
-  renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void>;
+  /**
+   * Renames without ever replacing another file; `whileLocked` runs under the locks once the
+   * index has the new name, before object mode's commit (the share that follows the file
+   * commits with it: in two commits, another daemon saw the share's file gone meanwhile and
+   * revoked it, and the second commit answered 409).
+   */
+  renameFile(username: string, folder: string | null, file: string, newName: string, whileLocked?: () => void): Promise<void>;
   /** Moves a file to another folder (or the root), never replacing anything; `whileLocked` runs under the locks once the index has it. */
   moveFile(
     username: string,

@@ -126,8 +126,8 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
   }
 
   /** Renames without ever replacing another file. */
-  renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void> {
-    return renameFile(this, username, folder, file, newName);
+  renameFile(username: string, folder: string | null, file: string, newName: string, whileLocked?: () => void): Promise<void> {
+    return renameFile(this, username, folder, file, newName, whileLocked);
   }
 
   /** Moves a file to another folder (or the root) of the user, never replacing anything; `whileLocked` runs under the locks once the index has it. */

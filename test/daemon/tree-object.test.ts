@@ -182,3 +182,19 @@ describe('a folder of a tree in PostgreSQL', () => {
     expect(again.body.folder).toMatchObject({ path: 'failed/source', fileCount: 3, folderCount: 1 });
   });
 });
+
+describe('a shared file renamed in PostgreSQL', () => {
+  it('writes its row and its share in one transaction: no daemon sees the share’s file gone in between (and revokes it)', async () => {
+    await upload(t, 'ana', 'shared.txt', 'shared', { folder: 'other' });
+    expect((await t.api('POST', '/api/files/share', { ...ana, folder: 'other', file: 'shared.txt' })).status).toBe(201);
+    const before = await rowVersions();
+    const renamed = await t.api('POST', '/api/files/rename', { ...ana, folder: 'other', file: 'shared.txt', newname: 'renamed.txt' });
+    expect(renamed.status, renamed.text).toBe(201);
+    const after = await rowVersions();
+    const changed = written(before, after);
+    expect(tables(changed)).toEqual(['files', 'shares']);
+    // One transaction wrote both (two commits gave two): another daemon saw the file renamed
+    // and its share still at the old name, and revoked the share after the grace period.
+    expect(new Set(changed.map((key) => after.get(key))).size).toBe(1);
+  });
+});

@@ -89,7 +89,7 @@ export class ObjectTree extends ObjectFolders {
   }
 
   /** Renames a file: its row only. Never replaces another file. */
-  async renameFile(username: string, folder: string | null, file: string, newName: string): Promise<void> {
+  async renameFile(username: string, folder: string | null, file: string, newName: string, whileLocked?: () => void): Promise<void> {
     this.checkNames(username, folder, file);
     assertComponent(newName);
     this.requireFile(username, folder, file);
@@ -104,7 +104,8 @@ export class ObjectTree extends ObjectFolders {
       // A folder of that name beside it too, as on disk (a rename() onto a directory fails).
       if (this.rows.childFolderId(username, row.folderId, newName) !== undefined)
         throw conflict('file_exists', 'A file with that name already exists');
-      await this.putFile({ ...row, name: newName });
+      // The share (and dead properties) that follow the file commit with its row, in one commit.
+      await this.putFile({ ...row, name: newName }, whileLocked);
     });
   }
 
