@@ -59,12 +59,11 @@ export class OpenDir {
 
   /** Opens `root` (the operator's choice: followed), then each component inside it without following links. */
   static async open(root: string, components: string[]): Promise<OpenDir> {
-    if (!VIA_PROC) return OpenDir.#checkPath(root, components);
-    return OpenDir.openNow(root, components);
+    return VIA_PROC ? OpenDir.#openNow(root, components) : OpenDir.#checkPath(root, components);
   }
 
   /** open(), synchronously (Linux only): each component's openat from the one before, then that one's close. */
-  static openNow(root: string, components: string[]): OpenDir {
+  static #openNow(root: string, components: string[]): OpenDir {
     let fd = openSync(root, DIR_FLAGS);
     let where = root;
     for (const name of components) {
@@ -139,10 +138,6 @@ export class OpenDir {
 
   /** Closes the directory (once; later calls do nothing). Synchronous where it is open: a directory's close writes nothing. */
   async close(): Promise<void> {
-    this.closeNow();
-  }
-
-  closeNow(): void {
     const fd = this.#fd;
     if (fd === null || fd < 0) return;
     this.#fd = -1;

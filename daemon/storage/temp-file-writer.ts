@@ -1,6 +1,7 @@
 /** The writable end of an upload's temp file (temp-upload.ts streams the body into it). */
 import { close, closeSync, constants, fdatasync, fsync, open, writev, writevSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 
@@ -41,7 +42,6 @@ export class TempFileWriter extends Writable {
   #syncError: unknown = null;
 
   constructor(
-    private readonly tmpDir: string,
     private readonly tempPath: string,
     private readonly onBytes: (total: number) => void,
   ) {
@@ -59,7 +59,7 @@ export class TempFileWriter extends Writable {
     openOf(this.tempPath, TEMP_FLAGS, 0o600)
       .catch(async (err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
-        await mkdir(this.tmpDir, { recursive: true });
+        await mkdir(path.dirname(this.tempPath), { recursive: true });
         return openOf(this.tempPath, TEMP_FLAGS, 0o600);
       })
       .then(

@@ -78,7 +78,7 @@ async function receiveInto(
 ): Promise<{ tempPath: string; size: number }> {
   s.assertWritable();
   const tempPath = path.join(s.tmpDir, `upload-${randomBytes(12).toString('hex')}`);
-  const out = new TempFileWriter(s.tmpDir, tempPath, onBytes);
+  const out = new TempFileWriter(tempPath, onBytes);
   const closed = closedOf(out);
   const letGo = pipeFromClient(source, out);
   try {

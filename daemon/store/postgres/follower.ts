@@ -9,10 +9,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { databaseUnavailable } from '../../errors.js';
 import type { StoreHost } from '../backend.js';
 import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
-import type { DbData } from '../schema.js';
 import { Database, retryWhilePoolBusy, type Queryable } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
 import type { LocalWrites, RecordKey } from './local-writes.js';
+import { loadFresh, type Rows } from './first-load.js';
 import type { KnownKeys } from './writer.js';
 
 /** The part of a pino logger the backend uses. */
@@ -36,8 +36,6 @@ export interface FollowerDeps {
   log: StoreLog | undefined;
 }
 
-type Rows = Map<CollectionName, Map<string, unknown>>;
-
 export class Follower {
   readonly #deps: FollowerDeps;
   /** Remote work (re-reads, resyncs) runs one at a time, in order, so an older read never lands last. */
@@ -53,7 +51,7 @@ export class Follower {
 
   /** The first load (the LISTEN is already on), then the notifications that came meanwhile. */
   async load(): Promise<void> {
-    this.#loadFresh(await this.#readAll());
+    loadFresh(this.#deps.host(), this.#deps.known, await this.#readAll());
     const early = this.#early ?? [];
     this.#early = null;
     for (const payload of early) this.received(payload);
@@ -132,11 +130,9 @@ export class Follower {
         this.#applyCollection(collection, found, since);
         // What the table holds, except for the keys this daemon wrote since: the writer's word on those stands.
         const wrote = (key: string) => this.#deps.localWrites.newerThan(collection, key, since);
-        const known = this.#deps.known[collection];
-        this.#deps.known[collection] = new Set([
-          ...[...found.keys()].filter((key) => !wrote(key) || known.has(key)),
-          ...[...known].filter(wrote),
-        ]);
+        const known = new Set([...found.keys()].filter((key) => !wrote(key)));
+        for (const key of this.#deps.known[collection]) if (wrote(key)) known.add(key);
+        this.#deps.known[collection] = known;
       }
       this.#readAgainLater();
     });
@@ -234,29 +230,5 @@ export class Follower {
       }
     });
     return all;
-  }
-
-  /**
-   * The first load, into the new Store's empty Maps: each record goes in as read, untracked
-   * (applyRemote), without the deep copy replaceAll makes of data a caller may still hold —
-   * these records were just parsed from the rows and nothing else has them. That copy was
-   * ~450 ms of CPU at start-up with 100,000 file rows (structuredClone, measured alone).
-   */
-  #loadFresh(all: Rows): void {
-    const host = this.#deps.host();
-    const { known } = this.#deps;
-    if (COLLECTIONS.some((collection) => host.map(collection).size > 0)) {
-      const data = Object.fromEntries(COLLECTIONS.map((c) => [c, [...all.get(c)!.values()]])) as unknown as DbData;
-      data.schema = 1;
-      host.replaceAll(data);
-      for (const collection of COLLECTIONS) known[collection] = new Set(all.get(collection)!.keys());
-      return;
-    }
-    for (const collection of COLLECTIONS) {
-      const rows = all.get(collection)!;
-      for (const [key, data] of rows) host.applyRemote(collection, key, data);
-      host.map(collection).takeDirty();
-      known[collection] = new Set(rows.keys());
-    }
   }
 }
