@@ -10,6 +10,7 @@ import os from 'node:os';
 import type { EndpointId } from '../../shared/endpoints.js';
 import type { Dialect, FileEntry, Folder, User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
+import { JsonBytes } from '../util/json-bytes.js';
 import { VERSION } from '../version.js';
 
 const MIB = 1024 * 1024;
@@ -64,8 +65,10 @@ export function applyDialect(nimbus: NimbusContext, dialect: Dialect, endpoint: 
       return { folders: (body as { folders: Folder[] }).folders.map((f) => f.name) };
     case 'files.list':
     case 'folders.files': {
-      // The handler answers pre-serialised JSON text of {files: FileEntry[]}.
-      const parsed = (typeof body === 'string' ? JSON.parse(body) : body) as { files: FileEntry[] };
+      // The handler answers the pre-serialised JSON of {files: FileEntry[]}.
+      const parsed = (body instanceof JsonBytes ? body.parse() : typeof body === 'string' ? JSON.parse(body) : body) as {
+        files: FileEntry[];
+      };
       return { files: parsed.files.map((f) => f.name) };
     }
     case 'dash.get':

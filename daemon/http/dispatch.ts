@@ -9,6 +9,7 @@ import { ENDPOINTS, type Endpoint, type EndpointId } from '../../shared/endpoint
 import type { ErrorCode } from '../../shared/errors.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
 import { ApiError, databaseUnavailable } from '../errors.js';
+import { JsonBytes } from '../util/json-bytes.js';
 import type { FileIndex } from '../storage/file-index.js';
 import { admitNamed, authorize, credentialUnknown, namedUser, type Guards } from './authorize.js';
 import { applyDialect } from './dialect.js';
@@ -110,15 +111,21 @@ const RETRIED_MISSES = new Set<ErrorCode>([
  */
 function sendResult(ctx: Context, status: number, body: unknown): void {
   const json =
-    typeof body === 'string' ? body : body !== null && typeof body === 'object' && !Buffer.isBuffer(body) ? JSON.stringify(body) : null;
+    body instanceof JsonBytes
+      ? body.bytes
+      : typeof body === 'string'
+        ? body
+        : body !== null && typeof body === 'object' && !Buffer.isBuffer(body)
+          ? JSON.stringify(body)
+          : null;
   if (json !== null && ctx.res instanceof NimbusResponse) {
     ctx.respond = false;
     ctx.res.sendJson(status, json);
     return;
   }
   ctx.status = status;
-  if (typeof body === 'string') ctx.type = 'application/json';
-  ctx.body = body;
+  if (typeof body === 'string' || body instanceof JsonBytes) ctx.type = 'application/json';
+  ctx.body = body instanceof JsonBytes ? body.bytes : body;
 }
 
 /** Endpoints whose answer depends on the file index (files, folders, usage, share links). */

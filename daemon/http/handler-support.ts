@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import type { EndpointId, ParamsOf, ResponseOf } from '../../shared/endpoints.js';
 import type { JsonText } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
+import type { JsonBytes } from '../util/json-bytes.js';
 import { ApiError } from '../errors.js';
 import type { Client } from '../services/auth.js';
 import type { Caller } from '../services/keys.js';
@@ -31,8 +32,8 @@ export interface HandlerInput<Id extends EndpointId> {
   logins: LoginThrottle;
 }
 
-/** What a handler may answer: the endpoint's response, or the same already serialised. */
-export type HandlerResult<Id extends EndpointId> = ResponseOf<Id> | JsonText<ResponseOf<Id>>;
+/** What a handler may answer: the endpoint's response, or the same already serialised (as text or as UTF-8 bytes). */
+export type HandlerResult<Id extends EndpointId> = ResponseOf<Id> | JsonText<ResponseOf<Id>> | JsonBytes<ResponseOf<Id>>;
 
 export type Handler<Id extends EndpointId> = (input: HandlerInput<Id>) => HandlerResult<Id> | Promise<HandlerResult<Id>>;
 

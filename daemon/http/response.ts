@@ -43,11 +43,11 @@ export class NimbusResponse extends http.ServerResponse {
   }
 
   /**
-   * Sends a whole JSON body with `status` and ends the response. When no header was set
+   * Sends a whole JSON body (text, or UTF-8 bytes) with `status` and ends the response. When no header was set
    * before (the common case), the status line and every header go to node:http as one list.
    */
-  sendJson(status: number, body: string): void {
-    this.sentLength = Buffer.byteLength(body);
+  sendJson(status: number, body: string | Buffer): void {
+    this.sentLength = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     const length = String(this.sentLength);
     if (this.#defaultsPending && this.getHeaderNames().length === 0) {
       this.#defaultsPending = false;

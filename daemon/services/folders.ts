@@ -1,9 +1,10 @@
-import type { FileEntry, Folder, JsonText } from '../../shared/types.js';
+import type { FileEntry, Folder } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { joinFolder } from '../storage/index-tree.js';
 import { splitFolder } from '../storage/paths.js';
-import { fileEntryJson, requireUser, toFolder } from './records.js';
+import { fileEntryBytes, requireUser, toFolder } from './records.js';
+import { type JsonBytes, jsonListBytes } from '../util/json-bytes.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
 import { forgetResource } from './dav-follow.js';
 import { requireUnlocked } from './lock-tokens.js';
@@ -22,7 +23,7 @@ export function listFolders(nimbus: NimbusContext, username: string, folder: str
 
 /**
  * One page of the files at the user's root (folder null) or in a folder, sorted by name, as the
- * JSON text of `{files: [...]}`, built from cached per-file JSON.
+ * UTF-8 JSON of `{files: [...]}`, copied from cached per-file bytes.
  */
 export function listFilesJson(
   nimbus: NimbusContext,
@@ -30,17 +31,16 @@ export function listFilesJson(
   folder: string | null,
   offset = 0,
   limit = Infinity,
-): { total: number; json: JsonText<{ files: FileEntry[] }> } {
+): { total: number; json: JsonBytes<{ files: FileEntry[] }> } {
   const files = filesOf(nimbus, username, folder);
-  if (!files) return { total: 0, json: '{"files":[]}' as JsonText<{ files: FileEntry[] }> };
+  if (!files) return { total: 0, json: jsonListBytes('files', []) };
   const names = nimbus.index.sortedNames(files);
   const end = Math.min(names.length, offset + limit);
   const anyShared = nimbus.store.sharesByPath.anyIn(username, folder);
-  let json = '{"files":[';
-  for (let i = offset; i < end; i++)
-    json += (i > offset ? ',' : '') + fileEntryJson(nimbus, username, folder, names[i], files.get(names[i])!, anyShared);
-  // Each entry is JSON.stringify of a FileEntry (fileEntryJson), so this is the text of {files: FileEntry[]}.
-  return { total: names.length, json: `${json}]}` as JsonText<{ files: FileEntry[] }> };
+  const entries: Buffer[] = [];
+  for (let i = offset; i < end; i++) entries.push(fileEntryBytes(nimbus, username, folder, names[i], files.get(names[i])!, anyShared));
+  // Each entry is the JSON of a FileEntry (fileEntryBytes), so this is {files: FileEntry[]}.
+  return { total: names.length, json: jsonListBytes('files', entries) };
 }
 
 function filesOf(nimbus: NimbusContext, username: string, folder: string | null) {

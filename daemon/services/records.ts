@@ -83,30 +83,31 @@ export function toFileEntry(nimbus: NimbusContext, username: string, folder: str
   };
 }
 
-/** Each file's entry as JSON text, kept per FileMeta object: the index replaces a file's meta, never mutates it. */
-const entryJson = new WeakMap<FileMeta, { name: string; folder: string | null; shareUrl: string | null; json: string }>();
+/** Each file's entry as UTF-8 JSON, kept per FileMeta object: the index replaces a file's meta, never mutates it. */
+const entryBytes = new WeakMap<FileMeta, { name: string; folder: string | null; shareUrl: string | null; bytes: Buffer }>();
 
 /**
- * `JSON.stringify(toFileEntry(…))`, served from a cache while the file's meta, name, folder
- * and share link are unchanged: listings of thousands of files then cost a Map lookup per
- * file instead of a date, a MIME lookup and serialisation (bench/RESULTS.md). `folderHasShares`
- * false (sharesByPath.anyIn, asked once per listing) skips the share lookup.
+ * `JSON.stringify(toFileEntry(…))` as UTF-8 bytes, served from a cache while the file's meta,
+ * name, folder and share link are unchanged: listings of thousands of files then cost a Map
+ * lookup and a copy per file instead of a date, a MIME lookup, serialisation and encoding
+ * (bench/RESULTS.md; util/json-bytes.ts). `folderHasShares` false (sharesByPath.anyIn, asked
+ * once per listing) skips the share lookup.
  */
-export function fileEntryJson(
+export function fileEntryBytes(
   nimbus: NimbusContext,
   username: string,
   folder: string | null,
   name: string,
   meta: FileMeta,
   folderHasShares = true,
-): string {
+): Buffer {
   const share = folderHasShares ? nimbus.store.sharesByPath.get(sharePathKey(username, folder, name)) : undefined;
   const url = share ? shareUrl(nimbus, share.token) : null;
-  const cached = entryJson.get(meta);
-  if (cached && cached.name === name && cached.folder === folder && cached.shareUrl === url) return cached.json;
-  const json = JSON.stringify(toFileEntry(nimbus, username, folder, name, meta));
-  entryJson.set(meta, { name, folder, shareUrl: url, json });
-  return json;
+  const cached = entryBytes.get(meta);
+  if (cached && cached.name === name && cached.folder === folder && cached.shareUrl === url) return cached.bytes;
+  const bytes = Buffer.from(JSON.stringify(toFileEntry(nimbus, username, folder, name, meta)), 'utf8');
+  entryBytes.set(meta, { name, folder, shareUrl: url, bytes });
+  return bytes;
 }
 
 /**

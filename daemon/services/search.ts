@@ -1,8 +1,9 @@
 /** files.search: a user's files whose name holds a text, ignoring case and accents, in the whole tree or below one folder. */
-import type { JsonText, SearchHit } from '../../shared/types.js';
+import type { SearchHit } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { joinFolder, type FileMeta, type FolderNode } from '../storage/index-tree.js';
-import { fileEntryJson, requireUser } from './records.js';
+import { fileEntryBytes, requireUser } from './records.js';
+import { type JsonBytes, jsonListBytes } from '../util/json-bytes.js';
 
 /**
  * The form names are compared in: compatibility decomposition, marks dropped, lower case,
@@ -64,33 +65,49 @@ function nameAt(starts: Int32Array, pos: number): number {
 
 /** A folder below a search's start, with its parent's path and its name (its own path is made only for a hit). */
 interface FolderBelow {
-  folder: FolderNode;
+  files: Map<string, FileMeta>;
   parent: string | null;
   name: string;
+  /** Its folded names, as last read: current while the index's `namesEpoch` is the walk's. */
+  dir: FoldedDir | null;
+  /** Its path, once a search had a hit in it. */
+  path: string | null;
 }
 
-const walks = new WeakMap<object, { epoch: number; from: string | null; folders: FolderBelow[] }>();
+interface Walk {
+  epoch: number;
+  from: string | null;
+  folders: FolderBelow[];
+  /** The index's `namesEpoch` when every folder's `dir` was last made current. */
+  namesEpoch: number;
+}
+
+const walks = new WeakMap<object, Walk>();
 
 /**
  * Every folder below `start` (depth first), kept until the index's folders change shape (an
  * add, a removal, a move: `folderEpoch`): a search then loops over one array instead of
- * recursing through a Map per folder (a search of 1,000,000 files in 100,000 folders with no
- * hit: 39 → 34 ms; the same folders one level deep take 22–24 ms). The folders' files are read live.
+ * recursing through a Map per folder. The folders' files are read live; their folded names
+ * are kept in the walk too, and looked up again only after a name came or went anywhere in
+ * the index (`namesEpoch`). The lookups were two WeakMap gets per folder: at 100,000 folders
+ * nested 12 deep, each touching a Map scattered in memory, the walk took 20 ms a search
+ * against 8 ms for the same folders one level deep (bench/NOTES.md, issue 25).
  */
-function foldersBelow(nimbus: NimbusContext, start: { folders: Map<string, FolderNode> }, from: string | null): FolderBelow[] {
+function foldersBelow(nimbus: NimbusContext, start: { folders: Map<string, FolderNode> }, from: string | null): Walk {
   const epoch = nimbus.index.folderEpoch;
   const kept = walks.get(start);
-  if (kept?.epoch === epoch && kept.from === from) return kept.folders;
+  if (kept?.epoch === epoch && kept.from === from) return kept;
   const folders: FolderBelow[] = [];
   const walk = (map: Map<string, FolderNode>, parent: string | null) => {
     for (const [name, folder] of map) {
-      folders.push({ folder, parent, name });
+      folders.push({ files: folder.files, parent, name, dir: null, path: null });
       if (folder.folders.size > 0) walk(folder.folders, joinFolder(parent, name));
     }
   };
   walk(start.folders, from);
-  walks.set(start, { epoch, from, folders });
-  return folders;
+  const made = { epoch, from, folders, namesEpoch: -1 };
+  walks.set(start, made);
+  return made;
 }
 
 /** Pages ending past this many hits sort every hit instead of keeping the first ones. */
@@ -118,7 +135,7 @@ function compareHits(a: Hit, b: Hit): number {
  * One page of the user's files, at the root and in every folder at every depth (or, with
  * `within`, in that folder and every folder below it; 404 when it does not exist), whose
  * folded name holds the folded `q` (a literal substring, no patterns), ordered by folded
- * name, then name, then folder path (root first); as the JSON text of `{files: SearchHit[]}`.
+ * name, then name, then folder path (root first); as the UTF-8 JSON of `{files: SearchHit[]}`.
  */
 export function searchFilesJson(
   nimbus: NimbusContext,
@@ -127,7 +144,7 @@ export function searchFilesJson(
   offset = 0,
   limit = Infinity,
   within: string | null = null,
-): { total: number; json: JsonText<{ files: SearchHit[] }> } {
+): { total: number; json: JsonBytes<{ files: SearchHit[] }> } {
   requireUser(nimbus, username);
   nimbus.storage.requireFolder(username, within);
   const node = nimbus.index.user(username);
@@ -160,14 +177,13 @@ export function searchFilesJson(
   };
   // No file name holds NUL; a needle with one would otherwise match across two names.
   if (node && needle.length > 0 && !needle.includes('\0')) {
-    // One directory's files. Its folder path is made at its first hit only (`parent` and `name`;
-    // `name` null: the path is `parent` itself), not for each of a tree's 100,000 folders.
-    const scan = (files: Map<string, FileMeta>, parent: string | null, name: string | null) => {
-      if (files.size === 0) return;
-      const { names, text, starts } = foldedDir(nimbus, files);
+    // One directory's files. Its folder path is made at its first hit only (and kept in the walk
+    // for a folder below the start), not for each of a tree's 100,000 folders.
+    const scan = (dir: FoldedDir, files: Map<string, FileMeta>, below: FolderBelow | null) => {
+      const { names, text, starts } = dir;
       let pos = text.indexOf(needle, 1);
       if (pos === -1) return;
-      const folder = name === null ? parent : joinFolder(parent, name);
+      const folder = below === null ? within : (below.path ??= joinFolder(below.parent, below.name));
       while (pos !== -1) {
         const i = nameAt(starts, pos);
         const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length - 1;
@@ -180,22 +196,26 @@ export function searchFilesJson(
     // From the root, or from `within` (whose path starts every path below it, so hits carry their whole folder path either way).
     const start = within === null ? node : nimbus.index.folder(username, within);
     if (start) {
-      scan('root' in start ? start.root : start.files, within, null);
-      for (const { folder, parent, name } of foldersBelow(nimbus, start, within)) scan(folder.files, parent, name);
+      const files = 'root' in start ? start.root : start.files;
+      scan(foldedDir(nimbus, files), files, null);
+      const walk = foldersBelow(nimbus, start, within);
+      const namesKept = walk.namesEpoch === nimbus.index.namesEpoch;
+      for (const below of walk.folders) {
+        if (!namesKept || below.dir === null) below.dir = foldedDir(nimbus, below.files);
+        scan(below.dir, below.files, below);
+      }
+      walk.namesEpoch = nimbus.index.namesEpoch;
     }
   }
   if (!bounded) hits.sort(compareHits);
   else hits = hits.slice(0, keep);
   const end = Math.min(hits.length, offset + limit);
-  let json = '{"files":[';
-  let first = true;
+  const entries: Buffer[] = [];
   for (let i = offset; i < end; i++) {
     const hit = hits[i];
     const meta = hit.files.get(hit.name);
-    if (!meta) continue;
-    json += (first ? '' : ',') + fileEntryJson(nimbus, username, hit.folder, hit.name, meta);
-    first = false;
+    if (meta) entries.push(fileEntryBytes(nimbus, username, hit.folder, hit.name, meta));
   }
-  // Each entry is JSON.stringify of a FileEntry, which carries its folder: the text of {files: SearchHit[]}.
-  return { total, json: `${json}]}` as JsonText<{ files: SearchHit[] }> };
+  // Each entry is the JSON of a FileEntry, which carries its folder: {files: SearchHit[]}.
+  return { total, json: jsonListBytes('files', entries) };
 }

@@ -237,9 +237,17 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
 
   #folderEpoch = 0;
 
+  /** Counts every change that adds or removes a name (a file's or a folder's), for what keeps a directory's sorted names beyond `sortedNames` (search). */
+  get namesEpoch(): number {
+    return this.#namesEpoch;
+  }
+
+  #namesEpoch = 0;
+
   #emit(type: ChangeEvent['type'], username: string | null, folder: string | null, file: string | null, from?: string): void {
     this.#totals = null;
     if (type === 'folder.added' || type === 'folder.removed' || type === 'folder.moved') this.#folderEpoch++;
+    if (type !== 'file.changed' && type !== 'index.state') this.#namesEpoch++;
     const event: ChangeEvent = from === undefined ? { type, username, folder, file } : { type, username, folder, from, file };
     this.emit('change', event);
     this.#changes?.publish(event);
