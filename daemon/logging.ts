@@ -151,10 +151,14 @@ export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
     if (pending === '') return;
     const chunk = pending;
     pending = '';
-    file.write(chunk);
-    if (!terminal) return;
-    if (!pretty) terminal.write(chunk);
-    else for (const line of chunk.split('\n')) if (line !== '') terminal.write(pretty(line));
+    if (!terminal || pretty) file.write(chunk);
+    else {
+      // Encoded once for the file and the echo (each write of the string encoded it again).
+      const bytes = Buffer.from(chunk, 'utf8');
+      file.write(bytes);
+      terminal.write(bytes);
+    }
+    if (pretty) for (const line of chunk.split('\n')) if (line !== '') terminal!.write(pretty(line));
   };
   const sink = {
     write(line: string) {

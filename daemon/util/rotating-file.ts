@@ -33,10 +33,10 @@ export class RotatingFile {
     this.#size = fstatSync(this.#fd).size;
   }
 
-  write(line: string): void {
+  write(line: string | Uint8Array): void {
     if (this.#fd === null) return;
     try {
-      this.#size += writeSync(this.#fd, line);
+      this.#size += typeof line === 'string' ? writeSync(this.#fd, line) : writeSync(this.#fd, line);
       if (this.#size >= this.maxBytes) this.#rotate();
     } catch (err) {
       this.#fail('write', err);
