@@ -766,9 +766,14 @@ const ENDPOINT_LIST = [
         'The response shapes the key gets: "nimbus" (default) or "daneecloud" (DaneeCloud’s bodies, for its bot and clients)',
         false,
       ),
+      password: p(
+        'secret',
+        'The caller’s current password (in the body only): needed in a signed-in session, so that a stolen session cannot leave behind a key that outlives it; a key making a key needs none',
+        false,
+      ),
     },
     success: 201,
-    errors: [400, 409],
+    errors: [400, 401, 403, 409, 429],
     events: [],
   },
   {

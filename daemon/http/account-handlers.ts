@@ -58,8 +58,10 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
     role: await roles.editRole(nimbus, params.name, params.newname, params.maxStorage, params.badge),
   }),
   'keys.list': ({ nimbus, caller }) => ({ keys: keys.listKeys(nimbus, signedIn(caller)) }),
-  'keys.create': async ({ nimbus, params, caller }) => {
-    const created = await keys.createKey(nimbus, signedIn(caller), params.label, params.scope, params.dialect ?? 'nimbus');
+  'keys.create': async ({ nimbus, params, ctx, caller, logins }) => {
+    const maker = signedIn(caller);
+    await auth.confirmSessionPassword(nimbus, logins, maker, params.password, clientOf(ctx).address);
+    const created = await keys.createKey(nimbus, maker, params.label, params.scope, params.dialect ?? 'nimbus');
     return { msg: 'Key created; it is shown only this once', ...created };
   },
   'keys.delete': async ({ nimbus, params, caller }) => {

@@ -164,7 +164,10 @@ describe('key-authenticated requests', () => {
       body: { username: 'ana', folder: 'by-key' },
     });
     expect(res.status, show(res)).toBe(201);
-    const personal = await call(t, '/api/keys/create', { cookie, body: { label: 'ana-tool', scope: 'write' } });
+    const personal = await call(t, '/api/keys/create', {
+      cookie,
+      body: { label: 'ana-tool', scope: 'write', password: passwordOf('ana') },
+    });
     expect(personal.status, show(personal)).toBe(201);
     const byPersonal = await call(t, '/api/folders/create', {
       key: personal.body.key,

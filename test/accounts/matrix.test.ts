@@ -251,7 +251,15 @@ const CASES: Record<EndpointId, Case> = {
     },
   },
   'keys.list': { run: (c) => get(c, '/api/keys') },
-  'keys.create': { run: (c) => post(c, '/api/keys/create', { label: unique('kc'), scope: 'read' }) },
+  'keys.create': {
+    // A session gives its current password (a key making a key does not).
+    run: (c) =>
+      post(c, '/api/keys/create', {
+        label: unique('kc'),
+        scope: 'read',
+        ...(c.cred.cookie ? { password: passwordOf(c.kind === 'adminSession' ? ADMIN_USER : SELF) } : {}),
+      }),
+  },
   'keys.delete': {
     run: async (c) => {
       // A key the caller owns: a machine key for the admin key and machine keys, else one of the caller's user.

@@ -1184,6 +1184,23 @@ const CASES: Record<EndpointId, Case[]> = {
       await api(fx.t, 'keys.create', { label, scope: 'read' });
       return api(fx.t, 'keys.create', { label, scope: 'admin' });
     }),
+    // In a session, the current password: a stolen session cannot leave a key behind that outlives it.
+    err(401, 'a wrong current password in a session', 'invalid_credentials', async (fx) => {
+      const { headers } = await fx.session();
+      return api(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'read', password: 'not-the-password' }, { key: null, headers });
+    }),
+    err(403, 'no password in a session', 'password_required', async (fx) => {
+      const { headers } = await fx.session();
+      return api(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'read', password: undefined }, { key: null, headers });
+    }),
+    err(429, 'a sixth try after five wrong passwords for the username', 'too_many_attempts', async (fx) => {
+      const { headers } = await fx.session();
+      for (let i = 0; i < 5; i++)
+        await api(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'read', password: `wrong-${i}-password` }, { key: null, headers });
+      const res = await api(fx.t, 'keys.create', { label: fx.unique('k'), scope: 'read', password: PASSWORD }, { key: null, headers });
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+      return res;
+    }),
   ],
   'keys.delete': [
     ok(

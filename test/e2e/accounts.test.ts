@@ -130,9 +130,14 @@ describe.skipIf(!runUi)('accounts in the web UI (Chromium, real daemon)', () => 
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await page.getByRole('list', { name: 'Sessions' }).getByText('This browser').waitFor();
     await shots(page, 'settings');
-    await page.getByLabel('Key label').fill('backup-script');
-    await page.getByLabel('Access').selectOption('read');
-    await page.getByRole('button', { name: 'Create key' }).click();
+    const keysSection = page.getByRole('region', { name: 'Personal API keys' });
+    await keysSection.getByLabel('Key label').fill('backup-script');
+    await keysSection.getByLabel('Access').selectOption('read');
+    // A key outlives a password change: the daemon asks a session for the current password first.
+    await keysSection.getByRole('button', { name: 'Create key' }).click();
+    await keysSection.getByText('Enter your current password.').waitFor();
+    await keysSection.getByLabel('Current password').fill(PASSWORD);
+    await keysSection.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Your new key “backup-script”' });
     const key = await dialog.getByLabel('API key').inputValue();
     await shots(page, 'new-key');

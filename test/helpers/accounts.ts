@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { TestDaemon } from './daemon.js';
+import { rememberSessionPassword, sessionPasswordOf } from './session-passwords.js';
 
 export const COOKIE = 'nimbus_session';
 
@@ -140,6 +141,7 @@ export async function login(
 ): Promise<Login> {
   const res = await call(t, '/api/auth/login', { body: { username, password }, ...options });
   const c = sessionCookie(res);
+  if (c && c.value !== '') rememberSessionPassword(c.value, password);
   return { res, cookie: c && c.value !== '' ? c.value : null };
 }
 
@@ -172,9 +174,13 @@ export async function setRole(t: TestDaemon, username: string, name: string) {
   if (res.status !== 201) throw new Error(`role of ${username}: ${res.status} ${res.text}`);
 }
 
-/** Makes a key with `cred` (a session for a personal key, the admin key for a machine key); returns the key. */
+/**
+ * Makes a key with `cred` (a session for a personal key, sent with the password it signed in
+ * with; the admin key for a machine key); returns the key.
+ */
 export async function makeKey(t: TestDaemon, cred: Cred, label: string, scope: string): Promise<string> {
-  const res = await call(t, '/api/keys/create', { ...cred, body: { label, scope } });
+  const password = sessionPasswordOf(cred.cookie);
+  const res = await call(t, '/api/keys/create', { ...cred, body: password === undefined ? { label, scope } : { label, scope, password } });
   if (res.status !== 201 || typeof res.body?.key !== 'string') throw new Error(`key ${label}: ${res.status} ${res.text}`);
   return res.body.key as string;
 }

@@ -14,6 +14,7 @@ import {
 } from '../../shared/endpoints.js';
 import type { ErrorBody } from '../../shared/types.js';
 import type { ApiResponse, TestDaemon } from './daemon.js';
+import { rememberSessionPassword, sessionPasswordOf } from './session-passwords.js';
 
 type Init = RequestInit & { key?: string | null };
 
@@ -30,8 +31,15 @@ export interface Failure extends Omit<ApiResponse, 'body'> {
 /** The parameters of `Id` by their names, each as any string or left out: what a test of bad input sends. */
 export type LooseParams<Id extends EndpointId> = { [K in keyof CallParams<Id>]?: string };
 
-function send(t: TestDaemon, id: EndpointId, params: Readonly<Record<string, unknown>>, init: Init): Promise<ApiResponse> {
+function withSessionPassword(id: EndpointId, params: Readonly<Record<string, unknown>>, init: Init): Readonly<Record<string, unknown>> {
+  if (id !== 'keys.create' || 'password' in params) return params;
+  const password = sessionPasswordOf(new Headers(init.headers).get('Cookie'));
+  return password === undefined ? params : { ...params, password };
+}
+
+function send(t: TestDaemon, id: EndpointId, given: Readonly<Record<string, unknown>>, init: Init): Promise<ApiResponse> {
   const endpoint: Endpoint = ENDPOINT_BY_ID[id];
+  const params = withSessionPassword(id, given, init);
   // The auth API takes passwords in the body only (a password in its query string is a 400),
   // and so does any row's `secret` parameter (user.edit's current password): such POSTs send
   // their parameters as JSON.
@@ -82,5 +90,6 @@ export async function signIn(t: TestDaemon, username: string, password = 'passwo
   const res = await api(t, 'auth.login', { username, password }, { key: null });
   const cookie = sessionCookie(res);
   if (res.status !== 200 || !cookie) throw new Error(`signing in ${username}: ${res.status} ${res.text}`);
+  rememberSessionPassword(cookie, password);
   return { username, cookie, headers: { Cookie: cookie, Origin: t.url } };
 }

@@ -159,13 +159,35 @@ describe('Settings: personal keys', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual([expect.stringContaining('laptop')]);
-    await userEvent.type(screen.getByLabelText('Key label'), 'backup');
-    await userEvent.selectOptions(screen.getByLabelText('Access'), 'read');
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    const section = screen.getByRole('region', { name: 'Personal API keys' });
+    await userEvent.type(within(section).getByLabelText('Key label'), 'backup');
+    await userEvent.selectOptions(within(section).getByLabelText('Access'), 'read');
+    await userEvent.type(within(section).getByLabelText('Current password'), 'my passphrase');
+    await userEvent.click(within(section).getByRole('button', { name: 'Create key' }));
     const dialog = await screen.findByRole('dialog', { name: 'Your new key “backup”' });
     expect((within(dialog).getByLabelText('API key') as HTMLInputElement).value).toBe('nbk_secret_value');
     expect(within(dialog).getByText(/shown only this once/)).toBeTruthy();
-    expect(created).toEqual([{ label: 'backup', scope: 'read' }]);
+    expect(created).toEqual([{ label: 'backup', scope: 'read', password: 'my passphrase' }]);
+  });
+
+  it('asks for the current password first, and says a wrong one under its field', async () => {
+    const created: Record<string, string>[] = [];
+    renderSettings({
+      'POST /api/keys/create': (_url, init) => {
+        created.push(bodyOf(init));
+        return json(401, { error: 'Wrong username or password', code: 'invalid_credentials' });
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Personal API keys' });
+    await userEvent.type(within(section).getByLabelText('Key label'), 'backup');
+    await userEvent.click(within(section).getByRole('button', { name: 'Create key' }));
+    expect(await within(section).findByText('Enter your current password.')).toBeTruthy();
+    expect(created).toEqual([]);
+    await userEvent.type(within(section).getByLabelText('Current password'), 'a typo');
+    await userEvent.click(within(section).getByRole('button', { name: 'Create key' }));
+    expect(await within(section).findByText('The current password is wrong.')).toBeTruthy();
+    expect(created).toEqual([{ label: 'backup', scope: 'write', password: 'a typo' }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

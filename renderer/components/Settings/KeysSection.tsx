@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { KeyRound, Trash2 } from 'lucide-react';
 import type { ApiKeyInfo } from '../../../shared/types';
 import { checkAccountName } from '../../../shared/validation';
-import { errorMessage } from '../../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiError, errorMessage } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { useKeys } from '../../hooks/queries';
 import { useApiAction } from '../../hooks/useApiAction';
@@ -11,22 +12,30 @@ import { formatFullDate, formatModified } from '../../lib/format';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { useClient } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
+import { CurrentPasswordField } from './CurrentPasswordField';
 import { useToast } from '../Toasts/toastContext';
 import { NewKeyDialog } from './NewKeyDialog';
 import { SettingsCard } from './SettingsCard';
 
-/** Personal API keys (`keys.*`): for scripts and tools acting as this user, each shown once when made. */
+/**
+ * Personal API keys (`keys.*`): for scripts and tools acting as this user, each shown once when
+ * made, after the current password (the daemon asks a session for it: a key outlives a password
+ * change, so a session left open somewhere must not be enough to make one).
+ */
 export function KeysSection({ username }: { username: string }) {
   const { t } = useTranslation();
   const client = useClient();
   const toast = useToast();
   const run = useApiAction();
+  const queryClient = useQueryClient();
   const keys = useKeys();
   // An admin lists every key; here are only this user's own.
   const mine = (keys.data ?? []).filter((key) => key.username === username);
   const scopeId = useId();
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState<'write' | 'read'>('write');
+  const [current, setCurrent] = useState('');
+  const [currentProblem, setCurrentProblem] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ label: string; key: string } | null>(null);
@@ -42,16 +51,27 @@ export function KeysSection({ username }: { username: string }) {
   async function create(event: FormEvent) {
     event.preventDefault();
     setTried(true);
+    setCurrentProblem(null);
     if (!check.ok) return;
+    if (!current) {
+      setCurrentProblem(t('settings:password.enterCurrent'));
+      return;
+    }
     setBusy(true);
-    const result = await run(t('settings:keys.createFailed'), () => client.call('keys.create', { label: check.value, scope }), [
-      queryKeys.keys,
-    ]);
-    setBusy(false);
-    if (!result) return;
-    setLabel('');
-    setTried(false);
-    setCreated({ label: result.label, key: result.key });
+    try {
+      const result = await client.call('keys.create', { label: check.value, scope, password: current });
+      setLabel('');
+      setCurrent('');
+      setTried(false);
+      setCreated({ label: result.label, key: result.key });
+    } catch (failure) {
+      // A wrong password is the person's typo, said under the field (the session goes on).
+      if (failure instanceof ApiError && failure.code === 'invalid_credentials') setCurrentProblem(t('settings:password.wrongCurrent'));
+      else toast.error(t('settings:keys.createFailed'), errorMessage(failure));
+    } finally {
+      setBusy(false);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+    }
   }
 
   return (
@@ -103,6 +123,7 @@ export function KeysSection({ username }: { username: string }) {
             <option value="read">{t('settings:keys.read')}</option>
           </select>
         </div>
+        <CurrentPasswordField value={current} onChange={setCurrent} error={currentProblem} />
         <button type="submit" className="button" disabled={busy}>
           {t('settings:keys.create')}
         </button>
