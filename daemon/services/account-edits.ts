@@ -4,7 +4,9 @@
  * caller changing either on their OWN account proves it is the person, as auth.password asks:
  * in a signed-in session, with the current password. A personal key never may (whoever holds a
  * copy would own the account for good). An admin editing another user needs no password:
- * DaneeCloud's clients and bot do it with the admin key.
+ * DaneeCloud's clients and bot do it with the admin key. Another admin's e-mail and password,
+ * though, only the machine's keys change (403 `admin_key_only` for an admin-role user): a
+ * stolen admin session must not become every admin account.
  */
 import type { ParamsOf } from '../../shared/endpoints.js';
 import type { User } from '../../shared/types.js';
@@ -29,8 +31,17 @@ export async function editAccount(
   // password goes through auth.password, which asks for the current one.
   if (!caller.admin && (edit.newusername !== edit.username || edit.newpassword !== undefined))
     throw new ApiError('admin_only', 'Only an administrator may change a username or set a password; change yours in Settings');
-  const before = getUser(nimbus, edit.username).email;
+  const target = getUser(nimbus, edit.username);
+  const before = target.email;
   const own = caller.username !== null && caller.username === edit.username;
+  // Another administrator's recovery e-mail or password is the way into their account (a reset
+  // mail, a sign-in): an admin-role user, by session or personal key, may not move them; the
+  // machine's own keys (the operator's) may, as DaneeCloud's clients do with the admin key.
+  if (!own && caller.username !== null && target.role === 'admin' && (edit.newemail !== before || edit.newpassword !== undefined))
+    throw new ApiError(
+      'admin_key_only',
+      'Another administrator’s e-mail and password are changed by them, or with the machine’s admin key',
+    );
   if (own && (edit.newemail !== before || edit.newpassword !== undefined))
     await confirmOwner(nimbus, logins, caller, edit.password, address);
   // The mail a user's new address gets must be within its caps before anything changes (429).

@@ -166,6 +166,34 @@ describe('changing one’s own e-mail (item 2)', () => {
       expect((await emailOf('cal')).store).toBe(email);
     }
   });
+
+  it('another admin’s e-mail and password: not by an admin-role user (403 admin_key_only, nothing changes), by the machine’s keys', async () => {
+    const eve = await session('eve', 'admin');
+    const eveKey = await makeKey(t, { cookie: eve }, 'eve-write', 'write');
+    await session('fay', 'admin');
+    for (const cred of [{ cookie: eve }, { key: eveKey }]) {
+      const changes: Record<string, string>[] = [{ newemail: 'thief@evil.example' }, { newpassword: 'Taken-over-pw-91' }];
+      for (const change of changes) {
+        const res = await edit(cred, { username: 'fay', newusername: 'fay', newemail: 'fay@example.com', ...change });
+        expect(res.status, show(res)).toBe(403);
+        expect(codeOf(res)).toBe('admin_key_only');
+      }
+    }
+    expect(await emailOf('fay')).toEqual({ api: 'fay@example.com', store: 'fay@example.com' });
+    expect((await login(t, 'fay', passwordOf('fay'))).res.status).toBe(200);
+    // Renaming is not a way in: an admin-role user still may.
+    const renamed = await edit({ cookie: eve }, { username: 'fay', newusername: 'fay2', newemail: 'fay@example.com' });
+    expect(renamed.status, show(renamed)).toBe(201);
+    const machine = await makeKey(t, { key: t.key }, 'ops-admin-2', 'admin');
+    for (const [cred, email] of [
+      [{ key: t.key }, 'fay@one.example'],
+      [{ key: machine }, 'fay@two.example'],
+    ] as const) {
+      const res = await edit(cred, { username: 'fay2', newusername: 'fay2', newemail: email });
+      expect(res.status, show(res)).toBe(201);
+      expect((await emailOf('fay2')).store).toBe(email);
+    }
+  });
 });
 
 describe('a key made in a stolen session', () => {
