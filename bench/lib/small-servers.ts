@@ -32,6 +32,8 @@ export interface SmallFileServer {
   /** Removes what a round wrote into `dir` (so the disk does not fill over the rounds). */
   clean(dir: string): Promise<void>;
   stop(): Promise<void>;
+  /** Where a large file goes up and comes down through the API, for curl (bench/scenarios/big-files.ts); not nginx. */
+  urls?: { upload(dir: string, file: string): string; download(dir: string, file: string): string; key: string };
 }
 
 const OCTETS = { 'Content-Type': 'application/octet-stream' };
@@ -43,7 +45,8 @@ async function expectBytes(res: Response, size: number, what: string): Promise<v
 }
 
 /** The operations apiServer offers: a SmallFileServer's but its clean-up, and the listing of any folder. */
-export type ApiClient = Omit<SmallFileServer, 'clean' | 'stop'> & {
+export type ApiClient = Omit<SmallFileServer, 'clean' | 'stop' | 'urls'> & {
+  urls: NonNullable<SmallFileServer['urls']>;
   /** Lists `username`'s `folder`; resolves with the number of files listed. */
   listFolder(username: string, folder: string): Promise<number>;
 };
@@ -77,6 +80,11 @@ export function apiServer(name: ServerName, pid: number, base: string, key: stri
       void (await expectStatus(await call('POST', '/api/files/rename', { username, folder, file, newname }), [201], `${name} rename`)),
     listBigFolder: () => listFolder(BIG_USER, bigFolder),
     listFolder,
+    urls: {
+      upload: (folder, file) => `${base}/api/files/upload?${new URLSearchParams({ username, folder, file })}`,
+      download: (folder, file) => `${base}/api/files/download?${new URLSearchParams({ username, folder, file })}`,
+      key,
+    },
   };
 }
 

@@ -10,7 +10,8 @@
  *   `GET /api/folders/files`, the bare server's readdir + stat, nginx's PROPFIND Depth 1.
  * Beside each series' rate, the server's CPU time per operation (/proc/<pid>/stat) from the
  * series' start until the server is quiet again, so work set off in the background counts.
- * Every answer's status is checked (and each download's length, each listing's count).
+ * Every answer's status is checked (and each download's length, each listing's count). Then the
+ * large-file rows on the same servers (big-files.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Bench } from '../lib/context.js';
@@ -18,6 +19,7 @@ import { cpuMsOf, waitUntilQuiet } from '../lib/machine.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
 import { jobsPerSecond, median, percentile } from '../lib/stats.js';
+import { bigFileRows } from './big-files.js';
 
 export const CONNECTIONS = 16;
 /** Listings per server and round, one at a time: the round's sample is their p50. */
@@ -104,10 +106,10 @@ export async function smallFileRows(b: Bench): Promise<Row[]> {
       );
       for (const k of SERIES) b.log(`    ${LABEL[k]}: ${rateLine(k)}`);
     }
+    return [...rowsFrom(b, samples), ...(await bigFileRows(b, servers))];
   } finally {
     await stop();
   }
-  return rowsFrom(b, samples);
 }
 
 export const LABEL: Record<Series, string> = {

@@ -26,7 +26,7 @@ export function uploadArgs(file: string, key: string, url: string): string[] {
   return ['-X', 'POST', '-T', file, '-H', 'Expect:', '-H', 'Content-Type: application/octet-stream', '-H', `API-Key: ${key}`, url];
 }
 
-async function curl(args: string[]): Promise<{ status: number; bytesPerSec: number; seconds: number }> {
+export async function curl(args: string[]): Promise<{ status: number; bytesPerSec: number; seconds: number }> {
   const { stdout } = await run('curl', ['-s', '-S', '-w', '%{http_code} %{size_download} %{size_upload} %{time_total}', ...args], {
     maxBuffer: 1 << 20,
   });
@@ -35,7 +35,7 @@ async function curl(args: string[]): Promise<{ status: number; bytesPerSec: numb
 }
 
 /** Reads a file to its end (into the page cache), 1 MiB at a time whatever its size. */
-function readThrough(file: string): void {
+export function readThrough(file: string): void {
   const fd = openSync(file, 'r');
   const buffer = Buffer.alloc(1 << 20);
   try {
