@@ -99,14 +99,14 @@ describe('a cluster daemon while PostgreSQL restarts under load', () => {
     // While the database is away a write is refused with 503 (the client retries), never a 500 or a dropped connection.
     const unexpected = [...answers.keys()].filter((a) => a !== '201' && !/^503 (database|storage)_unavailable$/.test(a));
     expect(unexpected, JSON.stringify(Object.fromEntries(answers))).toEqual([]);
-    // Each lost connection was heard, and logged as a warning.
+    // Each lost connection was heard, and logged as a warning. Its words depend on the timing:
+    // the server's 57P01 when it came before the socket closed, else the driver's "Connection
+    // terminated unexpectedly" (in one CI run every lost connection was logged that way).
     await vi.waitFor(async () => {
       const log = await readFile(path.join(dataDir, 'logs', 'nimbus.log'), 'utf8');
       const lost = log.split('\n').filter((line) => line.includes('database: a connection failed'));
-      expect(
-        lost.some((line) => line.includes('"level":"warn"') && line.includes('"code":"57P01"')),
-        lost[0],
-      ).toBe(true);
+      expect(lost.length, 'no lost connection was logged').toBeGreaterThan(0);
+      expect(lost.filter((line) => !line.includes('"level":"warn"'))).toEqual([]);
     });
   }, 120_000);
 });
