@@ -151,14 +151,19 @@ export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
     if (pending === '') return;
     const chunk = pending;
     pending = '';
-    if (!terminal || pretty) file.write(chunk);
-    else {
-      // Encoded once for the file and the echo (each write of the string encoded it again).
-      const bytes = Buffer.from(chunk, 'utf8');
-      file.write(bytes);
-      terminal.write(bytes);
+    if (!terminal) {
+      file.write(chunk);
+      return;
     }
-    if (pretty) for (const line of chunk.split('\n')) if (line !== '') terminal!.write(pretty(line));
+    if (pretty) {
+      file.write(chunk);
+      for (const line of chunk.split('\n')) if (line !== '') terminal.write(pretty(line));
+      return;
+    }
+    // Encoded once for the file and the echo (each write of the string encoded it again).
+    const bytes = Buffer.from(chunk, 'utf8');
+    file.write(bytes);
+    terminal.write(bytes);
   };
   const sink = {
     write(line: string) {

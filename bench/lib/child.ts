@@ -1,6 +1,6 @@
 /** Child processes the bench starts (daemon, baselines), each stopped by its own pid. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,6 +15,9 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A child's stderr file is emptied once past this size (checked every 5 s). */
+const STDERR_KEEP_BYTES = 64 << 20;
+
 /**
  * Starts a child whose stderr goes to a file of its own, read back only for an error message:
  * a daemon under load echoes a JSON line per request there (~10 MB/s at 40,000 requests/s), and
@@ -24,7 +27,8 @@ export interface Child {
  */
 export function spawnChild(cmd: string, args: string[], options: SpawnOptions = {}): Child {
   const errDir = mkdtempSync(path.join(os.tmpdir(), 'nimbus-bench-stderr-'));
-  const errFd = openSync(path.join(errDir, 'stderr'), 'w+');
+  // Appending, so that the child's next line lands at the start once the file is emptied.
+  const errFd = openSync(path.join(errDir, 'stderr'), 'a+');
   const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', errFd], ...options });
   let out = '';
   const err = () => {
@@ -34,7 +38,12 @@ export function spawnChild(cmd: string, args: string[], options: SpawnOptions = 
     readSync(errFd, tail, 0, length, size - length);
     return tail.toString();
   };
+  // Only the tail is ever read: a run's request lines would otherwise fill the disk.
+  const trim = setInterval(() => {
+    if (fstatSync(errFd).size > STDERR_KEEP_BYTES) ftruncateSync(errFd, 0);
+  }, 5000).unref();
   proc.once('exit', () => {
+    clearInterval(trim);
     closeSync(errFd);
     rmSync(errDir, { recursive: true, force: true });
   });

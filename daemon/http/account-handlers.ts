@@ -60,7 +60,7 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
   'keys.list': ({ nimbus, caller }) => ({ keys: keys.listKeys(nimbus, signedIn(caller)) }),
   'keys.create': async ({ nimbus, params, ctx, caller, logins }) => {
     const maker = signedIn(caller);
-    await auth.confirmSessionPassword(nimbus, logins, maker, params.password, clientOf(ctx).address);
+    await auth.confirmSessionPassword(nimbus, logins, maker, params.password, clientOf(ctx).address, 'to make a key while signed in');
     const created = await keys.createKey(nimbus, maker, params.label, params.scope, params.dialect ?? 'nimbus');
     return { msg: 'Key created; it is shown only this once', ...created };
   },

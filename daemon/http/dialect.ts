@@ -66,9 +66,7 @@ export function applyDialect(nimbus: NimbusContext, dialect: Dialect, endpoint: 
     case 'files.list':
     case 'folders.files': {
       // The handler answers the pre-serialised JSON of {files: FileEntry[]}.
-      const parsed = (body instanceof JsonBytes ? body.parse() : typeof body === 'string' ? JSON.parse(body) : body) as {
-        files: FileEntry[];
-      };
+      const parsed = (body instanceof JsonBytes ? body.parse() : body) as { files: FileEntry[] };
       return { files: parsed.files.map((f) => f.name) };
     }
     case 'dash.get':

@@ -13,9 +13,9 @@ import type { User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { confirmCurrentPassword } from './auth.js';
+import { confirmSessionPassword } from './auth.js';
 import { assertMayMailVerification, mailAsker } from './caps.js';
-import type { Caller } from './keys.js';
+import { isAdminUser, type Caller } from './keys.js';
 import { editUser, getUser } from './users.js';
 import { sendVerification } from './verification.js';
 
@@ -31,13 +31,17 @@ export async function editAccount(
   // password goes through auth.password, which asks for the current one.
   if (!caller.admin && (edit.newusername !== edit.username || edit.newpassword !== undefined))
     throw new ApiError('admin_only', 'Only an administrator may change a username or set a password; change yours in Settings');
-  const target = getUser(nimbus, edit.username);
-  const before = target.email;
+  const before = getUser(nimbus, edit.username).email;
   const own = caller.username !== null && caller.username === edit.username;
   // Another administrator's recovery e-mail or password is the way into their account (a reset
   // mail, a sign-in): an admin-role user, by session or personal key, may not move them; the
   // machine's own keys (the operator's) may, as DaneeCloud's clients do with the admin key.
-  if (!own && caller.username !== null && target.role === 'admin' && (edit.newemail !== before || edit.newpassword !== undefined))
+  if (
+    !own &&
+    caller.username !== null &&
+    isAdminUser(nimbus.store.users.get(edit.username)) &&
+    (edit.newemail !== before || edit.newpassword !== undefined)
+  )
     throw new ApiError(
       'admin_key_only',
       'Another administrator’s e-mail and password are changed by them, or with the machine’s admin key',
@@ -69,10 +73,5 @@ async function confirmOwner(
       'session_required',
       'Changing your recovery e-mail or your password needs a signed-in session and your current password; a key cannot do it',
     );
-  if (password === undefined)
-    throw new ApiError(
-      'password_required',
-      'Give your current password (`password`, in the body) to change your e-mail address or password',
-    );
-  await confirmCurrentPassword(nimbus, logins, caller.username, password, address);
+  await confirmSessionPassword(nimbus, logins, caller, password, address, 'to change your e-mail address or password');
 }

@@ -126,11 +126,13 @@ export async function changePassword(
 }
 
 /**
- * A key made in a signed-in session needs the person's current password: a password change
- * ends every session but not the keys, so a session stolen for a moment (a cookie from a
- * shared computer) could otherwise leave behind a key that works for good. A key making a key
- * (its holder has a key already) is not asked. Missing: 403 `password_required`; wrong: 401
- * `invalid_credentials`, counted as a failed sign-in.
+ * A signed-in session proving it is the person at the keyboard, with the current password:
+ * `purpose` completes the refusal's sentence. Without one 403 `password_required`; a wrong one
+ * 401 `invalid_credentials`, counted as a failed sign-in. Any other caller is not asked here.
+ *
+ * keys.create asks it of a session: a password change ends every session but not the keys, so
+ * a session stolen for a moment (a cookie from a shared computer) could otherwise leave behind
+ * a key that works for good. A key making a key (its holder has a key already) is not asked.
  */
 export async function confirmSessionPassword(
   nimbus: NimbusContext,
@@ -138,10 +140,10 @@ export async function confirmSessionPassword(
   caller: Caller,
   password: string | undefined,
   address: string,
+  purpose: string,
 ): Promise<void> {
   if (caller.kind !== 'session' || caller.username === null) return;
-  if (password === undefined || password === '')
-    throw new ApiError('password_required', 'Give your current password (`password`, in the body) to make a key while signed in');
+  if (password === undefined) throw new ApiError('password_required', `Give your current password (\`password\`, in the body) ${purpose}`);
   await confirmCurrentPassword(nimbus, logins, caller.username, password, address);
 }
 

@@ -36,6 +36,7 @@ export class RotatingFile {
   write(line: string | Uint8Array): void {
     if (this.#fd === null) return;
     try {
+      // Two overloads of writeSync, one per kind.
       this.#size += typeof line === 'string' ? writeSync(this.#fd, line) : writeSync(this.#fd, line);
       if (this.#size >= this.maxBytes) this.#rotate();
     } catch (err) {
