@@ -20,17 +20,17 @@
  * 7.4 closes per 4 KiB upload; 53–60 % of the main thread in file-system calls). Nothing is
  * kept open between requests, so nothing can go stale: every request walks again.
  */
-import { closeSync, constants, existsSync, fstat, fsync, openSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstat, openSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fsyncDirectory } from '../store/fsync.js';
+import { fsyncDirectoryShared } from './shared-fsync.js';
 
 export const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const fstatOf = promisify(fstat);
-const fsyncOf = promisify(fsync);
 
 /** An error with the errno code that means "no real directory there": ENOENT (nothing) or ENOTDIR (a link, a file). */
 function noDir(code: 'ENOENT' | 'ENOTDIR', where: string): NodeJS.ErrnoException {
@@ -122,9 +122,9 @@ export class OpenDir {
     return this.#fd !== null ? fstatOf(this.#fd) : lstat(this.#path);
   }
 
-  /** Makes the directory's entries durable (fsync of the directory where it is open). */
+  /** Makes the directory's entries durable (fsync of the directory where it is open, shared with writers waiting at once). */
   async fsync(): Promise<void> {
-    if (this.#fd !== null) await fsyncOf(this.#fd);
+    if (this.#fd !== null) await fsyncDirectoryShared(this.#fd);
     else await fsyncDirectory(this.#path);
   }
 
