@@ -36,6 +36,7 @@ const clusterFiles = [
     'user-edit',
     'verification',
     'share-pages',
+    'share-options',
     'conditional-downloads',
     'dialect',
     'daneecloud-client',

@@ -31,6 +31,21 @@ function checkSecret(raw: string): Checked<string> {
   return { ok: true, value: raw };
 }
 
+/**
+ * When a share link stops working: an ISO 8601 instant (`2026-12-24T18:00:00Z`, or with an
+ * offset), a date alone (`2026-12-24`: the start of that day, UTC), or `never` (no expiry; what
+ * an edit sends to take one away). The value is the instant as `toISOString()` gives it, or
+ * null for `never`; whether it is still to come is the service's check (it depends on the clock).
+ */
+function checkExpiry(raw: string): Checked<string | null> {
+  if (raw === 'never') return { ok: true, value: null };
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw))
+    return { ok: false, message: 'must be an ISO 8601 date or date-time with a zone (2026-12-24T18:00:00Z), or "never"' };
+  const at = Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw);
+  if (!Number.isFinite(at)) return { ok: false, message: 'is not a real date' };
+  return { ok: true, value: new Date(at).toISOString() };
+}
+
 /** A session's public id (16 random bytes, hex); anything else short and URL-safe is simply not found. */
 function checkSessionId(raw: string): Checked<string> {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(raw)) return { ok: false, message: 'is not a session id' };
@@ -100,6 +115,7 @@ export const PARAM_CHECKS = {
   thumbnailSize: checkThumbnailSize,
   fileNameList: checkFileNameList,
   trashId: checkTrashId,
+  expiry: checkExpiry,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
 export type ParamKind = keyof typeof PARAM_CHECKS;
@@ -188,6 +204,17 @@ const file = p('fileName', 'File name');
 const roleName = p('accountName', 'Role name');
 const permanent = p('boolean', 'Delete for good instead of moving to the trash (docs/explorer.md)', false);
 const moveTarget = p('folderPath', 'Path of the target folder; omitted or empty means the user’s root', false);
+/** A share link's options (docs/sharing.md): each left out keeps what the link has (a new link: none). */
+const shareOptions = {
+  expires: p('expiry', 'When the link stops working: an ISO 8601 date-time (or a date: its start, UTC), or "never"', false),
+  password: p(
+    'secret',
+    'A password the link asks for (in the body only; stored hashed); an edit takes the link’s away with `removePassword`',
+    false,
+  ),
+  removePassword: p('boolean', 'Take the link’s password away (an edit)', false),
+  maxDownloads: p('count', 'How many downloads the link allows in all; 0 is no limit', false),
+};
 
 const ENDPOINT_LIST = [
   {
@@ -569,12 +596,36 @@ const ENDPOINT_LIST = [
     method: 'POST',
     path: '/api/files/share',
     group: 'files',
-    summary: 'Share a file by an unguessable link',
+    summary: 'Share a file by an unguessable link, with an expiry, a password and a download limit if given',
     audience: 'self',
-    params: { username, file, folder: folderOpt },
+    params: { username, file, folder: folderOpt, ...shareOptions },
     success: 201,
     errors: [400, 404, 409],
     events: ['share.changed'],
+  },
+  {
+    id: 'shares.edit',
+    method: 'POST',
+    path: '/api/shares/edit',
+    group: 'files',
+    summary: 'Change a file link’s expiry, password or download limit (what is left out stays)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, ...shareOptions },
+    success: 200,
+    errors: [400, 404],
+    events: ['share.changed'],
+  },
+  {
+    id: 'shares.list',
+    method: 'GET',
+    path: '/api/shares',
+    group: 'files',
+    summary: 'The user’s share links with their options, downloads so far and state (active, expired, used up)',
+    audience: 'self',
+    params: { username },
+    success: 200,
+    errors: [400, 404],
+    events: [],
   },
   {
     id: 'files.noshare',
@@ -978,9 +1029,26 @@ const ENDPOINT_LIST = [
       download: p('boolean', 'The bytes as an attachment, never the preview page', false),
     },
     success: 200,
-    errors: [404, 412, 416],
+    errors: [401, 404, 412, 416],
     events: [],
     raw: 'bytes',
+  },
+  {
+    id: 'share.unlock',
+    method: 'POST',
+    path: '/s/{token}',
+    group: 'public',
+    summary:
+      'The password of a link that asks for one: right, a cookie for this link and a 303 back to it; wrong (or no such link), 401 and the password page again',
+    audience: 'public',
+    params: {
+      token: inPath('token', 'The share token from the link'),
+      password: p('secret', 'The link’s password (in the body only)'),
+    },
+    success: 303,
+    errors: [400, 401, 429],
+    events: [],
+    raw: 'html',
   },
   {
     id: 'verify',

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   /** A wrong password or an unknown user at sign-in: one answer for both. */
   invalid_credentials: 401,
+  /** A share link that asks for a password, opened without having given it (docs/sharing.md). */
+  share_password_required: 401,
   forbidden: 403,
   forbidden_host: 403,
   insufficient_scope: 403,

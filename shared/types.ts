@@ -95,6 +95,27 @@ export interface FileEntry {
   shareUrl: string | null;
 }
 
+/** Whether a share link answers: `expired` and `exhausted` (its downloads used up) answer as a revoked link. */
+export type ShareState = 'active' | 'expired' | 'exhausted';
+
+/** A share link as its owner sees it (GET /api/shares, docs/sharing.md). */
+export interface ShareInfo {
+  url: string;
+  username: string;
+  folder: string | null;
+  file: string;
+  createdAt: string;
+  /** When it stops working; null: never. */
+  expiresAt: string | null;
+  /** Whether it asks for a password (never the password or its hash). */
+  hasPassword: boolean;
+  /** Downloads it allows in all; null: no limit. */
+  maxDownloads: number | null;
+  /** Downloads so far (a download is a request for the bytes from their start, not a preview page or a seek). */
+  downloads: number;
+  state: ShareState;
+}
+
 /** A file found by files.search: the entry files.list gives, its `folder` null at the user's root. */
 export type SearchHit = FileEntry & { folder: string | null };
 
@@ -263,6 +284,8 @@ export interface ResponseMap {
   'files.rename': Msg & { file: FileEntry };
   'files.share': Msg & { file: FileEntry };
   'files.noshare': Msg & { file: FileEntry };
+  'shares.edit': Msg & { share: ShareInfo };
+  'shares.list': { shares: ShareInfo[] };
   'files.upload': Msg & { file: FileEntry };
   'files.download': void;
   'files.move': Msg & { file: FileEntry };
@@ -298,6 +321,7 @@ export interface ResponseMap {
   /** The 200 answer; the 503 one (`Health` with `status: 'unavailable'`) is written by the handler itself. */
   'health.get': Exclude<Health, { status: 'unavailable' }> | void;
   'share.download': void;
+  'share.unlock': void;
   /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */
   verify: { username: string } | void;
 }

@@ -74,7 +74,7 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
     assertMayPublish(nimbus, caller);
     return {
       msg: 'File shared',
-      file: await shareFile(nimbus, params.username, params.folder ?? null, params.file),
+      file: await shareFile(nimbus, params.username, params.folder ?? null, params.file, params),
     };
   },
   'files.noshare': async ({ nimbus, params }) => ({

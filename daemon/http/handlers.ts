@@ -10,13 +10,15 @@ import { DAEMON_HANDLERS } from './daemon-handlers.js';
 import { FILE_HANDLERS } from './file-handlers.js';
 import type { Handler } from './handler-support.js';
 import { LINK_HANDLERS } from './link-handlers.js';
+import { SHARE_HANDLERS } from './share-handlers.js';
 
 export type { Handler, HandlerInput, HandlerResult } from './handler-support.js';
 
-/** Every row's handler, by concern: accounts, files, the daemon itself, links opened in a browser. */
+/** Every row's handler, by concern: accounts, files, share links, the daemon itself, links opened in a browser. */
 export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   ...ACCOUNT_HANDLERS,
   ...FILE_HANDLERS,
+  ...SHARE_HANDLERS,
   ...DAEMON_HANDLERS,
   ...LINK_HANDLERS,
 };

@@ -1,12 +1,16 @@
-/** The handlers of the links people open in a browser: a share link and an e-mail verification link. */
+/** The handlers of the links people open in a browser: a share link (and its password) and an e-mail verification link. */
 import type { Context } from 'koa';
 import { ApiError, explainedBy, invalidToken } from '../errors.js';
 import { catchUpOnMiss } from '../services/records.js';
+import { deadLink, liveShare } from '../services/share-links.js';
+import { UNLOCK_COOKIE, unlocks } from '../services/share-options.js';
+import { takeDownload } from '../services/share-uses.js';
 import { openSharedFile } from '../services/shares.js';
 import { confirmVerification, isVerificationValid } from '../services/verification.js';
 import { sendFile } from './download.js';
 import type { HandlerTable } from './handler-support.js';
-import { page, PAGE_CSP, sendSharePreview, sharePreviewKind } from './pages.js';
+import { page, PAGE_CSP, sendSharePassword, sendSharePreview, sharePreviewKind } from './pages.js';
+import { unlockShare } from './share-unlock.js';
 import type { FailureThrottle } from './throttle.js';
 
 const DEAD_LINK_PAGE = {
@@ -17,12 +21,18 @@ const DEAD_LINK_PAGE = {
 };
 const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
 
-export const LINK_HANDLERS: HandlerTable<'share.download' | 'verify'> = {
+export const LINK_HANDLERS: HandlerTable<'share.download' | 'share.unlock' | 'verify'> = {
   'share.download': async ({ nimbus, params, ctx, throttle }) => {
     // A link made through another daemon a moment ago is no unknown link: looked for caught up.
     await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
     throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
-    const { opened, name } = await openSharedFile(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
+    const share = await liveShare(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
+    if (share.passwordHash !== undefined && !unlocks(share, ctx.cookies.get(UNLOCK_COOKIE))) {
+      if (ctx.accepts('json', 'html') === 'html') return sendSharePassword(ctx, params.token, false);
+      throw new ApiError('share_password_required', 'This link asks for a password: POST it to the link as `password`');
+    }
+    const name = share.file;
+    const opened = await openSharedFile(nimbus, share).catch(explainedBy(DEAD_LINK_PAGE));
     // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.
     const preview = params.inline || params.download ? null : sharePreviewKind(ctx, name);
     if (preview) {
@@ -30,8 +40,20 @@ export const LINK_HANDLERS: HandlerTable<'share.download' | 'verify'> = {
       sendSharePreview(ctx, params.token, name, preview, opened.size);
       return;
     }
+    // A download is a GET of the bytes from their start: a player's seeks and a HEAD take none.
+    if (ctx.method === 'GET' && /^(|bytes=0-.*)$/.test(ctx.get('Range').trim())) {
+      const taken = await takeDownload(nimbus, share).catch(async (err: unknown) => {
+        await opened.close();
+        throw err;
+      });
+      if (!taken) {
+        await opened.close();
+        explainedBy(DEAD_LINK_PAGE)(deadLink());
+      }
+    }
     await sendFile(ctx, opened, name, nimbus.config.bodyIdleMs, { inline: params.inline === true && params.download !== true });
   },
+  'share.unlock': async (input) => unlockShare(input),
   verify: async ({ nimbus, params, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.type = 'text/html';

@@ -23,6 +23,7 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   thumbnailSize: { type: 'string', pattern: '^[0-9]{2,3}$', description: 'Pixels, 64–512' },
   fileNameList: { type: 'string', description: 'File names separated by `/` (which no name may contain), at most 1000' },
   trashId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  expiry: { type: 'string', description: 'An ISO 8601 date-time with a zone, a date (its start, UTC), or "never"' },
   dialect: {
     type: 'string',
     enum: ['nimbus', 'daneecloud'],
@@ -35,6 +36,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   206: 'Partial content',
+  303: 'See other: the link again, with the cookie that opens it',
   400: 'Bad or missing parameter',
   401: 'Missing or wrong API key or session, or wrong password',
   403: 'Not allowed to this caller (read-only key, admins only, the admin key only, a key or no current password for one’s own e-mail or password), cross-site request, or foreign Host header',

@@ -97,6 +97,42 @@ export function sendSharePreview(ctx: Context, token: string, name: string, kind
   ctx.body = sharePreviewPage(token, name, kind, sizeBytes);
 }
 
+/** The password page's form: one field and a button, in the card. */
+const PASSWORD_STYLE = `form{display:grid;gap:.75rem;margin-top:1.25rem}
+input{font:inherit;padding:.6rem .8rem;border-radius:8px;border:1px solid color-mix(in srgb,CanvasText 30%,transparent);background:Canvas;color:CanvasText}
+button{font:inherit;padding:.6rem 1.4rem;border-radius:8px;border:0;background:LinkText;color:Canvas;font-weight:600;cursor:pointer}
+input:focus-visible,button:focus-visible{outline:3px solid LinkText;outline-offset:2px}
+p.wrong{color:#d22;opacity:1;font-weight:600}`;
+
+/** The password page's CSP: the page CSP, but its one form may post to the daemon itself. */
+export const PASSWORD_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
+
+/**
+ * The page a link with a password shows until it is given: nothing about the file (not its
+ * name, its size or its owner), only the field. `wrong`: the last try was wrong.
+ */
+export function sharePasswordPage(token: string, wrong: boolean): string {
+  const action = `/s/${encodeURIComponent(token)}`;
+  return htmlDocument(
+    'Password needed',
+    `${STYLE}\n${PASSWORD_STYLE}`,
+    `<main><h1>This link asks for a password</h1><p>Type the password the person who shared it gave you.</p>
+${wrong ? '<p class="wrong" role="alert">That password is not right.</p>' : ''}
+<form method="post" action="${action}"><label for="password" hidden>Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" placeholder="Password" required autofocus>
+<button type="submit">Open</button></form></main>`,
+  );
+}
+
+/** Answers with the password page. */
+export function sendSharePassword(ctx: Context, token: string, wrong: boolean): void {
+  ctx.status = 401;
+  ctx.set('Content-Security-Policy', PASSWORD_PAGE_CSP);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/html';
+  ctx.body = sharePasswordPage(token, wrong);
+}
+
 /** A size in the API's binary units (B, KiB, MiB, GiB, TiB), as the UI shows them. */
 export function binarySize(bytes: number): string {
   const scaled = inBinaryUnits(bytes);

@@ -6,15 +6,25 @@ import { newSecret } from '../keys/secrets.js';
 import { sharePathKey } from '../store/store.js';
 import type { StoredShare } from '../store/schema.js';
 import { requireUser, toFileEntry } from './records.js';
+import { withOptions, type ShareOptionParams } from './share-options.js';
 import { graceQueue } from '../util/grace-queue.js';
 
-/** Shares a file by a 256-bit token. */
-export async function shareFile(nimbus: NimbusContext, username: string, folder: string | null, file: string): Promise<FileEntry> {
+/** Shares a file by a 256-bit token, with the options given (docs/sharing.md). */
+export async function shareFile(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string | null,
+  file: string,
+  options: ShareOptionParams = {},
+): Promise<FileEntry> {
   requireUser(nimbus, username);
-  const meta = nimbus.storage.requireFile(username, folder, file);
+  nimbus.storage.requireFile(username, folder, file);
   const key = sharePathKey(username, folder, file);
   if (nimbus.store.sharesByPath.has(key)) throw conflict('already_shared', 'File is already shared');
-  const share: StoredShare = { token: newSecret(), username, folder, file, createdAt: new Date().toISOString() };
+  const share = await withOptions({ token: newSecret(), username, folder, file, createdAt: new Date().toISOString() }, options);
+  // A password's hash took a moment: the file may have been shared, moved or deleted meanwhile.
+  const meta = nimbus.storage.requireFile(username, folder, file);
+  if (nimbus.store.sharesByPath.has(key)) throw conflict('already_shared', 'File is already shared');
   nimbus.store.putShare(share);
   await nimbus.store.commit();
   return toFileEntry(nimbus, username, folder, file, meta);
@@ -28,11 +38,9 @@ export async function unshareFile(nimbus: NimbusContext, username: string, folde
   return toFileEntry(nimbus, username, folder, file, meta);
 }
 
-/** Opens the file a share link names, for its public download; 404 for a token that names no share. */
-export async function openSharedFile(nimbus: NimbusContext, token: string): Promise<{ opened: OpenedFile; name: string }> {
-  const share = nimbus.store.sharesByToken.get(token);
-  if (!share) throw notFound('share_not_found', 'This link does not exist or was revoked');
-  return { opened: await nimbus.storage.openFile(share.username, share.folder, share.file), name: share.file };
+/** Opens the file a live share link names, for its public download. */
+export async function openSharedFile(nimbus: NimbusContext, share: StoredShare): Promise<OpenedFile> {
+  return nimbus.storage.openFile(share.username, share.folder, share.file);
 }
 
 /** Removes a file's share from the store (the caller commits). */

@@ -27,6 +27,14 @@ export interface StoredShare {
   folder: string | null;
   file: string;
   createdAt: string;
+  /** When the link stops working (ISO); absent: never (docs/sharing.md). */
+  expiresAt?: string;
+  /** scrypt hash of the password the link asks for (keys/secrets.ts); absent: none. */
+  passwordHash?: string;
+  /** Downloads the link allows in all; absent: no limit. */
+  maxDownloads?: number;
+  /** Downloads so far, with db.json; on PostgreSQL the `share_downloads` table counts them (services/share-uses.ts). */
+  downloads?: number;
 }
 
 export interface StoredKey {

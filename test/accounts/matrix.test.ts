@@ -227,6 +227,14 @@ const CASES: Record<EndpointId, Case> = {
       return post(c, '/api/files/noshare', { username: c.target, file: f });
     },
   },
+  'shares.list': { run: (c) => get(c, '/api/shares', { username: c.target }) },
+  'shares.edit': {
+    run: async (c) => {
+      const f = await file(c.target);
+      await call(t, '/api/files/share', { ...admin(), body: { username: c.target, file: f } });
+      return post(c, '/api/shares/edit', { username: c.target, file: f, maxDownloads: '5' });
+    },
+  },
   'files.upload': {
     run: (c) =>
       call(t, '/api/files/upload', { ...c.cred, method: 'POST', query: { username: c.target, file: unique('up') }, body: 'bytes' }),
@@ -332,6 +340,13 @@ const CASES: Record<EndpointId, Case> = {
       return get(c, new URL(shared.body.file.shareUrl as string).pathname);
     },
   },
+  'share.unlock': {
+    run: async (c) => {
+      const f = await file(OTHER);
+      const shared = await call(t, '/api/files/share', { ...admin(), body: { username: OTHER, file: f, password: 'open sesame' } });
+      return post(c, new URL(shared.body.file.shareUrl as string).pathname, { password: 'open sesame' });
+    },
+  },
   verify: {
     run: async (c) => {
       const u = unique('v');
@@ -356,6 +371,7 @@ const PUBLIC_STATUS: Record<PublicId, { status: number; code?: string }> = {
   'auth.register': { status: 403, code: 'registration_closed' },
   'health.get': { status: 200 },
   'share.download': { status: 200 },
+  'share.unlock': { status: 303 },
   verify: { status: 200 },
 };
 
@@ -409,7 +425,7 @@ describe('the audience of every row', () => {
       'user.edit',
       'user.verify',
       'usage.get',
-      ...ENDPOINTS.filter((e) => /^(folders|files|trash)\./.test(e.id)).map((e) => e.id),
+      ...ENDPOINTS.filter((e) => /^(folders|files|shares|trash)\./.test(e.id)).map((e) => e.id),
     ];
     expect(byAudience.self.sort()).toEqual(self.sort());
     expect(byAudience.admin.sort()).toEqual(
@@ -443,7 +459,17 @@ describe('the audience of every row', () => {
       ].sort(),
     );
     expect(byAudience.public.sort()).toEqual(
-      ['auth.login', 'auth.options', 'auth.register', 'auth.reset', 'auth.reset.confirm', 'health.get', 'share.download', 'verify'].sort(),
+      [
+        'auth.login',
+        'auth.options',
+        'auth.register',
+        'auth.reset',
+        'auth.reset.confirm',
+        'health.get',
+        'share.download',
+        'share.unlock',
+        'verify',
+      ].sort(),
     );
   });
 });

@@ -43,6 +43,8 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'files.rename': (user) => ({ username: user, file: 'missing.txt', newname: 'b.txt' }),
   'files.share': (user) => ({ username: user, file: 'missing.txt' }),
   'files.noshare': (user) => ({ username: user, file: 'missing.txt' }),
+  'shares.edit': (user) => ({ username: user, file: 'missing.txt' }),
+  'shares.list': (user) => ({ username: user }),
   'files.upload': (user) => ({ username: user, file: `up${++n}.txt` }),
   'files.download': (user) => ({ username: user, file: 'missing.txt' }),
   'files.move': (user) => ({ username: user, file: 'missing.txt', to: 'missing' }),
@@ -77,6 +79,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   openapi: () => ({}),
   'health.get': () => ({}),
   'share.download': () => ({ token: 'A'.repeat(22) }),
+  'share.unlock': () => ({ token: 'A'.repeat(22), password: 'not it' }),
   verify: () => ({ token: 'A'.repeat(24) }),
 };
 

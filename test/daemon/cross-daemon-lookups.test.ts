@@ -5,6 +5,7 @@
  * created on A, asking B for a reset mail for them, opening a share link made on A,
  * confirming a verification link A mailed, registering a name A just gave away (409, never a
  * second account). Every round must hold, not most: the window is the notification's delay.
+ * And a link's download limit (issue 27) holds across both: the database counts, not a daemon.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, codeOf, login, makeUser, passwordOf, show } from '../helpers/accounts.js';
@@ -106,5 +107,18 @@ describe('two daemons: a record made on A is found on B at once', () => {
       const user = await b.api('GET', '/api/user', { username });
       expect(user.body.email).toBe(`${username}@example.com`);
     }
+  });
+
+  it('gives a link limited to five downloads exactly five, whichever daemons serve the thirty asking at once', async () => {
+    await makeUser(a, 'limiter');
+    await upload(a, 'limiter', 'limited.txt', 'five only');
+    const shared = await a.api('POST', '/api/files/share', { username: 'limiter', file: 'limited.txt', maxDownloads: '5' });
+    expect(shared.status, shared.text).toBe(201);
+    const path = new URL(shared.body.file.shareUrl as string).pathname;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i % 2 ? b : a, path)));
+    expect(answers.filter((r) => r.status === 200).map((r) => r.text)).toEqual(Array(5).fill('five only'));
+    expect(answers.filter((r) => r.status === 404)).toHaveLength(25);
+    const listed = await b.api('GET', '/api/shares', { username: 'limiter' });
+    expect(listed.body.shares[0]).toMatchObject({ downloads: 5, maxDownloads: 5, state: 'exhausted' });
   });
 });

@@ -816,6 +816,55 @@ const CASES: Record<EndpointId, Case[]> = {
       return api(fx.t, 'files.share', { username, file });
     }),
   ],
+  'shares.edit': [
+    ok(
+      'changes the link’s options and answers the link as its owner sees it',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        const file = await fx.file(username);
+        await api(fx.t, 'files.share', { username, file });
+        return api(fx.t, 'shares.edit', { username, file, maxDownloads: 3, password: 'open sesame', expires: '2999-01-01' });
+      },
+      (res) => {
+        expect(res.body.share).toMatchObject({
+          expiresAt: '2999-01-01T00:00:00.000Z',
+          hasPassword: true,
+          maxDownloads: 3,
+          downloads: 0,
+          state: 'active',
+        });
+        expect(JSON.stringify(res.body)).not.toMatch(/scrypt|sesame/);
+      },
+    ),
+    err(400, 'an expiry already past', 'invalid_parameter', async (fx) => {
+      const username = await fx.user();
+      const file = await fx.file(username);
+      await api(fx.t, 'files.share', { username, file });
+      return api(fx.t, 'shares.edit', { username, file, expires: '2000-01-01' });
+    }),
+    err(404, 'a file that is not shared', 'share_not_found', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'shares.edit', { username, file: await fx.file(username), maxDownloads: 1 });
+    }),
+  ],
+  'shares.list': [
+    ok(
+      'lists the user’s links with their options',
+      200,
+      async (fx) => {
+        const username = await fx.user();
+        await api(fx.t, 'files.share', { username, file: await fx.file(username), maxDownloads: 2 });
+        return api(fx.t, 'shares.list', { username });
+      },
+      (res) => {
+        expect(res.body.shares).toHaveLength(1);
+        expect(res.body.shares[0]).toMatchObject({ hasPassword: false, maxDownloads: 2, downloads: 0, expiresAt: null, state: 'active' });
+      },
+    ),
+    err(400, 'no username', 'missing_parameter', (fx) => apiLoose(fx.t, 'shares.list', {})),
+    err(404, 'an unknown user', 'user_not_found', (fx) => api(fx.t, 'shares.list', { username: 'nobody-at-all' })),
+  ],
   'files.noshare': [
     ok(
       'revokes the link',
@@ -1524,6 +1573,45 @@ const CASES: Record<EndpointId, Case[]> = {
       const file = await fx.file(username, undefined, 'abc');
       const shared = await api(fx.t, 'files.share', { username, file });
       return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null, headers: { Range: 'bytes=5-9' } });
+    }),
+    err(401, 'a link with a password, opened without it', 'share_password_required', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username), password: 'open sesame' });
+      return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null });
+    }),
+  ],
+  'share.unlock': [
+    ok(
+      'takes the right password: a cookie for the link’s path and a 303 back to it',
+      303,
+      async (fx) => {
+        const username = await fx.user();
+        const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username), password: 'open sesame' });
+        const token = tokenOf(shared.body.file.shareUrl);
+        return api(fx.t, 'share.unlock', { token, password: 'open sesame' }, { key: null, redirect: 'manual' });
+      },
+      (res) => {
+        const location = res.headers.get('Location')!;
+        expect(location).toMatch(/^\/s\/[A-Za-z0-9_-]+$/);
+        expect(res.headers.get('Set-Cookie')).toMatch(
+          new RegExp(`^nimbus_share=\\d+\\.[A-Za-z0-9_-]+; HttpOnly; SameSite=Lax; Path=${location};`),
+        );
+      },
+    ),
+    err(400, 'no password', 'missing_parameter', (fx) =>
+      fx.t.raw('POST', `/s/${'A'.repeat(43)}`, { key: null, headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    ),
+    err(401, 'a wrong password', 'invalid_credentials', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username), password: 'open sesame' });
+      return api(fx.t, 'share.unlock', { token: tokenOf(shared.body.file.shareUrl), password: 'wrong' }, { key: null });
+    }),
+    err(429, 'a link guessed at too often', 'too_many_attempts', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username), password: 'open sesame' });
+      const token = tokenOf(shared.body.file.shareUrl);
+      for (let i = 0; i < 5; i++) await api(fx.t, 'share.unlock', { token, password: `wrong ${i}` }, { key: null });
+      return api(fx.t, 'share.unlock', { token, password: 'open sesame' }, { key: null });
     }),
   ],
   verify: [

@@ -47,8 +47,11 @@ function send(t: TestDaemon, id: EndpointId, given: Readonly<Record<string, unkn
   if (endpoint.method === 'POST' && (endpoint.group === 'auth' || secretGiven)) {
     const headers = new Headers(init.headers);
     headers.set('Content-Type', 'application/json');
-    const body = JSON.stringify(Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null)));
-    return t.raw(endpoint.method, endpoint.path, { ...init, headers, body });
+    const inPath = (name: string) => endpoint.params[name]?.in === 'path';
+    const given = Object.entries(params).filter(([, v]) => v !== undefined && v !== null);
+    const body = JSON.stringify(Object.fromEntries(given.filter(([name]) => !inPath(name))));
+    const target = requestTarget(endpoint, Object.fromEntries(given.filter(([name]) => inPath(name))));
+    return t.raw(endpoint.method, target, { ...init, headers, body });
   }
   return t.raw(endpoint.method, requestTarget(endpoint, params), init);
 }

@@ -7,6 +7,7 @@ import records from './001-records.js';
 import reservations from './002-reservations.js';
 import folderParents from './003-folder-parents.js';
 import davState from './004-dav-state.js';
+import shareDownloads from './005-share-downloads.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -19,4 +20,6 @@ export const MIGRATIONS: readonly Migration[] = [
   folderParents,
   // WebDAV's locks and dead properties (docs/webdav.md, "Locks and properties").
   davState,
+  // Share links' download counts (docs/sharing.md, "Download limits").
+  shareDownloads,
 ];

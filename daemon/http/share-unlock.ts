@@ -1,0 +1,47 @@
+/**
+ * `POST /s/{token}`: the password of a share link that asks for one (docs/sharing.md,
+ * "Passwords"). Guesses count in the sign-in throttle, per link and per address, as sign-ins
+ * do per username. A right password gets a cookie for this link's path only and a 303 back to
+ * the link; a wrong one, a link without a password, an unknown, revoked, expired or used-up
+ * link all get the same 401 and the password page again, after the same scrypt work, so the
+ * form tells nobody whether a link exists.
+ */
+import { ApiError } from '../errors.js';
+import { verifyPassword } from '../keys/secrets.js';
+import { dummyPasswordHash } from '../services/auth.js';
+import { catchUpOnMiss } from '../services/records.js';
+import { liveShare } from '../services/share-links.js';
+import { unlockValue } from '../services/share-options.js';
+import { shareUnlockCookie } from './cookies.js';
+import type { HandlerInput } from './handler-support.js';
+import { sendSharePassword } from './pages.js';
+
+export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<'share.unlock'>): Promise<void> {
+  const address = ctx.socket.remoteAddress ?? 'unknown';
+  const throttleKey = `share link ${params.token}`;
+  const wait = logins.begin(throttleKey, address);
+  if (wait > 0) throw new ApiError('too_many_attempts', 'Too many wrong passwords; try again later', { 'Retry-After': String(wait) });
+  let right: boolean;
+  try {
+    await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
+    const share = await liveShare(nimbus, params.token).catch(() => null);
+    const matches = await verifyPassword(params.password, share?.passwordHash ?? (await dummyPasswordHash()));
+    // Read again after scrypt: a password changed meanwhile is checked against the new one next time.
+    const now = nimbus.store.sharesByToken.get(params.token);
+    right = matches && share !== null && now?.passwordHash === share.passwordHash;
+    if (right) {
+      ctx.set('Set-Cookie', shareUnlockCookie(params.token, unlockValue(now!), nimbus.config.publicUrl));
+      ctx.status = 303;
+      ctx.set('Location', `/s/${encodeURIComponent(params.token)}`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = '';
+    }
+  } catch (err) {
+    logins.release(throttleKey, address);
+    throw err;
+  }
+  if (right) return logins.succeed(throttleKey, address);
+  logins.fail(throttleKey, address);
+  if (ctx.accepts('json', 'html') === 'html') return sendSharePassword(ctx, params.token, true);
+  throw new ApiError('invalid_credentials', 'Wrong password for this link');
+}

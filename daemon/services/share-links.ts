@@ -1,0 +1,62 @@
+/**
+ * Share links as their owner manages them (docs/sharing.md): the list with each link's
+ * options, downloads and state, and an edit of the options; and the link as the public
+ * opens it, which answers only while it is active.
+ */
+import type { ShareInfo } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { sharePathKey } from '../store/store.js';
+import type { StoredShare } from '../store/schema.js';
+import { requireUser } from './records.js';
+import { shareInfo, shareState, withOptions, type ShareOptionParams } from './share-options.js';
+import { downloadCounts } from './share-uses.js';
+
+const deadLink = () => notFound('share_not_found', 'This link does not exist or was revoked');
+
+/** Every link of the user's, newest first. */
+export async function listShares(nimbus: NimbusContext, username: string): Promise<ShareInfo[]> {
+  requireUser(nimbus, username);
+  const shares = [...nimbus.store.sharesByToken.values()].filter((s) => s.username === username);
+  const counts = await downloadCounts(nimbus, shares);
+  const now = Date.now();
+  return shares
+    .map((s) => shareInfo(nimbus, s, counts.get(s.token) ?? 0, now))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.url.localeCompare(b.url));
+}
+
+/** Changes a file link's options; 404 `share_not_found` for a file that has none. */
+export async function editShare(
+  nimbus: NimbusContext,
+  username: string,
+  folder: string | null,
+  file: string,
+  options: ShareOptionParams,
+): Promise<ShareInfo> {
+  requireUser(nimbus, username);
+  nimbus.storage.requireFile(username, folder, file);
+  const before = nimbus.store.sharesByPath.get(sharePathKey(username, folder, file));
+  if (!before) throw notFound('share_not_found', 'File is not shared');
+  const edited = await withOptions(before, options);
+  // The hash took a moment: the link may have been revoked or moved meanwhile.
+  const current = nimbus.store.sharesByToken.get(before.token);
+  if (!current) throw notFound('share_not_found', 'File is not shared');
+  const next = { ...edited, folder: current.folder, file: current.file, downloads: current.downloads };
+  if (next.downloads === undefined) delete next.downloads;
+  nimbus.store.putShare(next, current);
+  await nimbus.store.commit();
+  const counts = await downloadCounts(nimbus, [next]);
+  return shareInfo(nimbus, next, counts.get(next.token) ?? 0);
+}
+
+/** The share a public link names while it answers: unknown, revoked, expired and used-up links are all 404 `share_not_found`. */
+export async function liveShare(nimbus: NimbusContext, token: string): Promise<StoredShare> {
+  const share = nimbus.store.sharesByToken.get(token);
+  if (!share) throw deadLink();
+  // Only a limited link needs its count (on PostgreSQL a query): the others cannot be used up.
+  const downloads = share.maxDownloads === undefined ? 0 : ((await downloadCounts(nimbus, [share])).get(token) ?? 0);
+  if (shareState(share, downloads) !== 'active') throw deadLink();
+  return share;
+}
+
+export { deadLink };
