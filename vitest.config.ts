@@ -37,6 +37,7 @@ const clusterFiles = [
     'verification',
     'share-pages',
     'share-options',
+    'folder-links',
     'conditional-downloads',
     'dialect',
     'daneecloud-client',

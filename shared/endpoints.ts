@@ -215,6 +215,7 @@ const shareOptions = {
   removePassword: p('boolean', 'Take the link’s password away (an edit)', false),
   maxDownloads: p('count', 'How many downloads the link allows in all; 0 is no limit', false),
 };
+const uploadLink = p('boolean', 'The folder’s upload link (a drop box), not its link to browse', false);
 
 const ENDPOINT_LIST = [
   {
@@ -604,13 +605,44 @@ const ENDPOINT_LIST = [
     events: ['share.changed'],
   },
   {
+    id: 'folders.share',
+    method: 'POST',
+    path: '/api/folders/share',
+    group: 'folders',
+    summary:
+      'Share a folder by link: its whole tree to browse and download (or, with `upload`, a drop box anyone with the link can upload into but not see), with the options given',
+    audience: 'self',
+    params: { username, folder, upload: uploadLink, ...shareOptions },
+    success: 201,
+    errors: [400, 404, 409],
+    events: ['share.changed'],
+  },
+  {
+    id: 'folders.noshare',
+    method: 'POST',
+    path: '/api/folders/noshare',
+    group: 'folders',
+    summary: 'Revoke a folder’s link (with `upload`: its upload link)',
+    audience: 'self',
+    params: { username, folder, upload: uploadLink },
+    success: 201,
+    errors: [400, 404],
+    events: ['share.changed'],
+  },
+  {
     id: 'shares.edit',
     method: 'POST',
     path: '/api/shares/edit',
     group: 'files',
-    summary: 'Change a file link’s expiry, password or download limit (what is left out stays)',
+    summary: 'Change a link’s expiry, password or download limit (what is left out stays): a file’s, or without `file` the folder’s',
     audience: 'self',
-    params: { username, file, folder: folderOpt, ...shareOptions },
+    params: {
+      username,
+      file: p('fileName', 'The shared file; left out: the link of the folder itself', false),
+      folder: folderOpt,
+      upload: uploadLink,
+      ...shareOptions,
+    },
     success: 200,
     errors: [400, 404],
     events: ['share.changed'],
@@ -1021,15 +1053,22 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/s/{token}',
     group: 'public',
-    summary: 'A shared file: a preview page for a browser (images, PDF), else the bytes',
+    summary:
+      'A share link: a file (a preview page for a browser, else the bytes), a folder (its page or JSON listing, a file in it, or a zip), or an upload link’s page',
     audience: 'public',
     params: {
       token: inPath('token', 'The share token from the link'),
       inline: p('boolean', 'The bytes for viewing in the browser (what the preview page shows)', false),
       download: p('boolean', 'The bytes as an attachment, never the preview page', false),
+      path: p(
+        'folderPath',
+        'In a folder link: a folder or file inside the shared folder (`2024/june/beach.jpg`); nothing above it is reachable',
+        false,
+      ),
+      zip: p('boolean', 'In a folder link: the folder (or `path`) as a zip', false),
     },
     success: 200,
-    errors: [401, 404, 412, 416],
+    errors: [400, 401, 404, 412, 416],
     events: [],
     raw: 'bytes',
   },

@@ -98,11 +98,17 @@ export interface FileEntry {
 /** Whether a share link answers: `expired` and `exhausted` (its downloads used up) answer as a revoked link. */
 export type ShareState = 'active' | 'expired' | 'exhausted';
 
+/** What a link shares: one file, a folder's whole tree (read-only), or a drop box into a folder (upload only). */
+export type ShareKind = 'file' | 'folder' | 'upload';
+
 /** A share link as its owner sees it (GET /api/shares, docs/sharing.md). */
 export interface ShareInfo {
   url: string;
+  kind: ShareKind;
   username: string;
+  /** The file's folder (null: the root); for a folder or upload link, the folder itself. */
   folder: string | null;
+  /** The file's name; '' for a folder or upload link. */
   file: string;
   createdAt: string;
   /** When it stops working; null: never. */
@@ -285,6 +291,8 @@ export interface ResponseMap {
   'files.share': Msg & { file: FileEntry };
   'files.noshare': Msg & { file: FileEntry };
   'shares.edit': Msg & { share: ShareInfo };
+  'folders.share': Msg & { share: ShareInfo };
+  'folders.noshare': Msg;
   'shares.list': { shares: ShareInfo[] };
   'files.upload': Msg & { file: FileEntry };
   'files.download': void;

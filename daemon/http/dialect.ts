@@ -84,6 +84,8 @@ export function applyDialect(nimbus: NimbusContext, dialect: Dialect, endpoint: 
 function daneeCloudUsers(nimbus: NimbusContext, users: User[]): DaneeCloudUser[] {
   const shared = new Map<string, string[]>();
   for (const share of nimbus.store.sharesByToken.values()) {
+    // DaneeCloud shared files only: a folder's links are not in its lists.
+    if (share.kind) continue;
     let names = shared.get(share.username);
     if (!names) shared.set(share.username, (names = []));
     names.push(share.folder === null ? share.file : `${share.folder}/${share.file}`);

@@ -23,7 +23,10 @@ import { sendThumbnail } from './thumbnail-response.js';
 import { withUploadBody } from './upload-body.js';
 import { sendZip } from './zip-response.js';
 
-type FileRow = Extract<EndpointId, `folders.${string}` | `files.${string}` | `usage.${string}` | `trash.${string}`>;
+type FileRow = Exclude<
+  Extract<EndpointId, `folders.${string}` | `files.${string}` | `usage.${string}` | `trash.${string}`>,
+  'folders.share' | 'folders.noshare'
+>;
 
 /**
  * NIMBUS_REQUIRE_VERIFIED=1: a user who is not an admin and whose e-mail is not verified may

@@ -4,7 +4,7 @@ import { escapeHtml } from '../services/verification.js';
 import { inBinaryUnits } from '../util/binary-units.js';
 
 /** The look of every page the daemon shows a person: system colours (light and dark), one card. */
-const STYLE = `:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
+export const STYLE = `:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
 body{display:grid;place-items:center;min-height:100vh;margin:0;background:Canvas;color:CanvasText}
 main{max-width:28rem;margin:1rem;padding:2rem;border-radius:12px;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);text-align:center}
 h1{font-size:1.4rem;margin:0 0 .5rem}p{margin:0;opacity:.8;line-height:1.5}`;
@@ -18,7 +18,7 @@ h1{overflow-wrap:anywhere}
 a.button{display:inline-block;padding:.6rem 1.4rem;border-radius:8px;background:LinkText;color:Canvas;text-decoration:none;font-weight:600}
 a.button:focus-visible{outline:3px solid CanvasText;outline-offset:2px}`;
 
-function htmlDocument(title: string, style: string, body: string): string {
+export function htmlDocument(title: string, style: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} — Nimbus</title>
@@ -75,26 +75,27 @@ export const SHARE_PAGE_CSP =
  * with `?inline=true`) and a download button (`?download=true`). Links are relative to the
  * page, `/s/<token>`, so they hold whatever base URL the link was opened through.
  */
-export function sharePreviewPage(token: string, name: string, kind: PreviewKind, sizeBytes: number): string {
-  const base = `/s/${encodeURIComponent(token)}`;
+export function sharePreviewPage(token: string, name: string, kind: PreviewKind, sizeBytes: number, path?: string): string {
+  // A file in a folder link is named by its `path` in the link.
+  const base = `/s/${encodeURIComponent(token)}?${path === undefined ? '' : `path=${encodeURIComponent(path)}&amp;`}`;
   const title = escapeHtml(name);
   const view =
-    kind === 'image' ? `<img src="${base}?inline=true" alt="${title}">` : `<iframe src="${base}?inline=true" title="${title}"></iframe>`;
+    kind === 'image' ? `<img src="${base}inline=true" alt="${title}">` : `<iframe src="${base}inline=true" title="${title}"></iframe>`;
   return htmlDocument(
     name,
     `${STYLE}\n${PREVIEW_STYLE}`,
     `<main class="preview"><h1>${title}</h1><p>${binarySize(sizeBytes)} · shared with Nimbus</p>
 <div class="view">${view}</div>
-<a class="button" href="${base}?download=true" download>Download</a></main>`,
+<a class="button" href="${base}download=true" download>Download</a></main>`,
   );
 }
 
 /** Answers with a share link's preview page. */
-export function sendSharePreview(ctx: Context, token: string, name: string, kind: PreviewKind, sizeBytes: number): void {
+export function sendSharePreview(ctx: Context, token: string, name: string, kind: PreviewKind, sizeBytes: number, path?: string): void {
   ctx.status = 200;
   ctx.set('Content-Security-Policy', SHARE_PAGE_CSP);
   ctx.type = 'text/html';
-  ctx.body = sharePreviewPage(token, name, kind, sizeBytes);
+  ctx.body = sharePreviewPage(token, name, kind, sizeBytes, path);
 }
 
 /** The password page's form: one field and a button, in the card. */

@@ -37,7 +37,7 @@ export function announceRemoteChange(change: RemoteRowChange, publish: (event: C
       return;
     case 'shares': {
       const share = (change.after ?? change.before) as StoredShare;
-      event('share.changed', share.username, share.folder, share.file);
+      event('share.changed', share.username, share.folder, share.kind ? null : share.file);
       return;
     }
     case 'trash': {

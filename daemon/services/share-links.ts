@@ -5,7 +5,8 @@
  */
 import type { ShareInfo } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { folderLinkOf } from './folder-links.js';
 import { sharePathKey } from '../store/store.js';
 import type { StoredShare } from '../store/schema.js';
 import { requireUser } from './records.js';
@@ -25,22 +26,38 @@ export async function listShares(nimbus: NimbusContext, username: string): Promi
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.url.localeCompare(b.url));
 }
 
-/** Changes a file link's options; 404 `share_not_found` for a file that has none. */
+/** Which link an edit names: a file's, or (no file) the folder's own link or upload link. */
+export interface LinkTarget {
+  folder: string | null;
+  file?: string;
+  upload?: boolean;
+}
+
+/** The link `target` names; 404 `share_not_found` when there is none (and 400 for a folder link of the root). */
+function linkOf(nimbus: NimbusContext, username: string, target: LinkTarget): StoredShare {
+  requireUser(nimbus, username);
+  if (target.file === undefined) {
+    if (target.folder === null) throw badRequest('Name the shared `file`, or the `folder` whose link it is');
+    return folderLinkOf(nimbus, username, target.folder, target.upload === true);
+  }
+  nimbus.storage.requireFile(username, target.folder, target.file);
+  const share = nimbus.store.sharesByPath.get(sharePathKey(username, target.folder, target.file));
+  if (!share) throw notFound('share_not_found', 'File is not shared');
+  return share;
+}
+
+/** Changes a link's options; what is left out stays. */
 export async function editShare(
   nimbus: NimbusContext,
   username: string,
-  folder: string | null,
-  file: string,
+  target: LinkTarget,
   options: ShareOptionParams,
 ): Promise<ShareInfo> {
-  requireUser(nimbus, username);
-  nimbus.storage.requireFile(username, folder, file);
-  const before = nimbus.store.sharesByPath.get(sharePathKey(username, folder, file));
-  if (!before) throw notFound('share_not_found', 'File is not shared');
+  const before = linkOf(nimbus, username, target);
   const edited = await withOptions(before, options);
   // The hash took a moment: the link may have been revoked or moved meanwhile.
   const current = nimbus.store.sharesByToken.get(before.token);
-  if (!current) throw notFound('share_not_found', 'File is not shared');
+  if (!current) throw notFound('share_not_found', 'The link was revoked meanwhile');
   const next = { ...edited, folder: current.folder, file: current.file, downloads: current.downloads };
   if (next.downloads === undefined) delete next.downloads;
   nimbus.store.putShare(next, current);

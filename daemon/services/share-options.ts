@@ -49,6 +49,7 @@ export function shareState(share: StoredShare, downloads: number, now = Date.now
 export function shareInfo(nimbus: NimbusContext, share: StoredShare, downloads: number, now = Date.now()): ShareInfo {
   return {
     url: shareUrl(nimbus, share.token),
+    kind: share.kind ?? 'file',
     username: share.username,
     folder: share.folder,
     file: share.file,

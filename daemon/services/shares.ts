@@ -1,5 +1,4 @@
 import type { ChangeEvent, FileEntry } from '../../shared/types.js';
-import type { OpenedFile } from '../storage/file-storage.js';
 import type { NimbusContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { newSecret } from '../keys/secrets.js';
@@ -38,11 +37,6 @@ export async function unshareFile(nimbus: NimbusContext, username: string, folde
   return toFileEntry(nimbus, username, folder, file, meta);
 }
 
-/** Opens the file a live share link names, for its public download. */
-export async function openSharedFile(nimbus: NimbusContext, share: StoredShare): Promise<OpenedFile> {
-  return nimbus.storage.openFile(share.username, share.folder, share.file);
-}
-
 /** Removes a file's share from the store (the caller commits). */
 export function revokeShare(nimbus: NimbusContext, username: string, folder: string | null, file: string): boolean {
   const share = nimbus.store.sharesByPath.get(sharePathKey(username, folder, file));
@@ -53,10 +47,10 @@ export function revokeShare(nimbus: NimbusContext, username: string, folder: str
 
 /** Removes the shares of every file in a folder (the caller commits). */
 export function revokeFolderShares(nimbus: NimbusContext, username: string, folder: string): number {
-  let n = 0;
-  // The files of its whole subtree: a deleted folder takes every depth below it along.
-  for (const share of sharesBelow(nimbus, username, folder)) if (revokeShare(nimbus, username, share.folder, share.file)) n++;
-  return n;
+  // The files of its whole subtree, and the links of its folders: a deleted folder takes every depth below it along.
+  const below = sharesBelow(nimbus, username, folder);
+  for (const share of below) nimbus.store.deleteShare(share);
+  return below.length;
 }
 
 /** Moves a share with its file (the caller commits); false when the file has none. */
@@ -86,12 +80,10 @@ export function sharesBelow(nimbus: NimbusContext, username: string, folder: str
  * caller commits); how many moved. `a/b/c/x` follows `a/b` → `a/y` to `a/y/c/x`.
  */
 export function moveFolderShares(nimbus: NimbusContext, username: string, folder: string, renamed: string): number {
-  let n = 0;
-  for (const share of sharesBelow(nimbus, username, folder)) {
-    const to = renamed + share.folder!.slice(folder.length);
-    if (moveShareToFolder(nimbus, username, share.folder, share.file, to)) n++;
-  }
-  return n;
+  const below = sharesBelow(nimbus, username, folder);
+  // Each by itself, not looked up by its file's path: a folder's own links have no file.
+  for (const share of below) nimbus.store.putShare({ ...share, folder: renamed + share.folder!.slice(folder.length) }, share);
+  return below.length;
 }
 
 /** A folder another program moved, seen by the watcher as one rename: its shares follow it, as the API's move does. */
@@ -133,6 +125,12 @@ function underRemovedFolder(removed: Set<string>, username: string, folder: stri
   return removed.has(`${username}/${folder}`);
 }
 
+/** Whether a share's file (or, for a folder or upload link, its folder) is in the index. */
+function targetExists(nimbus: NimbusContext, share: StoredShare): boolean {
+  if (share.kind) return nimbus.index.folder(share.username, share.folder!) !== undefined;
+  return nimbus.index.getFile(share.username, share.folder, share.file) !== undefined;
+}
+
 /** Revokes the shares the removal events cover whose file is (still) not in the index. */
 function revokeAbsent(nimbus: NimbusContext, events: ChangeEvent[]): void {
   const users = new Set<string>();
@@ -149,8 +147,9 @@ function revokeAbsent(nimbus: NimbusContext, events: ChangeEvent[]): void {
       (users.has(share.username) && !nimbus.store.users.has(share.username)) ||
       (share.folder !== null && underRemovedFolder(folders, share.username, share.folder)) ||
       files.has(sharePathKey(share.username, share.folder, share.file));
-    if (!covered || nimbus.index.getFile(share.username, share.folder, share.file)) continue;
-    if (revokeShare(nimbus, share.username, share.folder, share.file)) revoked++;
+    if (!covered || targetExists(nimbus, share)) continue;
+    nimbus.store.deleteShare(share);
+    revoked++;
   }
   if (revoked > 0) nimbus.store.commit().catch((err: Error) => nimbus.log(`Nimbus: could not save revoked shares: ${err.message}`));
 }

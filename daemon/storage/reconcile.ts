@@ -8,6 +8,8 @@ import { LeftoverSweep } from './leftovers.js';
 
 /** A share as the reconcile sees it: which file it points at. */
 export interface ShareRef {
+  /** Set for a folder or upload link, whose `folder` is what it shares. */
+  kind?: string;
   username: string;
   folder: string | null;
   file: string;
@@ -111,11 +113,12 @@ export function markUnavailable(n: Pick<ReconcileTarget, 'config' | 'index' | 'l
   n.index.setState('unavailable');
 }
 
-/** Shares whose file is not on disk (deleted while the daemon was down) are revoked. */
+/** Shares whose file (or folder, for a folder or upload link) is not on disk (deleted while the daemon was down) are revoked. */
 function revokeVanishedShares(n: ReconcileTarget): void {
   let revoked = 0;
   for (const share of [...n.store.sharesByToken.values()]) {
-    if (n.index.getFile(share.username, share.folder, share.file)) continue;
+    const there = share.kind ? n.index.folder(share.username, share.folder!) : n.index.getFile(share.username, share.folder, share.file);
+    if (there) continue;
     n.store.deleteShare(share);
     revoked++;
   }

@@ -23,8 +23,12 @@ export interface StoredRole {
 
 export interface StoredShare {
   token: string;
+  /** Absent: a link to one file. `folder`: the folder's whole tree, read-only; `upload`: a file drop into the folder (docs/sharing.md). */
+  kind?: 'folder' | 'upload';
   username: string;
+  /** The file's folder (null: the root); for a folder or upload link, the folder itself. */
   folder: string | null;
+  /** The file's name; '' for a folder or upload link. */
   file: string;
   createdAt: string;
   /** When the link stops working (ISO); absent: never (docs/sharing.md). */

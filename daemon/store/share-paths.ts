@@ -10,6 +10,14 @@ import type { StoredShare } from './schema.js';
 export const sharePathKey = (username: string, folder: string | null, file: string): string =>
   `${username}\u0000${folder ?? ''}\u0000${file}`;
 
+/** Key of a folder's link of one kind in `sharesByPath` (no file name is empty, so none collides). */
+export const folderLinkKey = (username: string, folder: string, kind: 'folder' | 'upload'): string =>
+  `${username}\u0000${folder}\u0000\u0000${kind}`;
+
+/** A share's key in `sharesByPath`, whatever its kind. */
+export const shareKey = (share: StoredShare): string =>
+  share.kind ? folderLinkKey(share.username, share.folder ?? '', share.kind) : sharePathKey(share.username, share.folder, share.file);
+
 const folderKey = (username: string, folder: string | null): string => `${username}\u0000${folder ?? ''}`;
 
 export class SharePaths extends Map<string, StoredShare> {
@@ -42,6 +50,8 @@ export class SharePaths extends Map<string, StoredShare> {
   }
 
   #count(share: StoredShare, by: 1 | -1): void {
+    // A folder's own link shares no file of it: a listing there looks up no file's link.
+    if (share.kind) return;
     const key = folderKey(share.username, share.folder);
     const n = (this.#perFolder.get(key) ?? 0) + by;
     if (n > 0) this.#perFolder.set(key, n);

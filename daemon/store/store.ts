@@ -8,12 +8,12 @@ import type { PgBackendOptions } from './postgres/pg-backend.js';
 import { SCHEMA_VERSION, type DbData, type StoredShare, type StoredTrashItem } from './schema.js';
 import type { TrackedMap } from './tracked-map.js';
 import { DavRecords } from './dav-records.js';
-import { SharePaths, sharePathKey } from './share-paths.js';
+import { SharePaths, shareKey } from './share-paths.js';
 
 export { CorruptStoreError } from './json-backend.js';
 export type { RemoteChange } from './backend.js';
 
-export { sharePathKey } from './share-paths.js';
+export { folderLinkKey, sharePathKey, shareKey } from './share-paths.js';
 
 /**
  * The metadata store: Maps in memory for O(1) lookups, kept by a backend (daemon/store/backend.ts):
@@ -117,15 +117,15 @@ export class Store {
 
   /** Adds or replaces a share, keeping both of its indexes in step (`previous`: the record it replaces). */
   putShare(share: StoredShare, previous?: StoredShare): void {
-    if (previous) this.sharesByPath.delete(sharePathKey(previous.username, previous.folder, previous.file));
+    if (previous) this.sharesByPath.delete(shareKey(previous));
     this.sharesByToken.set(share.token, share);
-    this.sharesByPath.set(sharePathKey(share.username, share.folder, share.file), share);
+    this.sharesByPath.set(shareKey(share), share);
   }
 
   /** Removes a share from both of its indexes. */
   deleteShare(share: StoredShare): void {
     this.sharesByToken.delete(share.token);
-    this.sharesByPath.delete(sharePathKey(share.username, share.folder, share.file));
+    this.sharesByPath.delete(shareKey(share));
   }
 
   /** Adds or replaces a trash item, keeping the per-user lists and bytes in step. */
@@ -233,7 +233,7 @@ export class Store {
       (this.#maps[name] as TrackedMap<unknown>).load(records.map((record) => [recordKey(name, record), record]));
     }
     this.sharesByPath.clear();
-    for (const s of copy.shares) this.sharesByPath.set(sharePathKey(s.username, s.folder, s.file), s);
+    for (const s of copy.shares) this.sharesByPath.set(shareKey(s), s);
     this.#trashByUser.clear();
     for (const item of this.trash.values()) this.#indexTrash(item);
     this.dav.rebuild();
@@ -245,9 +245,9 @@ export class Store {
     const before = map.get(key);
     if (collection === 'shares') {
       const [was, now] = [before as StoredShare | undefined, after as StoredShare | undefined];
-      const wasPath = was && sharePathKey(was.username, was.folder, was.file);
+      const wasPath = was && shareKey(was);
       if (wasPath && this.sharesByPath.get(wasPath) === was) this.sharesByPath.delete(wasPath);
-      if (now) this.sharesByPath.set(sharePathKey(now.username, now.folder, now.file), now);
+      if (now) this.sharesByPath.set(shareKey(now), now);
     } else if (collection === 'trash') {
       if (before) this.#unindexTrash(before as StoredTrashItem);
       if (after) this.#indexTrash(after as StoredTrashItem);

@@ -228,6 +228,14 @@ const CASES: Record<EndpointId, Case> = {
     },
   },
   'shares.list': { run: (c) => get(c, '/api/shares', { username: c.target }) },
+  'folders.share': { run: async (c) => post(c, '/api/folders/share', { username: c.target, folder: await folder(c.target) }) },
+  'folders.noshare': {
+    run: async (c) => {
+      const f = await folder(c.target);
+      await call(t, '/api/folders/share', { ...admin(), body: { username: c.target, folder: f, upload: 'true' } });
+      return post(c, '/api/folders/noshare', { username: c.target, folder: f, upload: 'true' });
+    },
+  },
   'shares.edit': {
     run: async (c) => {
       const f = await file(c.target);

@@ -45,6 +45,8 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'files.noshare': (user) => ({ username: user, file: 'missing.txt' }),
   'shares.edit': (user) => ({ username: user, file: 'missing.txt' }),
   'shares.list': (user) => ({ username: user }),
+  'folders.share': (user) => ({ username: user, folder: 'missing' }),
+  'folders.noshare': (user) => ({ username: user, folder: 'missing' }),
   'files.upload': (user) => ({ username: user, file: `up${++n}.txt` }),
   'files.download': (user) => ({ username: user, file: 'missing.txt' }),
   'files.move': (user) => ({ username: user, file: 'missing.txt', to: 'missing' }),

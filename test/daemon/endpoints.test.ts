@@ -848,6 +848,48 @@ const CASES: Record<EndpointId, Case[]> = {
       return api(fx.t, 'shares.edit', { username, file: await fx.file(username), maxDownloads: 1 });
     }),
   ],
+  'folders.share': [
+    ok(
+      'shares a folder’s tree by a link',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        return api(fx.t, 'folders.share', { username, folder: await fx.folder(username), maxDownloads: 4 });
+      },
+      (res, fx) => {
+        expect(res.body.share).toMatchObject({ kind: 'folder', file: '', maxDownloads: 4, downloads: 0, state: 'active' });
+        expect(new URL(res.body.share.url).origin).toBe(fx.t.url);
+      },
+    ),
+    err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.share', { username: await fx.user() })),
+    err(404, 'an unknown folder', 'folder_not_found', async (fx) =>
+      api(fx.t, 'folders.share', { username: await fx.user(), folder: 'nope' }),
+    ),
+    err(409, 'a folder shared already', 'already_shared', async (fx) => {
+      const username = await fx.user();
+      const folder = await fx.folder(username);
+      await api(fx.t, 'folders.share', { username, folder });
+      return api(fx.t, 'folders.share', { username, folder });
+    }),
+  ],
+  'folders.noshare': [
+    ok(
+      'revokes a folder’s upload link',
+      201,
+      async (fx) => {
+        const username = await fx.user();
+        const folder = await fx.folder(username);
+        await api(fx.t, 'folders.share', { username, folder, upload: true });
+        return api(fx.t, 'folders.noshare', { username, folder, upload: true });
+      },
+      (res) => expect(Object.keys(res.body)).toEqual(['msg']),
+    ),
+    err(400, 'no folder', 'missing_parameter', async (fx) => apiLoose(fx.t, 'folders.noshare', { username: await fx.user() })),
+    err(404, 'a folder without a link', 'share_not_found', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'folders.noshare', { username, folder: await fx.folder(username) });
+    }),
+  ],
   'shares.list': [
     ok(
       'lists the user’s links with their options',
@@ -1573,6 +1615,11 @@ const CASES: Record<EndpointId, Case[]> = {
       const file = await fx.file(username, undefined, 'abc');
       const shared = await api(fx.t, 'files.share', { username, file });
       return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null, headers: { Range: 'bytes=5-9' } });
+    }),
+    err(400, 'a `path` in a file’s link', 'invalid_parameter', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'files.share', { username, file: await fx.file(username) });
+      return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl), path: 'x.txt' }, { key: null });
     }),
     err(401, 'a link with a password, opened without it', 'share_password_required', async (fx) => {
       const username = await fx.user();

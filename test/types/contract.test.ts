@@ -26,7 +26,13 @@ describe('the table gives each endpoint its parameter and response types', () =>
     expectTypeOf<ParamsOf<'files.upload'>['overwrite']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<ParamsOf<'keys.create'>['scope']>().toEqualTypeOf<'admin' | 'read' | 'write'>();
     // A path parameter is a parameter like any other.
-    expectTypeOf<ParamsOf<'share.download'>>().toEqualTypeOf<{ token: string; inline?: boolean; download?: boolean }>();
+    expectTypeOf<ParamsOf<'share.download'>>().toEqualTypeOf<{
+      token: string;
+      inline?: boolean;
+      download?: boolean;
+      path?: string;
+      zip?: boolean;
+    }>();
     expectTypeOf<ParamsOf<'dash.get'>>().toEqualTypeOf<{}>(); // eslint-disable-line @typescript-eslint/no-empty-object-type
   });
 

@@ -8,6 +8,7 @@ import reservations from './002-reservations.js';
 import folderParents from './003-folder-parents.js';
 import davState from './004-dav-state.js';
 import shareDownloads from './005-share-downloads.js';
+import folderLinks from './006-folder-links.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,4 +23,6 @@ export const MIGRATIONS: readonly Migration[] = [
   davState,
   // Share links' download counts (docs/sharing.md, "Download limits").
   shareDownloads,
+  // Folder and upload links: one of each kind per folder (docs/sharing.md).
+  folderLinks,
 ];
