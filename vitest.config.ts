@@ -38,6 +38,7 @@ const clusterFiles = [
     'share-pages',
     'share-options',
     'folder-links',
+    'upload-links',
     'conditional-downloads',
     'dialect',
     'daneecloud-client',

@@ -1073,6 +1073,23 @@ const ENDPOINT_LIST = [
     raw: 'bytes',
   },
   {
+    id: 'share.upload',
+    method: 'POST',
+    path: '/s/{token}/upload',
+    group: 'public',
+    summary:
+      'Put a file into an upload link’s folder: the raw body (`file` names it) or the one file part of a multipart form (its file name); a taken name becomes `name (2).ext`',
+    audience: 'public',
+    params: {
+      token: inPath('token', 'The upload link’s token'),
+      file: p('fileName', 'The file’s name (a multipart form’s file part may give it instead)', false),
+    },
+    success: 201,
+    errors: [400, 401, 404, 409, 413, 415, 507],
+    events: [],
+    bodyIsContent: true,
+  },
+  {
     id: 'share.unlock',
     method: 'POST',
     path: '/s/{token}',

@@ -330,6 +330,8 @@ export interface ResponseMap {
   'health.get': Exclude<Health, { status: 'unavailable' }> | void;
   'share.download': void;
   'share.unlock': void;
+  /** JSON for a client; a browser's form gets a page. */
+  'share.upload': (Msg & { name: string }) | void;
   /** A page is sent; the handler returns whose address it confirmed (nothing for a HEAD). */
   verify: { username: string } | void;
 }

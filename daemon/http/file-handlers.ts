@@ -32,7 +32,7 @@ type FileRow = Exclude<
  * NIMBUS_REQUIRE_VERIFIED=1: a user who is not an admin and whose e-mail is not verified may
  * not upload or share (403 `email_not_verified`); an admin acting on their files may.
  */
-function assertMayPublish(nimbus: NimbusContext, caller: Caller | null): void {
+export function assertMayPublish(nimbus: NimbusContext, caller: Caller | null): void {
   if (!nimbus.config.requireVerified || !caller || caller.admin || caller.username === null) return;
   if (nimbus.store.users.get(caller.username)?.emailVerified !== true)
     throw new ApiError('email_not_verified', 'Verify your e-mail address first (Settings → Verify e-mail)');

@@ -39,6 +39,8 @@ export class FormFilePart extends Readable {
   readonly #req: IncomingMessage;
   readonly #form: Busboy.Busboy;
   #file: Readable | null = null;
+  /** The file part's name as the form gave it, once its headers are parsed. */
+  #named: { resolve: (name: string) => void; reject: (err: Error) => void; promise: Promise<string> } | null = null;
   #started = false;
   #fileBytes = 0;
   #formBytes = 0;
@@ -53,6 +55,24 @@ export class FormFilePart extends Readable {
       throw badRequest(`Unreadable multipart/form-data Content-Type (${(err as Error).message})`, 'bad_request');
     }
     this.#listen(this.#form);
+  }
+
+  /**
+   * The file name the form gives its file part (an upload link's form names the file only
+   * there): starts reading the form, and resolves once the part's headers are parsed, before
+   * any of its bytes are taken; rejects as the form fails.
+   */
+  fileName(): Promise<string> {
+    if (!this.#named) {
+      let resolve!: (name: string) => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<string>((yes, no) => ([resolve, reject] = [yes, no]));
+      promise.catch(() => undefined);
+      this.#named = { resolve, reject, promise };
+      this.once('error', (err: Error) => reject(err));
+      if (!this.#started) this.#start();
+    }
+    return this.#named.promise;
   }
 
   override _read(): void {
@@ -89,8 +109,13 @@ export class FormFilePart extends Readable {
 
   /** What the form tells as it is parsed; listened to from the start, since a form destroyed unread fails too. */
   #listen(form: Busboy.Busboy): void {
-    form.on('file', (_field: string, file: Readable) => {
+    form.on('file', (_field: string, file: Readable, info: { filename?: string }) => {
       this.#file = file;
+      if (this.#named) {
+        // Held until the upload reads: the name decides where the bytes go.
+        file.pause();
+        this.#named.resolve(info.filename ?? '');
+      }
       file.on('error', () => undefined); // busboy fails the form too: answered from there
       file.on('data', (chunk: Buffer) => {
         this.#fileBytes += chunk.length;
@@ -126,6 +151,7 @@ export class FormFilePart extends Readable {
   };
 
   #refuse(err: ApiError): void {
+    this.#named?.reject(err);
     if (!this.destroyed) this.destroy(err);
   }
 }

@@ -5,12 +5,14 @@ import type { HandlerTable } from './handler-support.js';
 import { page, PAGE_CSP } from './pages.js';
 import { serveShareLink } from './share-link.js';
 import { unlockShare } from './share-unlock.js';
+import { uploadThroughLink } from './upload-link.js';
 
 const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
 
-export const LINK_HANDLERS: HandlerTable<'share.download' | 'share.unlock' | 'verify'> = {
+export const LINK_HANDLERS: HandlerTable<'share.download' | 'share.unlock' | 'share.upload' | 'verify'> = {
   'share.download': (input) => serveShareLink(input),
   'share.unlock': async (input) => unlockShare(input),
+  'share.upload': (input) => uploadThroughLink(input),
   verify: async ({ nimbus, params, ctx }) => {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.type = 'text/html';

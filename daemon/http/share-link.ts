@@ -11,39 +11,29 @@ import { ApiError, badRequest, explainedBy, notFound, type ErrorPage } from '../
 import { listInLink, resolveInLink } from '../services/folder-links.js';
 import { catchUpOnMiss } from '../services/records.js';
 import { deadLink, liveShare } from '../services/share-links.js';
-import { UNLOCK_COOKIE, unlocks } from '../services/share-options.js';
 import { takeDownload } from '../services/share-uses.js';
 import { planZip } from '../services/zip-plan.js';
 import type { StoredShare } from '../store/schema.js';
 import { sendFile } from './download.js';
 import { sendFolderLinkPage } from './folder-page.js';
 import type { HandlerInput } from './handler-support.js';
-import { sendSharePassword, sendSharePreview, sharePreviewKind } from './pages.js';
+import { sendSharePreview, sharePreviewKind } from './pages.js';
+import { DEAD_LINK_PAGE, requireUnlocked, wantsPage } from './share-access.js';
 import type { FailureThrottle } from './throttle.js';
+import { serveUploadLink } from './upload-link.js';
 import { sendZip } from './zip-response.js';
-
-export const DEAD_LINK_PAGE: ErrorPage = {
-  title: 'Link not found',
-  message: 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.',
-  // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
-  browsersOnly: true,
-};
-
-const wantsPage = (ctx: Context) => ctx.accepts('json', 'html') === 'html';
 
 export async function serveShareLink({ nimbus, params, ctx, throttle }: HandlerInput<'share.download'>): Promise<void> {
   // A link made through another daemon a moment ago is no unknown link: looked for caught up.
   await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
   throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
   const share = await liveShare(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
-  if (share.passwordHash !== undefined && !unlocks(share, ctx.cookies.get(UNLOCK_COOKIE))) {
-    if (wantsPage(ctx)) return sendSharePassword(ctx, params.token, false);
-    throw new ApiError('share_password_required', 'This link asks for a password: POST it to the link as `password`');
-  }
+  if (!requireUnlocked(ctx, share, params.token)) return;
   const file = { inline: params.inline === true, download: params.download === true };
   if (share.kind === 'folder') return serveFolderLink(ctx, share, params.path ?? null, params.zip === true, file, nimbus);
-  if (share.kind === 'upload') throw explainedBy(DEAD_LINK_PAGE)(deadLink());
   if (params.path !== undefined || params.zip) throw badRequest('`path` and `zip` are for folder links');
+  // An upload link reads nothing: its page, whatever else was asked.
+  if (share.kind === 'upload') return serveUploadLink(ctx, params.token);
   await serveFile(ctx, share, { folder: share.folder, name: share.file }, file, nimbus);
 }
 

@@ -348,6 +348,20 @@ const CASES: Record<EndpointId, Case> = {
       return get(c, new URL(shared.body.file.shareUrl as string).pathname);
     },
   },
+  'share.upload': {
+    run: async (c) => {
+      const shared = await call(t, '/api/folders/share', {
+        ...admin(),
+        body: { username: OTHER, folder: await folder(OTHER), upload: 'true' },
+      });
+      return call(t, `${new URL(shared.body.share.url as string).pathname}/upload`, {
+        ...c.cred,
+        method: 'POST',
+        query: { file: 'drop.txt' },
+        body: 'dropped',
+      });
+    },
+  },
   'share.unlock': {
     run: async (c) => {
       const f = await file(OTHER);
@@ -380,6 +394,7 @@ const PUBLIC_STATUS: Record<PublicId, { status: number; code?: string }> = {
   'health.get': { status: 200 },
   'share.download': { status: 200 },
   'share.unlock': { status: 303 },
+  'share.upload': { status: 201 },
   verify: { status: 200 },
 };
 
@@ -476,6 +491,7 @@ describe('the audience of every row', () => {
         'health.get',
         'share.download',
         'share.unlock',
+        'share.upload',
         'verify',
       ].sort(),
     );

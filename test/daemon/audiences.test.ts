@@ -82,6 +82,7 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'health.get': () => ({}),
   'share.download': () => ({ token: 'A'.repeat(22) }),
   'share.unlock': () => ({ token: 'A'.repeat(22), password: 'not it' }),
+  'share.upload': () => ({ token: 'A'.repeat(22), file: 'x.txt' }),
   verify: () => ({ token: 'A'.repeat(24) }),
 };
 

@@ -1627,6 +1627,61 @@ const CASES: Record<EndpointId, Case[]> = {
       return api(fx.t, 'share.download', { token: tokenOf(shared.body.file.shareUrl) }, { key: null });
     }),
   ],
+  'share.upload': [
+    ok(
+      'puts a file into an upload link’s folder, under a free name',
+      201,
+      async (fx) => {
+        const { token, username, folder } = await dropLink(fx);
+        await upload(fx.t, username, 'drop.txt', 'taken', { folder });
+        return api(fx.t, 'share.upload', { token, file: 'drop.txt' }, { key: null, body: 'dropped' });
+      },
+      (res) => expect(res.body).toEqual({ msg: 'File uploaded', name: 'drop (2).txt' }),
+    ),
+    err(400, 'a name the API refuses', 'invalid_parameter', async (fx) =>
+      api(fx.t, 'share.upload', { token: (await dropLink(fx)).token, file: 'a\\b' }, { key: null, body: 'x' }),
+    ),
+    err(401, 'an upload link with a password, without it', 'share_password_required', async (fx) =>
+      api(
+        fx.t,
+        'share.upload',
+        { token: (await dropLink(fx, { password: 'open sesame' })).token, file: 'x.txt' },
+        { key: null, body: 'x' },
+      ),
+    ),
+    err(404, 'a folder link (it takes no uploads)', 'share_not_found', async (fx) => {
+      const username = await fx.user();
+      const shared = await api(fx.t, 'folders.share', { username, folder: await fx.folder(username) });
+      return api(fx.t, 'share.upload', { token: tokenOf(shared.body.share.url), file: 'x.txt' }, { key: null, body: 'x' });
+    }),
+    err(409, 'a name taken a thousand times over', 'file_exists', async (fx) => {
+      const { token } = await dropLink(fx);
+      return api(fx.t, 'share.upload', { token, file: `${'n'.repeat(250)}.txt` }, { key: null, body: 'x' }).then(async (first) => {
+        expect(first.status).toBe(201);
+        // 255 bytes already: no room for " (2)".
+        return api(fx.t, 'share.upload', { token, file: `${'n'.repeat(250)}.txt` }, { key: null, body: 'x' });
+      });
+    }),
+    err(413, 'a form with over 1 MiB around its file', 'payload_too_large', async (fx) => {
+      const form = new FormData();
+      form.append('padding', 'p'.repeat(2 * 1024 * 1024));
+      form.append('file', new Blob(['x']), 'x.txt');
+      return api(fx.t, 'share.upload', { token: (await dropLink(fx)).token }, { key: null, body: form });
+    }),
+    err(415, 'a urlencoded body (a form, not a file)', 'unsupported_media_type', async (fx) =>
+      api(
+        fx.t,
+        'share.upload',
+        { token: (await dropLink(fx)).token, file: 'form.txt' },
+        { key: null, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' },
+      ),
+    ),
+    err(507, 'past the owner’s quota', 'quota_exceeded', async (fx) => {
+      const { token, username } = await dropLink(fx);
+      await api(fx.t, 'user.role', { username, name: await fx.role(0) });
+      return api(fx.t, 'share.upload', { token, file: 'big.bin' }, { key: null, body: 'x' });
+    }),
+  ],
   'share.unlock': [
     ok(
       'takes the right password: a cookie for the link’s path and a 303 back to it',
@@ -1680,6 +1735,15 @@ const CASES: Record<EndpointId, Case[]> = {
 
 // The 404 of /verify is an HTML page, not {error, code}: checked on its own below. The 503 of
 // /api/health is `{status: 'unavailable', checks}`, what a balancer reads: test/daemon/health.test.ts.
+/** A new user's folder with an upload link: its token, the user and the folder. */
+async function dropLink(fx: Fx, options: { password?: string } = {}): Promise<{ token: string; username: string; folder: string }> {
+  const username = await fx.user();
+  const folder = await fx.folder(username);
+  const res = await api(fx.t, 'folders.share', { username, folder, upload: true, ...options });
+  expect(res.status, res.text).toBe(201);
+  return { token: tokenOf(res.body.share.url), username, folder };
+}
+
 const HTML_ERRORS: Partial<Record<EndpointId, number[]>> = { verify: [404], 'health.get': [503] };
 
 async function freePort(): Promise<number> {
