@@ -13,6 +13,8 @@ export interface ErrorPage {
   title: string;
   message: string;
   browsersOnly: boolean;
+  /** The page's words in the reader's language (daemon/http/page-words.ts), where it has them; else `title` and `message`. */
+  words?: 'deadLink' | 'nothingHere';
 }
 
 export class ApiError extends Error {

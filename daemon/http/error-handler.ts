@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import type { ErrorBody } from '../../shared/types.js';
 import { ApiError, fromFsError } from '../errors.js';
+import { pageWords } from './page-words.js';
 import { sendPage } from './pages.js';
 import { redactUrl } from './request-log.js';
 import { dropUnreadBody } from './unread-body.js';
@@ -45,7 +46,9 @@ export function errorHandler(log: (line: string) => void): Middleware {
       dropUnreadBody(ctx.req, ctx.res);
       const page = apiError?.page;
       if (page && (!page.browsersOnly || ctx.accepts('json', 'html') === 'html')) {
-        sendPage(ctx, status, page.title, page.message);
+        const { w } = pageWords(ctx);
+        const [title, message] = page.words ? [w[`${page.words}Title`], w[`${page.words}Message`]] : [page.title, page.message];
+        sendPage(ctx, status, title, message);
         return;
       }
       ctx.type = 'application/json';

@@ -118,14 +118,26 @@ export function ownOrigins(hosts: Set<string>, publicUrl: string | null): Set<st
  * SameSite=Strict alone does not cover sibling subdomains or old browsers.
  */
 export function assertSameOrigin(ctx: Context, origins: Set<string>): void {
-  const origin = ctx.get('Origin');
+  const origin = namedOrigin(ctx);
   const same = origin ? origins.has(origin.toLowerCase()) : ctx.get('Sec-Fetch-Site') === 'same-origin';
   if (!same) throw new ApiError('cross_site_request', 'This request must come from a page of Nimbus itself');
 }
 
+/**
+ * The request's Origin, or '' when it names none. A form posted from one of the daemon's own
+ * pages (a share link's password, an upload link) says `Origin: null`: the pages send no
+ * referrer (Referrer-Policy: no-referrer), and browsers then hide a form's origin too. Such a
+ * request is the daemon's own only if the browser says so with `Sec-Fetch-Site: same-origin`
+ * (an opaque origin from elsewhere, a sandboxed frame or a data: page, is cross-site there).
+ */
+function namedOrigin(ctx: Context): string {
+  const origin = ctx.get('Origin');
+  return origin === 'null' ? (ctx.get('Sec-Fetch-Site') === 'same-origin' ? '' : 'null') : origin;
+}
+
 /** A public POST of /api/auth (sign-in, registration, reset) that names another site's Origin: 403 (no login CSRF). */
 export function assertNoForeignOrigin(ctx: Context, origins: Set<string>): void {
-  const origin = ctx.get('Origin');
+  const origin = namedOrigin(ctx);
   if (origin && !origins.has(origin.toLowerCase()))
     throw new ApiError('cross_site_request', 'This request must come from a page of Nimbus itself');
 }

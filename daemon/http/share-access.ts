@@ -3,13 +3,14 @@ import type { Context } from 'koa';
 import { ApiError, type ErrorPage } from '../errors.js';
 import { UNLOCK_COOKIE, unlocks } from '../services/share-options.js';
 import type { StoredShare } from '../store/schema.js';
-import { sendSharePassword } from './pages.js';
+import { sendSharePassword } from './share-pages.js';
 
 export const DEAD_LINK_PAGE: ErrorPage = {
   title: 'Link not found',
   message: 'This link does not exist or is no longer shared. Ask the person who sent it for a new one.',
   // A person who opens a dead link in a browser gets a page; API clients keep the JSON error.
   browsersOnly: true,
+  words: 'deadLink',
 };
 
 export const wantsPage = (ctx: Context) => ctx.accepts('json', 'html') === 'html';

@@ -17,7 +17,7 @@ import type { StoredShare } from '../store/schema.js';
 import { sendFile } from './download.js';
 import { sendFolderLinkPage } from './folder-page.js';
 import type { HandlerInput } from './handler-support.js';
-import { sendSharePreview, sharePreviewKind } from './pages.js';
+import { sendSharePreview, sharePreviewKind } from './share-pages.js';
 import { DEAD_LINK_PAGE, requireUnlocked, wantsPage } from './share-access.js';
 import type { FailureThrottle } from './throttle.js';
 import { serveUploadLink } from './upload-link.js';
@@ -68,6 +68,7 @@ const NOTHING_HERE_PAGE: ErrorPage = {
   title: 'Not in this folder',
   message: 'There is nothing by that name in the shared folder (any more). Go back to the folder’s page.',
   browsersOnly: true,
+  words: 'nothingHere',
 };
 
 /** A file of a link: its preview page for a browser's picture or PDF, else its bytes (a download from byte 0 counts). */

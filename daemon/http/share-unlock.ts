@@ -14,7 +14,7 @@ import { liveShare } from '../services/share-links.js';
 import { unlockValue } from '../services/share-options.js';
 import { shareUnlockCookie } from './cookies.js';
 import type { HandlerInput } from './handler-support.js';
-import { sendSharePassword } from './pages.js';
+import { sendSharePassword } from './share-pages.js';
 
 export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<'share.unlock'>): Promise<void> {
   const address = ctx.socket.remoteAddress ?? 'unknown';

@@ -13,22 +13,20 @@ import { dropFile } from '../services/upload-links.js';
 import { escapeHtml } from '../services/verification.js';
 import { FormFilePart } from './form-file.js';
 import type { HandlerInput } from './handler-support.js';
-import { htmlDocument, PASSWORD_PAGE_CSP, STYLE } from './pages.js';
+import { pageWords, type PageWords } from './page-words.js';
+import { htmlDocument, PASSWORD_PAGE_CSP, sendHtml, STYLE } from './pages.js';
 import { DEAD_LINK_PAGE, requireUnlocked, wantsPage } from './share-access.js';
 import { withUploadBody } from './upload-body.js';
 
 const UPLOAD_STYLE = `form{display:grid;gap:.75rem;margin-top:1.25rem}
-input[type=file]{font:inherit;padding:.6rem;border-radius:8px;border:1px dashed color-mix(in srgb,CanvasText 40%,transparent)}
-button,a.button{font:inherit;padding:.6rem 1.4rem;border-radius:8px;border:0;background:LinkText;color:Canvas;font-weight:600;cursor:pointer;text-decoration:none;display:inline-block}
-input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid LinkText;outline-offset:2px}
-p.done{font-weight:600;opacity:1;margin-bottom:1rem}`;
+input[type=file]{font:inherit;padding:.75rem;border-radius:6px;border:1px dashed var(--border);background:var(--bg);color:var(--text);max-width:100%}
+p.done{font-weight:600;color:var(--text);margin-bottom:1rem}`;
 
-function sendHtml(ctx: Context, status: number, title: string, body: string): void {
-  ctx.status = status;
-  ctx.set('Content-Security-Policy', PASSWORD_PAGE_CSP);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.type = 'text/html';
-  ctx.body = htmlDocument(title, `${STYLE}\n${UPLOAD_STYLE}`, `<main>${body}</main>`);
+/** One of the upload link's pages, in the reader's language. */
+function sendUploadPage(ctx: Context, status: number, body: (w: PageWords) => { title: string; html: string }): void {
+  const { w, lang } = pageWords(ctx);
+  const { title, html } = body(w);
+  sendHtml(ctx, status, PASSWORD_PAGE_CSP, htmlDocument(title, `${STYLE}\n${UPLOAD_STYLE}`, `<main>${html}</main>`, lang));
 }
 
 /** `GET /s/{token}` of an upload link: its page for a browser, `{upload: true}` for anything else. */
@@ -38,15 +36,13 @@ export function serveUploadLink(ctx: Context, token: string): void {
     ctx.body = { upload: true };
     return;
   }
-  sendHtml(
-    ctx,
-    200,
-    'Send files',
-    `<h1>Send a file</h1><p>The file goes to the person who sent you this link. You cannot see what others have sent.</p>
+  sendUploadPage(ctx, 200, (w) => ({
+    title: w.sendTitle,
+    html: `<h1>${escapeHtml(w.sendTitle)}</h1><p>${escapeHtml(w.sendLead)}</p>
 <form method="post" action="/s/${encodeURIComponent(token)}/upload" enctype="multipart/form-data">
-<label for="file" hidden>File</label><input id="file" name="file" type="file" required>
-<button type="submit">Upload</button></form>`,
-  );
+<label for="file" hidden>${escapeHtml(w.file)}</label><input id="file" name="file" type="file" required>
+<button type="submit">${escapeHtml(w.upload)}</button></form>`,
+  }));
 }
 
 /** `POST /s/{token}/upload`. */
@@ -62,12 +58,10 @@ export async function uploadThroughLink({
   if (!(await takeDownload(nimbus, share))) explainedBy(DEAD_LINK_PAGE)(deadLink());
   const name = await withUploadBody(ctx, async (upload) => dropFile(nimbus, share, await nameOf(upload.body, params.file), upload));
   if (!wantsPage(ctx)) return { msg: 'File uploaded', name };
-  sendHtml(
-    ctx,
-    201,
-    'File sent',
-    `<h1>Thank you</h1><p class="done">“${escapeHtml(name)}” was sent.</p><a class="button" href="/s/${encodeURIComponent(params.token)}">Send another file</a>`,
-  );
+  sendUploadPage(ctx, 201, (w) => ({
+    title: w.sentTitle,
+    html: `<h1>${escapeHtml(w.sentTitle)}</h1><p class="done">${escapeHtml(w.sent(name))}</p><a class="button" href="/s/${encodeURIComponent(params.token)}">${escapeHtml(w.sendAnother)}</a>`,
+  }));
 }
 
 /** The name the client gave: the `file` parameter, else a form's file part's own name. */

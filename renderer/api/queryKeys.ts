@@ -26,6 +26,8 @@ export const queryKeys = {
   /** Every search of a user's (made stale by any change of their files), and one of them. */
   searches: (username: string) => ['search', username] as const,
   search: (username: string, q: string) => ['search', username, q] as const,
+  /** A user's share links with their options, downloads and state (shares.list). */
+  shares: (username: string) => ['shares', username] as const,
 };
 
 /** The queries a live change event makes stale. */
@@ -36,14 +38,29 @@ export function keysForEvent(event: ChangeEvent): QueryKey[] {
     case 'file.changed':
     case 'file.removed':
     case 'share.changed':
-      if (!user) return [['files'], ['folders'], ['search'], queryKeys.users, queryKeys.dash];
-      return [queryKeys.files(user, event.folder), queryKeys.folders(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
+      // A link follows its file when it is renamed or moved, and goes with it when it is deleted: the links too.
+      if (!user) return [['files'], ['folders'], ['search'], ['shares'], queryKeys.users, queryKeys.dash];
+      return [
+        queryKeys.files(user, event.folder),
+        queryKeys.folders(user),
+        queryKeys.searches(user),
+        queryKeys.shares(user),
+        queryKeys.users,
+        queryKeys.dash,
+      ];
     case 'folder.added':
     case 'folder.removed':
     // A move: the `folders` prefix covers the old and the new parent's listings, `allFiles` those inside it.
     case 'folder.moved':
-      if (!user) return [['files'], ['folders'], ['search'], queryKeys.users, queryKeys.dash];
-      return [queryKeys.folders(user), queryKeys.allFiles(user), queryKeys.searches(user), queryKeys.users, queryKeys.dash];
+      if (!user) return [['files'], ['folders'], ['search'], ['shares'], queryKeys.users, queryKeys.dash];
+      return [
+        queryKeys.folders(user),
+        queryKeys.allFiles(user),
+        queryKeys.searches(user),
+        queryKeys.shares(user),
+        queryKeys.users,
+        queryKeys.dash,
+      ];
     case 'user.changed':
     case 'user.removed':
       return [queryKeys.users, queryKeys.dash];

@@ -48,6 +48,24 @@ export function useKeys() {
   return useQuery({ queryKey: queryKeys.keys, queryFn: async ({ signal }) => (await client.call('keys.list', {}, signal)).keys });
 }
 
+/** How often the links' downloads are asked for again while shown (a download publishes no event). */
+const SHARES_REFRESH_MS = 30_000;
+
+/**
+ * A user's share links, newest first, with their options, downloads so far and state
+ * (shares.list). A download publishes no event, so the list is asked for again whenever a view
+ * of it opens, and every half minute while one is open.
+ */
+export function useShares(username: string) {
+  const client = useClient();
+  return useQuery({
+    queryKey: queryKeys.shares(username),
+    queryFn: async ({ signal }) => (await client.call('shares.list', { username }, signal)).shares,
+    refetchOnMount: 'always',
+    refetchInterval: SHARES_REFRESH_MS,
+  });
+}
+
 /** How many folders.list calls the walk below keeps in flight at once. */
 const WALK_PARALLEL = 6;
 

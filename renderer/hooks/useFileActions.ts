@@ -36,7 +36,13 @@ export function useFileActions(username: string, folder: string | null) {
   const { t } = useTranslation();
 
   return useMemo(() => {
-    const stale = [queryKeys.files(username, folder), queryKeys.folders(username), queryKeys.users, queryKeys.dash];
+    const stale = [
+      queryKeys.files(username, folder),
+      queryKeys.folders(username),
+      queryKeys.shares(username),
+      queryKeys.users,
+      queryKeys.dash,
+    ];
     const where = { username, folder: folder ?? undefined };
     // A delete, restore, move or copy changes listings, the trash and the usage charts at once:
     // refresh whatever is on screen rather than guess every key.
@@ -160,7 +166,8 @@ export function useFileActions(username: string, folder: string | null) {
         return result?.file;
       },
 
-      async unshare(file: FileEntry): Promise<boolean> {
+      /** Revokes a file's link (by its name: a row of Shared by me holds a link, not a listing's entry). */
+      async unshare(file: Pick<FileEntry, 'name'>): Promise<boolean> {
         const result = await run(
           t('explorer:actions.unshareFailed', { name: file.name }),
           () => client.call('files.noshare', { ...where, file: file.name }),

@@ -28,6 +28,7 @@ const oneDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFra
 const twoDecimalFormat = cached((lng) => new Intl.NumberFormat(lng, { maximumFractionDigits: 2 }));
 const dateFormat = cached((lng) => new Intl.DateTimeFormat(lng, { day: 'numeric', month: 'short', year: 'numeric' }));
 const timeFormat = cached((lng) => new Intl.DateTimeFormat(lng, { hour: 'numeric', minute: '2-digit' }));
+const dateTimeFormat = cached((lng) => new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }));
 const fullFormat = cached((lng) => new Intl.DateTimeFormat(lng, { dateStyle: 'full', timeStyle: 'medium' }));
 
 /** A count as the language writes it: "12,345" in English, "12 345" in Czech. */
@@ -67,6 +68,18 @@ export function formatModified(iso: string, now: Date = new Date()): string {
   if (time >= startOfToday && time < startOfToday + day) return i18next.t('common:today', { time: timeFormat().format(date) });
   if (time >= startOfToday - day && time < startOfToday) return i18next.t('common:yesterday', { time: timeFormat().format(date) });
   return dateFormat().format(date);
+}
+
+/** A day as the language writes it, short: "3 Mar 2025" ("—" for none or not a date). */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : dateFormat().format(date);
+}
+
+/** A day and a time of day: "24 Dec 2026, 18:00". */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '—' : dateTimeFormat().format(date);
 }
 
 /** The whole date and time, for a tooltip. */

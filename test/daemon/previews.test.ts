@@ -10,7 +10,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachment, INLINE_CSP, INLINE_MEDIA_CSP } from '../../daemon/http/download.js';
-import { PAGE_CSP, SHARE_PAGE_CSP } from '../../daemon/http/pages.js';
+import { PAGE_CSP } from '../../daemon/http/pages.js';
+import { SHARE_PAGE_CSP } from '../../daemon/http/share-pages.js';
 import { INERT_CSP } from '../../daemon/http/security.js';
 import { api, apiLoose, signIn } from '../helpers/api.js';
 import { onDisk } from '../helpers/backend.js';
@@ -282,7 +283,27 @@ describe('share links: /s/{token}', () => {
   });
 
   it.each([
-    ['text', 'shared.txt', 'plain words'],
+    ['text', 'shared.txt', 'plain words', 'iframe'],
+    ['audio', 'shared.mp3', 'ID3 not really', 'audio'],
+    ['video', 'shared.mp4', 'not really a film', 'video'],
+  ])(
+    'gives a browser the preview page of %s (issue 27), its bytes inline in the page and as a download',
+    async (_what, name, content, tag) => {
+      await upload(t, 'ana', name, content);
+      const link = await share('ana', name);
+      const page = await fetchBytes(link, { key: null, headers: { Accept: BROWSER_ACCEPT } });
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toBe(SHARE_PAGE_CSP);
+      expect(page.bytes.toString()).toMatch(new RegExp(`<${tag} [^>]*src="/s/[^"]+\\?inline=true"`));
+      const inline = await fetchBytes(`${link}?inline=true`, { key: null, headers: { Accept: BROWSER_ACCEPT } });
+      expect(inline.headers.get('content-disposition')).toMatch(/^inline;/);
+      const bytes = await fetchBytes(`${link}?download=true`, { key: null, headers: { Accept: BROWSER_ACCEPT } });
+      expect(bytes.bytes.toString()).toBe(content);
+      expect(bytes.headers.get('content-disposition')).toMatch(/^attachment;/);
+    },
+  );
+
+  it.each([
     ['HTML', 'shared.html', '<script>alert(document.domain)</script>'],
     ['SVG', 'shared.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
     ['an archive', 'shared.zip', 'PK\u0003\u0004'],

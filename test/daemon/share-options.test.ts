@@ -165,6 +165,18 @@ describe('share link options', () => {
       expect(unknown.text.replace(/\/s\/[A-Za-z0-9_-]+/g, '')).toBe(wrong.text.replace(/\/s\/[A-Za-z0-9_-]+/g, ''));
     });
 
+    it('takes the page’s own form (Origin: null, Sec-Fetch-Site: same-origin) and refuses an opaque origin from elsewhere', async () => {
+      const link = await shared({ password: 'open sesame' });
+      const own = await unlock(link.path, 'open sesame', { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' });
+      expect(own.status).toBe(303);
+      for (const site of ['cross-site', 'same-site', 'none']) {
+        const foreign = await unlock(link.path, 'open sesame', { Origin: 'null', 'Sec-Fetch-Site': site });
+        expect(foreign.status, site).toBe(403);
+        expect(foreign.text).toContain('cross_site_request');
+      }
+      expect((await unlock(link.path, 'open sesame', { Origin: 'https://evil.example' })).status).toBe(403);
+    });
+
     it('refuses guesses past five for a link (429), even the right password, while other links open', async () => {
       const link = await shared({ password: 'open sesame' });
       for (let i = 0; i < 5; i++) expect((await unlock(link.path, `guess ${i}`)).status).toBe(401);

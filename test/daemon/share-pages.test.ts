@@ -51,10 +51,21 @@ describe('GET /s/<token>', () => {
     expect(bare.body.code).toBe('share_not_found');
   });
 
-  it('still downloads a live link, even for a browser', async () => {
-    const res = await t.raw('GET', new URL(liveLink).pathname, { key: null, headers: { Accept: BROWSER_ACCEPT } });
+  it('still downloads a live link, even for a browser (its page’s download button)', async () => {
+    const res = await t.raw('GET', `${new URL(liveLink).pathname}?download=true`, { key: null, headers: { Accept: BROWSER_ACCEPT } });
     expect(res.status).toBe(200);
     expect(res.text).toBe('hello\n');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
+  });
+
+  it('speaks the browser’s language on its pages: Czech, Japanese, Norwegian (no), English for the rest', async () => {
+    const dead = (lang: string) => t.raw('GET', DEAD, { key: null, headers: { Accept: BROWSER_ACCEPT, 'Accept-Language': lang } });
+    const cs = await dead('cs-CZ,cs;q=0.9,en;q=0.8');
+    expect(cs.text).toContain('<html lang="cs">');
+    expect(cs.text).toContain('Odkaz nenalezen');
+    expect((await dead('ja')).text).toContain('リンクが見つかりません');
+    expect((await dead('no-NO')).text).toContain('Fant ikke lenken');
+    expect((await dead('fr-FR,de;q=0.9')).text).toContain('Link not found');
+    expect((await dead('fr, es;q=0.5')).text).toContain('Enlace no encontrado');
   });
 });

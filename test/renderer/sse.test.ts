@@ -61,6 +61,15 @@ describe('change events', () => {
     expect(keysForEvent({ type: 'role.changed', username: null, folder: null, file: null })).toContainEqual(queryKeys.roles);
   });
 
+  it('marks a user’s share links stale when a link changes, and when the files they follow are renamed, moved or deleted', () => {
+    expect(keysForEvent({ type: 'share.changed', username: 'ana', folder: null, file: 'a.txt' })).toContainEqual(queryKeys.shares('ana'));
+    expect(keysForEvent({ type: 'file.removed', username: 'ana', folder: 'Docs', file: 'a.txt' })).toContainEqual(queryKeys.shares('ana'));
+    expect(keysForEvent({ type: 'folder.moved', username: 'ana', folder: 'x/b', from: 'a/b', file: null })).toContainEqual(
+      queryKeys.shares('ana'),
+    );
+    expect(keysForEvent({ type: 'share.changed', username: null, folder: null, file: null })).toContainEqual(['shares']);
+  });
+
   it('reads a folder move whole: its old path in from, both parents’ listings and every file listing of the user made stale', () => {
     const event = toChangeEvent({
       event: 'folder.moved',

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { FileEntry, User } from '../../shared/types';
+import type { FileEntry, ShareInfo, User } from '../../shared/types';
 import { NimbusClient } from '../../renderer/api/client';
 import { UserShell } from '../../renderer/components/UserShell/UserShell';
 import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
@@ -24,6 +24,20 @@ const file = (name: string, folder: string | null, shared: boolean): FileEntry =
   shared,
   shareUrl: shared ? `${BASE}/s/${name}-token-0123456789abcdef` : null,
 });
+const link = (name: string, folder: string | null): ShareInfo =>
+  ({
+    url: `${BASE}/s/${name}-token-0123456789abcdef`,
+    kind: 'file',
+    username: 'ana',
+    folder,
+    file: name,
+    createdAt: '2026-01-02T00:00:00.000Z',
+    expiresAt: null,
+    hasPassword: false,
+    maxDownloads: null,
+    downloads: 0,
+    state: 'active',
+  }) as ShareInfo;
 const ADMIN_ONLY = ['/api/user/all', '/api/role/all', '/api/dash', '/api/dash/rescan'];
 
 function renderUserShell() {
@@ -49,6 +63,7 @@ function renderUserShell() {
         },
       }),
     'GET /api/trash': () => json(200, { items: [] }),
+    'GET /api/shares': () => json(200, { shares: [link('notes.txt', null), link('beach.jpg', 'Photos')] }),
   });
   renderWithSession(
     <UploadsProvider>
@@ -99,7 +114,7 @@ describe('a signed-in user’s window', () => {
     const names = await vi.waitFor(() => {
       const rows = within(table).getAllByRole('row').slice(1);
       expect(rows).toHaveLength(2);
-      return rows.map((row) => within(row).getByRole('rowheader').textContent);
+      return rows.map((row) => within(row).getByRole('rowheader').querySelector('[title]')?.textContent);
     });
     expect(names).toEqual(['notes.txt', 'beach.jpg']);
     expect(within(table).queryByText('todo.txt')).toBeNull();

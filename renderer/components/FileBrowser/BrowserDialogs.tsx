@@ -49,7 +49,8 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
     case 'share':
       return (
         <ShareDialog
-          file={dialog.file}
+          username={username}
+          file={{ name: dialog.file.name, url: dialog.file.shareUrl ?? '' }}
           copied={dialog.copied}
           onCopy={copyText}
           onUnshare={async () => {

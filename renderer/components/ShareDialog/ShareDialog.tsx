@@ -1,12 +1,21 @@
 import { useId, useState } from 'react';
 import { Check, Copy, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { FileEntry } from '../../../shared/types';
+import { isLoopbackUrl } from '../../lib/shareLinks';
 import { Dialog } from '../Dialog/Dialog';
+import { LoopbackNotice } from './LoopbackNotice';
+import { ShareOptions } from './ShareOptions';
 import './ShareDialog.css';
 
+/** The shared file a dialog is about: its name and its link (which names it in `shares.list`). */
+export interface SharedFile {
+  name: string;
+  url: string;
+}
+
 interface ShareDialogProps {
-  file: FileEntry;
+  username: string;
+  file: SharedFile;
   /** Whether the link reached the clipboard when the dialog opened. */
   copied: boolean;
   onCopy: (url: string) => Promise<boolean>;
@@ -14,18 +23,18 @@ interface ShareDialogProps {
   onClose: () => void;
 }
 
-/** Shows a shared file's link, copies it again, or revokes it. */
-export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
+/** Shows a shared file's link, copies it again, changes its options (expiry, password, download limit), or revokes it. */
+export function ShareDialog({ username, file, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(initiallyCopied);
   const [busy, setBusy] = useState(false);
   const fieldId = useId();
-  const url = file.shareUrl ?? '';
+  const { url } = file;
   return (
     <Dialog
       title={t('share:dialog.title', { file: file.name })}
       onClose={onClose}
-      width={520}
+      width={560}
       initialFocus="[data-share-url]"
       footer={
         <>
@@ -70,6 +79,8 @@ export function ShareDialog({ file, copied: initiallyCopied, onCopy, onUnshare, 
       <p className="share__note" role="status">
         {copied ? t('share:dialog.onClipboard') : t('share:dialog.selectAndCopy')}
       </p>
+      {isLoopbackUrl(url) ? <LoopbackNotice url={url} /> : null}
+      <ShareOptions username={username} url={url} />
     </Dialog>
   );
 }
