@@ -142,6 +142,12 @@ export function nonNegative(raw: string, name: string): number {
   return value;
 }
 
+/** A whole number of 0 or more, up to 10,000 (a count). */
+export function nonNegativeInt(raw: string, name: string): number {
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 10_000) throw new Error(`Invalid ${name}: ${raw} (a whole number from 0 to 10000)`);
+  return Number(raw);
+}
+
 /** A comma-separated list, blanks dropped. */
 export function list(raw: string): string[] {
   return raw

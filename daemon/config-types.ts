@@ -56,6 +56,12 @@ export interface DaemonConfig {
   requireVerified: boolean;
   /** Trash items older than this many days are purged (NIMBUS_TRASH_DAYS, a whole number ≥ 1; default 30). */
   trashDays: number;
+  /** How many earlier versions of a file are kept (NIMBUS_VERSIONS_KEEP; default 10; 0 keeps none). */
+  versionsKeep: number;
+  /** Versions older than this many days are dropped (NIMBUS_VERSIONS_DAYS; default 30). */
+  versionsDays: number;
+  /** A resumable (tus) upload left unfinished this long after its last byte is dropped (NIMBUS_UPLOAD_EXPIRY_HOURS; default 24 h). */
+  uploadExpiryMs: number;
   /**
    * PostgreSQL for metadata instead of db.json (--database-url, NIMBUS_DATABASE_URL: a
    * postgres:// or postgresql:// URL); null is the embedded store (docs/cluster.md, "Modes").

@@ -7,6 +7,7 @@ import { redactUrl, resolveConfig } from './config.js';
 import { announceRemoteChange } from './http/remote-events.js';
 import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
+import { openResumableUploads } from './http/tus/start.js';
 import { createApp } from './http/app.js';
 import { limitSlowBodies } from './http/body-timeout.js';
 import { createHttpServer } from './http/server.js';
@@ -24,6 +25,7 @@ import { followWatchedMove, watchForVanishedResources } from './services/dav-fol
 import { sweepExpiredLocks } from './services/dav-locks.js';
 import { followMovedFolder, watchForVanishedShares } from './services/shares.js';
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
+import { dropPast, sweepVersions } from './services/versions.js';
 import { ChangeFeed } from './storage/change-feed.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
@@ -122,10 +124,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
     await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
     await adoptTrash(nimbus);
-    // The hourly upkeep: the trash's due items, and WebDAV locks that expired unused (never honoured meanwhile).
+    // Versions after a crash: bytes without a record removed, records without bytes dropped (docs/versions.md).
+    await sweepVersions(nimbus).catch((err: Error) => log(`Nimbus: sweeping the versions failed: ${err.message}`));
+    // The hourly upkeep: the trash's due items, versions past their days, and WebDAV locks that expired unused (never honoured meanwhile).
     const purge = () =>
       Promise.all([
         purgeTrash(nimbus).catch((err: Error) => log(`Nimbus: purging the trash failed: ${err.message}`)),
+        dropPast(nimbus)
+          .then((n) => (n > 0 ? nimbus.store.commit() : undefined))
+          .catch((err: Error) => log(`Nimbus: dropping old versions failed: ${err.message}`)),
         sweepExpiredLocks(nimbus).catch((err: Error) => log(`Nimbus: sweeping expired WebDAV locks failed: ${err.message}`)),
       ]);
     let purging: Promise<unknown> = purge();
@@ -137,6 +144,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       await purging;
     };
     cleanups.push(stopPurging);
+    // Resumable uploads kept by the previous run, their quota held again before anyone is answered.
+    const resumable = await openResumableUploads(nimbus, mode === 'cluster');
+    if (resumable) cleanups.push(() => resumable.close());
     const events = new EventHub(changes, { revocations: nimbus.revocations, maxBufferedBytes: config.eventBufferBytes, log });
     cleanups.push(() => events.close());
     // What other daemons change enters this one's feed, with this daemon's ids (files: through the index, above).
@@ -145,6 +155,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const server = createHttpServer(Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)));
     const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {
       routing: options.routing,
+      tus: resumable?.uploads ?? null,
     });
     server.on('request', app.callback());
     server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out

@@ -83,7 +83,7 @@ function checkFileNameList(raw: string): Checked<string[]> {
   return { ok: true, value: [...seen] };
 }
 
-/** A trash item's id (trash.list): 16 random bytes, hex. */
+/** A trash item's (trash.list) or a version's (files.versions) id: 16 random bytes, hex. */
 function checkTrashId(raw: string): Checked<string> {
   if (!/^[0-9a-f]{32}$/.test(raw)) return { ok: false, message: 'is not a trash item id' };
   return { ok: true, value: raw };
@@ -115,6 +115,7 @@ export const PARAM_CHECKS = {
   thumbnailSize: checkThumbnailSize,
   fileNameList: checkFileNameList,
   trashId: checkTrashId,
+  versionId: checkTrashId,
   expiry: checkExpiry,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
@@ -670,6 +671,43 @@ const ENDPOINT_LIST = [
     success: 201,
     errors: [400, 404],
     events: ['share.changed'],
+  },
+  {
+    id: 'files.versions',
+    method: 'GET',
+    path: '/api/files/versions',
+    group: 'files',
+    summary: 'A file’s earlier versions, newest first: what uploads replaced (docs/versions.md)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt },
+    success: 200,
+    errors: [400, 404],
+    events: [],
+  },
+  {
+    id: 'files.versions.restore',
+    method: 'POST',
+    path: '/api/files/versions/restore',
+    group: 'files',
+    summary: 'Make an earlier version the file’s content again (what it replaces is kept as a version)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, id: p('versionId', 'The version’s id (files.versions)') },
+    success: 201,
+    errors: [400, 404, 423, 507],
+    events: [],
+  },
+  {
+    id: 'files.versions.download',
+    method: 'GET',
+    path: '/api/files/versions/download',
+    group: 'files',
+    summary: 'An earlier version’s bytes (Range supported)',
+    audience: 'self',
+    params: { username, file, folder: folderOpt, id: p('versionId', 'The version’s id (files.versions)') },
+    success: 200,
+    errors: [400, 404, 416],
+    events: [],
+    raw: 'bytes',
   },
   {
     id: 'files.upload',

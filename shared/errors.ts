@@ -44,7 +44,11 @@ export const ERROR_STATUS = {
   share_not_found: 404,
   session_not_found: 404,
   trash_item_not_found: 404,
+  /** A file version id that names none of that file's versions (docs/versions.md). */
+  version_not_found: 404,
   route_not_found: 404,
+  /** A resumable (tus) upload that does not exist, or is another user's (docs/uploads.md). */
+  upload_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
@@ -63,8 +67,14 @@ export const ERROR_STATUS = {
   key_builtin: 409,
   /** A WebDAV lock token that names no lock on the resource (UNLOCK 409; a LOCK refresh answers it 412). */
   lock_token_mismatch: 409,
+  /** A tus PATCH whose Upload-Offset is not where the upload stands (docs/uploads.md). */
+  upload_offset_mismatch: 409,
+  /** A resumable upload left unfinished past its expiry: its bytes are gone (docs/uploads.md). */
+  upload_expired: 410,
   /** A download whose If-Match or If-Unmodified-Since names bytes the file no longer has. */
   precondition_failed: 412,
+  /** A tus request whose Tus-Resumable is not a version this server speaks (1.0.0). */
+  tus_version_unsupported: 412,
   payload_too_large: 413,
   /** A WebDAV dead property over 64 KiB, or a resource's properties over 1 MiB together (docs/webdav.md). */
   property_too_large: 413,
@@ -78,6 +88,8 @@ export const ERROR_STATUS = {
   /** Too many failed sign-ins for a username or from an address (Retry-After says when to retry). */
   too_many_attempts: 429,
   internal: 500,
+  /** Something this deployment cannot do (resumable uploads with several daemons: docs/uploads.md). */
+  not_implemented: 501,
   mail_failed: 502,
   /** A WebDAV COPY or MOVE whose Destination is on another server. */
   destination_elsewhere: 502,

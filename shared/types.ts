@@ -95,6 +95,16 @@ export interface FileEntry {
   shareUrl: string | null;
 }
 
+/** A file's earlier content, kept when an upload replaced it (GET /api/files/versions, docs/versions.md). */
+export interface FileVersion {
+  id: string;
+  size: number;
+  /** When that content was last modified. */
+  modifiedAt: string;
+  /** When it was replaced, so kept. */
+  keptAt: string;
+}
+
 /** Whether a share link answers: `expired` and `exhausted` (its downloads used up) answer as a revoked link. */
 export type ShareState = 'active' | 'expired' | 'exhausted';
 
@@ -292,6 +302,9 @@ export interface ResponseMap {
   'files.noshare': Msg & { file: FileEntry };
   'shares.edit': Msg & { share: ShareInfo };
   'folders.share': Msg & { share: ShareInfo };
+  'files.versions': { versions: FileVersion[] };
+  'files.versions.restore': Msg & { file: FileEntry };
+  'files.versions.download': void;
   'folders.noshare': Msg;
   'shares.list': { shares: ShareInfo[] };
   'files.upload': Msg & { file: FileEntry };

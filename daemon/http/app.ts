@@ -20,12 +20,16 @@ import { requestLog } from './request-log.js';
 import { tableRouting, type Routing } from './routing.js';
 import { allowedHosts, checkHostAndCors, ownOrigins } from './security.js';
 import { FailureThrottle } from './throttle.js';
+import { answersTusOptions, tusDoor } from './tus/door.js';
+import type { TusUploads } from '../services/tus-uploads.js';
 
 export { tableRouting, type Dispatch, type Routing } from './routing.js';
 
 export interface AppOptions {
   /** How requests find their endpoint; `tableRouting` unless a benchmark passes another. */
   routing?: Routing;
+  /** Resumable uploads (docs/uploads.md); without them /api/uploads/ answers 501. */
+  tus?: TusUploads | null;
 }
 
 export function createApp(nimbus: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {
@@ -68,9 +72,11 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   const dispatch = createDispatch(guards, events, logins);
   app.use(requestLog(nimbus.logger)); // outermost: sees the status the error handler sets
   app.use(errorHandler(nimbus.log));
-  app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, answersOptions));
+  app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, (path) => answersOptions(path) || answersTusOptions(path)));
   // WebDAV's own door, before the API's routing: its methods, paths and authentication are its own.
   app.use(davDoor({ nimbus, logins, origins: currentOrigins, hosts: currentHosts, connections }));
+  // tus's own door (HEAD, PATCH, DELETE, OPTIONS on /api/uploads/), authorized as files.upload.
+  app.use(tusDoor(guards, options.tus ?? null));
   app.use((options.routing ?? tableRouting)(dispatch));
   return app;
 }

@@ -25,7 +25,7 @@ import { sendZip } from './zip-response.js';
 
 type FileRow = Exclude<
   Extract<EndpointId, `folders.${string}` | `files.${string}` | `usage.${string}` | `trash.${string}`>,
-  'folders.share' | 'folders.noshare'
+  'folders.share' | 'folders.noshare' | 'files.versions' | 'files.versions.restore' | 'files.versions.download'
 >;
 
 /**

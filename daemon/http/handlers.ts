@@ -11,6 +11,7 @@ import { FILE_HANDLERS } from './file-handlers.js';
 import type { Handler } from './handler-support.js';
 import { LINK_HANDLERS } from './link-handlers.js';
 import { SHARE_HANDLERS } from './share-handlers.js';
+import { VERSION_HANDLERS } from './version-handlers.js';
 
 export type { Handler, HandlerInput, HandlerResult } from './handler-support.js';
 
@@ -19,6 +20,7 @@ export const HANDLERS: { [Id in EndpointId]: Handler<Id> } = {
   ...ACCOUNT_HANDLERS,
   ...FILE_HANDLERS,
   ...SHARE_HANDLERS,
+  ...VERSION_HANDLERS,
   ...DAEMON_HANDLERS,
   ...LINK_HANDLERS,
 };

@@ -23,6 +23,7 @@ const PARAM_SCHEMAS: Record<ParamKind, object> = {
   thumbnailSize: { type: 'string', pattern: '^[0-9]{2,3}$', description: 'Pixels, 64–512' },
   fileNameList: { type: 'string', description: 'File names separated by `/` (which no name may contain), at most 1000' },
   trashId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  versionId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
   expiry: { type: 'string', description: 'An ISO 8601 date-time with a zone, a date (its start, UTC), or "never"' },
   dialect: {
     type: 'string',

@@ -55,8 +55,11 @@ export async function uploadThroughLink({
   const share = await liveShare(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
   if (share.kind !== 'upload') explainedBy(DEAD_LINK_PAGE)(deadLink());
   if (!requireUnlocked(ctx, share, params.token)) return;
-  if (!(await takeDownload(nimbus, share))) explainedBy(DEAD_LINK_PAGE)(deadLink());
-  const name = await withUploadBody(ctx, async (upload) => dropFile(nimbus, share, await nameOf(upload.body, params.file), upload));
+  const name = await withUploadBody(ctx, async (upload) => {
+    // Once the body's type is known to be a file's (a 415 takes no use), before a byte of it is read.
+    if (!(await takeDownload(nimbus, share))) explainedBy(DEAD_LINK_PAGE)(deadLink());
+    return dropFile(nimbus, share, await nameOf(upload.body, params.file), upload);
+  });
   if (!wantsPage(ctx)) return { msg: 'File uploaded', name };
   sendUploadPage(ctx, 201, (w) => ({
     title: w.sentTitle,

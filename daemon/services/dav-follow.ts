@@ -1,8 +1,8 @@
 /**
- * WebDAV's state following what the services do to a resource (docs/webdav.md, "Locks and
- * properties"): a rename or move carries its dead properties (and those of everything below it)
- * to the new path and releases its locks, which do not move with it (RFC 4918 §7.4); a delete
- * drops both. The services call these in the step that makes their change real, beside the
+ * WebDAV's state, and files' versions, following what the services do to a resource
+ * (docs/webdav.md, "Locks and properties"; docs/versions.md): a rename or move carries its dead
+ * properties and versions (and those of everything below it) to the new path and releases its
+ * locks, which do not move with it (RFC 4918 §7.4); a delete drops them all. The services call these in the step that makes their change real, beside the
  * shares', so the records commit with it.
  */
 import type { NimbusContext } from '../context.js';
@@ -11,17 +11,18 @@ import { splitFolder } from '../storage/paths.js';
 import { releaseLocksWithin } from './dav-locks.js';
 import { dropDeadProps, moveDeadProps } from './dav-props.js';
 import { VANISHED_SHARE_GRACE_MS } from './shares.js';
+import { forgetVersions, moveVersions } from './versions.js';
 import { graceQueue } from '../util/grace-queue.js';
 
-/** `from` (and everything below it) is now at `to`. The caller commits; whether any record changed. */
+/** `from` (and everything below it) is now at `to`: its dead properties and its files' versions go along. The caller commits; whether any record changed. */
 export function followMove(nimbus: NimbusContext, username: string, from: string, to: string): boolean {
-  const moved = moveDeadProps(nimbus, username, from, to);
+  const moved = moveDeadProps(nimbus, username, from, to) + moveVersions(nimbus, username, from, to);
   return releaseLocksWithin(nimbus, username, from) + moved > 0;
 }
 
-/** `path` (and everything below it) is gone: deleted for good or into the trash, which keeps none of this. The caller commits. */
+/** `path` (and everything below it) is gone: deleted for good or into the trash, which keeps none of this (nor its versions). The caller commits. */
 export function forgetResource(nimbus: NimbusContext, username: string, path: string): boolean {
-  const dropped = dropDeadProps(nimbus, username, path);
+  const dropped = dropDeadProps(nimbus, username, path) + forgetVersions(nimbus, username, path);
   return releaseLocksWithin(nimbus, username, path) + dropped > 0;
 }
 

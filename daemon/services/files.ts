@@ -1,17 +1,20 @@
+import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { quotaExceeded } from '../errors.js';
+import { ApiError, quotaExceeded } from '../errors.js';
 import type { OpenedFile, UploadHooks } from '../storage/file-storage.js';
+import type { FileMeta } from '../storage/index-tree.js';
 import type { StoredUser } from '../store/schema.js';
 import { joinFolder } from '../storage/index-tree.js';
 import { followMove, forgetResource } from './dav-follow.js';
 import { requireUnlocked } from './lock-tokens.js';
 import { assertNoCaseTwin, fileLock } from './name-locks.js';
-import { maxBytesOf, requireUser, toFileEntry, usedBytesOf } from './records.js';
+import { maxBytesOf, requireUser, toFileEntry, usedBytesOf, versionBytes } from './records.js';
 import { QuotaHold } from './quota.js';
 import { moveShare, revokeShare } from './shares.js';
 import { trashFile } from './trash.js';
+import { keptContent, makeRoom, prepareVersion, recordVersion } from './versions.js';
 
 // Their own module, so that this one and trash.ts need not import each other; re-exported for this module's callers.
 export { assertNoCaseTwin, fileLock } from './name-locks.js';
@@ -88,10 +91,19 @@ export interface UploadRequest {
 export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Promise<FileEntry> {
   const user = requireUser(nimbus, req.username);
   const { username, folder, file, overwrite, body } = req;
-  const meta = await nimbus.storage.upload(
-    { username, folder, file, overwrite, body, expectedSize: req.declaredLength },
-    uploadPolicy(nimbus, req, user),
-  );
+  // Replacing a file keeps what it replaces as a version (docs/versions.md).
+  const kept = overwrite && nimbus.index.getFile(username, folder, file) ? await prepareVersion(nimbus, username) : null;
+  let meta: FileMeta;
+  try {
+    meta = await nimbus.storage.upload(
+      { username, folder, file, overwrite, body, expectedSize: req.declaredLength, keepReplacedAt: kept?.path },
+      uploadPolicy(nimbus, req, user),
+    );
+  } catch (err) {
+    if (kept) await unlink(kept.path).catch(() => undefined);
+    throw err;
+  }
+  if (kept) await recordVersion(nimbus, kept, { username, folder, file }, await keptContent(kept.path));
   // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
   return toFileEntry(nimbus, username, folder, file, meta);
 }
@@ -107,6 +119,11 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
     usedBytes: usedBytesOf(nimbus, username) - freed,
     freedBytes: freed,
   }));
+  const checkRoom = (expectedSize: number | null) => {
+    if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
+      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
+    if (expectedSize !== null) return quota.cover(expectedSize, true);
+  };
   return {
     checkTarget: (existing) => {
       // Before a byte is read; again under the name's lock (beforePlace).
@@ -116,11 +133,20 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
       freed = req.overwrite && existing ? existing.size : 0;
     },
     beforeBody: (expectedSize) => {
-      if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
-        throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
-      if (expectedSize !== null) return quota.cover(expectedSize, true);
+      // Versions give way: the oldest go while the upload would not fit beside them.
+      if (maxBytes >= 0 && versionBytes(nimbus, username) > 0)
+        return makeRoom(nimbus, username, (expectedSize ?? 0) - freed).then(() => checkRoom(expectedSize));
+      return checkRoom(expectedSize);
     },
-    reserve: (total) => quota.cover(total),
+    reserve: (total) => {
+      try {
+        return quota.cover(total);
+      } catch (err) {
+        // A body of unknown length past the quota: the oldest versions give way first, then it is held again.
+        if (!(err instanceof ApiError) || err.code !== 'quota_exceeded' || versionBytes(nimbus, username) === 0) throw err;
+        return makeRoom(nimbus, username, total - freed).then(() => quota.cover(total));
+      }
+    },
     lockName: (place) => nimbus.locks.run(fileLock(username, folder, file), place),
     // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
     beforePlace: () => {

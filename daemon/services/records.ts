@@ -23,8 +23,27 @@ export function maxBytesOf(nimbus: NimbusContext, user: StoredUser): number {
  * quota check (uploads, copies) and every usage the API answers reads it.
  */
 export function usedBytesOf(nimbus: NimbusContext, username: string): number {
-  return nimbus.index.usedBytes(username) + nimbus.store.trashBytes(username);
+  return nimbus.index.usedBytes(username) + nimbus.store.trashBytes(username) + versionBytes(nimbus, username);
 }
+
+/** Each user's versions' bytes (services/versions.ts), summed once per change of the versions, not per quota check. */
+const versionSums = new WeakMap<object, Map<string, number>>();
+
+/** Bytes of the user's kept versions (they count against the quota, docs/versions.md). */
+export function versionBytes(nimbus: NimbusContext, username: string): number {
+  const versions = nimbus.store.collection('versions');
+  if (versions.size === 0) return 0;
+  let sums = versionSums.get(versions);
+  if (!sums) {
+    sums = new Map();
+    for (const v of versions.values()) sums.set(v.username, (sums.get(v.username) ?? 0) + v.size);
+    versionSums.set(versions, sums);
+  }
+  return sums.get(username) ?? 0;
+}
+
+/** Call after changing the versions: the sums are made again when next asked. */
+export const versionsChanged = (nimbus: NimbusContext): void => void versionSums.delete(nimbus.store.collection('versions'));
 
 export function toUser(nimbus: NimbusContext, user: StoredUser): User {
   const usedBytes = usedBytesOf(nimbus, user.username);

@@ -36,6 +36,7 @@ export interface LinkTarget {
 /** The link `target` names; 404 `share_not_found` when there is none (and 400 for a folder link of the root). */
 function linkOf(nimbus: NimbusContext, username: string, target: LinkTarget): StoredShare {
   requireUser(nimbus, username);
+  if (target.file !== undefined && target.upload) throw badRequest('A file has no upload link: give `file` or `upload`, not both');
   if (target.file === undefined) {
     if (target.folder === null) throw badRequest('Name the shared `file`, or the `folder` whose link it is');
     return folderLinkOf(nimbus, username, target.folder, target.upload === true);

@@ -10,6 +10,7 @@ import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
 import { passwordCredential } from './standing.js';
+import { followUser } from './versions.js';
 
 // By the folded name: `Ana` and `ana` are one directory on a case-insensitive disk, so
 // creating one and creating or renaming to the other must not run at once.
@@ -88,6 +89,7 @@ export function deleteUser(nimbus: NimbusContext, username: string): Promise<voi
         // WebDAV's state of every path of theirs ('' is their root, above all of it).
         releaseLocksWithin(nimbus, username, '');
         dropDeadProps(nimbus, username, '');
+        await followUser(nimbus, username, null);
         await nimbus.store.commit();
       },
     });
@@ -143,6 +145,7 @@ export function editUser(
     // Every resource moved: its dead properties follow, its WebDAV locks do not (RFC 4918 §7.4, as for a folder's move).
     if (renaming) releaseLocksWithin(nimbus, username, '');
     if (renaming) moveUserDeadProps(nimbus, username, newUsername);
+    if (renaming) await followUser(nimbus, username, newUsername);
     for (const [hash, v] of nimbus.store.verifications) {
       if (v.username !== username) continue;
       if (emailChanged) nimbus.store.verifications.delete(hash);

@@ -38,6 +38,27 @@ export async function openFile(s: StorageParts, username: string, folder: string
   });
 }
 
+/**
+ * Opens a file the daemon keeps in its own data directory (a file's version, docs/versions.md)
+ * for reading: never through a link, and only a regular file; 404 `not_found` otherwise.
+ */
+export async function openKeptFile(filePath: string, missing: () => Error): Promise<OpenedFile> {
+  let fd: number;
+  try {
+    fd = await openOf(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') throw missing();
+    throw err;
+  }
+  const stat = fstatSync(fd, { bigint: true });
+  if (!stat.isFile()) {
+    closeSync(fd);
+    throw missing();
+  }
+  return new DiskOpenedFile(fd, stat);
+}
+
 const openOf = promisify(open);
 /** Reads up to `length` bytes at `position` into `buffer`: the count read. */
 const readAt = (fd: number, buffer: Buffer, length: number, position: number) =>

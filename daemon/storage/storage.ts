@@ -185,8 +185,9 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
     file: string,
     overwrite: boolean,
     isCurrent: () => boolean,
+    keepReplacedAt?: string,
   ): Promise<FileMeta> {
-    return placeUpload(this, received.ref, ticket, file, overwrite, isCurrent);
+    return placeUpload(this, received.ref, ticket, file, overwrite, isCurrent, keepReplacedAt);
   }
 
   /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */

@@ -25,6 +25,12 @@ export interface StorageUpload {
   body: Readable;
   /** Content-Length, when the client sent one: a body longer is stopped, a shorter one refused (400). */
   expectedSize: number | null;
+  /**
+   * With `overwrite`: where the replaced file's content is kept as a version (docs/versions.md),
+   * an absolute path the operator's data directory owns; the backend hard-links the old file
+   * there just before the new one takes its name. Left out (or a backend that keeps none): nothing kept.
+   */
+  keepReplacedAt?: string;
 }
 
 /** The policy decided above storage, called at its steps in this order. */
@@ -75,7 +81,14 @@ export interface UploadSteps<R extends ReceivedUpload> {
    * existing file without `overwrite`; 404 once the ticket is void or `isCurrent()` is false).
    * The received bytes are discarded on every failure.
    */
-  placeUpload(received: R, ticket: UploadTicket, file: string, overwrite: boolean, isCurrent: () => boolean): Promise<FileMeta>;
+  placeUpload(
+    received: R,
+    ticket: UploadTicket,
+    file: string,
+    overwrite: boolean,
+    isCurrent: () => boolean,
+    keepReplacedAt?: string,
+  ): Promise<FileMeta>;
   /** Drops received bytes that will not be placed. */
   discardUpload(received: R): Promise<void>;
 }
@@ -119,7 +132,7 @@ export async function runUpload<R extends ReceivedUpload>(
         await steps.discardUpload(received);
         throw err;
       }
-      return steps.placeUpload(received, ticket, file, overwrite, () => hooks.isCurrent());
+      return steps.placeUpload(received, ticket, file, overwrite, () => hooks.isCurrent(), req.keepReplacedAt);
     });
   } finally {
     steps.endUpload(ticket);

@@ -1,6 +1,8 @@
 /** Uploads on disk: checked before the body is read, received into a temp file (temp-upload.ts), then moved into place. */
 import { constants, linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { copyFile, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { fsyncDirectory } from '../store/fsync.js';
 import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
@@ -44,6 +46,7 @@ export async function placeUpload(
   file: string,
   overwrite: boolean,
   isCurrent: () => boolean,
+  keepReplacedAt?: string,
 ): Promise<FileMeta> {
   const { username, folder } = ticket;
   try {
@@ -58,6 +61,8 @@ export async function placeUpload(
       return within(s.storageDir, username, folder, folder === null ? 'user_not_found' : 'folder_not_found', async (dir) => {
         const existing = await lstatIn(dir, file);
         if (existing && !existing.isFile()) throw conflict('file_exists', 'A folder or link with that name already exists');
+        // The replaced content kept as a version: its inode linked (durably) before the new file takes the name.
+        if (overwrite && existing && keepReplacedAt) await keepReplaced(dir, file, keepReplacedAt);
         if (overwrite) await moveReplacing(tempPath, dir, file);
         else await moveNoClobber(tempPath, dir, file);
         await dir.fsync();
@@ -96,6 +101,22 @@ async function moveNoClobber(from: string, dir: OpenDir, name: string): Promise<
     });
     await unlink(from);
   }
+}
+
+/**
+ * Links the file about to be replaced to `to` (a version's path in the data directory), and
+ * makes that entry durable. The file was checked to be a regular file under the lock; link()
+ * never follows a symlink, so one swapped in meanwhile is kept as the link it is (and never
+ * served: versions are opened without following links). Across file systems, a copy.
+ */
+async function keepReplaced(dir: OpenDir, name: string, to: string): Promise<void> {
+  try {
+    linkSync(dir.at(name), to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await copyFile(dir.at(name), to, constants.COPYFILE_EXCL);
+  }
+  await fsyncDirectory(path.dirname(to));
 }
 
 async function moveReplacing(from: string, dir: OpenDir, name: string): Promise<void> {

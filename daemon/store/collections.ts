@@ -19,6 +19,7 @@ import type {
   StoredTrashItem,
   StoredUser,
   StoredVerification,
+  StoredVersion,
 } from './schema.js';
 import { TrackedMap } from './tracked-map.js';
 
@@ -42,6 +43,8 @@ export const COLLECTION_TABLE = {
   // WebDAV's state (docs/webdav.md): locks by token, dead properties by resource.
   davLocks: { key: (r: StoredDavLock) => r.token, fileIndex: false },
   davProps: { key: (r: StoredDavProps) => r.id, fileIndex: false },
+  // Files' earlier contents (docs/versions.md).
+  versions: { key: (r: StoredVersion) => r.id, fileIndex: false },
   // Folders before files: another daemon applies a change-set's rows in this order, so a
   // subtree going into the trash leaves its index as one folder.removed, not one per file.
   folders: { key: (r: StoredFolder) => r.id, fileIndex: true },

@@ -169,6 +169,26 @@ export interface DbData {
   /** Added by issue 26 (WebDAV); a store written before has none (migrateDb adds them). */
   davLocks: StoredDavLock[];
   davProps: StoredDavProps[];
+  /** Added by issue 27; a store written before has none (migrateDb adds them). */
+  versions: StoredVersion[];
+}
+
+/**
+ * A file's earlier content, kept when an upload replaced it (docs/versions.md): its bytes are
+ * `<data dir>/versions/<username>/<id>`, a hard link to the replaced inode (no copy).
+ */
+export interface StoredVersion {
+  /** 16 random bytes, hex: the file's name under the user's versions directory. */
+  id: string;
+  username: string;
+  /** The file it is a version of, where that file is now (versions follow renames and moves). */
+  folder: string | null;
+  file: string;
+  size: number;
+  /** When the kept content was last modified (its mtime). */
+  mtimeMs: number;
+  /** When it was replaced, so kept (ISO). */
+  keptAt: string;
 }
 
 /**
@@ -199,6 +219,7 @@ export function emptyDb(): DbData {
     folders: [],
     davLocks: [],
     davProps: [],
+    versions: [],
   };
 }
 
@@ -233,8 +254,8 @@ export function migrateDb(data: DbData): boolean {
     data.folders = [];
     changed = true;
   }
-  // WebDAV's locks and dead properties came with issue 26.
-  for (const name of ['davLocks', 'davProps'] as const) {
+  // WebDAV's locks and dead properties came with issue 26, versions with issue 27.
+  for (const name of ['davLocks', 'davProps', 'versions'] as const) {
     if (Array.isArray(data[name])) continue;
     data[name] = [];
     changed = true;

@@ -22,7 +22,9 @@ export type FailpointName =
   /** folders.copy: the copy written under its hidden name (storage/folder-copy.ts), not yet renamed into place. */
   | 'folder.copy.filled'
   /** folders.copy in object mode: every object of the copy made, its rows not committed yet (object-copy.ts). */
-  | 'folder.copy.objects';
+  | 'folder.copy.objects'
+  /** A resumable upload's file placed, its record not yet marked done (services/tus-writer.ts). */
+  | 'tus.placed';
 
 export function armFailpoint(name: FailpointName, code: string): void {
   armed.set(name, code);

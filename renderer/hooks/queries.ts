@@ -2,6 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
 import { childFolder } from '../lib/places';
+import { folderLinksOf } from '../lib/shareLinks';
 
 export function useUsers() {
   const client = useClient();
@@ -63,6 +64,20 @@ export function useShares(username: string) {
     queryFn: async ({ signal }) => (await client.call('shares.list', { username }, signal)).shares,
     refetchOnMount: 'always',
     refetchInterval: SHARES_REFRESH_MS,
+  });
+}
+
+/**
+ * The folder and upload links of a user's folders, by folder path (a `Folder` has no share flag):
+ * the same list as useShares, read from its cache, not asked for every half minute (a link is
+ * made or revoked with a `share.changed` event, which makes the list stale).
+ */
+export function useFolderLinks(username: string) {
+  const client = useClient();
+  return useQuery({
+    queryKey: queryKeys.shares(username),
+    queryFn: async ({ signal }) => (await client.call('shares.list', { username }, signal)).shares,
+    select: folderLinksOf,
   });
 }
 

@@ -166,17 +166,6 @@ export function useFileActions(username: string, folder: string | null) {
         return result?.file;
       },
 
-      /** Revokes a file's link (by its name: a row of Shared by me holds a link, not a listing's entry). */
-      async unshare(file: Pick<FileEntry, 'name'>): Promise<boolean> {
-        const result = await run(
-          t('explorer:actions.unshareFailed', { name: file.name }),
-          () => client.call('files.noshare', { ...where, file: file.name }),
-          stale,
-        );
-        if (result) toast.success(t('explorer:actions.unshared', { name: file.name }), t('explorer:actions.unsharedDetail'));
-        return result !== undefined;
-      },
-
       async createFolder(name: string): Promise<boolean> {
         const result = await run(
           t('explorer:actions.createFolderFailed', { name }),

@@ -1,8 +1,16 @@
 import type { FileEntry, Folder } from '../../shared/types';
 
+/** Which links a folder has: a folder link (its tree) and an upload link (from shares.list: a `Folder` has no share flag). */
+export interface FolderLinkFlags {
+  folder: boolean;
+  upload: boolean;
+}
+
+const NO_LINKS: FolderLinkFlags = { folder: false, upload: false };
+
 /** One line of the file table: a folder or a file. */
 export type Row =
-  | { kind: 'folder'; key: string; name: string; size: number; modifiedAt: string; shared: false; folder: Folder }
+  | { kind: 'folder'; key: string; name: string; size: number; modifiedAt: string; shared: boolean; links: FolderLinkFlags; folder: Folder }
   | { kind: 'file'; key: string; name: string; size: number; modifiedAt: string; shared: boolean; file: FileEntry };
 
 export type SortKey = 'name' | 'size' | 'modified' | 'shared';
@@ -12,13 +20,14 @@ export interface Sort {
   direction: SortDirection;
 }
 
-export const folderRow = (folder: Folder): Row => ({
+export const folderRow = (folder: Folder, links: FolderLinkFlags = NO_LINKS): Row => ({
   kind: 'folder',
   key: `d:${folder.name}`,
   name: folder.name,
   size: folder.sizeBytes,
   modifiedAt: folder.modifiedAt,
-  shared: false,
+  shared: links.folder || links.upload,
+  links,
   folder,
 });
 

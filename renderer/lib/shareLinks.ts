@@ -4,7 +4,8 @@
  * link's address only works on this computer.
  */
 import type { CallParams } from '../../shared/endpoints';
-import type { ShareInfo } from '../../shared/types';
+import type { ShareInfo, ShareKind } from '../../shared/types';
+import { folderName, parentFolder } from './places';
 
 /** Whether a link's host is this computer itself (127.0.0.0/8, localhost, [::1]): nobody else can open it. */
 export function isLoopbackUrl(url: string): boolean {
@@ -98,5 +99,26 @@ export function editOf(
   return { edit };
 }
 
-/** Whether a link is a file's (a folder's or an upload link names no file). */
-export const isFileLink = (share: Pick<ShareInfo, 'file'>) => share.file !== '';
+/** One link as the explorer acts on it: what it shares (a file in `folder`, or the folder `folder` itself) and its address. */
+export type LinkTarget = Pick<ShareInfo, 'kind' | 'url' | 'folder' | 'file'>;
+
+/** What a link is called: its file's name, or its folder's last name. */
+export const linkName = (link: Pick<ShareInfo, 'kind' | 'folder' | 'file'>): string =>
+  link.kind === 'file' ? link.file : folderName(link.folder ?? '');
+
+/** The folder a link's row sits in (null: the root): its file's folder, or the folder above the shared one. */
+export const linkPlace = (link: Pick<ShareInfo, 'kind' | 'folder'>): string | null =>
+  link.kind === 'file' ? link.folder : parentFolder(link.folder ?? '');
+
+/** A folder's own links: its folder link and its upload link, each when it has one. */
+export type FolderLinks = Partial<Record<Exclude<ShareKind, 'file'>, ShareInfo>>;
+
+/** The folder and upload links of a user's links, by the path of their folder. */
+export function folderLinksOf(shares: readonly ShareInfo[]): Map<string, FolderLinks> {
+  const byFolder = new Map<string, FolderLinks>();
+  for (const share of shares) {
+    if (share.kind === 'file' || share.folder === null) continue;
+    byFolder.set(share.folder, { ...byFolder.get(share.folder), [share.kind]: share });
+  }
+  return byFolder;
+}

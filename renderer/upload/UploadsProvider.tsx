@@ -4,6 +4,7 @@ import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { UploadQueue, failureHeadline, type UploadItem } from './UploadQueue';
+import { RESUMABLE_FROM_BYTES, uploadResumable } from './resumable';
 import { UploadsContext } from './uploadsContext';
 
 /** One upload queue per session, wired to the client, the query cache and the toasts. */
@@ -30,12 +31,15 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
     };
     return new UploadQueue(
       (target, body, onProgress, signal) =>
-        client.upload(
-          { username: target.username, folder: target.folder ?? undefined, file: target.name, overwrite: target.overwrite },
-          body,
-          onProgress,
-          signal,
-        ),
+        // Large files resumably (tus): a dropped connection goes on where it stopped (resumable.ts).
+        body.size >= RESUMABLE_FROM_BYTES
+          ? uploadResumable(client, target, body, onProgress, signal)
+          : client.upload(
+              { username: target.username, folder: target.folder ?? undefined, file: target.name, overwrite: target.overwrite },
+              body,
+              onProgress,
+              signal,
+            ),
       {
         onUploaded: refresh,
         onFailed: (item) => {

@@ -228,6 +228,23 @@ const CASES: Record<EndpointId, Case> = {
     },
   },
   'shares.list': { run: (c) => get(c, '/api/shares', { username: c.target }) },
+  // A file with no version: the list is empty, and an id of none is 404 for every admitted caller.
+  'files.versions': { run: async (c) => get(c, '/api/files/versions', { username: c.target, file: await file(c.target) }) },
+  'files.versions.restore': {
+    run: async (c) => post(c, '/api/files/versions/restore', { username: c.target, file: await file(c.target), id: 'f'.repeat(32) }),
+    admitted: { adminKey: [404], userSelf: [404], personalWriteKey: [404], adminSession: [404] },
+  },
+  'files.versions.download': {
+    run: async (c) => get(c, '/api/files/versions/download', { username: c.target, file: await file(c.target), id: 'f'.repeat(32) }),
+    admitted: {
+      adminKey: [404],
+      userSelf: [404],
+      personalWriteKey: [404],
+      personalReadKey: [404],
+      machineReadKey: [404],
+      adminSession: [404],
+    },
+  },
   'folders.share': { run: async (c) => post(c, '/api/folders/share', { username: c.target, folder: await folder(c.target) }) },
   'folders.noshare': {
     run: async (c) => {

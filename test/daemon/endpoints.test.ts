@@ -84,6 +84,9 @@ async function davLocked(fx: Fx, username: string, path: string): Promise<string
   return path;
 }
 
+/** Cases that only hold on disk: object mode keeps no versions yet (docs/versions.md). */
+const diskOnly = (c: Case): Case => ({ ...c, onDiskOnly: true });
+
 const CASES: Record<EndpointId, Case[]> = {
   'user.get': [
     ok(
@@ -889,6 +892,90 @@ const CASES: Record<EndpointId, Case[]> = {
       const username = await fx.user();
       return api(fx.t, 'folders.noshare', { username, folder: await fx.folder(username) });
     }),
+  ],
+  'files.versions': [
+    diskOnly(
+      ok(
+        'lists what overwrites replaced, newest first',
+        200,
+        async (fx) => {
+          const { username, file } = await versioned(fx);
+          return api(fx.t, 'files.versions', { username, file });
+        },
+        (res) => {
+          expect(res.body.versions).toHaveLength(1);
+          expect(Object.keys(res.body.versions[0]).sort()).toEqual(['id', 'keptAt', 'modifiedAt', 'size']);
+        },
+      ),
+    ),
+    err(400, 'no file', 'missing_parameter', async (fx) => apiLoose(fx.t, 'files.versions', { username: await fx.user() })),
+    err(404, 'an unknown file', 'file_not_found', async (fx) =>
+      api(fx.t, 'files.versions', { username: await fx.user(), file: 'nope.txt' }),
+    ),
+  ],
+  'files.versions.restore': [
+    diskOnly(
+      ok(
+        'makes a version the file’s content again',
+        201,
+        async (fx) => {
+          const { username, file, id } = await versioned(fx);
+          return api(fx.t, 'files.versions.restore', { username, file, id });
+        },
+        (res) => expect(res.body.file.size).toBe('first'.length),
+      ),
+    ),
+    err(400, 'an id that is no version id', 'invalid_parameter', async (fx) => {
+      const username = await fx.user();
+      return apiLoose(fx.t, 'files.versions.restore', { username, file: await fx.file(username), id: 'x' });
+    }),
+    err(404, 'an id of no version', 'version_not_found', async (fx) => {
+      const username = await fx.user();
+      return api(fx.t, 'files.versions.restore', { username, file: await fx.file(username), id: 'f'.repeat(32) });
+    }),
+    diskOnly(
+      err(423, 'a file locked by WebDAV', 'locked', async (fx) => {
+        const { username, file, id } = await versioned(fx);
+        await davLocked(fx, username, file);
+        return api(fx.t, 'files.versions.restore', { username, file, id });
+      }),
+    ),
+    diskOnly(
+      err(507, 'a version past the quota', 'quota_exceeded', async (fx) => {
+        const { username, file, id } = await versioned(fx, 'x'.repeat(300 * 1024));
+        await api(fx.t, 'user.role', { username, name: await fx.role(0) });
+        return api(fx.t, 'files.versions.restore', { username, file, id });
+      }),
+    ),
+  ],
+  'files.versions.download': [
+    diskOnly(
+      ok(
+        'answers an earlier version’s bytes',
+        200,
+        async (fx) => {
+          const { username, file, id } = await versioned(fx);
+          return api(fx.t, 'files.versions.download', { username, file, id });
+        },
+        (res) => expect(res.text).toBe('first'),
+      ),
+    ),
+    err(400, 'no id', 'missing_parameter', async (fx) => {
+      const username = await fx.user();
+      return apiLoose(fx.t, 'files.versions.download', { username, file: await fx.file(username) });
+    }),
+    diskOnly(
+      err(404, 'another file’s version', 'version_not_found', async (fx) => {
+        const { username, id } = await versioned(fx);
+        return api(fx.t, 'files.versions.download', { username, file: await fx.file(username), id });
+      }),
+    ),
+    diskOnly(
+      err(416, 'a range past the end', 'range_not_satisfiable', async (fx) => {
+        const { username, file, id } = await versioned(fx);
+        return api(fx.t, 'files.versions.download', { username, file, id }, { headers: { Range: 'bytes=50-60' } });
+      }),
+    ),
   ],
   'shares.list': [
     ok(
@@ -1735,6 +1822,16 @@ const CASES: Record<EndpointId, Case[]> = {
 
 // The 404 of /verify is an HTML page, not {error, code}: checked on its own below. The 503 of
 // /api/health is `{status: 'unavailable', checks}`, what a balancer reads: test/daemon/health.test.ts.
+/** A new user's file replaced once: the user, the file and the id of its one version (content `first`, or `kept`). */
+async function versioned(fx: Fx, kept = 'first'): Promise<{ username: string; file: string; id: string }> {
+  const username = await fx.user();
+  const file = await fx.file(username, undefined, kept);
+  await upload(fx.t, username, file, 'second', { overwrite: 'true' });
+  const listed = await api(fx.t, 'files.versions', { username, file });
+  expect(listed.body.versions, listed.text).toHaveLength(1);
+  return { username, file, id: listed.body.versions[0].id };
+}
+
 /** A new user's folder with an upload link: its token, the user and the folder. */
 async function dropLink(fx: Fx, options: { password?: string } = {}): Promise<{ token: string; username: string; folder: string }> {
   const username = await fx.user();

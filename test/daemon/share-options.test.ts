@@ -206,6 +206,8 @@ describe('share link options', () => {
       expect(inQuery.body.code).toBe('password_in_query');
       const both = await api(t, 'shares.edit', { username: 'ana', file: link.file, password: 'x', removePassword: true });
       expect(both.status).toBe(400);
+      // A file has no upload link: naming both is a contradiction, not a lookup of the file.
+      expect((await api(t, 'shares.edit', { username: 'ana', file: link.file, upload: true, maxDownloads: 3 })).status).toBe(400);
       expect((await infoOf(link.file)).hasPassword).toBe(false);
     });
   });

@@ -111,6 +111,14 @@ describe('upload links', () => {
     expect(await names(folder)).toEqual(['a.txt', 'b.txt', 'private.txt']);
   });
 
+  it('takes no use for a body refused by its type alone (415)', async () => {
+    const { link } = await dropBox({ maxDownloads: 1 });
+    const form = await drop(link, 'a.txt', 'a=1', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expect((await drop(link, 'a.txt', 'the one')).status).toBe(201);
+    expect((await drop(link, 'b.txt', 'one too many')).status).toBe(404);
+  });
+
   it('refuses a name the API refuses, and an upload link to a folder link’s token', async () => {
     const { link } = await dropBox();
     for (const bad of ['../x', 'a/b', '.', ''])

@@ -151,15 +151,15 @@ describe.skipIf(!runUi)('share link options in the explorer (Chromium, real daem
       .poll(async () => (await shares()).find((share) => share.file === 'invite.txt')?.state, { timeout: 10_000 })
       .toBe('expired');
     await page.getByRole('button', { name: 'Shared by me' }).click();
-    const table = page.getByRole('table', { name: 'Files you share by link' });
+    const table = page.getByRole('table', { name: 'Your share links' });
     const row = (name: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
     await row('flyer.txt').waitFor();
     expect(await axeProblems(page)).toEqual([]);
     const cells = (name: string) => row(name).getByRole('cell').allTextContents();
     // The list is asked for again as the page opens: the visitor's download is counted.
-    await expect.poll(async () => (await cells('quarterly report.txt')).slice(0, 4)).toEqual(['Root', '2 / 3', 'Never', 'Active']);
-    expect((await cells('flyer.txt')).slice(0, 4)).toEqual(['reports/2026', '1 / 1', 'Never', 'Used up']);
-    expect((await cells('invite.txt'))[3]).toBe('Expired');
+    await expect.poll(async () => (await cells('quarterly report.txt')).slice(0, 5)).toEqual(['File', 'Root', '2 / 3', 'Never', 'Active']);
+    expect((await cells('flyer.txt')).slice(0, 5)).toEqual(['File', 'reports/2026', '1 / 1', 'Never', 'Used up']);
+    expect((await cells('invite.txt'))[4]).toBe('Expired');
     expect(await row('quarterly report.txt').getByText('Asks for a password').count()).toBe(1);
     // The phone keeps the state and the buttons (icons), and puts folder, downloads and expiry under the name; nothing scrolls sideways.
     const overflows: Record<string, number> = {};
@@ -186,7 +186,7 @@ describe.skipIf(!runUi)('share link options in the explorer (Chromium, real daem
     await options.getByText('Active', { exact: true }).waitFor();
     await shoot('share-dialog-from-list', () => options.getByText('Options saved.').waitFor());
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => cells('flyer.txt').then((texts) => texts.slice(1, 4))).toEqual(['1 / 5', 'Never', 'Active']);
+    await expect.poll(() => cells('flyer.txt').then((texts) => texts.slice(2, 5))).toEqual(['1 / 5', 'Never', 'Active']);
     // Stop sharing: one click.
     await page.getByRole('button', { name: 'Stop sharing invite.txt' }).click();
     await expect.poll(() => row('invite.txt').count()).toBe(0);

@@ -37,6 +37,7 @@ function renderNested() {
       }),
     'GET /api/folders/files': () => json(200, { files: [{ ...entry('cover.txt'), folder: 'photos' }] }),
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    'GET /api/shares': () => json(200, { shares: [] }),
     'POST /api/folders/delete': () => json(200, { msg: 'Folder deleted', trashId: 'f'.repeat(32) }),
     'POST /api/folders/copy': () => json(201, { msg: 'Folder copied', folder: { ...folder('2024'), path: '2024', folderCount: 0 } }),
   });
@@ -54,6 +55,7 @@ function renderBrowser(bridge: Partial<NimbusBridge> | null = null) {
     'GET /api/folders': () => json(200, { folders: [folder('Docs'), folder('Photos')] }),
     'GET /api/files': () => json(200, { files: [entry('a.txt'), entry('b.txt'), entry('c.txt')] }),
     'GET /api/events': () => new Response(new ReadableStream(), { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    'GET /api/shares': () => json(200, { shares: [] }),
   });
   renderWithSession(
     <UploadsProvider>
@@ -125,7 +127,8 @@ describe('file actions: the toolbar and the context menu', () => {
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
       tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', true),
-      tool('Share', 'Share link', 'lucide-link-2', false),
+      tool('Share link…', 'Share the folder by link', 'lucide-link-2', true),
+      tool('Upload link…', 'Upload link: others can upload files into this folder', 'lucide-inbox', true),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
     expect(await menuFor('2024')).toEqual([
@@ -134,6 +137,8 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Rename', 'lucide-pencil'),
       item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
+      item('Share link…', 'lucide-link-2'),
+      item('Upload link…', 'lucide-inbox'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
     // F2 opens the name editor; Escape leaves it.
@@ -188,7 +193,7 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('one folder: open, download as zip, rename, move, copy, delete; folders do not share', async () => {
+  it('one folder: open, download as zip, rename, move, copy, its share link and upload link, delete', async () => {
     renderBrowser();
     await select('Photos');
     expect(toolbarActions()).toEqual([
@@ -196,7 +201,9 @@ describe('file actions: the toolbar and the context menu', () => {
       tool('Rename', 'Rename (F2)', 'lucide-pencil', true),
       tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', true),
-      tool('Share', 'Share link', 'lucide-link-2', false),
+      // The share button shares the folder's tree; the upload link is there only for one folder.
+      tool('Share link…', 'Share the folder by link', 'lucide-link-2', true),
+      tool('Upload link…', 'Upload link: others can upload files into this folder', 'lucide-inbox', true),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
     expect(await menuFor('Photos')).toEqual([
@@ -205,6 +212,8 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Rename', 'lucide-pencil'),
       item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
+      item('Share link…', 'lucide-link-2'),
+      item('Upload link…', 'lucide-inbox'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
   });

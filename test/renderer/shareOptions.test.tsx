@@ -2,7 +2,9 @@
  * The share dialog's "Link options" (issue 27): an expiry, a password and a download limit set
  * and saved through `shares.edit` (the password in the body only), the password removed, the
  * link's downloads and state shown, errors said in the dialog; and the notice for a link whose
- * address is this computer's own.
+ * address is this computer's own. The same dialog for a folder's link and an upload link: its
+ * title and lead say what the link does, its options edit the folder's link (no `file`; `upload`
+ * for the upload link), and an upload link's limit is its uploads'.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
@@ -53,16 +55,7 @@ function renderDialog(start: ShareInfo, editAnswer?: () => Response) {
     },
   });
   const onUnshare = vi.fn(async () => {});
-  renderWithSession(
-    <ShareDialog
-      username="ana"
-      file={{ name: start.file, url: start.url }}
-      copied
-      onCopy={async () => true}
-      onUnshare={onUnshare}
-      onClose={() => {}}
-    />,
-  );
+  renderWithSession(<ShareDialog username="ana" link={start} copied onCopy={async () => true} onUnshare={onUnshare} onClose={() => {}} />);
   return { ...stub, edits, onUnshare };
 }
 
@@ -169,6 +162,80 @@ describe('the share dialog’s link options', () => {
     await within(options()).findByText('Active');
     expect(screen.queryByRole('note')).toBeNull();
     expect(screen.queryByText(/only works on this computer/)).toBeNull();
+  });
+});
+
+describe('the share dialog of a folder link and of an upload link', () => {
+  const FOLDER_URL = 'https://files.example.com/s/photos-token-0123456789abcdef';
+  const UPLOAD_URL = 'https://files.example.com/s/inbox-token-0123456789abcdef';
+
+  it('says a folder link shares the whole folder, and edits it by the folder alone', async () => {
+    const { edits, onUnshare } = renderDialog(link({ kind: 'folder', url: FOLDER_URL, folder: 'Trips/Photos', file: '', downloads: 2 }));
+    const dialog = screen.getByRole('dialog', { name: 'Share the folder “Photos”' });
+    expect(within(dialog).getByText(/^Anyone with this link can browse and download everything in “Photos”/)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Share link') as HTMLInputElement).value).toBe(FOLDER_URL);
+    expect(await within(options()).findByText('Downloads: 2')).toBeTruthy();
+    await userEvent.type(within(options()).getByLabelText('Download limit'), '20');
+    await userEvent.type(within(options()).getByLabelText('Set a password'), 'blue harbour');
+    await userEvent.click(within(options()).getByRole('button', { name: 'Save options' }));
+    expect(await within(options()).findByText('Options saved.')).toBeTruthy();
+    // No `file`: the folder's own link. No `upload`: not its upload link.
+    expect(edits.map((edit) => edit.body)).toEqual([
+      { username: 'ana', folder: 'Trips/Photos', maxDownloads: '20', password: 'blue harbour' },
+    ]);
+    expect(await within(options()).findByText('Downloads: 2 of 20')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop sharing' }));
+    expect(onUnshare).toHaveBeenCalledOnce();
+  });
+
+  it('says an upload link takes files and shows nothing, counts its uploads, and edits it with `upload`', async () => {
+    const { edits } = renderDialog(
+      link({ kind: 'upload', url: UPLOAD_URL, folder: 'Inbox', file: '', downloads: 3, maxDownloads: 3, state: 'exhausted' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Upload link to “Inbox”' });
+    expect(
+      within(dialog).getByText(/^Anyone with this link can upload files into “Inbox” without signing in; they cannot see what is in it/),
+    ).toBeTruthy();
+    expect((within(dialog).getByLabelText('Upload link') as HTMLInputElement).value).toBe(UPLOAD_URL);
+    expect(await within(options()).findByText('Uploads: 3 of 3')).toBeTruthy();
+    expect(within(options()).getByText('Used up')).toBeTruthy();
+    expect(within(options()).getByText(/^Its uploads are used up/)).toBeTruthy();
+    expect(within(options()).queryByLabelText('Download limit')).toBeNull();
+    const limit = within(options()).getByLabelText('Upload limit');
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '10');
+    await userEvent.click(within(options()).getByRole('button', { name: 'Save options' }));
+    await within(options()).findByText('Options saved.');
+    expect(edits.map((edit) => edit.body)).toEqual([{ username: 'ana', folder: 'Inbox', upload: 'true', maxDownloads: '10' }]);
+    expect(await within(options()).findByText('Uploads: 3 of 10')).toBeTruthy();
+  });
+
+  it('keeps a file’s title and words for a file link', () => {
+    renderDialog(link({ url: PUBLIC_URL }));
+    const dialog = screen.getByRole('dialog', { name: 'Share “report.pdf”' });
+    expect(within(dialog).getByText(/^Anyone with this link can download the file without signing in/)).toBeTruthy();
+    expect(within(dialog).getByLabelText('Share link')).toBeTruthy();
+  });
+
+  it('says a folder link or an upload link revoked meanwhile is gone, in its own words', async () => {
+    for (const [kind, words] of [
+      ['folder', 'This folder is no longer shared.'],
+      ['upload', 'This folder no longer has an upload link.'],
+    ] as const) {
+      stubFetch({ 'GET /api/shares': () => json(200, { shares: [] }) });
+      renderWithSession(
+        <ShareDialog
+          username="ana"
+          link={{ kind, url: FOLDER_URL, folder: 'Photos', file: '' }}
+          copied={false}
+          onCopy={async () => true}
+          onUnshare={async () => {}}
+          onClose={() => {}}
+        />,
+      );
+      expect(await within(options()).findByText(words)).toBeTruthy();
+      cleanup();
+    }
   });
 });
 

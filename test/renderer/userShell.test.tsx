@@ -110,7 +110,7 @@ describe('a signed-in user’s window', () => {
   it('lists every shared file, at the root and in folders, under "Shared by me"', async () => {
     renderUserShell();
     await userEvent.click(await screen.findByRole('button', { name: 'Shared by me' }));
-    const table = await screen.findByRole('table', { name: 'Files you share by link' });
+    const table = await screen.findByRole('table', { name: 'Your share links' });
     const names = await vi.waitFor(() => {
       const rows = within(table).getAllByRole('row').slice(1);
       expect(rows).toHaveLength(2);

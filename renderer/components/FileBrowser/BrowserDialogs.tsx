@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import type { FileEntry } from '../../../shared/types';
 import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
 import type { useFileActions } from '../../hooks/useFileActions';
+import { useLinkActions } from '../../hooks/useLinkActions';
 import { copyText } from '../../lib/clipboard';
 import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
+import type { LinkTarget } from '../../lib/shareLinks';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
 import { NameDialog } from '../NameDialog/NameDialog';
@@ -13,7 +14,7 @@ import { DeleteSummary } from './DeleteSummary';
 
 export type DialogState =
   | { kind: 'delete'; rows: Row[] }
-  | { kind: 'share'; file: FileEntry; copied: boolean }
+  | { kind: 'share'; link: LinkTarget; copied: boolean }
   | { kind: 'new-folder' }
   | { kind: 'transfer'; mode: TransferMode; rows: Row[] }
   | null;
@@ -30,6 +31,7 @@ interface BrowserDialogsProps {
 /** The file browser's one open dialog, if any. */
 export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDelete, onClose }: BrowserDialogsProps) {
   const { t } = useTranslation();
+  const links = useLinkActions(username);
   switch (dialog?.kind) {
     case 'delete':
       return (
@@ -50,11 +52,11 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
       return (
         <ShareDialog
           username={username}
-          file={{ name: dialog.file.name, url: dialog.file.shareUrl ?? '' }}
+          link={dialog.link}
           copied={dialog.copied}
           onCopy={copyText}
           onUnshare={async () => {
-            if (await actions.unshare(dialog.file)) onClose();
+            if (await links.unshare(dialog.link)) onClose();
           }}
           onClose={onClose}
         />

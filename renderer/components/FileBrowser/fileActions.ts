@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { Copy, Download, Eye, FolderInput, FolderOpen, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { Copy, Download, Eye, FolderInput, FolderOpen, Inbox, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
 import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 
@@ -14,6 +14,8 @@ export interface ActionTarget {
 
 /** A file among the target's rows. */
 export type FileRowOf = Extract<Row, { kind: 'file' }>;
+/** A folder among the target's rows. */
+export type FolderRowOf = Extract<Row, { kind: 'folder' }>;
 
 /** What the actions run, supplied by the file browser. */
 export interface ActionCommands {
@@ -24,7 +26,10 @@ export interface ActionCommands {
   rename(row: Row): void;
   move(rows: readonly Row[]): void;
   copy(rows: readonly Row[]): void;
-  share(row: FileRowOf): void;
+  /** A file's link, or a folder's (its whole tree), shown and made first when there is none. */
+  share(row: FileRowOf | FolderRowOf): void;
+  /** A folder's upload link (a drop box into it), shown and made first when there is none. */
+  uploadLink(row: FolderRowOf): void;
   reveal(row: FileRowOf): void;
   remove(rows: readonly Row[]): void;
 }
@@ -37,11 +42,11 @@ export type Surface = 'toolbar' | 'menu';
  * language ("Eliminar (Supr)"), so they live in the hint's text.
  */
 export interface FileAction {
-  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'reveal' | 'delete';
+  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'reveal' | 'delete';
   surfaces: readonly Surface[];
   label(t: TFunction, target: ActionTarget): string;
   /** The toolbar's tooltip, when it says more than the label (a shortcut, what is shared). */
-  hint?(t: TFunction): string;
+  hint?(t: TFunction, target: ActionTarget): string;
   icon(target: ActionTarget): LucideIcon;
   danger?: boolean;
   /** Whether it applies to the target: the menu lists it only then, the toolbar enables it only then. */
@@ -57,6 +62,10 @@ const single = ({ rows }: ActionTarget): Row | null => (rows.length === 1 ? rows
 const singleFile = (target: ActionTarget): FileRowOf | null => {
   const row = single(target);
   return row?.kind === 'file' ? row : null;
+};
+const singleFolder = (target: ActionTarget): FolderRowOf | null => {
+  const row = single(target);
+  return row?.kind === 'folder' ? row : null;
 };
 const any = ({ rows }: ActionTarget) => rows.length > 0;
 const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
@@ -111,13 +120,25 @@ export const FILE_ACTIONS: readonly FileAction[] = [
   transfer('move', (t) => t('explorer:fileAction.move'), FolderInput),
   transfer('copy', (t) => t('explorer:fileAction.copy'), Copy),
   {
+    // A file's link; on a folder, the folder's link (its tree to browse and download).
     id: 'share',
     surfaces: ['toolbar', 'menu'],
-    label: (t) => t('explorer:fileAction.share'),
-    hint: (t) => t('explorer:fileAction.shareHint'),
+    label: (t, target) => (singleFolder(target) ? t('explorer:fileAction.shareFolder') : t('explorer:fileAction.share')),
+    hint: (t, target) => (singleFolder(target) ? t('explorer:fileAction.shareFolderHint') : t('explorer:fileAction.shareHint')),
     icon: always(Link2),
-    applies: (target) => singleFile(target) !== null,
-    run: (commands, target) => commands.share(singleFile(target)!),
+    applies: (target) => single(target) !== null,
+    run: (commands, target) => commands.share(single(target) as FileRowOf | FolderRowOf),
+  },
+  {
+    // A drop box into one folder: anyone with the link uploads into it and sees nothing of it.
+    id: 'uploadLink',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('explorer:fileAction.uploadLink'),
+    hint: (t) => t('explorer:fileAction.uploadLinkHint'),
+    icon: always(Inbox),
+    applies: (target) => singleFolder(target) !== null,
+    hiddenUnlessApplies: true,
+    run: (commands, target) => commands.uploadLink(singleFolder(target)!),
   },
   {
     id: 'reveal',

@@ -2,6 +2,7 @@ import { useCallback, useMemo, type Dispatch, type RefObject, type SetStateActio
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '../../../shared/types';
 import type { useFileActions } from '../../hooks/useFileActions';
+import { useLinkActions, type FolderLinkKind } from '../../hooks/useLinkActions';
 import { copyText } from '../../lib/clipboard';
 import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
@@ -35,21 +36,37 @@ export function useBrowserCommands(options: CommandOptions) {
   const { t } = useTranslation();
   const { bridge } = useSession();
   const toast = useToast();
+  const links = useLinkActions(username);
 
-  /** Shares the file first when it is not yet, copies its link, and shows it. */
+  /** A folder's link of that kind (made first when it has none), copied and shown. */
+  const openFolderLink = useCallback(
+    async (row: Row, kind: FolderLinkKind) => {
+      if (row.kind !== 'folder') return;
+      const share = await links.folderLink(row.folder.path ?? childFolder(folder, row.name), kind);
+      if (!share) return;
+      setDialog({ kind: 'share', link: share, copied: await copyText(share.url) });
+    },
+    [folder, links, setDialog],
+  );
+
+  /**
+   * A file's link, shared first when it is not yet, copied and shown; on a folder, its folder link
+   * (or, from the tag of a folder that has only an upload link, that one).
+   */
   const openShare = useCallback(
     async (row: Row) => {
-      if (row.kind !== 'file') return;
+      if (row.kind === 'folder') return openFolderLink(row, row.links.upload && !row.links.folder ? 'upload' : 'folder');
       let file = row.file;
       if (!file.shared || !file.shareUrl) {
         const shared = await actions.share(file);
         if (!shared) return;
         file = shared;
       }
-      const copied = file.shareUrl ? await copyText(file.shareUrl) : false;
-      setDialog({ kind: 'share', file, copied });
+      const url = file.shareUrl ?? '';
+      const copied = url ? await copyText(url) : false;
+      setDialog({ kind: 'share', link: { kind: 'file', url, folder, file: file.name }, copied });
     },
-    [actions, setDialog],
+    [actions, folder, openFolderLink, setDialog],
   );
 
   const onPreview = useCallback(
@@ -98,10 +115,11 @@ export function useBrowserCommands(options: CommandOptions) {
       move: (rows) => setDialog({ kind: 'transfer', mode: 'move', rows: [...rows] }),
       copy: (rows) => setDialog({ kind: 'transfer', mode: 'copy', rows: [...rows] }),
       share: (row) => void openShare(row),
+      uploadLink: (row) => void openFolderLink(row, 'upload'),
       reveal: (row) => void bridge?.revealFile(username, folder, row.name),
       remove: (rows) => setDialog({ kind: 'delete', rows: [...rows] }),
     }),
-    [actions, bridge, folder, onOpen, onStartRename, openShare, setDialog, username],
+    [actions, bridge, folder, onOpen, onStartRename, openFolderLink, openShare, setDialog, username],
   );
 
   return { commands, openShare, onOpen, onPreview, confirmDelete, inShell: bridge !== null };

@@ -1,18 +1,29 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useFiles, useFolders } from '../../hooks/queries';
+import { useFiles, useFolderLinks, useFolders } from '../../hooks/queries';
 import { fileRow, folderRow, sortRows, type Sort } from '../../lib/rows';
-import { folderName, parentFolder } from '../../lib/places';
+import { childFolder, folderName, parentFolder } from '../../lib/places';
 
 /**
- * The rows of one directory at any depth: the folders directly inside it, then its files, in
- * `sort` order (folders first). `onFolderGone` runs when the open folder no longer exists.
+ * The rows of one directory at any depth: the folders directly inside it (each with the links it
+ * has), then its files, in `sort` order (folders first). `onFolderGone` runs when the open folder
+ * no longer exists.
  */
 export function useDirectoryRows(username: string, folder: string | null, sort: Sort, onFolderGone: () => void) {
   const folders = useFolders(username, folder);
   const files = useFiles(username, folder);
   // The listing the open folder is itself in: where its deletion (here or elsewhere) shows.
   const siblings = useFolders(username, folder === null ? null : parentFolder(folder));
-  const allRows = useMemo(() => [...(folders.data ?? []).map(folderRow), ...(files.data ?? []).map(fileRow)], [files.data, folders.data]);
+  const links = useFolderLinks(username).data;
+  const allRows = useMemo(
+    () => [
+      ...(folders.data ?? []).map((entry) => {
+        const has = links?.get(entry.path ?? childFolder(folder, entry.name));
+        return folderRow(entry, has ? { folder: has.folder !== undefined, upload: has.upload !== undefined } : undefined);
+      }),
+      ...(files.data ?? []).map(fileRow),
+    ],
+    [files.data, folders.data, folder, links],
+  );
   const rows = useMemo(() => sortRows(allRows, sort), [allRows, sort]);
   const loading = files.isPending || (folders.isPending && !files.isError);
 

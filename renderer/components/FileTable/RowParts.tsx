@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link2 } from 'lucide-react';
+import { Inbox, Link2 } from 'lucide-react';
 import type { Row } from '../../lib/rows';
 import { RenameEditor } from '../RenameEditor/RenameEditor';
 import type { RowEvents } from './rowEvents';
@@ -30,21 +30,34 @@ interface SharedLinkTagProps extends Pick<RowEvents, 'onShareClick'> {
   children?: ReactNode;
 }
 
-/** The tag on a shared file that opens its link; out of the tab order, as the row has the keys. */
+/** What a folder's tag says, by the links it has: a folder link, an upload link, or both. */
+function folderTagLabel(row: Extract<Row, { kind: 'folder' }>): 'sharedLink' | 'uploadLinkTag' | 'sharedWithUploadLink' {
+  if (!row.links.upload) return 'sharedLink';
+  return row.links.folder ? 'sharedWithUploadLink' : 'uploadLinkTag';
+}
+
+/**
+ * The tag on a shared file, or on a folder with a folder link or an upload link (a link icon, an
+ * inbox icon, or both), that opens its link; out of the tab order, as the row has the keys.
+ */
 export function SharedLinkTag({ row, className, onShareClick, children }: SharedLinkTagProps) {
   const { t } = useTranslation();
+  const folder = row.kind === 'folder' ? row : null;
+  const label = t(`explorer:table.${folder ? folderTagLabel(folder) : 'sharedLink'}`, { name: row.name });
   return (
     <button
       type="button"
       tabIndex={-1}
       className={`tag tag--accent ${className}`}
-      aria-label={t('explorer:table.sharedLink', { name: row.name })}
+      aria-label={label}
+      title={label}
       onClick={(event) => {
         event.stopPropagation();
         onShareClick(row);
       }}
     >
-      <Link2 size={12} aria-hidden="true" />
+      {!folder || folder.links.folder ? <Link2 size={12} aria-hidden="true" /> : null}
+      {folder?.links.upload ? <Inbox size={12} aria-hidden="true" /> : null}
       {children}
     </button>
   );

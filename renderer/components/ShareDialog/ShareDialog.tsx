@@ -1,21 +1,23 @@
 import { useId, useState } from 'react';
 import { Check, Copy, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { isLoopbackUrl } from '../../lib/shareLinks';
+import { isLoopbackUrl, linkName, type LinkTarget } from '../../lib/shareLinks';
 import { Dialog } from '../Dialog/Dialog';
 import { LoopbackNotice } from './LoopbackNotice';
 import { ShareOptions } from './ShareOptions';
 import './ShareDialog.css';
 
-/** The shared file a dialog is about: its name and its link (which names it in `shares.list`). */
-export interface SharedFile {
-  name: string;
-  url: string;
-}
+/** What the dialog's title and lead say for each kind of link (`share:dialog.*`). */
+const WORDS = {
+  file: { title: 'title', lead: 'lead', link: 'link' },
+  folder: { title: 'titleFolder', lead: 'leadFolder', link: 'link' },
+  upload: { title: 'titleUpload', lead: 'leadUpload', link: 'linkUpload' },
+} as const;
 
 interface ShareDialogProps {
   username: string;
-  file: SharedFile;
+  /** The link: a file's, a folder's (its tree, read-only) or an upload link (a drop box into a folder). */
+  link: LinkTarget;
   /** Whether the link reached the clipboard when the dialog opened. */
   copied: boolean;
   onCopy: (url: string) => Promise<boolean>;
@@ -23,16 +25,21 @@ interface ShareDialogProps {
   onClose: () => void;
 }
 
-/** Shows a shared file's link, copies it again, changes its options (expiry, password, download limit), or revokes it. */
-export function ShareDialog({ username, file, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
+/**
+ * Shows a link (a file's, a folder's or an upload link), copies it again, changes its options
+ * (expiry, password, download or upload limit), or revokes it.
+ */
+export function ShareDialog({ username, link, copied: initiallyCopied, onCopy, onUnshare, onClose }: ShareDialogProps) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(initiallyCopied);
   const [busy, setBusy] = useState(false);
   const fieldId = useId();
-  const { url } = file;
+  const { url, kind } = link;
+  const name = linkName(link);
+  const words = WORDS[kind] ?? WORDS.file;
   return (
     <Dialog
-      title={t('share:dialog.title', { file: file.name })}
+      title={t(`share:dialog.${words.title}`, { file: name })}
       onClose={onClose}
       width={560}
       initialFocus="[data-share-url]"
@@ -58,9 +65,9 @@ export function ShareDialog({ username, file, copied: initiallyCopied, onCopy, o
         </>
       }
     >
-      <p className="share__lead">{t('share:dialog.lead')}</p>
+      <p className="share__lead">{t(`share:dialog.${words.lead}`, { file: name })}</p>
       <label className="field__label" htmlFor={fieldId}>
-        {t('share:dialog.link')}
+        {t(`share:dialog.${words.link}`)}
       </label>
       <div className="share__row">
         <input
@@ -80,7 +87,7 @@ export function ShareDialog({ username, file, copied: initiallyCopied, onCopy, o
         {copied ? t('share:dialog.onClipboard') : t('share:dialog.selectAndCopy')}
       </p>
       {isLoopbackUrl(url) ? <LoopbackNotice url={url} /> : null}
-      <ShareOptions username={username} url={url} />
+      <ShareOptions username={username} url={url} kind={kind} />
     </Dialog>
   );
 }

@@ -1,26 +1,29 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ShareInfo } from '../../../shared/types';
+import type { ShareInfo, ShareKind } from '../../../shared/types';
 import { useShares } from '../../hooks/queries';
 import { formatDateTime, formatFullDate } from '../../lib/format';
 import { FormProblem } from '../SignIn/FormProblem';
 import { ShareOptionsForm } from './ShareOptionsForm';
 import { ShareStateTag } from './ShareStateTag';
+import { GONE } from './useShareEdit';
 
-/** "Downloads: 3 of 10", or "Downloads: 3" without a limit. */
+/** "Downloads: 3 of 10", or "Downloads: 3" without a limit; an upload link's are its uploads ("Uploads: 3 of 10"). */
 export function useDownloadsText() {
   const { t } = useTranslation();
-  return (share: Pick<ShareInfo, 'downloads' | 'maxDownloads'>) =>
-    share.maxDownloads === null
-      ? t('share:options.downloads', { n: share.downloads })
-      : t('share:options.downloadsOf', { n: share.downloads, max: share.maxDownloads });
+  return (share: Pick<ShareInfo, 'kind' | 'downloads' | 'maxDownloads'>) => {
+    const uses = share.kind === 'upload' ? 'uploads' : 'downloads';
+    return share.maxDownloads === null
+      ? t(`share:options.${uses}`, { n: share.downloads })
+      : t(`share:options.${uses}Of`, { n: share.downloads, max: share.maxDownloads });
+  };
 }
 
 /**
- * The "Link options" of one link (found in `shares.list` by its address): its downloads so far
- * and state, then the form that changes its expiry, download limit and password.
+ * The "Link options" of one link (found in `shares.list` by its address): its downloads (or an
+ * upload link's uploads) so far and state, then the form that changes its expiry, limit and password.
  */
-export function ShareOptions({ username, url }: { username: string; url: string }) {
+export function ShareOptions({ username, url, kind }: { username: string; url: string; kind: ShareKind }) {
   const { t } = useTranslation();
   const titleId = useId();
   const shares = useShares(username);
@@ -42,7 +45,11 @@ export function ShareOptions({ username, url }: { username: string; url: string 
             </span>
           ) : null}
         </p>
-        {share.state !== 'active' ? <p className="share-options__help">{t(`share:options.help.${share.state}`)}</p> : null}
+        {share.state !== 'active' ? (
+          <p className="share-options__help">
+            {t(`share:options.help.${share.state === 'exhausted' && share.kind === 'upload' ? 'exhaustedUploads' : share.state}`)}
+          </p>
+        ) : null}
         <ShareOptionsForm key={share.url} username={username} share={share} />
       </>
     );
@@ -54,7 +61,7 @@ export function ShareOptions({ username, url }: { username: string; url: string 
       </p>
     );
   } else {
-    body = <FormProblem problem={shares.error ? t('share:options.loadFailed') : t('share:options.gone')} />;
+    body = <FormProblem problem={shares.error ? t('share:options.loadFailed') : t(`share:options.${GONE[kind] ?? 'gone'}`)} />;
   }
 
   return (

@@ -24,6 +24,8 @@ export function ShareOptionsForm({ username, share }: ShareOptionsFormProps) {
   const edit = useShareEdit(username, share);
   const planned = editOf(share, form);
   const changed = 'problem' in planned || Object.keys(planned.edit).length > 0;
+  // An upload link's limit counts uploads (the daemon keeps them as its `maxDownloads`).
+  const uploads = share.kind === 'upload';
 
   function change(next: Partial<OptionsForm>) {
     setForm((current) => ({ ...current, ...next }));
@@ -64,7 +66,7 @@ export function ShareOptionsForm({ username, share }: ShareOptionsFormProps) {
           ) : null}
         </TextField>
         <TextField
-          label={t('share:options.limit')}
+          label={uploads ? t('share:options.uploadLimit') : t('share:options.limit')}
           inputMode="numeric"
           autoComplete="off"
           value={form.limit}

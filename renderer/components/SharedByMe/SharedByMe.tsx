@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { Link2 } from 'lucide-react';
 import { useShares } from '../../hooks/queries';
 import type { LiveState } from '../../hooks/useLiveEvents';
-import { isFileLink } from '../../lib/shareLinks';
 import { ActionsHeader } from '../ActionsHeader/ActionsHeader';
 import { ListState } from '../ListState/ListState';
 import { StatusBar } from '../StatusBar/StatusBar';
@@ -13,18 +12,19 @@ import './SharedByMe.css';
 interface SharedByMeProps {
   username: string;
   live: LiveState;
-  /** Opens the folder (null: the root) holding a file. */
+  /** Opens the folder (null: the root) holding a link's file or folder. */
   onOpenFolder: (folder: string | null) => void;
 }
 
 /**
- * A user's file links, newest first, from `shares.list` (one call, however deep the tree): each
- * with its downloads, expiry and state, to copy, change its options, or revoke.
+ * A user's links of every kind (a file's, a folder's, an upload link), newest first, from
+ * `shares.list` (one call, however deep the tree): each with its kind, downloads (an upload
+ * link's uploads), expiry and state, to copy, change its options, or revoke.
  */
 export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
   const { t } = useTranslation();
   const shares = useShares(username);
-  const links = (shares.data ?? []).filter(isFileLink);
+  const links = shares.data ?? [];
 
   useEffect(() => {
     document.title = t('share:page.windowTitle');
@@ -43,6 +43,9 @@ export function SharedByMe({ username, live, onOpenFolder }: SharedByMeProps) {
           <thead>
             <tr>
               <th scope="col">{t('share:page.name')}</th>
+              <th scope="col" className="shared__kind">
+                {t('share:page.kind')}
+              </th>
               <th scope="col" className="shared__folder-cell">
                 {t('share:page.folder')}
               </th>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Check, Copy, Folder, Link2Off, Lock, SlidersHorizontal } from 'lucide-react';
-import type { ShareInfo } from '../../../shared/types';
-import { useFileActions } from '../../hooks/useFileActions';
+import { Check, Copy, File, Folder, FolderOpen, Inbox, Link2Off, Lock, SlidersHorizontal, type LucideIcon } from 'lucide-react';
+import type { ShareInfo, ShareKind } from '../../../shared/types';
+import { useLinkActions } from '../../hooks/useLinkActions';
 import { copyText } from '../../lib/clipboard';
 import { formatDate, formatFullDate, formatNumber } from '../../lib/format';
+import { linkName, linkPlace } from '../../lib/shareLinks';
 import { ShareDialog } from '../ShareDialog/ShareDialog';
 import { ShareStateTag } from '../ShareDialog/ShareStateTag';
 
@@ -14,30 +15,55 @@ interface SharedRowProps {
   onOpenFolder: (folder: string | null) => void;
 }
 
-/** "3 / 10", or "3" without a limit. */
-const downloads = (share: ShareInfo) =>
-  share.maxDownloads === null ? formatNumber(share.downloads) : `${formatNumber(share.downloads)} / ${formatNumber(share.maxDownloads)}`;
+/** Each kind's icon (its shape, beside its word: never a colour alone) and the words of its row's buttons (`share:*`). */
+const KIND: Record<ShareKind, { icon: LucideIcon; copy: string; options: string; stop: string }> = {
+  file: { icon: File, copy: 'copyLinkTo', options: 'optionsFor', stop: 'stopSharingFile' },
+  folder: { icon: FolderOpen, copy: 'copyFolderLinkTo', options: 'optionsForFolder', stop: 'stopSharingFolder' },
+  upload: { icon: Inbox, copy: 'copyUploadLinkTo', options: 'optionsForUpload', stop: 'stopUploadLink' },
+};
 
-/** One file link: where the file is, its downloads, expiry and state; copy, its options (the share dialog), stop sharing. */
+/** "3 / 10", or "3" without a limit; an upload link's are its uploads ("3 / 10 uploads"). */
+function useUsesText() {
+  const { t } = useTranslation();
+  return (share: ShareInfo) => {
+    const uses =
+      share.maxDownloads === null
+        ? formatNumber(share.downloads)
+        : `${formatNumber(share.downloads)} / ${formatNumber(share.maxDownloads)}`;
+    return share.kind === 'upload' ? t('share:page.uploads', { uses, count: share.maxDownloads ?? share.downloads }) : uses;
+  };
+}
+
+/**
+ * One link (a file's, a folder's or an upload link): what it is, where, its downloads (or
+ * uploads), expiry and state; copy, its options (the share dialog), stop sharing.
+ */
 export function SharedRow({ username, share, onOpenFolder }: SharedRowProps) {
   const { t } = useTranslation();
-  const actions = useFileActions(username, share.folder);
+  const links = useLinkActions(username);
+  const usesText = useUsesText();
   const [copied, setCopied] = useState(false);
   const [busy, setBusy] = useState(false);
   const [options, setOptions] = useState(false);
-  const name = share.file;
-  const place = share.folder ?? t('share:page.root');
+  const look = KIND[share.kind] ?? KIND.file;
+  const KindIcon = look.icon;
+  const kindWord = t(`share:kind.${share.kind}`);
+  const name = linkName(share);
+  const folder = linkPlace(share);
+  const place = folder ?? t('share:page.root');
   const expires = share.expiresAt ? formatDate(share.expiresAt) : t('share:page.never');
+  const uses = usesText(share);
   const unshare = async () => {
     setBusy(true);
-    const done = await actions.unshare({ name });
+    const done = await links.unshare(share);
     setBusy(false);
     return done;
   };
   return (
-    <tr data-state={share.state}>
+    <tr data-state={share.state} data-kind={share.kind}>
       <th scope="row" className="shared__name">
         <span className="shared__name-line">
+          <KindIcon size={15} className={`shared__kind-icon shared__kind-icon--${share.kind}`} aria-hidden="true" />
           <span className="shared__name-text" title={name}>
             {name}
           </span>
@@ -48,18 +74,19 @@ export function SharedRow({ username, share, onOpenFolder }: SharedRowProps) {
             </span>
           ) : null}
         </span>
-        {/* On a phone the folder, downloads and expiry columns are hidden: they come under the name. */}
+        {/* On a phone the kind, folder, downloads and expiry columns are hidden: they come under the name. */}
         <span className="shared__sub" aria-hidden="true">
-          {place} · {downloads(share)} · {expires}
+          {kindWord} · {place} · {uses} · {expires}
         </span>
       </th>
+      <td className="shared__kind">{kindWord}</td>
       <td className="shared__folder-cell">
-        <button type="button" className="link-button shared__folder" onClick={() => onOpenFolder(share.folder)}>
+        <button type="button" className="link-button shared__folder" onClick={() => onOpenFolder(folder)}>
           <Folder size={14} aria-hidden="true" />
           {place}
         </button>
       </td>
-      <td className="shared__num shared__downloads">{downloads(share)}</td>
+      <td className="shared__num shared__downloads">{uses}</td>
       <td className="shared__expires" title={share.expiresAt ? formatFullDate(share.expiresAt) : undefined}>
         {expires}
       </td>
@@ -72,20 +99,20 @@ export function SharedRow({ username, share, onOpenFolder }: SharedRowProps) {
           <button
             type="button"
             className="button"
-            aria-label={t('share:copyLinkTo', { file: name })}
+            aria-label={t(`share:${look.copy}`, { file: name })}
             onClick={async () => setCopied(await copyText(share.url))}
           >
             {copied ? <Check size={15} aria-hidden="true" /> : <Copy size={15} aria-hidden="true" />}
             <span className="shared__label">{copied ? t('share:copied') : t('share:copyLink')}</span>
           </button>
-          <button type="button" className="button" aria-label={t('share:optionsFor', { file: name })} onClick={() => setOptions(true)}>
+          <button type="button" className="button" aria-label={t(`share:${look.options}`, { file: name })} onClick={() => setOptions(true)}>
             <SlidersHorizontal size={15} aria-hidden="true" />
             <span className="shared__label">{t('share:options.open')}</span>
           </button>
           <button
             type="button"
             className="button button--ghost"
-            aria-label={t('share:stopSharingFile', { file: name })}
+            aria-label={t(`share:${look.stop}`, { file: name })}
             title={t('share:stopSharing')}
             disabled={busy}
             onClick={unshare}
@@ -96,7 +123,7 @@ export function SharedRow({ username, share, onOpenFolder }: SharedRowProps) {
           {options ? (
             <ShareDialog
               username={username}
-              file={{ name, url: share.url }}
+              link={share}
               copied={false}
               onCopy={copyText}
               onUnshare={async () => {

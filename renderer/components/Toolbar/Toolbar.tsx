@@ -54,7 +54,7 @@ export function Toolbar(props: ToolbarProps) {
             <ToolButton
               key={action.id}
               label={label}
-              title={action.hint?.(t) ?? label}
+              title={action.hint?.(t, target) ?? label}
               icon={action.icon(target)}
               danger={action.danger}
               disabled={!applies}

@@ -9,6 +9,7 @@ import folderParents from './003-folder-parents.js';
 import davState from './004-dav-state.js';
 import shareDownloads from './005-share-downloads.js';
 import folderLinks from './006-folder-links.js';
+import versions from './007-versions.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -25,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   shareDownloads,
   // Folder and upload links: one of each kind per folder (docs/sharing.md).
   folderLinks,
+  // Files' earlier versions (docs/versions.md).
+  versions,
 ];

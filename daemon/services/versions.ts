@@ -1,0 +1,205 @@
+/**
+ * Files' earlier versions (issue 27, docs/versions.md). When an upload replaces a file (the API
+ * with `overwrite`, a WebDAV PUT, a tus upload onto a name), the old content is kept: storage
+ * hard-links the replaced inode to `<data dir>/versions/<username>/<id>` before the new file
+ * takes the name (no copy), and a `versions` record names it. Each file keeps its newest
+ * `versionsKeep` versions younger than `versionsDays`; versions count against the quota, and
+ * the oldest of the user's go first when an upload would otherwise not fit. Versions follow
+ * their file's renames and moves, and go with it when it is deleted (the trash keeps its last
+ * content). Object mode (PostgreSQL + S3) keeps none yet.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileVersion } from '../../shared/types.js';
+import type { NimbusContext } from '../context.js';
+import type { StoredVersion } from '../store/schema.js';
+import { ignoreMissing } from '../storage/fs-helpers.js';
+import { maxBytesOf, usedBytesOf, versionBytes, versionsChanged } from './records.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const versionsOf = (nimbus: NimbusContext) => nimbus.store.collection('versions');
+
+/** Where a user's versions' bytes are. */
+export const versionsDir = (nimbus: NimbusContext, username: string): string => path.join(nimbus.config.dataDir, 'versions', username);
+export const versionPath = (nimbus: NimbusContext, v: Pick<StoredVersion, 'username' | 'id'>): string =>
+  path.join(versionsDir(nimbus, v.username), v.id);
+
+/** Whether this daemon keeps versions: on disk, with a count above 0. */
+export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0 && nimbus.watcherMode !== 'none';
+
+/** What an upload kept of the file it replaced: its size and mtime, or undefined when it replaced nothing. */
+export const keptContent = (at: string): Promise<{ size: number; mtimeMs: number } | undefined> =>
+  lstat(at).then(
+    (s) => ({ size: s.size, mtimeMs: s.mtimeMs }),
+    () => undefined,
+  );
+
+/** A fresh version's id and path for an upload that may replace a file; null when none is kept. */
+export async function prepareVersion(nimbus: NimbusContext, username: string): Promise<{ id: string; path: string } | null> {
+  if (!keepsVersions(nimbus)) return null;
+  await mkdir(versionsDir(nimbus, username), { recursive: true, mode: 0o700 });
+  const id = randomBytes(16).toString('hex');
+  return { id, path: path.join(versionsDir(nimbus, username), id) };
+}
+
+/**
+ * Records the version an upload kept (storage linked the replaced content to `kept.path`), then
+ * applies the rules: the file's newest N younger than D days stay, and the user's oldest go while
+ * they would hold the user over the quota. Nothing to record when nothing was replaced.
+ */
+export async function recordVersion(
+  nimbus: NimbusContext,
+  kept: { id: string; path: string },
+  at: { username: string; folder: string | null; file: string },
+  replaced: { size: number; mtimeMs: number } | undefined,
+): Promise<void> {
+  if (!replaced) {
+    await unlink(kept.path).catch(ignoreMissing);
+    return;
+  }
+  versionsOf(nimbus).set(kept.id, { id: kept.id, ...at, ...replaced, keptAt: new Date().toISOString() });
+  versionsChanged(nimbus);
+  await dropPast(nimbus, (v) => v.username === at.username && v.folder === at.folder && v.file === at.file);
+  await nimbus.store.commit();
+  await makeRoom(nimbus, at.username, 0);
+}
+
+/** A file's versions, newest first. */
+export function listVersions(nimbus: NimbusContext, username: string, folder: string | null, file: string): FileVersion[] {
+  return [...versionsOf(nimbus).values()]
+    .filter((v) => v.username === username && v.folder === folder && v.file === file)
+    .sort((a, b) => b.keptAt.localeCompare(a.keptAt) || b.id.localeCompare(a.id))
+    .map((v) => ({ id: v.id, size: v.size, modifiedAt: new Date(v.mtimeMs).toISOString(), keptAt: v.keptAt }));
+}
+
+export const findVersion = (nimbus: NimbusContext, id: string): StoredVersion | undefined => versionsOf(nimbus).get(id);
+
+/**
+ * Drops the user's oldest versions while their usage plus `needed` bytes is over the quota
+ * (committed when any was dropped): versions never make an upload fail that would fit without them.
+ */
+export async function makeRoom(nimbus: NimbusContext, username: string, needed: number): Promise<void> {
+  const user = nimbus.store.users.get(username);
+  const max = user ? maxBytesOf(nimbus, user) : -1;
+  if (max < 0 || versionBytes(nimbus, username) === 0) return;
+  const oldestFirst = [...versionsOf(nimbus).values()]
+    .filter((v) => v.username === username)
+    .sort((a, b) => a.keptAt.localeCompare(b.keptAt));
+  let dropped = 0;
+  for (const v of oldestFirst) {
+    if (usedBytesOf(nimbus, username) + needed <= max) break;
+    await dropVersion(nimbus, v);
+    dropped++;
+  }
+  if (dropped > 0) await nimbus.store.commit();
+}
+
+/** Drops, among the versions `which` selects, those past the rules: beyond the newest N of their file, or older than D days. */
+export async function dropPast(nimbus: NimbusContext, which: (v: StoredVersion) => boolean = () => true): Promise<number> {
+  const { versionsKeep, versionsDays } = nimbus.config;
+  const oldest = Date.now() - versionsDays * DAY_MS;
+  const byFile = new Map<string, StoredVersion[]>();
+  for (const v of versionsOf(nimbus).values()) {
+    if (!which(v)) continue;
+    const key = `${v.username}\0${v.folder ?? ''}\0${v.file}`;
+    byFile.set(key, [...(byFile.get(key) ?? []), v]);
+  }
+  let dropped = 0;
+  for (const list of byFile.values()) {
+    list.sort((a, b) => b.keptAt.localeCompare(a.keptAt));
+    for (const [i, v] of list.entries()) {
+      if (i < versionsKeep && Date.parse(v.keptAt) > oldest) continue;
+      await dropVersion(nimbus, v);
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
+/** Removes one version, its record first (the caller commits): a crash between leaves bytes the start-up sweep removes. */
+export async function dropVersion(nimbus: NimbusContext, v: StoredVersion): Promise<void> {
+  versionsOf(nimbus).delete(v.id);
+  versionsChanged(nimbus);
+  await unlink(versionPath(nimbus, v)).catch(ignoreMissing);
+}
+
+/** A version's file path in its user's tree. */
+const pathOf = (v: StoredVersion) => (v.folder === null ? v.file : `${v.folder}/${v.file}`);
+const inside = (path: string, top: string) => path === top || path.startsWith(`${top}/`);
+
+/** The versions of `from` (a file, or everything below a folder) now belong at `to`. The caller commits; how many moved. */
+export function moveVersions(nimbus: NimbusContext, username: string, from: string, to: string): number {
+  let moved = 0;
+  for (const v of [...versionsOf(nimbus).values()]) {
+    if (v.username !== username || !inside(pathOf(v), from)) continue;
+    const path = to + pathOf(v).slice(from.length);
+    const cut = path.lastIndexOf('/');
+    versionsOf(nimbus).set(v.id, { ...v, folder: cut < 0 ? null : path.slice(0, cut), file: path.slice(cut + 1) });
+    moved++;
+  }
+  return moved;
+}
+
+/**
+ * The versions of `path` (and below it) go with it: deleted for good or into the trash, which
+ * keeps the last content. Records at once (the caller commits), bytes in the background (a
+ * crash in between leaves bytes the start-up sweep removes). How many were dropped.
+ */
+export function forgetVersions(nimbus: NimbusContext, username: string, path: string): number {
+  const gone = [...versionsOf(nimbus).values()].filter((v) => v.username === username && inside(pathOf(v), path));
+  for (const v of gone) versionsOf(nimbus).delete(v.id);
+  if (gone.length > 0) {
+    versionsChanged(nimbus);
+    void Promise.all(gone.map((v) => unlink(versionPath(nimbus, v)).catch(ignoreMissing))).catch((err: Error) =>
+      nimbus.log(`Nimbus: could not remove a dropped version's bytes: ${err.message}`),
+    );
+  }
+  return gone.length;
+}
+
+/** Every version of a user's, for a user deleted (`to` null) or renamed. The caller commits. */
+export async function followUser(nimbus: NimbusContext, username: string, to: string | null): Promise<void> {
+  const theirs = [...versionsOf(nimbus).values()].filter((v) => v.username === username);
+  if (theirs.length === 0) return;
+  for (const v of theirs) {
+    if (to === null) versionsOf(nimbus).delete(v.id);
+    else versionsOf(nimbus).set(v.id, { ...v, username: to });
+  }
+  versionsChanged(nimbus);
+  if (to === null) await rm(versionsDir(nimbus, username), { recursive: true, force: true });
+  else await rename(versionsDir(nimbus, username), versionsDir(nimbus, to));
+}
+
+/**
+ * At start: a version's bytes without a record (a crash between an upload's link and its
+ * commit, or a drop's record and its unlink) are removed; a record without bytes is dropped.
+ */
+export async function sweepVersions(nimbus: NimbusContext): Promise<void> {
+  const root = path.join(nimbus.config.dataDir, 'versions');
+  const users = await readdir(root).catch(() => [] as string[]);
+  const known = versionsOf(nimbus);
+  for (const username of users) {
+    for (const id of await readdir(path.join(root, username)).catch(() => [] as string[])) {
+      if (known.get(id)?.username !== username) await unlink(path.join(root, username, id)).catch(ignoreMissing);
+    }
+  }
+  let dropped = 0;
+  for (const v of [...known.values()]) {
+    if (
+      await stat(versionPath(nimbus, v)).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    known.delete(v.id);
+    dropped++;
+  }
+  dropped += await dropPast(nimbus);
+  if (dropped > 0) {
+    versionsChanged(nimbus);
+    await nimbus.store.commit();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Large files go up through tus (docs/uploads.md) with tus-js-client: a dropped connection, a
+ * daemon restart or a laptop closed mid-upload resumes from the bytes the daemon acknowledged,
+ * and the progress shown is theirs (after a resume it starts again from the daemon's offset,
+ * never from zero, never past what is stored). Smaller files keep the one-request
+ * `files.upload`: below the threshold, sending again costs less than the protocol's extra
+ * round trips (a creation, and a HEAD on every resume).
+ */
+import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
+import { ApiError, UNREACHABLE, type NimbusClient } from '../api/client';
+import type { UploadTarget } from './UploadQueue';
+
+/**
+ * From this size a file is sent resumably. 16 MiB: what a home uplink of ~10 Mbit/s sends in
+ * ~15 s, so anything that takes longer than that to send again gets a resume instead.
+ */
+export const RESUMABLE_FROM_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Waits between attempts after a failure (ms): the network back within seconds, a daemon
+ * restarting, a laptop waking up; some ten minutes in all before the upload is reported failed.
+ */
+const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000, 60_000, 120_000, 120_000, 180_000];
+
+/** What tus-js-client's Upload is to this module (the tests give their own). */
+export type UploadClass = new (
+  file: Blob,
+  options: UploadOptions,
+) => Pick<Upload, 'start' | 'abort' | 'findPreviousUploads' | 'resumeFromPreviousUpload'>;
+
+/**
+ * Sends `body` to `target` through /api/uploads/, resuming an unfinished upload of the same
+ * file to the same place that this browser began before (a reload, a crash). Cancelling (the
+ * signal) terminates it on the daemon, which frees its space at once.
+ */
+export function uploadResumable(
+  client: Pick<NimbusClient, 'connection'>,
+  target: UploadTarget,
+  body: Blob,
+  onProgress: (loaded: number) => void,
+  signal: AbortSignal,
+  UploadImpl: UploadClass = Upload,
+): Promise<void> {
+  const { baseUrl, apiKey } = client.connection;
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new DOMException('Upload cancelled', 'AbortError'));
+      return;
+    }
+    const upload = new UploadImpl(body, {
+      endpoint: `${baseUrl}/api/uploads/`,
+      // With a key the key; otherwise the session cookie goes along (the page's own origin).
+      headers: apiKey === null ? {} : { 'API-Key': apiKey },
+      metadata: metadataOf(target),
+      retryDelays: RETRY_DELAYS,
+      // One identity per place: the same file sent to another folder or user is another upload.
+      fingerprint: (file) => Promise.resolve(fingerprintOf(target, file as Blob, baseUrl)),
+      removeFingerprintOnSuccess: true,
+      onProgress: (sent) => onProgress(sent),
+      onSuccess: () => {
+        signal.removeEventListener('abort', cancel);
+        resolve();
+      },
+      onError: (error) => {
+        signal.removeEventListener('abort', cancel);
+        reject(toApiError(error));
+      },
+    });
+    const cancel = () => {
+      // true: terminate, so the daemon drops the partial file and its quota hold.
+      void upload.abort(true).catch(() => undefined);
+      reject(new DOMException('Upload cancelled', 'AbortError'));
+    };
+    signal.addEventListener('abort', cancel, { once: true });
+    void upload.findPreviousUploads().then(
+      (previous) => {
+        if (signal.aborted) return;
+        if (previous.length > 0) upload.resumeFromPreviousUpload(previous[0]);
+        upload.start();
+      },
+      () => upload.start(),
+    );
+  });
+}
+
+/** Upload-Metadata: files.upload's parameters by tus's names (docs/uploads.md). */
+export function metadataOf(target: UploadTarget): Record<string, string> {
+  return {
+    username: target.username,
+    filename: target.name,
+    ...(target.folder ? { folder: target.folder } : {}),
+    ...(target.overwrite ? { overwrite: 'true' } : {}),
+  };
+}
+
+function fingerprintOf(target: UploadTarget, file: Blob, baseUrl: string): string {
+  const modified = file instanceof File ? file.lastModified : 0;
+  const where = [target.username, target.folder ?? '', target.name, target.overwrite ? 'replace' : 'new'];
+  return ['nimbus-tus', baseUrl, ...where, file.size, modified].map((part) => encodeURIComponent(String(part))).join('/');
+}
+
+/** The daemon's `{error, code}` as the ApiError the upload queue words; no answer at all is `unreachable`. */
+export function toApiError(error: Error): ApiError {
+  const response = (error as Partial<DetailedError>).originalResponse;
+  if (!response) return new ApiError(0, 'unreachable', UNREACHABLE);
+  const status = response.getStatus();
+  try {
+    const body = JSON.parse(response.getBody()) as { error?: unknown; code?: unknown };
+    if (typeof body.error === 'string') return new ApiError(status, typeof body.code === 'string' ? body.code : 'error', body.error);
+  } catch {
+    // not JSON (a HEAD has no body): the status alone
+  }
+  return new ApiError(status, `http_${status}`, `${status} ${error.message}`);
+}
