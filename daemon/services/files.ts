@@ -96,7 +96,7 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
   let meta: FileMeta;
   try {
     meta = await nimbus.storage.upload(
-      { username, folder, file, overwrite, body, expectedSize: req.declaredLength, keepReplacedAt: kept?.path },
+      { username, folder, file, overwrite, body, expectedSize: req.declaredLength, keep: kept ?? undefined },
       uploadPolicy(nimbus, req, user),
     );
   } catch (err) {

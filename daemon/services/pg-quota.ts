@@ -155,6 +155,7 @@ interface RunsQueries {
 async function usedIn(db: RunsQueries, username: string): Promise<number> {
   const { rows } = await db.query(
     `SELECT (SELECT coalesce(sum(size), 0) FROM files WHERE username = $1)
+          + (SELECT coalesce(sum((data->>'size')::bigint), 0) FROM versions WHERE username = $1)
           + (SELECT coalesce(sum(bytes), 0) FROM reservations WHERE username = $1 AND expires_at >= now()) AS used`,
     [username],
   );

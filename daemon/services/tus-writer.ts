@@ -81,7 +81,7 @@ export class TusWriter {
       const kept =
         record.overwrite && this.nimbus.index.getFile(username, folder, file) ? await prepareVersion(this.nimbus, username) : null;
       try {
-        await placeFinished(this.nimbus.storage, { ...upload, keepReplacedAt: kept?.path }, placementHooks(this.nimbus, record, caller));
+        await placeFinished(this.nimbus.storage, { ...upload, keep: kept ?? undefined }, placementHooks(this.nimbus, record, caller));
       } catch (err) {
         if (kept) await unlink(kept.path).catch(() => undefined);
         if (err instanceof ApiError && (err.status === 404 || err.status === 409)) await this.drop(live);

@@ -22,7 +22,8 @@ export function requireVersion(nimbus: NimbusContext, username: string, folder: 
 }
 
 /** A version's bytes, opened (never through a link). */
-export function openVersion(nimbus: NimbusContext, version: StoredVersion): Promise<OpenedFile> {
+export async function openVersion(nimbus: NimbusContext, version: StoredVersion): Promise<OpenedFile> {
+  if (version.objectId) return nimbus.storage.openKeptObject!({ ...version, objectId: version.objectId });
   return openKeptFile(versionPath(nimbus, version), noSuchVersion);
 }
 

@@ -6,7 +6,8 @@
  * `versionsKeep` versions younger than `versionsDays`; versions count against the quota, and
  * the oldest of the user's go first when an upload would otherwise not fit. Versions follow
  * their file's renames and moves, and go with it when it is deleted (the trash keeps its last
- * content). Object mode (PostgreSQL + S3) keeps none yet.
+ * content). In object mode (PostgreSQL + S3) the replaced object itself is kept, and its row
+ * becomes the version in the commit that names the new one: nothing is copied there either.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
@@ -26,8 +27,11 @@ export const versionsDir = (nimbus: NimbusContext, username: string): string => 
 export const versionPath = (nimbus: NimbusContext, v: Pick<StoredVersion, 'username' | 'id'>): string =>
   path.join(versionsDir(nimbus, v.username), v.id);
 
-/** Whether this daemon keeps versions: on disk, with a count above 0. */
-export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0 && nimbus.watcherMode !== 'none';
+/** Whether this daemon keeps versions (a count above 0). */
+export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0;
+
+/** Object mode: versions are objects the storage keeps (no path in the data directory). */
+const inObjects = (nimbus: NimbusContext): boolean => nimbus.storage.openKeptObject !== undefined;
 
 /** What an upload kept of the file it replaced: its size and mtime, or undefined when it replaced nothing. */
 export const keptContent = (at: string): Promise<{ size: number; mtimeMs: number } | undefined> =>
@@ -39,8 +43,10 @@ export const keptContent = (at: string): Promise<{ size: number; mtimeMs: number
 /** A fresh version's id and path for an upload that may replace a file; null when none is kept. */
 export async function prepareVersion(nimbus: NimbusContext, username: string): Promise<{ id: string; path: string } | null> {
   if (!keepsVersions(nimbus)) return null;
-  await mkdir(versionsDir(nimbus, username), { recursive: true, mode: 0o700 });
   const id = randomBytes(16).toString('hex');
+  // In object mode the replaced object itself is kept: nothing to make here.
+  if (inObjects(nimbus)) return { id, path: '' };
+  await mkdir(versionsDir(nimbus, username), { recursive: true, mode: 0o700 });
   return { id, path: path.join(versionsDir(nimbus, username), id) };
 }
 
@@ -55,11 +61,15 @@ export async function recordVersion(
   at: { username: string; folder: string | null; file: string },
   replaced: { size: number; mtimeMs: number } | undefined,
 ): Promise<void> {
-  if (!replaced) {
+  if (kept.path === '') {
+    // Object mode: storage made the record in the commit that named the new object, if it replaced one.
+    if (!versionsOf(nimbus).has(kept.id)) return;
+  } else if (!replaced) {
     await unlink(kept.path).catch(ignoreMissing);
     return;
+  } else {
+    versionsOf(nimbus).set(kept.id, { id: kept.id, ...at, ...replaced, keptAt: new Date().toISOString() });
   }
-  versionsOf(nimbus).set(kept.id, { id: kept.id, ...at, ...replaced, keptAt: new Date().toISOString() });
   versionsChanged(nimbus);
   await dropPast(nimbus, (v) => v.username === at.username && v.folder === at.folder && v.file === at.file);
   await nimbus.store.commit();
@@ -122,7 +132,13 @@ export async function dropPast(nimbus: NimbusContext, which: (v: StoredVersion) 
 export async function dropVersion(nimbus: NimbusContext, v: StoredVersion): Promise<void> {
   versionsOf(nimbus).delete(v.id);
   versionsChanged(nimbus);
-  await unlink(versionPath(nimbus, v)).catch(ignoreMissing);
+  await dropBytes(nimbus, v);
+}
+
+/** A dropped version's bytes: its file in the data directory, or its object. */
+async function dropBytes(nimbus: NimbusContext, v: StoredVersion): Promise<void> {
+  if (v.objectId) await nimbus.storage.dropKeptObject?.(v.objectId);
+  else await unlink(versionPath(nimbus, v)).catch(ignoreMissing);
 }
 
 /** A version's file path in its user's tree. */
@@ -152,7 +168,7 @@ export function forgetVersions(nimbus: NimbusContext, username: string, path: st
   for (const v of gone) versionsOf(nimbus).delete(v.id);
   if (gone.length > 0) {
     versionsChanged(nimbus);
-    void Promise.all(gone.map((v) => unlink(versionPath(nimbus, v)).catch(ignoreMissing))).catch((err: Error) =>
+    void Promise.all(gone.map((v) => dropBytes(nimbus, v))).catch((err: Error) =>
       nimbus.log(`Nimbus: could not remove a dropped version's bytes: ${err.message}`),
     );
   }
@@ -168,8 +184,12 @@ export async function followUser(nimbus: NimbusContext, username: string, to: st
     else versionsOf(nimbus).set(v.id, { ...v, username: to });
   }
   versionsChanged(nimbus);
+  if (inObjects(nimbus)) {
+    if (to === null) await Promise.all(theirs.map((v) => dropBytes(nimbus, v)));
+    return;
+  }
   if (to === null) await rm(versionsDir(nimbus, username), { recursive: true, force: true });
-  else await rename(versionsDir(nimbus, username), versionsDir(nimbus, to));
+  else await rename(versionsDir(nimbus, username), versionsDir(nimbus, to)).catch(ignoreMissing);
 }
 
 /**
@@ -186,14 +206,16 @@ export async function sweepVersions(nimbus: NimbusContext): Promise<void> {
     }
   }
   let dropped = 0;
+  const present = (v: StoredVersion) =>
+    stat(versionPath(nimbus, v)).then(
+      () => true,
+      () => false,
+    );
   for (const v of [...known.values()]) {
-    if (
-      await stat(versionPath(nimbus, v)).then(
-        () => true,
-        () => false,
-      )
-    )
-      continue;
+    // An object's version is the bucket's to keep (a record without its object answers 404 when read);
+    // a record of the other mode (carried by `nimbus migrate`, its bytes left behind) has nothing here.
+    const here = inObjects(nimbus) ? v.objectId !== undefined : v.objectId === undefined && (await present(v));
+    if (here) continue;
     known.delete(v.id);
     dropped++;
   }

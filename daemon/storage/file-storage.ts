@@ -222,4 +222,9 @@ export interface FileStorage {
 
   /** Opens a file for reading (never through a link); 404 file_not_found. */
   openFile(username: string, folder: string | null, file: string): Promise<OpenedFile>;
+
+  /** Object mode only: a kept version's object (docs/versions.md; on disk a version is a file the services open). */
+  openKeptObject?(version: { objectId: string; size: number; mtimeMs: number; etag?: string }): OpenedFile;
+  /** Object mode only: deletes a dropped version's object. */
+  dropKeptObject?(objectId: string): Promise<void>;
 }

@@ -16,7 +16,14 @@ import { SharedExclusiveLock } from './safe-lock.js';
 import type { StorageParts } from './storage-parts.js';
 import { DiskTrash } from './trash-dir.js';
 import { discardTemp, receiveToTemp } from './temp-upload.js';
-import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from './upload-call.js';
+import {
+  runUpload,
+  type KeepReplaced,
+  type ReceivedUpload,
+  type StorageUpload,
+  type UploadHooks,
+  type UploadSteps,
+} from './upload-call.js';
 import { checkUploadTarget, placeUpload } from './uploads.js';
 import { UploadTickets, type UploadTicket } from './upload-tickets.js';
 import { claimUserDir, deleteUser, ensureUserDir, renameUser, restoreUserDir, unclaimUserDir } from './user-dirs.js';
@@ -185,9 +192,9 @@ export class Storage implements FileStorage, StorageParts, UploadSteps<ReceivedU
     file: string,
     overwrite: boolean,
     isCurrent: () => boolean,
-    keepReplacedAt?: string,
+    keep?: KeepReplaced,
   ): Promise<FileMeta> {
-    return placeUpload(this, received.ref, ticket, file, overwrite, isCurrent, keepReplacedAt);
+    return placeUpload(this, received.ref, ticket, file, overwrite, isCurrent, keep?.path);
   }
 
   /** Opens a file for reading, refusing symlinks (at any level) and anything but a regular file. */

@@ -19,7 +19,7 @@ import type { FileMeta } from './index-tree.js';
 import { lstatIn } from './safe-ops.js';
 import { Storage } from './storage.js';
 import { within } from './storage-parts.js';
-import { runUpload, type ReceivedUpload, type UploadHooks, type UploadSteps } from './upload-call.js';
+import { runUpload, type KeepReplaced, type ReceivedUpload, type UploadHooks, type UploadSteps } from './upload-call.js';
 
 /** Where a finished upload goes and the file holding its bytes. */
 export interface FinishedUpload {
@@ -30,8 +30,8 @@ export interface FinishedUpload {
   /** The partial file: exactly `size` bytes, fsynced. */
   partPath: string;
   size: number;
-  /** With `overwrite`: where the replaced file is kept as a version (StorageUpload.keepReplacedAt). */
-  keepReplacedAt?: string;
+  /** With `overwrite`: the version to keep of the replaced file (StorageUpload.keep). */
+  keep?: KeepReplaced;
 }
 
 /** Whether placing costs no copy here (the storage folder), or a copy of every byte (an object store). */

@@ -25,12 +25,18 @@ export interface StorageUpload {
   body: Readable;
   /** Content-Length, when the client sent one: a body longer is stopped, a shorter one refused (400). */
   expectedSize: number | null;
-  /**
-   * With `overwrite`: where the replaced file's content is kept as a version (docs/versions.md),
-   * an absolute path the operator's data directory owns; the backend hard-links the old file
-   * there just before the new one takes its name. Left out (or a backend that keeps none): nothing kept.
-   */
-  keepReplacedAt?: string;
+  /** With `overwrite`: keep the replaced file as this version (docs/versions.md); left out, nothing is kept. */
+  keep?: KeepReplaced;
+}
+
+/**
+ * A version to keep of the file an upload replaces. Disk: `path` (in the data directory) gets a
+ * hard link to the old file just before the new one takes its name. Objects: the old object
+ * stays, and its row becomes the version record `id` in the commit that names the new one.
+ */
+export interface KeepReplaced {
+  id: string;
+  path: string;
 }
 
 /** The policy decided above storage, called at its steps in this order. */
@@ -87,7 +93,7 @@ export interface UploadSteps<R extends ReceivedUpload> {
     file: string,
     overwrite: boolean,
     isCurrent: () => boolean,
-    keepReplacedAt?: string,
+    keep?: KeepReplaced,
   ): Promise<FileMeta>;
   /** Drops received bytes that will not be placed. */
   discardUpload(received: R): Promise<void>;
@@ -132,7 +138,7 @@ export async function runUpload<R extends ReceivedUpload>(
         await steps.discardUpload(received);
         throw err;
       }
-      return steps.placeUpload(received, ticket, file, overwrite, () => hooks.isCurrent(), req.keepReplacedAt);
+      return steps.placeUpload(received, ticket, file, overwrite, () => hooks.isCurrent(), req.keep);
     });
   } finally {
     steps.endUpload(ticket);

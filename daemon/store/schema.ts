@@ -174,8 +174,9 @@ export interface DbData {
 }
 
 /**
- * A file's earlier content, kept when an upload replaced it (docs/versions.md): its bytes are
- * `<data dir>/versions/<username>/<id>`, a hard link to the replaced inode (no copy).
+ * A file's earlier content, kept when an upload replaced it (docs/versions.md): on disk its bytes
+ * are `<data dir>/versions/<username>/<id>`, a hard link to the replaced inode; in object mode the
+ * replaced object itself. Nothing is copied either way.
  */
 export interface StoredVersion {
   /** 16 random bytes, hex: the file's name under the user's versions directory. */
@@ -189,6 +190,9 @@ export interface StoredVersion {
   mtimeMs: number;
   /** When it was replaced, so kept (ISO). */
   keptAt: string;
+  /** Object mode: the replaced file's object, kept as it was (nothing copied), and its ETag; absent on disk. */
+  objectId?: string;
+  etag?: string;
 }
 
 /**

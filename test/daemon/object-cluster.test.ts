@@ -248,6 +248,7 @@ describe('PgQuotaLedger while the database is away', () => {
     try {
       await database.query(reservations.sql);
       await database.query('CREATE TABLE files (key text PRIMARY KEY, username text, size bigint)');
+      await database.query('CREATE TABLE versions (key text PRIMARY KEY, data jsonb NOT NULL, username text)');
       const held = await ledger.reserve('ana', 10, 100, 0, 0);
       await server.stop();
       await expect(ledger.reserve('ana', 10, 100, 0, 0)).rejects.toMatchObject({ code: 'database_unavailable' });

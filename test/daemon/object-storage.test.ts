@@ -350,6 +350,29 @@ describe('ObjectStorage (db.json + Swift)', () => {
     expect(keys).not.toContain(orphan.ref);
   });
 
+  it('the sweeper keeps an object that a kept version names, though no file row does (docs/versions.md)', async () => {
+    await upload(s.storage, 'ana', null, 'old.txt', 'old content');
+    const row = [...s.store.files.values()].find((f) => f.name === 'old.txt')!;
+    // What an overwrite keeping a version commits: the file's row goes, a version names its object.
+    s.store.files.delete(row.id);
+    const id = 'ab'.repeat(16);
+    s.store.collection('versions').set(id, {
+      id,
+      username: 'ana',
+      folder: null,
+      file: 'old.txt',
+      size: row.size,
+      mtimeMs: row.mtimeMs,
+      keptAt: new Date().toISOString(),
+      objectId: row.id,
+      etag: row.etag,
+    });
+    await s.store.commit();
+    const eager = new Sweeper({ objects: s.objects, store: s.store, database: null, log: () => undefined, minAgeMs: -60_000 });
+    await eager.sweep();
+    expect(await bucketKeys(s.objects)).toContain(`files/${row.id}`);
+  });
+
   it('startObjectMode (db.json): a bucket made if missing, the index ready from the rows, the in-memory ledger, a sweeper, a probe', async () => {
     await upload(s.storage, 'ana', null, 'a.txt', 'aaa');
     s.storage.close();

@@ -22,7 +22,14 @@ import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileMeta } from '../index-tree.js';
 import type { FileIdentity, FileStorage, FolderCopyHooks, OpenedFile } from '../file-storage.js';
 import { assertComponent } from '../paths.js';
-import { runUpload, type ReceivedUpload, type StorageUpload, type UploadHooks, type UploadSteps } from '../upload-call.js';
+import {
+  runUpload,
+  type KeepReplaced,
+  type ReceivedUpload,
+  type StorageUpload,
+  type UploadHooks,
+  type UploadSteps,
+} from '../upload-call.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { fileIdOf } from './ids.js';
 import { copyFolderRows } from './object-copy.js';
@@ -136,9 +143,29 @@ export class ObjectStorage extends ObjectTree implements FileStorage, UploadStep
     file: string,
     overwrite: boolean,
     isCurrent: () => boolean,
+    keep?: KeepReplaced,
   ): Promise<FileMeta> {
     const { username, folder } = ticket;
-    return placeObject(this, await asReceivedObject(this.objects, received), { username, folder, file, overwrite, isCurrent, ticket });
+    return placeObject(this, await asReceivedObject(this.objects, received), {
+      username,
+      folder,
+      file,
+      overwrite,
+      isCurrent,
+      ticket,
+      keep,
+    });
+  }
+
+  /** A version's bytes: the object its record keeps (docs/versions.md). */
+  openKeptObject(version: { objectId: string; size: number; mtimeMs: number; etag?: string }): OpenedFile {
+    const row = { id: version.objectId, size: version.size, mtimeMs: version.mtimeMs, etag: version.etag ?? '' } as StoredFile;
+    return openObject(this.objects, row);
+  }
+
+  /** Deletes a dropped version's object (its record is gone already). */
+  async dropKeptObject(objectId: string): Promise<void> {
+    await this.deleteObjects([objectId]);
   }
 
   /** Deletes a received object that will not be placed. */

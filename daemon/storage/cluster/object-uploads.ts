@@ -10,7 +10,7 @@ import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
 import { conflict, fileTaken, notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
-import type { ReceivedUpload } from '../upload-call.js';
+import type { KeepReplaced, ReceivedUpload } from '../upload-call.js';
 import { joinFolder, type FileMeta } from '../index-tree.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import { pipeFromClient } from '../pipe-from-client.js';
@@ -38,6 +38,8 @@ export interface PlaceTarget {
   ticket?: UploadTicket;
   /** The row's type (a copy keeps its source's); by the name's extension otherwise. */
   contentType?: string;
+  /** With `overwrite`: the replaced file's object stays, its row becoming this version (docs/versions.md). */
+  keep?: KeepReplaced;
 }
 
 /** Checks, before a byte of the body is read, that an upload could land (from the index; the rows again when it is placed). */
@@ -128,14 +130,30 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
         trashId: null,
       };
       // The replaced row and the new one change in one commit: the name is never without a file.
+      // A version kept of it is made in the same commit: its object stays, named by the version.
+      const replaced = replacedId === undefined ? undefined : s.store.files.get(replacedId);
+      const kept = replaced && target.keep;
       if (replacedId !== undefined) s.store.files.delete(replacedId);
+      if (replaced && kept) {
+        s.store.collection('versions').set(kept.id, {
+          id: kept.id,
+          username,
+          folder,
+          file,
+          size: replaced.size,
+          mtimeMs: replaced.mtimeMs,
+          keptAt: new Date().toISOString(),
+          objectId: replaced.id,
+          etag: replaced.etag,
+        });
+      }
       s.store.files.set(row.id, row);
       await s.store.commit();
       committed = true;
       s.rows.applyFile(row.id, row);
       if (replacedId !== undefined) {
         s.rows.applyFile(replacedId, undefined);
-        await s.deleteObjects([replacedId]);
+        if (!kept) await s.deleteObjects([replacedId]);
       }
       return metaOf(row);
     });

@@ -1,5 +1,6 @@
 /**
- * The sweeper (docs/cluster.md, "Bytes"): deletes objects no row names. An upload writes its
+ * The sweeper (docs/cluster.md, "Bytes"): deletes objects no row names (a file's row, or a
+ * kept version's record: docs/versions.md). An upload writes its
  * object before its row commits, and a delete commits its rows before deleting the objects,
  * so a crash (or a failed delete) leaves at most an orphan object, never a row without its
  * object; this finds them. Only objects older than `minAgeMs` (an hour) go, so an upload
@@ -87,7 +88,10 @@ export class Sweeper {
   async #sweepOnce(): Promise<SweepResult> {
     const { database } = this.#options;
     if (!database) {
-      const result = await this.#sweepOrphans(async () => new Set(this.#options.store.files.keys()));
+      const { store } = this.#options;
+      // A file's kept version (docs/versions.md) names its object too.
+      const kept = [...store.collection('versions').values()].flatMap((v) => (v.objectId ? [v.objectId] : []));
+      const result = await this.#sweepOrphans(async () => new Set([...store.files.keys(), ...kept]));
       await this.#abortStaleUploads();
       return result;
     }
@@ -98,7 +102,9 @@ export class Sweeper {
       if (!rows[0]?.locked) return { ran: false, listed: 0, deleted: 0, young: 0 };
       try {
         const result = await this.#sweepOrphans(async () => {
-          const named = await client.query<{ key: string }>('SELECT key FROM files');
+          const named = await client.query<{ key: string }>(
+            "SELECT key FROM files UNION SELECT data->>'objectId' FROM versions WHERE data ? 'objectId'",
+          );
           return new Set(named.rows.map((r) => r.key));
         });
         await this.#abortStaleUploads();
