@@ -10,12 +10,14 @@ export interface Usage {
 /** The kinds of files the usage charts tell apart (by MIME type: docs/explorer.md). */
 export type FileKind = 'images' | 'documents' | 'media' | 'other';
 
-/** usage.get: where a user's quota goes. `usedBytes` = files + trash, what the quota compares. */
+/** usage.get: where a user's quota goes. `usedBytes` = files + kept versions + trash, what the quota compares. */
 export interface UsageDetail extends Usage {
   /** Bytes in the storage folder. */
   fileBytes: number;
   /** Bytes in the trash (part of `usedBytes`). */
   trashBytes: number;
+  /** Bytes of files' kept versions (part of `usedBytes`; docs/versions.md). */
+  versionBytes: number;
   /** `fileBytes` by kind. */
   byKind: Record<FileKind, number>;
   fileCount: number;

@@ -40,7 +40,8 @@ export interface QuotaLedger {
 
 /** The 507's message: what the user's usage (with what is reserved) and quota are. */
 export function usedMessage(used: number, max: number): string {
-  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  // Binary units, as the UI shows them (a role's `maxStorage` is in MB meaning MiB, as DaneeCloud's always was).
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
   return `Storage quota exceeded: ${mb(used)} of ${mb(max)} used`;
 }
 

@@ -83,6 +83,7 @@ export function getUsage(nimbus: NimbusContext, username: string): UsageDetail {
     ...usage,
     fileBytes: nimbus.index.usedBytes(user.username),
     trashBytes: nimbus.store.trashBytes(user.username),
+    versionBytes: versionBytes(nimbus, user.username),
     fileCount,
     byKind,
   };

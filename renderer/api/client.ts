@@ -160,6 +160,12 @@ export class NimbusClient {
     return response.blob();
   }
 
+  /** An earlier version's bytes (files.versions.download), fetched with the key. */
+  async downloadVersion(params: ParamsOf<'files.versions.download'>): Promise<Blob> {
+    const response = await this.#fetch(this.url('files.versions.download', params), { method: 'GET' });
+    return response.blob();
+  }
+
   /** Opens the Server-Sent Events stream (after `lastEventId`, what came since first); the caller reads and parses the body. */
   async events(signal: AbortSignal, lastEventId: string | null = null): Promise<ReadableStream<Uint8Array>> {
     const response = await this.#fetch(this.url('events', {}), {

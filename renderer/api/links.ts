@@ -13,7 +13,7 @@ import type { CallParams } from '../../shared/endpoints';
 import type { NimbusClient } from './client';
 import type { SessionApi } from '../components/Session/sessionContext';
 
-export type LinkId = 'files.download' | 'files.thumbnail' | 'folders.download';
+export type LinkId = 'files.download' | 'files.versions.download' | 'files.thumbnail' | 'folders.download';
 
 /** Whether a plain link reaches the daemon with the caller's credential. */
 export function linksAreDirect(session: Pick<SessionApi, 'auth' | 'mode'>): boolean {

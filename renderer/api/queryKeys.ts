@@ -21,6 +21,11 @@ export const queryKeys = {
   folderTree: (username: string, folder: string | null) => ['folders', username, { tree: folder ?? '' }] as const,
   allFiles: (username: string) => ['files', username] as const,
   files: (username: string, folder: string | null) => ['files', username, folder ?? ''] as const,
+  /**
+   * A file's earlier versions (files.versions), under its folder's listing: a version publishes
+   * no event, but the upload that keeps one changes the file, and that event refreshes these too.
+   */
+  versions: (username: string, folder: string | null, file: string) => ['files', username, folder ?? '', { versions: file }] as const,
   /** A user's trash (trash.list). */
   trash: (username: string) => ['trash', username] as const,
   /** Every search of a user's (made stale by any change of their files), and one of them. */

@@ -1171,6 +1171,7 @@ const CASES: Record<EndpointId, Case[]> = {
             overQuota: false,
             fileBytes: 4,
             trashBytes: 2,
+            versionBytes: 0,
             fileCount: 1,
             byKind: { images: 0, documents: 4, media: 0, other: 0 },
           },

@@ -37,6 +37,7 @@ describe('usage.get', () => {
       overQuota: false,
       fileBytes: 0,
       trashBytes: 0,
+      versionBytes: 0,
       fileCount: 0,
       byKind: { images: 0, documents: 0, media: 0, other: 0 },
     });

@@ -95,7 +95,16 @@ describe('context menu', () => {
     await userEvent.keyboard('{Shift>}{F10}{/Shift}');
     const menu = screen.getByRole('menu', { name: 'Actions for b.txt' });
     const items = within(menu).getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent)).toEqual(['Open', 'Download', 'Rename', 'Move to…', 'Copy to…', 'Share', 'Delete']);
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Open',
+      'Download',
+      'Rename',
+      'Move to…',
+      'Copy to…',
+      'Share',
+      'Versions…',
+      'Delete',
+    ]);
     expect(document.activeElement).toBe(items[0]);
     await userEvent.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(items[1]);

@@ -171,7 +171,7 @@ describe('file actions: the toolbar and the context menu', () => {
     ]);
   });
 
-  it('one file: every action, the download as the file itself (a plain link in the menu)', async () => {
+  it('one file: every action, the download as the file itself (a plain link in the menu), and its versions', async () => {
     renderBrowser();
     await select('b.txt');
     expect(toolbarActions()).toEqual([
@@ -180,6 +180,8 @@ describe('file actions: the toolbar and the context menu', () => {
       tool('Move to…', 'Move to…', 'lucide-folder-input', true),
       tool('Copy to…', 'Copy to…', 'lucide-copy', true),
       tool('Share', 'Share link', 'lucide-link-2', true),
+      // Versions is there only for one file.
+      tool('Versions…', 'Versions: what uploads replaced of this file', 'lucide-history', true),
       tool('Delete', 'Delete (Del)', 'lucide-trash-2', true, true),
     ]);
     expect(await menuFor('b.txt')).toEqual([
@@ -189,6 +191,7 @@ describe('file actions: the toolbar and the context menu', () => {
       item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),
       item('Share', 'lucide-link-2'),
+      item('Versions…', 'lucide-history'),
       item('Delete', 'lucide-trash-2', false, true),
     ]);
   });
@@ -266,10 +269,11 @@ describe('file actions: the toolbar and the context menu', () => {
       'Move to…',
       'Copy to…',
       'Share',
+      'Versions…',
       'Show in file manager',
       'Delete',
     ]);
-    expect(toolbarActions()[5]).toEqual(tool('Show in file manager', 'Show in file manager', 'lucide-folder-open', true));
+    expect(toolbarActions()[6]).toEqual(tool('Show in file manager', 'Show in file manager', 'lucide-folder-open', true));
     expect((await menuFor('b.txt')).map(({ name }) => name)).not.toContain('Show in file manager');
     await userEvent.click(screen.getByRole('button', { name: 'Show in file manager' }));
     expect(revealFile).toHaveBeenCalledWith('ana', null, 'b.txt');

@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse, UploadOptions } from 'tus-js-client';
 import { Upload as TusBrowserUpload } from 'tus-js-client/lib.esm/browser/index.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../renderer/api/client';
-import { RESUMABLE_FROM_BYTES, uploadResumable, type UploadClass } from '../../renderer/upload/resumable';
+import { CHUNK_BYTES, RESUMABLE_FROM_BYTES, uploadResumable, type UploadClass } from '../../renderer/upload/resumable';
 import type { UploadTarget } from '../../renderer/upload/UploadQueue';
 
 interface Stored {
@@ -26,6 +26,11 @@ class FakeTus {
   readonly log: string[] = [];
   headers: Record<string, string> = {};
   dropAfter: number | null = null;
+  /**
+   * With dropAfter, what the client gets: no answer (null: the connection dropped), or this
+   * status, as when Chromium resends the broken PATCH at its old offset and the daemon says 409.
+   */
+  dropStatus: number | null = null;
   refuseCreation: { status: number; body: string } | null = null;
   #next = 0;
 
@@ -58,6 +63,8 @@ class FakeTus {
     found.bytes.set(chunk, found.offset);
     found.offset += chunk.length;
     req.progress?.(chunk.length);
+    if (drop && this.dropStatus !== null)
+      return new FakeResponse(this.dropStatus, {}, '{"error":"The upload is not at that offset","code":"upload_offset_mismatch"}');
     if (drop) throw new Error('The connection dropped');
     return new FakeResponse(204, { 'Upload-Offset': String(found.offset) });
   }
@@ -117,6 +124,24 @@ describe('resumable uploads in the explorer', () => {
     expect(RESUMABLE_FROM_BYTES).toBe(16 * 1024 * 1024);
   });
 
+  it('go up in PATCHes of 16 MiB at most, so a broken one costs that much at most', async () => {
+    // Chromium resends a PATCH whose reused connection broke, whole, and the daemon reads it all before its 409.
+    expect(CHUNK_BYTES).toBe(16 * 1024 * 1024);
+    const size = 2 * CHUNK_BYTES + 1000;
+    const seen: number[] = [];
+    await uploadResumable(
+      client,
+      target,
+      new File([new Uint8Array(size)], 'big.mov'),
+      (loaded) => seen.push(loaded),
+      new AbortController().signal,
+      uploadClass(),
+    );
+    expect(server.log).toEqual(['POST', 'PATCH @0', `PATCH @${CHUNK_BYTES}`, `PATCH @${2 * CHUNK_BYTES}`]);
+    expect([...server.uploads.values()][0].offset).toBe(size);
+    expect(seen.at(-1)).toBe(size);
+  });
+
   it('send files.upload’s parameters as metadata and the key as API-Key', async () => {
     await uploadResumable(client, { ...target, overwrite: true }, file(1000), () => undefined, new AbortController().signal, uploadClass());
     const [stored] = server.uploads.values();
@@ -137,6 +162,60 @@ describe('resumable uploads in the explorer', () => {
     expect(seen.every((n, i) => n <= 100_000 && (i === 0 || n >= seen[i - 1]))).toBe(true);
     expect(seen).toContain(30_000);
     expect(seen.at(-1)).toBe(100_000);
+  });
+
+  it.each([
+    ['no answer', null],
+    ['a 409 (Chromium resent the PATCH at its old offset)', 409],
+  ])('wait for the network when the browser goes offline mid-PATCH (%s), then resume from the server’s offset', async (_, status) => {
+    // tus-js-client retries only while navigator.onLine; offline it would fail the upload at once.
+    let online = false;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    try {
+      const body = file(80_000);
+      server.dropAfter = 25_000;
+      server.dropStatus = status;
+      const seen: number[] = [];
+      let settled = false;
+      const running = uploadResumable(client, target, body, (loaded) => seen.push(loaded), new AbortController().signal, uploadClass());
+      void running.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await expect.poll(() => server.log).toEqual(['POST', 'PATCH @0']);
+      // Offline for a while: neither failed nor retried (no retry can succeed, none is spent).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settled).toBe(false);
+      expect(server.log).toEqual(['POST', 'PATCH @0']);
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      await running;
+      expect(server.log).toEqual(['POST', 'PATCH @0', 'HEAD @25000', 'PATCH @25000']);
+      expect([...server.uploads.values()][0].bytes).toEqual(new Uint8Array(await body.arrayBuffer()));
+      expect(Math.min(...seen.slice(seen.indexOf(25_000)))).toBe(25_000);
+      expect(seen.at(-1)).toBe(80_000);
+    } finally {
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+  });
+
+  it('a cancel while waiting for the network terminates the upload, and coming online starts nothing', async () => {
+    let online = false;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    try {
+      server.dropAfter = 100;
+      const cancel = new AbortController();
+      const running = uploadResumable(client, target, file(1000), () => undefined, cancel.signal, uploadClass());
+      await expect.poll(() => server.log).toEqual(['POST', 'PATCH @0']);
+      cancel.abort();
+      await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      await expect.poll(() => server.uploads.size).toBe(0);
+      expect(server.log.filter((entry) => entry.startsWith('HEAD') || entry.startsWith('PATCH'))).toEqual(['PATCH @0']);
+    } finally {
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
   });
 
   it('after a reload, the same file to the same place resumes the upload begun before', async () => {

@@ -15,6 +15,7 @@ const usage = (over: Partial<UsageDetail> = {}): UsageDetail => ({
   overQuota: false,
   fileBytes: 20 * MiB,
   trashBytes: 10 * MiB,
+  versionBytes: 0,
   fileCount: 3,
   byKind: { images: 10 * MiB, documents: 5 * MiB, media: 5 * MiB, other: 0 },
   ...over,
@@ -147,6 +148,15 @@ describe('the storage picture', () => {
 describe('usage segments', () => {
   it('scales to the quota within it, to the use beyond it, and to the use without a quota', () => {
     expect(quotaPicture(usage()).segments.map((s) => s.fraction)).toEqual([20 / 128, 10 / 128, 98 / 128]);
+    // Kept versions are their own part, shown only when there are some (docs/versions.md).
+    const kept = quotaPicture(usage({ usedBytes: 40 * MiB, versionBytes: 10 * MiB }));
+    expect(kept.segments.map((s) => [s.name, s.bytes])).toEqual([
+      ['files', 20 * MiB],
+      ['versions', 10 * MiB],
+      ['trash', 10 * MiB],
+      ['free', 88 * MiB],
+    ]);
+    expect(quotaPicture(usage()).segments.map((s) => s.name)).toEqual(['files', 'trash', 'free']);
     const over = quotaPicture(usage({ usedBytes: 256 * MiB, fileBytes: 256 * MiB, trashBytes: 0 }));
     expect(over.quotaMark).toBe(0.5);
     expect(over.overBy).toBe(128 * MiB);

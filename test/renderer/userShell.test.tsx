@@ -58,6 +58,7 @@ function renderUserShell() {
           ...ANA.usage,
           fileBytes: 2048,
           trashBytes: 0,
+          versionBytes: 0,
           fileCount: 3,
           byKind: { images: 1024, documents: 1024, media: 0, other: 0 },
         },

@@ -8,17 +8,19 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm: () => Promise<unknown> | void;
   onClose: () => void;
+  /** The confirming button's look: danger (the default) for what cannot be undone, primary for what loses nothing. */
+  tone?: 'primary' | 'danger';
 }
 
-/** Asks before something destructive; the destructive button has focus, so Enter confirms and Escape cancels. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+/** Asks before something destructive (or, in the primary tone, weighty); the confirming button has focus, so Enter confirms and Escape cancels. */
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, tone = 'danger' }: ConfirmDialogProps) {
   const { busy, run } = useActionThenClose(onClose);
   return (
     <Dialog
       title={title}
       onClose={onClose}
       initialFocus="[data-confirm]"
-      footer={<DialogButtons label={confirmLabel} tone="danger" disabled={busy} onCancel={onClose} onClick={() => void run(onConfirm)} />}
+      footer={<DialogButtons label={confirmLabel} tone={tone} disabled={busy} onCancel={onClose} onClick={() => void run(onConfirm)} />}
     >
       {children}
     </Dialog>

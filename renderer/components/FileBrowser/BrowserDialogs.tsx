@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { FileEntry } from '../../../shared/types';
 import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
 import type { useFileActions } from '../../hooks/useFileActions';
 import { useLinkActions } from '../../hooks/useLinkActions';
@@ -10,6 +11,7 @@ import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
 import { NameDialog } from '../NameDialog/NameDialog';
 import { ShareDialog } from '../ShareDialog/ShareDialog';
+import { VersionsDialog } from '../VersionsDialog/VersionsDialog';
 import { DeleteSummary } from './DeleteSummary';
 
 export type DialogState =
@@ -17,6 +19,7 @@ export type DialogState =
   | { kind: 'share'; link: LinkTarget; copied: boolean }
   | { kind: 'new-folder' }
   | { kind: 'transfer'; mode: TransferMode; rows: Row[] }
+  | { kind: 'versions'; file: FileEntry }
   | null;
 
 interface BrowserDialogsProps {
@@ -87,6 +90,8 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
         />
       );
     }
+    case 'versions':
+      return <VersionsDialog username={username} folder={folder} file={dialog.file} onClose={onClose} />;
     default:
       return null;
   }

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { Copy, Download, Eye, FolderInput, FolderOpen, Inbox, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import { Copy, Download, Eye, FolderInput, FolderOpen, History, Inbox, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
 import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 
@@ -30,6 +30,8 @@ export interface ActionCommands {
   share(row: FileRowOf | FolderRowOf): void;
   /** A folder's upload link (a drop box into it), shown and made first when there is none. */
   uploadLink(row: FolderRowOf): void;
+  /** A file's earlier versions (docs/versions.md), to download or restore. */
+  versions(row: FileRowOf): void;
   reveal(row: FileRowOf): void;
   remove(rows: readonly Row[]): void;
 }
@@ -42,7 +44,7 @@ export type Surface = 'toolbar' | 'menu';
  * language ("Eliminar (Supr)"), so they live in the hint's text.
  */
 export interface FileAction {
-  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'reveal' | 'delete';
+  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'versions' | 'reveal' | 'delete';
   surfaces: readonly Surface[];
   label(t: TFunction, target: ActionTarget): string;
   /** The toolbar's tooltip, when it says more than the label (a shortcut, what is shared). */
@@ -139,6 +141,17 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     applies: (target) => singleFolder(target) !== null,
     hiddenUnlessApplies: true,
     run: (commands, target) => commands.uploadLink(singleFolder(target)!),
+  },
+  {
+    // What uploads replaced of one file: each to download, or to make the content again.
+    id: 'versions',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('versions:action'),
+    hint: (t) => t('versions:actionHint'),
+    icon: always(History),
+    applies: (target) => singleFile(target) !== null,
+    hiddenUnlessApplies: true,
+    run: (commands, target) => commands.versions(singleFile(target)!),
   },
   {
     id: 'reveal',

@@ -116,6 +116,7 @@ export function useBrowserCommands(options: CommandOptions) {
       copy: (rows) => setDialog({ kind: 'transfer', mode: 'copy', rows: [...rows] }),
       share: (row) => void openShare(row),
       uploadLink: (row) => void openFolderLink(row, 'upload'),
+      versions: (row) => setDialog({ kind: 'versions', file: row.file }),
       reveal: (row) => void bridge?.revealFile(username, folder, row.name),
       remove: (rows) => setDialog({ kind: 'delete', rows: [...rows] }),
     }),

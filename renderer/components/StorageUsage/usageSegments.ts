@@ -2,7 +2,7 @@ import type { FileKind, UsageDetail } from '../../../shared/types';
 
 export const FILE_KINDS: readonly FileKind[] = ['images', 'documents', 'media', 'other'];
 
-export type QuotaPart = 'files' | 'trash' | 'free';
+export type QuotaPart = 'files' | 'versions' | 'trash' | 'free';
 
 export interface Segment<Name extends string> {
   name: Name;
@@ -24,18 +24,21 @@ export interface QuotaPicture {
 const share = (bytes: number, whole: number) => (whole > 0 ? Math.max(0, bytes) / whole : 0);
 
 /**
- * Files, trash and free space on one bar. Within the quota the bar is the quota; over it, the
+ * Files, their kept versions, trash and free space on one bar. Within the quota the bar is the quota; over it, the
  * bar is what is used and a mark shows where the quota ends; unlimited, the bar is what is used
  * and there is no free part (free space is not a number the daemon can promise).
  */
 export function quotaPicture(usage: UsageDetail): QuotaPicture {
   const unlimited = usage.maxBytes < 0;
-  const used = Math.max(usage.usedBytes, usage.fileBytes + usage.trashBytes);
+  const versionBytes = usage.versionBytes;
+  const used = Math.max(usage.usedBytes, usage.fileBytes + versionBytes + usage.trashBytes);
   const freeBytes = unlimited ? 0 : Math.max(0, usage.maxBytes - used);
   const overBy = unlimited ? 0 : Math.max(0, used - usage.maxBytes);
   const whole = unlimited || overBy > 0 ? used : usage.maxBytes;
   const segments: Segment<QuotaPart>[] = [
     { name: 'files', bytes: usage.fileBytes, fraction: share(usage.fileBytes, whole) },
+    // Kept versions (docs/versions.md) show only when there are some.
+    ...(versionBytes > 0 ? [{ name: 'versions' as const, bytes: versionBytes, fraction: share(versionBytes, whole) }] : []),
     { name: 'trash', bytes: usage.trashBytes, fraction: share(usage.trashBytes, whole) },
   ];
   if (!unlimited) segments.push({ name: 'free', bytes: freeBytes, fraction: share(freeBytes, whole) });
