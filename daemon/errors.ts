@@ -15,6 +15,8 @@ export interface ErrorPage {
   browsersOnly: boolean;
   /** The page's words in the reader's language (daemon/http/page-words.ts), where it has them; else `title` and `message`. */
   words?: 'deadLink' | 'nothingHere';
+  /** Instead, the password page of this share link (daemon/http/share-pages.ts); `wrong`: the last try was wrong. */
+  passwordFor?: { token: string; wrong: boolean };
 }
 
 export class ApiError extends Error {

@@ -4,6 +4,7 @@ import type { ErrorBody } from '../../shared/types.js';
 import { ApiError, fromFsError } from '../errors.js';
 import { pageWords } from './page-words.js';
 import { sendPage } from './pages.js';
+import { sendSharePassword } from './share-pages.js';
 import { redactUrl } from './request-log.js';
 import { dropUnreadBody } from './unread-body.js';
 
@@ -45,7 +46,11 @@ export function errorHandler(log: (line: string) => void): Middleware {
       ctx.remove('Content-Disposition');
       dropUnreadBody(ctx.req, ctx.res);
       const page = apiError?.page;
-      if (page && (!page.browsersOnly || ctx.accepts('json', 'html') === 'html')) {
+      if (page?.passwordFor && ctx.accepts('json', 'html') === 'html') {
+        sendSharePassword(ctx, page.passwordFor.token, page.passwordFor.wrong);
+        return;
+      }
+      if (page && !page.passwordFor && (!page.browsersOnly || ctx.accepts('json', 'html') === 'html')) {
         const { w } = pageWords(ctx);
         const [title, message] = page.words ? [w[`${page.words}Title`], w[`${page.words}Message`]] : [page.title, page.message];
         sendPage(ctx, status, title, message);

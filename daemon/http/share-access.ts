@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import { ApiError, type ErrorPage } from '../errors.js';
 import { UNLOCK_COOKIE, unlocks } from '../services/share-options.js';
 import type { StoredShare } from '../store/schema.js';
-import { sendSharePassword } from './share-pages.js';
 
 export const DEAD_LINK_PAGE: ErrorPage = {
   title: 'Link not found',
@@ -16,12 +15,18 @@ export const DEAD_LINK_PAGE: ErrorPage = {
 export const wantsPage = (ctx: Context) => ctx.accepts('json', 'html') === 'html';
 
 /**
- * Whether the request may use a link that asks for a password: true without one or with this
- * browser's unlock cookie; else the password page is answered (false) or 401 thrown.
+ * Refuses a request for a link that asks for a password, unless this browser gave it (its
+ * unlock cookie): 401 `share_password_required`, answered to a browser with the password page.
  */
-export function requireUnlocked(ctx: Context, share: StoredShare, token: string): boolean {
-  if (share.passwordHash === undefined || unlocks(share, ctx.cookies.get(UNLOCK_COOKIE))) return true;
-  if (!wantsPage(ctx)) throw new ApiError('share_password_required', 'This link asks for a password: POST it to the link as `password`');
-  sendSharePassword(ctx, token, false);
-  return false;
+export function assertUnlocked(ctx: Context, share: StoredShare, token: string): void {
+  if (share.passwordHash === undefined || unlocks(share, ctx.cookies.get(UNLOCK_COOKIE))) return;
+  throw passwordRequired(token, false);
+}
+
+/** The 401 of a link's password: `wrong`, a password was given and was not it. */
+export function passwordRequired(token: string, wrong: boolean): ApiError {
+  const page = { title: 'Password needed', message: 'This link asks for a password.', browsersOnly: true, passwordFor: { token, wrong } };
+  return wrong
+    ? new ApiError('invalid_credentials', 'Wrong password for this link', {}, page)
+    : new ApiError('share_password_required', 'This link asks for a password: POST it to the link as `password`', {}, page);
 }

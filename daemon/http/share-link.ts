@@ -7,6 +7,7 @@
  * their start, or a zip) takes one from the link's limit.
  */
 import type { Context } from 'koa';
+import type { NimbusContext } from '../context.js';
 import { ApiError, badRequest, explainedBy, notFound, type ErrorPage } from '../errors.js';
 import { listInLink, resolveInLink } from '../services/folder-links.js';
 import { catchUpOnMiss } from '../services/records.js';
@@ -18,7 +19,7 @@ import { sendFile } from './download.js';
 import { sendFolderLinkPage } from './folder-page.js';
 import type { HandlerInput } from './handler-support.js';
 import { sendSharePreview, sharePreviewKind } from './share-pages.js';
-import { DEAD_LINK_PAGE, requireUnlocked, wantsPage } from './share-access.js';
+import { assertUnlocked, DEAD_LINK_PAGE, wantsPage } from './share-access.js';
 import type { FailureThrottle } from './throttle.js';
 import { serveUploadLink } from './upload-link.js';
 import { sendZip } from './zip-response.js';
@@ -28,7 +29,7 @@ export async function serveShareLink({ nimbus, params, ctx, throttle }: HandlerI
   await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
   throttleUnknownLinks(ctx, throttle, nimbus.store.sharesByToken.has(params.token));
   const share = await liveShare(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
-  if (!requireUnlocked(ctx, share, params.token)) return;
+  assertUnlocked(ctx, share, params.token);
   const file = { inline: params.inline === true, download: params.download === true };
   if (share.kind === 'folder') return serveFolderLink(ctx, share, params.path ?? null, params.zip === true, file, nimbus);
   if (params.path !== undefined || params.zip) throw badRequest('`path` and `zip` are for folder links');
@@ -37,15 +38,13 @@ export async function serveShareLink({ nimbus, params, ctx, throttle }: HandlerI
   await serveFile(ctx, share, { folder: share.folder, name: share.file }, file, nimbus);
 }
 
-type Nimbus = HandlerInput<'share.download'>['nimbus'];
-
 async function serveFolderLink(
   ctx: Context,
   share: StoredShare,
   path: string | null,
   zip: boolean,
   file: { inline: boolean; download: boolean },
-  nimbus: Nimbus,
+  nimbus: NimbusContext,
 ): Promise<void> {
   const found = resolveInLink(nimbus, share, path);
   if (!found) throw explainedBy(NOTHING_HERE_PAGE)(notFound('file_not_found', 'Nothing by that name in the shared folder'));
@@ -77,7 +76,7 @@ async function serveFile(
   share: StoredShare,
   at: { folder: string | null; name: string; path?: string },
   file: { inline: boolean; download: boolean },
-  nimbus: Nimbus,
+  nimbus: NimbusContext,
 ): Promise<void> {
   const opened = await nimbus.storage.openFile(share.username, at.folder, at.name).catch(explainedBy(DEAD_LINK_PAGE));
   // A person's browser gets the preview page of a picture or a PDF; `inline` and `download` are its links.

@@ -14,7 +14,7 @@ import { liveShare } from '../services/share-links.js';
 import { unlockValue } from '../services/share-options.js';
 import { shareUnlockCookie } from './cookies.js';
 import type { HandlerInput } from './handler-support.js';
-import { sendSharePassword } from './share-pages.js';
+import { passwordRequired } from './share-access.js';
 
 export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<'share.unlock'>): Promise<void> {
   const address = ctx.socket.remoteAddress ?? 'unknown';
@@ -42,6 +42,5 @@ export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<
   }
   if (right) return logins.succeed(throttleKey, address);
   logins.fail(throttleKey, address);
-  if (ctx.accepts('json', 'html') === 'html') return sendSharePassword(ctx, params.token, true);
-  throw new ApiError('invalid_credentials', 'Wrong password for this link');
+  throw passwordRequired(params.token, true);
 }

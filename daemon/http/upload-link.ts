@@ -15,7 +15,7 @@ import { FormFilePart } from './form-file.js';
 import type { HandlerInput } from './handler-support.js';
 import { pageWords, type PageWords } from './page-words.js';
 import { htmlDocument, PASSWORD_PAGE_CSP, sendHtml, STYLE } from './pages.js';
-import { DEAD_LINK_PAGE, requireUnlocked, wantsPage } from './share-access.js';
+import { assertUnlocked, DEAD_LINK_PAGE, wantsPage } from './share-access.js';
 import { withUploadBody } from './upload-body.js';
 
 const UPLOAD_STYLE = `form{display:grid;gap:.75rem;margin-top:1.25rem}
@@ -54,7 +54,7 @@ export async function uploadThroughLink({
   await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
   const share = await liveShare(nimbus, params.token).catch(explainedBy(DEAD_LINK_PAGE));
   if (share.kind !== 'upload') explainedBy(DEAD_LINK_PAGE)(deadLink());
-  if (!requireUnlocked(ctx, share, params.token)) return;
+  assertUnlocked(ctx, share, params.token);
   const name = await withUploadBody(ctx, async (upload) => {
     // Once the body's type is known to be a file's (a 415 takes no use), before a byte of it is read.
     if (!(await takeDownload(nimbus, share))) explainedBy(DEAD_LINK_PAGE)(deadLink());
