@@ -10,15 +10,13 @@
  * size is held in memory (tus-js-client reads the file by ranges).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GIB, MIB } from '../helpers/big-transfers.js';
+import { GIB, MIB, writeSeededFile } from '../helpers/big-transfers.js';
 import { childEnv, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { TEST_KEY } from '../helpers/daemon.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -34,29 +32,6 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** `size` bytes from a fixed seed (xorshift32), each MiB stamped with its index; answers their SHA-256. */
-async function writeSource(file: string, size: number): Promise<string> {
-  const block = Buffer.alloc(MIB);
-  let x = 0x2545f491;
-  for (let i = 0; i < MIB; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    block.writeUInt32LE(x >>> 0, i);
-  }
-  const hash = createHash('sha256');
-  const out = createWriteStream(file);
-  for (let i = 0; i < size / MIB; i++) {
-    const chunk = Buffer.from(block);
-    chunk.writeUInt32LE(i, 0);
-    hash.update(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await finished(out);
-  return hash.digest('hex');
-}
-
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file, { highWaterMark: MIB })) hash.update(chunk as Buffer);
@@ -68,7 +43,7 @@ describe('tus-js-client, 1 GiB, interrupted three times', () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'nimbus-tus-'));
     const source = path.join(work, 'source.bin');
     const dataDir = path.join(work, 'data');
-    const expected = await writeSource(source, SIZE);
+    const expected = await writeSeededFile(source, SIZE);
 
     const target = { host: '127.0.0.1', port: 0 };
     proxy = await startTcpProxy(target);

@@ -17,19 +17,15 @@
  * progress, as XMLHttpRequest reports it); where each resume began is the daemon's answer to the
  * explorer's HEAD.
  */
-import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIB, hashDownload } from '../helpers/big-transfers.js';
+import { MIB, hashDownload, writeSeededFile } from '../helpers/big-transfers.js';
 import { browserAvailable, ensureRendererBuilt, openSignedIn, type TestBrowser } from '../helpers/browser.js';
-import { childEnv, LISTENING, runCli, type CliRun } from '../helpers/child.js';
+import { childEnv, spawnDaemon, type CliRun } from '../helpers/child.js';
 import { TEST_KEY } from '../helpers/daemon.js';
 
 const runUi = browserAvailable();
@@ -48,19 +44,8 @@ type Daemon = CliRun & { url: string; port: number };
 
 /** `nimbus daemon` on `port` (0: any) and `dataDir`, once it says it listens. */
 async function startDaemon(dataDir: string, port: number, env: NodeJS.ProcessEnv): Promise<Daemon> {
-  const run = runCli(['daemon', '--port', String(port), '--data-dir', dataDir], env);
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = () => {
-      const match = LISTENING.exec(run.stdout());
-      if (match) {
-        run.child.stdout!.off('data', onData);
-        resolve(match[1]);
-      }
-    };
-    run.child.stdout!.on('data', onData);
-    void run.exited.then((code) => reject(new Error(`nimbus daemon exited (${code}) before listening: ${run.stderr()}`)));
-  });
-  return { ...run, url, port: Number(new URL(url).port) };
+  const run = await spawnDaemon(dataDir, env, port);
+  return { ...run, port: Number(new URL(run.url).port) };
 }
 
 /** A TCP relay from the browser to the daemon: what the browser sends is paced to `rate`, and every connection can be cut. */
@@ -116,29 +101,6 @@ async function startRelay(target: () => number, rate: number): Promise<Relay> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/** `size` bytes from a fixed seed (xorshift32), each MiB stamped with its index; answers their SHA-256. */
-async function writeSource(file: string, size: number): Promise<string> {
-  const block = Buffer.alloc(MIB);
-  let x = 0x2545f491;
-  for (let i = 0; i < MIB; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    block.writeUInt32LE(x >>> 0, i);
-  }
-  const hash = createHash('sha256');
-  const out = createWriteStream(file);
-  for (let i = 0; i < size / MIB; i++) {
-    const chunk = Buffer.from(block);
-    chunk.writeUInt32LE(i, 0);
-    hash.update(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await finished(out);
-  return hash.digest('hex');
 }
 
 /**
@@ -218,7 +180,7 @@ describe.skipIf(!runUi)('a large upload from the explorer survives a lost networ
     work = await mkdtemp(path.join(os.tmpdir(), 'nimbus-resumable-e2e-'));
     dataDir = path.join(work, 'data');
     source = path.join(work, NAME);
-    expected = await writeSource(source, SIZE);
+    expected = await writeSeededFile(source, SIZE);
     // The relay listens first: the daemon must answer its Host (127.0.0.1:<relay port>), the page's origin.
     relay = await startRelay(() => daemon!.port, RATE);
     env = childEnv({

@@ -6,9 +6,12 @@
  * ever held by the test either.
  */
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 
 export const MIB = 1 << 20;
 export const GIB = 1 << 30;
@@ -101,4 +104,27 @@ export async function hashDownload(res: Response): Promise<{ sha256: string; byt
     bytes += chunk.length;
   }
   return { sha256: hash.digest('hex'), bytes };
+}
+
+/** `size` bytes from a fixed seed (xorshift32), each MiB stamped with its index; answers their SHA-256. */
+export async function writeSeededFile(file: string, size: number): Promise<string> {
+  const block = Buffer.alloc(MIB);
+  let x = 0x2545f491;
+  for (let i = 0; i < MIB; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    block.writeUInt32LE(x >>> 0, i);
+  }
+  const hash = createHash('sha256');
+  const out = createWriteStream(file);
+  for (let i = 0; i < size / MIB; i++) {
+    const chunk = Buffer.from(block);
+    chunk.writeUInt32LE(i, 0);
+    hash.update(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await finished(out);
+  return hash.digest('hex');
 }

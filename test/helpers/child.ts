@@ -36,9 +36,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv(), entr
 
 export const LISTENING = /^Nimbus daemon listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;
 
-/** Starts `nimbus daemon --port 0 --data-dir <dir>` and resolves with its URL once it prints the listening line. */
-export async function spawnDaemon(dataDir: string, env: NodeJS.ProcessEnv): Promise<CliRun & { url: string }> {
-  const run = runCli(['daemon', '--port', '0', '--data-dir', dataDir], env);
+/** Starts `nimbus daemon --port <port> --data-dir <dir>` (port 0: any) and resolves with its URL once it prints the listening line. */
+export async function spawnDaemon(dataDir: string, env: NodeJS.ProcessEnv, port = 0): Promise<CliRun & { url: string }> {
+  const run = runCli(['daemon', '--port', String(port), '--data-dir', dataDir], env);
   const url = await new Promise<string>((resolve, reject) => {
     const onData = () => {
       const match = LISTENING.exec(run.stdout());
