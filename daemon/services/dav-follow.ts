@@ -11,7 +11,7 @@ import { splitFolder } from '../storage/paths.js';
 import { releaseLocksWithin } from './dav-locks.js';
 import { dropDeadProps, moveDeadProps } from './dav-props.js';
 import { VANISHED_SHARE_GRACE_MS } from './shares.js';
-import { forgetVersions, moveVersions } from './versions.js';
+import { forgetVersions, moveVersions } from './version-follow.js';
 import { graceQueue } from '../util/grace-queue.js';
 
 /** `from` (and everything below it) is now at `to`: its dead properties and its files' versions go along. The caller commits; whether any record changed. */

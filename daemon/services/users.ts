@@ -10,7 +10,7 @@ import { dropKeysOf, moveKeysOf } from './keys.js';
 import { requireRole, requireUser, toUser } from './records.js';
 import { dropTrashOf, moveTrashOf, removeTrashDirOf } from './trash.js';
 import { passwordCredential } from './standing.js';
-import { followUser } from './versions.js';
+import { followUser } from './version-follow.js';
 
 // By the folded name: `Ana` and `ana` are one directory on a case-insensitive disk, so
 // creating one and creating or renaming to the other must not run at once.

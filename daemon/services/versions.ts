@@ -10,7 +10,7 @@
  * becomes the version in the commit that names the new one: nothing is copied there either.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileVersion } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
@@ -20,7 +20,7 @@ import { maxBytesOf, usedBytesOf, versionBytes, versionsChanged } from './record
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const versionsOf = (nimbus: NimbusContext) => nimbus.store.collection('versions');
+export const versionsOf = (nimbus: NimbusContext) => nimbus.store.collection('versions');
 
 /** Where a user's versions' bytes are. */
 export const versionsDir = (nimbus: NimbusContext, username: string): string => path.join(nimbus.config.dataDir, 'versions', username);
@@ -31,7 +31,7 @@ export const versionPath = (nimbus: NimbusContext, v: Pick<StoredVersion, 'usern
 export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0;
 
 /** Object mode: versions are objects the storage keeps (no path in the data directory). */
-const inObjects = (nimbus: NimbusContext): boolean => nimbus.storage.openKeptObject !== undefined;
+export const inObjects = (nimbus: NimbusContext): boolean => nimbus.storage.openKeptObject !== undefined;
 
 /** What an upload kept of the file it replaced: its size and mtime, or undefined when it replaced nothing. */
 export const keptContent = (at: string): Promise<{ size: number; mtimeMs: number } | undefined> =>
@@ -136,60 +136,9 @@ export async function dropVersion(nimbus: NimbusContext, v: StoredVersion): Prom
 }
 
 /** A dropped version's bytes: its file in the data directory, or its object. */
-async function dropBytes(nimbus: NimbusContext, v: StoredVersion): Promise<void> {
+export async function dropBytes(nimbus: NimbusContext, v: StoredVersion): Promise<void> {
   if (v.objectId) await nimbus.storage.dropKeptObject?.(v.objectId);
   else await unlink(versionPath(nimbus, v)).catch(ignoreMissing);
-}
-
-/** A version's file path in its user's tree. */
-const pathOf = (v: StoredVersion) => (v.folder === null ? v.file : `${v.folder}/${v.file}`);
-const inside = (path: string, top: string) => path === top || path.startsWith(`${top}/`);
-
-/** The versions of `from` (a file, or everything below a folder) now belong at `to`. The caller commits; how many moved. */
-export function moveVersions(nimbus: NimbusContext, username: string, from: string, to: string): number {
-  let moved = 0;
-  for (const v of [...versionsOf(nimbus).values()]) {
-    if (v.username !== username || !inside(pathOf(v), from)) continue;
-    const path = to + pathOf(v).slice(from.length);
-    const cut = path.lastIndexOf('/');
-    versionsOf(nimbus).set(v.id, { ...v, folder: cut < 0 ? null : path.slice(0, cut), file: path.slice(cut + 1) });
-    moved++;
-  }
-  return moved;
-}
-
-/**
- * The versions of `path` (and below it) go with it: deleted for good or into the trash, which
- * keeps the last content. Records at once (the caller commits), bytes in the background (a
- * crash in between leaves bytes the start-up sweep removes). How many were dropped.
- */
-export function forgetVersions(nimbus: NimbusContext, username: string, path: string): number {
-  const gone = [...versionsOf(nimbus).values()].filter((v) => v.username === username && inside(pathOf(v), path));
-  for (const v of gone) versionsOf(nimbus).delete(v.id);
-  if (gone.length > 0) {
-    versionsChanged(nimbus);
-    void Promise.all(gone.map((v) => dropBytes(nimbus, v))).catch((err: Error) =>
-      nimbus.log(`Nimbus: could not remove a dropped version's bytes: ${err.message}`),
-    );
-  }
-  return gone.length;
-}
-
-/** Every version of a user's, for a user deleted (`to` null) or renamed. The caller commits. */
-export async function followUser(nimbus: NimbusContext, username: string, to: string | null): Promise<void> {
-  const theirs = [...versionsOf(nimbus).values()].filter((v) => v.username === username);
-  if (theirs.length === 0) return;
-  for (const v of theirs) {
-    if (to === null) versionsOf(nimbus).delete(v.id);
-    else versionsOf(nimbus).set(v.id, { ...v, username: to });
-  }
-  versionsChanged(nimbus);
-  if (inObjects(nimbus)) {
-    if (to === null) await Promise.all(theirs.map((v) => dropBytes(nimbus, v)));
-    return;
-  }
-  if (to === null) await rm(versionsDir(nimbus, username), { recursive: true, force: true });
-  else await rename(versionsDir(nimbus, username), versionsDir(nimbus, to)).catch(ignoreMissing);
 }
 
 /**
