@@ -39,7 +39,6 @@ const clusterFiles = [
     'share-options',
     'folder-links',
     'upload-links',
-    'versions',
     'conditional-downloads',
     'dialect',
     'daneecloud-client',

@@ -27,8 +27,11 @@ export const versionsDir = (nimbus: NimbusContext, username: string): string => 
 export const versionPath = (nimbus: NimbusContext, v: Pick<StoredVersion, 'username' | 'id'>): string =>
   path.join(versionsDir(nimbus, v.username), v.id);
 
-/** Whether this daemon keeps versions (a count above 0). */
-export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0;
+/**
+ * Whether this daemon keeps versions (a count above 0). Not in object mode for now: the cluster
+ * soak saw a rename answer 409 when another daemon changed the version record it moves.
+ */
+export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0 && !inObjects(nimbus);
 
 /** Object mode: versions are objects the storage keeps (no path in the data directory). */
 export const inObjects = (nimbus: NimbusContext): boolean => nimbus.storage.openKeptObject !== undefined;
