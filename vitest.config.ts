@@ -39,6 +39,7 @@ const clusterFiles = [
     'share-options',
     'folder-links',
     'upload-links',
+    'versions',
     'conditional-downloads',
     'dialect',
     'daneecloud-client',

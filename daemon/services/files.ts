@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FileEntry } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
-import { ApiError, quotaExceeded } from '../errors.js';
+import { quotaExceeded } from '../errors.js';
 import type { OpenedFile, UploadHooks } from '../storage/file-storage.js';
 import type { FileMeta } from '../storage/index-tree.js';
 import type { StoredUser } from '../store/schema.js';
@@ -14,7 +14,7 @@ import { maxBytesOf, requireUser, toFileEntry, usedBytesOf, versionBytes } from 
 import { QuotaHold } from './quota.js';
 import { moveShare, revokeShare } from './shares.js';
 import { trashFile } from './trash.js';
-import { keptContent, makeRoom, prepareVersion, recordVersion } from './versions.js';
+import { holdGivingWay, keptContent, makeRoom, prepareVersion, recordVersion } from './versions.js';
 
 // Their own module, so that this one and trash.ts need not import each other; re-exported for this module's callers.
 export { assertNoCaseTwin, fileLock } from './name-locks.js';
@@ -122,7 +122,7 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
   const checkRoom = (expectedSize: number | null) => {
     if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
       throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
-    if (expectedSize !== null) return quota.cover(expectedSize, true);
+    if (expectedSize !== null) return holdGivingWay(nimbus, username, () => quota.cover(expectedSize, true));
   };
   return {
     checkTarget: (existing) => {
@@ -138,15 +138,8 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
         return makeRoom(nimbus, username, (expectedSize ?? 0) - freed).then(() => checkRoom(expectedSize));
       return checkRoom(expectedSize);
     },
-    reserve: (total) => {
-      try {
-        return quota.cover(total);
-      } catch (err) {
-        // A body of unknown length past the quota: the oldest versions give way first, then it is held again.
-        if (!(err instanceof ApiError) || err.code !== 'quota_exceeded' || versionBytes(nimbus, username) === 0) throw err;
-        return makeRoom(nimbus, username, total - freed).then(() => quota.cover(total));
-      }
-    },
+    // A body of unknown length past the quota: the oldest versions give way first, then it is held again.
+    reserve: (total) => holdGivingWay(nimbus, username, () => quota.cover(total)),
     lockName: (place) => nimbus.locks.run(fileLock(username, folder, file), place),
     // Again under the lock: a twin may have been uploaded or renamed in while this body streamed.
     beforePlace: () => {

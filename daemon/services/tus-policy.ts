@@ -15,6 +15,7 @@ import { assertNoCaseTwin, fileLock } from './name-locks.js';
 import { QuotaHold } from './quota.js';
 import { maxBytesOf, requireUser, usedBytesOf } from './records.js';
 import { mayStillHave } from './standing.js';
+import { holdGivingWay } from './versions.js';
 
 /** Where a resumable upload goes, from its Upload-Metadata (checked by the shared rules of files.upload's parameters). */
 export interface TusTarget {
@@ -57,7 +58,8 @@ export async function holdQuota(nimbus: NimbusContext, user: StoredUser, target:
     usedBytes: usedBytesOf(nimbus, username) - freed,
     freedBytes: freed,
   }));
-  await hold.cover(length, true);
+  // Versions give way, as they do for files.upload (docs/versions.md).
+  await holdGivingWay(nimbus, username, () => hold.cover(length, true));
   return hold;
 }
 

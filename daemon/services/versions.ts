@@ -14,6 +14,8 @@ import { lstat, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileVersion } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import type { MaybePromise } from './quota.js';
 import type { StoredVersion } from '../store/schema.js';
 import { ignoreMissing } from '../storage/fs-helpers.js';
 import { maxBytesOf, usedBytesOf, versionBytes, versionsChanged } from './records.js';
@@ -27,11 +29,8 @@ export const versionsDir = (nimbus: NimbusContext, username: string): string => 
 export const versionPath = (nimbus: NimbusContext, v: Pick<StoredVersion, 'username' | 'id'>): string =>
   path.join(versionsDir(nimbus, v.username), v.id);
 
-/**
- * Whether this daemon keeps versions (a count above 0). Not in object mode for now: the cluster
- * soak saw a rename answer 409 when another daemon changed the version record it moves.
- */
-export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0 && !inObjects(nimbus);
+/** Whether this daemon keeps versions (a count above 0). */
+export const keepsVersions = (nimbus: NimbusContext): boolean => nimbus.config.versionsKeep > 0;
 
 /** Object mode: versions are objects the storage keeps (no path in the data directory). */
 export const inObjects = (nimbus: NimbusContext): boolean => nimbus.storage.openKeptObject !== undefined;
@@ -107,6 +106,41 @@ export async function makeRoom(nimbus: NimbusContext, username: string, needed: 
     dropped++;
   }
   if (dropped > 0) await nimbus.store.commit();
+}
+
+/**
+ * `hold()`, and while the quota refuses it (at once, or later: the PostgreSQL ledger answers
+ * from the database, whose sum may differ from this daemon's count that makeRoom used) and the
+ * user has versions, their oldest goes and it is tried again.
+ */
+export function holdGivingWay(nimbus: NimbusContext, username: string, hold: () => MaybePromise<void>): MaybePromise<void> {
+  const retry = async (refused: unknown): Promise<void> => {
+    for (let err = refused; ;) {
+      if (!(err instanceof ApiError) || err.code !== 'quota_exceeded' || !(await dropOldest(nimbus, username))) throw err;
+      try {
+        return await hold();
+      } catch (next) {
+        err = next;
+      }
+    }
+  };
+  let held: MaybePromise<void>;
+  try {
+    held = hold();
+  } catch (err) {
+    return retry(err);
+  }
+  return held instanceof Promise ? held.catch(retry) : held;
+}
+
+/** Drops the user's oldest version (committed); false when they have none. */
+async function dropOldest(nimbus: NimbusContext, username: string): Promise<boolean> {
+  let oldest: StoredVersion | undefined;
+  for (const v of versionsOf(nimbus).values()) if (v.username === username && (!oldest || v.keptAt < oldest.keptAt)) oldest = v;
+  if (!oldest) return false;
+  await dropVersion(nimbus, oldest);
+  await nimbus.store.commit();
+  return true;
 }
 
 /** Drops, among the versions `which` selects, those past the rules: beyond the newest N of their file, or older than D days. */

@@ -256,6 +256,29 @@ describe('the PostgreSQL store', () => {
       expect(b.users.get('kept')?.email).toBe('kept@example.com');
     });
 
+    it('write the rest of a change-set whose version record another daemon dropped, and drop it here too', async () => {
+      const version = (file: string) => ({ id: 'v1', username: 'ana', folder: null, file, size: 5, mtimeMs: 1, keptAt: at });
+      a.collection('versions').set('v1', version('old.txt'));
+      await a.commit();
+      await vi.waitFor(() => expect(b.collection('versions').has('v1')).toBe(true));
+      // Another daemon's retention dropped it; b has not heard yet, and moves it with a rename.
+      await a.database!.query(`DELETE FROM versions WHERE key = 'v1'`);
+      b.users.set('mover', user('mover'));
+      b.collection('versions').set('v1', version('new.txt'));
+      await b.commit();
+      expect(b.collection('versions').has('v1')).toBe(false);
+      const { rows } = await a.database!.query(`SELECT key FROM users WHERE key = 'mover'`);
+      expect(rows).toHaveLength(1);
+      // Alone in its change-set (one statement), the update of a gone version is no conflict either.
+      a.collection('versions').set('v2', { ...version('x.txt'), id: 'v2' });
+      await a.commit();
+      await vi.waitFor(() => expect(b.collection('versions').has('v2')).toBe(true));
+      await a.database!.query(`DELETE FROM versions WHERE key = 'v2'`);
+      b.collection('versions').set('v2', { ...version('y.txt'), id: 'v2' });
+      await b.commit();
+      expect(b.collection('versions').has('v2')).toBe(false);
+    });
+
     it('fail only the change-set that conflicts, not the others of the same flush', async () => {
       // A row written behind a's back (no notification): a believes the name free.
       await b.database!.query(`INSERT INTO users (key, data) VALUES ('hidden', $1)`, [JSON.stringify(user('hidden', 'db@example.com'))]);

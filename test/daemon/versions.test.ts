@@ -5,6 +5,7 @@
  * a real port, on disk and in object mode (PostgreSQL + S3: the replaced object is the version).
  */
 import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.js';
@@ -111,6 +112,34 @@ describe('file versions', () => {
     expect((await api(t, 'files.upload', { username: 'bo', file: 'third.bin' }, { body: kib(300, 'e') })).status).toBe(201);
     expect((await api(t, 'files.versions', { username: 'bo', file: 'big.bin' })).body.versions).toEqual([]);
     expect((await api(t, 'files.upload', { username: 'bo', file: 'fourth.bin' }, { body: kib(200, 'f') })).status).toBe(507);
+  });
+
+  it('gives way when the quota is held by an upload still streaming, which the daemon’s own count leaves out', async () => {
+    await createUser(t, 'cy');
+    await api(t, 'role.create', { name: 'one-mib-cy', maxStorage: 1, badge: 'https://example.com/b.png' });
+    await api(t, 'user.role', { username: 'cy', name: 'one-mib-cy' });
+    const kib = (k: number, c: string) => c.repeat(k * 1024);
+    for (const c of 'abc') await upload(t, 'cy', 'big.bin', kib(200, c), { overwrite: 'true' });
+    // 600 KiB used (400 of it versions); a 300 KiB body declared and held (it fits), not yet
+    // sent. On PostgreSQL that is another daemon's reservation as much as this one's.
+    const slow = request(`${t.url}/api/files/upload?username=cy&file=slow.bin`, {
+      method: 'POST',
+      headers: { 'API-Key': t.key, 'Content-Length': String(300 * 1024) },
+    });
+    const slowAnswer = new Promise<number>((resolve, reject) => {
+      slow.on('response', (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      slow.on('error', reject);
+    });
+    slow.write(kib(1, 's'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // 200 KiB fits beside the files and versions, but not beside the held 300 KiB too: the oldest version ('a') gives way.
+    const small = await api(t, 'files.upload', { username: 'cy', file: 'small.bin' }, { body: kib(200, 'd') });
+    expect(small.status, small.text).toBe(201);
+    slow.end(kib(299, 's'));
+    expect(await slowAnswer).toBe(201);
+    const left = (await api(t, 'files.versions', { username: 'cy', file: 'big.bin' })).body.versions;
+    expect(left).toHaveLength(1);
+    expect((await api(t, 'files.versions.download', { username: 'cy', file: 'big.bin', id: left[0].id })).text[0]).toBe('b');
   });
 
   it('keeps a version of a WebDAV PUT over a file too', async () => {

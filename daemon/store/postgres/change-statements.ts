@@ -12,6 +12,19 @@ import { CHANGES_CHANNEL } from './listener.js';
 export class ChangeSetConflict extends Error {}
 
 /**
+ * Records that only follow another one (a file's versions follow its renames and moves): an
+ * UPDATE of one that another daemon deleted meanwhile (its retention dropped that version) is
+ * no conflict. The record is gone, as it would be after the move; refusing would answer the
+ * rename 409 for a record its client never named (the three-daemon soak saw exactly that).
+ * The writer reads such keys again after the write, so the Maps drop the ones found gone.
+ */
+export const FOLLOWERS: ReadonlySet<CollectionName> = new Set<CollectionName>(['versions']);
+
+/** The keys of FOLLOWERS the change-sets update (to read again once written). */
+export const followerUpdates = (changes: ChangeSet): ChangeSet =>
+  changes.filter((change) => FOLLOWERS.has(change.collection) && change.existed && change.value !== undefined);
+
+/**
  * The change-sets as one, when no key (of a collection) is in two of them; else null. Disjoint
  * change-sets written together leave the rows each would have left one after the other.
  */
@@ -61,7 +74,8 @@ export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet):
         const { rowCount } = await client.query(`UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key`, [
           rowsJson(group.keys, group.data),
         ]);
-        if (rowCount !== group.keys.length) throw new ChangeSetConflict(`${collection}: a record was deleted elsewhere`);
+        if (rowCount !== group.keys.length && !FOLLOWERS.has(collection))
+          throw new ChangeSetConflict(`${collection}: a record was deleted elsewhere`);
       } else {
         await client.query(`INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}`, [rowsJson(group.keys, group.data)]);
       }
@@ -106,6 +120,12 @@ export function oneStatement(changes: ChangeSet, notice: string): { text: string
   if (kind === 'insert') {
     return {
       text: `WITH w AS (INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}) ${notify}`,
+      values: [rows, CHANGES_CHANNEL, notice],
+    };
+  }
+  if (FOLLOWERS.has(collection)) {
+    return {
+      text: `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key) ${notify}`,
       values: [rows, CHANGES_CHANNEL, notice],
     };
   }

@@ -9,7 +9,7 @@
 import { ApiError, databaseBusy, databaseUnavailable } from '../../errors.js';
 import type { ChangeSet, StoreHost } from '../backend.js';
 import { COLLECTIONS, type CollectionName } from '../collections.js';
-import { ChangeSetConflict, applyChangeSet, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
+import { ChangeSetConflict, applyChangeSet, followerUpdates, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
 import { Database } from './database.js';
 import { CHANGES_CHANNEL, type ChangeNotice } from './listener.js';
 import type { LocalWrites, RecordKey } from './local-writes.js';
@@ -131,7 +131,8 @@ export class ChangeWriter {
       // timeout, and the re-read waits for a connection again. Later batches still wait for it.
       const readAgain = batch.flatMap((pending, i) => {
         const skipped = this.#deps.localWrites.end(pending.changes);
-        return outcomes[i] ? pending.changes : skipped;
+        // A follower's update may have found its row gone (FOLLOWERS): read it again either way.
+        return outcomes[i] ? pending.changes : [...skipped, ...followerUpdates(pending.changes)];
       });
       if (poolBusy) settle();
       if (readAgain.length > 0) await this.#deps.reread(readAgain);
