@@ -21,7 +21,7 @@ import { tableRouting, type Routing } from './routing.js';
 import { allowedHosts, checkHostAndCors, ownOrigins } from './security.js';
 import { FailureThrottle } from './throttle.js';
 import { answersTusOptions, tusDoor } from './tus/door.js';
-import type { TusUploads } from '../services/tus-uploads.js';
+import type { TusService } from '../services/tus-uploads.js';
 
 export { tableRouting, type Dispatch, type Routing } from './routing.js';
 
@@ -29,7 +29,7 @@ export interface AppOptions {
   /** How requests find their endpoint; `tableRouting` unless a benchmark passes another. */
   routing?: Routing;
   /** Resumable uploads (docs/uploads.md); without them /api/uploads/ answers 501. */
-  tus?: TusUploads | null;
+  tus?: TusService | null;
 }
 
 export function createApp(nimbus: NimbusContext, events: EventHub, port: () => number, options: AppOptions = {}): Koa {

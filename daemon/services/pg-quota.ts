@@ -118,8 +118,29 @@ export class PgQuotaLedger implements QuotaLedger {
     this.#retry = null;
   }
 
+  /**
+   * A reservation that outlives this daemon (a resumable upload's, docs/uploads.md): `id` is
+   * the caller's, and it counts until `untilMs` (the upload's expiry) unless released by
+   * `releaseHeld` or pushed on by `holdUntil`; no daemon refreshes it.
+   */
+  async reserveUntil(id: string, username: string, bytes: number, maxBytes: number, freedBytes: number, untilMs: number): Promise<void> {
+    await this.#hold({ id, username, bytes: 0 }, bytes, maxBytes, freedBytes, untilMs);
+  }
+
+  /** Pushes such a reservation's end to `untilMs`. */
+  async holdUntil(id: string, untilMs: number): Promise<void> {
+    await this.#database.query('UPDATE reservations SET expires_at = to_timestamp($2::float8 / 1000) WHERE id = $1', [id, untilMs]);
+  }
+
+  /** Lets such a reservation go (its upload placed, terminated or expired). */
+  async releaseHeld(id: string): Promise<void> {
+    await this.#database.query('DELETE FROM reservations WHERE id = $1', [id]);
+  }
+
   /** Holds `bytes` more on the reservation if the user's usage, everything reserved and `bytes` fit in `maxBytes`. */
-  async #hold(reservation: RowReservation, bytes: number, maxBytes: number, freedBytes: number): Promise<void> {
+  async #hold(reservation: RowReservation, bytes: number, maxBytes: number, freedBytes: number, untilMs?: number): Promise<void> {
+    const expires =
+      untilMs === undefined ? [`now() + $4 * interval '1 millisecond'`, this.#ttlMs] : ['to_timestamp($4::float8 / 1000)', untilMs];
     await this.#database
       .transaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [reservation.username]);
@@ -131,9 +152,9 @@ export class PgQuotaLedger implements QuotaLedger {
         }
         // The whole total, not an increment: a row that expired meanwhile (this daemon stalled) comes back whole.
         await client.query(
-          `INSERT INTO reservations (id, username, bytes, expires_at) VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
+          `INSERT INTO reservations (id, username, bytes, expires_at) VALUES ($1, $2, $3, ${expires[0]})
          ON CONFLICT (id) DO UPDATE SET bytes = EXCLUDED.bytes, expires_at = EXCLUDED.expires_at`,
-          [reservation.id, reservation.username, reservation.bytes + bytes, this.#ttlMs],
+          [reservation.id, reservation.username, reservation.bytes + bytes, expires[1]],
         );
       })
       .catch((err: unknown) => {

@@ -24,10 +24,24 @@ export type { LiveUpload };
  * client that creates without ever sending (or a user without a quota) must not fill the disk
  * with records. Far above what an explorer's queue runs (a few at a time).
  */
-const MAX_UNFINISHED_PER_USER = 100;
+export const MAX_UNFINISHED_PER_USER = 100;
 
-const uploadNotFound = () => notFound('upload_not_found', 'No such upload');
-const uploadExpired = () => new ApiError('upload_expired', 'This upload expired unfinished; its bytes are gone: start it again');
+export const uploadNotFound = () => notFound('upload_not_found', 'No such upload');
+export const uploadExpired = () => new ApiError('upload_expired', 'This upload expired unfinished; its bytes are gone: start it again');
+export const tooManyUnfinished = (unfinished: number) =>
+  new ApiError('too_many_requests', `${unfinished} uploads are unfinished: finish or cancel some before starting another`);
+export const offsetMismatch = (offset: number, at: number) =>
+  conflict('upload_offset_mismatch', `Upload-Offset is ${offset}, but the upload stands at ${at}`);
+
+/** What the /api/uploads/ door asks of resumable uploads: this daemon's (TusUploads) or several daemons' (tus-cluster.ts). */
+export interface TusService {
+  create(target: TusTarget, length: number, metadata: string): Promise<{ record: TusRecord }>;
+  head(caller: Caller, id: string): Promise<TusRecord>;
+  patch(caller: Caller, id: string, offset: number, body: Readable, declaredLength: number | null): Promise<TusRecord>;
+  terminate(caller: Caller, id: string): Promise<void>;
+  /** Drops the expired, and those whose account is gone; how many. */
+  sweep(): Promise<number>;
+}
 
 export interface TusOptions {
   /** How long an unfinished upload is kept after its last byte (NIMBUS_UPLOAD_EXPIRY_HOURS). */
@@ -36,7 +50,7 @@ export interface TusOptions {
   settled: (username: string) => Promise<void>;
 }
 
-export class TusUploads {
+export class TusUploads implements TusService {
   readonly #uploads = new Map<string, LiveUpload>();
   readonly #writer: TusWriter;
 
@@ -65,8 +79,7 @@ export class TusUploads {
     const user = checkNewUpload(this.nimbus, target);
     let unfinished = 0;
     for (const live of this.#uploads.values()) if (!live.record.done && live.record.username === target.username) unfinished++;
-    if (unfinished >= MAX_UNFINISHED_PER_USER)
-      throw new ApiError('too_many_requests', `${unfinished} uploads are unfinished: finish or cancel some before starting another`);
+    if (unfinished >= MAX_UNFINISHED_PER_USER) throw tooManyUnfinished(unfinished);
     const hold = await holdQuota(this.nimbus, user, target, length);
     const record: TusRecord = {
       id: randomBytes(16).toString('hex'),
@@ -130,8 +143,7 @@ export class TusUploads {
     return this.nimbus.locks.run(`tus:${id}`, async () => {
       if (live.gone) throw uploadNotFound();
       const { record } = live;
-      if (offset !== record.offset)
-        throw conflict('upload_offset_mismatch', `Upload-Offset is ${offset}, but the upload stands at ${record.offset}`);
+      if (offset !== record.offset) throw offsetMismatch(offset, record.offset);
       if (declaredLength !== null && declaredLength > record.length - offset) throw bodyTooLong();
       if (!record.done && offset < record.length) {
         record.expiresAt = Date.now() + this.options.expiryMs;

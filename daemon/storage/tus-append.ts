@@ -67,7 +67,7 @@ export async function appendBody(
  * off. Unlike an async iterator, letting go of it neither destroys the request (a refusal's
  * answer must still reach the client) nor keeps it paused for whoever reads it after.
  */
-class BodyChunks {
+export class BodyChunks {
   #wake: (() => void) | null = null;
   #over = false;
   readonly #onChange = () => {

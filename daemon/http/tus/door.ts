@@ -13,7 +13,7 @@ import type { Context, Middleware } from 'koa';
 import { ENDPOINT_BY_ID } from '../../../shared/endpoints.js';
 import { ApiError, databaseUnavailable, notFound } from '../../errors.js';
 import type { Caller } from '../../services/keys.js';
-import type { TusUploads } from '../../services/tus-uploads.js';
+import type { TusService } from '../../services/tus-uploads.js';
 import { bodyTooLong } from '../../storage/tus-append.js';
 import { isUploadId, type TusRecord } from '../../storage/tus-partials.js';
 import { admitNamed, authorize, credentialUnknown, type Guards } from '../authorize.js';
@@ -41,12 +41,12 @@ const inDoor = (path: string) => path === TUS_PREFIX || path.startsWith(`${TUS_P
 /** The paths whose OPTIONS (not a CORS preflight) this door answers: tus's discovery. */
 export const answersTusOptions = inDoor;
 
-/** `uploads` is null where resumable uploads cannot work (several daemons): every request but OPTIONS is 501. */
-export function tusDoor(guards: Guards, uploads: TusUploads | null): Middleware {
+/** `uploads` is null until they are open (a test app without them): every request but OPTIONS is 501. */
+export function tusDoor(guards: Guards, uploads: TusService | null): Middleware {
   return (ctx, next) => (inDoor(ctx.path) ? serve(ctx, guards, uploads) : next());
 }
 
-async function serve(ctx: Context, guards: Guards, uploads: TusUploads | null): Promise<void> {
+async function serve(ctx: Context, guards: Guards, uploads: TusService | null): Promise<void> {
   ctx.set('Tus-Resumable', TUS_VERSION);
   if (ctx.response.get('Access-Control-Allow-Origin')) ctx.set('Access-Control-Expose-Headers', EXPOSED);
   if (ctx.method === 'OPTIONS') return answerOptions(ctx);
@@ -56,11 +56,7 @@ async function serve(ctx: Context, guards: Guards, uploads: TusUploads | null): 
   // Another daemon may have made this key or session a moment ago (as the dispatch does).
   if (nimbus.store.database && credentialUnknown(nimbus, ctx)) await nimbus.store.catchUp();
   const caller = authorize(guards, ctx, UPLOAD_ROW)!;
-  if (!uploads)
-    throw new ApiError(
-      'not_implemented',
-      'Resumable uploads need one daemon (their partial bytes are on its disk); with several daemons use POST /api/files/upload (docs/uploads.md)',
-    );
+  if (!uploads) throw new ApiError('not_implemented', 'Resumable uploads are not open yet; use POST /api/files/upload');
   const id = ctx.path.slice(TUS_PREFIX.length).replace(/^\/+|\/+$/g, '');
   if (id === '') {
     if (ctx.method !== 'POST') throw notAllowed(ctx, 'POST, OPTIONS');
@@ -88,7 +84,7 @@ async function serve(ctx: Context, guards: Guards, uploads: TusUploads | null): 
 }
 
 /** POST: a new upload (creation), with its first bytes when the body carries them (creation-with-upload). */
-async function create(ctx: Context, guards: Guards, uploads: TusUploads, caller: Caller): Promise<void> {
+async function create(ctx: Context, guards: Guards, uploads: TusService, caller: Caller): Promise<void> {
   const length = uploadLength(ctx);
   const metadata = ctx.get('Upload-Metadata');
   const target = targetOf(parseMetadata(metadata));

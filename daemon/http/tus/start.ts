@@ -1,11 +1,15 @@
 /**
  * Resumable uploads opened with the daemon (daemon.ts): the uploads a previous run kept read
  * back (their quota held again) before the server listens, the expired swept then and
- * periodically. None with several daemons (cluster mode): the door answers 501 there.
+ * periodically. With several daemons (cluster mode) they are rows every daemon shares
+ * (services/tus-cluster.ts), and every daemon sweeps.
  */
 import path from 'node:path';
 import type { NimbusContext } from '../../context.js';
-import { TusUploads } from '../../services/tus-uploads.js';
+import { ClusterTusUploads } from '../../services/tus-cluster.js';
+import { TusUploads, type TusService } from '../../services/tus-uploads.js';
+import type { PgQuotaLedger } from '../../services/pg-quota.js';
+import { ObjectStorage } from '../../storage/cluster/object-storage.js';
 import { PartialUploads } from '../../storage/tus-partials.js';
 import { indexSettled } from '../dispatch.js';
 
@@ -13,20 +17,24 @@ import { indexSettled } from '../dispatch.js';
 const sweepEvery = (expiryMs: number) => Math.min(3_600_000, Math.max(1000, expiryMs / 4));
 
 export interface ResumableUploads {
-  uploads: TusUploads;
+  uploads: TusService;
   /** Stops the sweep (waiting for one running). */
   close(): Promise<void>;
 }
 
-export async function openResumableUploads(nimbus: NimbusContext, cluster: boolean): Promise<ResumableUploads | null> {
-  if (cluster) return null;
+export async function openResumableUploads(nimbus: NimbusContext, cluster: boolean): Promise<ResumableUploads> {
   const settled = (username: string) =>
     nimbus.index.state === 'scanning' && !nimbus.index.isComplete(username) ? indexSettled(nimbus.index, username) : Promise.resolve();
-  const uploads = new TusUploads(nimbus, new PartialUploads(path.join(nimbus.config.dataDir, 'tus')), {
-    expiryMs: nimbus.config.uploadExpiryMs,
-    settled,
-  });
-  await uploads.open();
+  const options = { expiryMs: nimbus.config.uploadExpiryMs, settled };
+  let uploads: TusService;
+  const { database } = nimbus.store;
+  if (cluster && database && nimbus.storage instanceof ObjectStorage) {
+    uploads = new ClusterTusUploads(nimbus, database, nimbus.quota as PgQuotaLedger, nimbus.storage, options);
+  } else {
+    const onDisk = new TusUploads(nimbus, new PartialUploads(path.join(nimbus.config.dataDir, 'tus')), options);
+    await onDisk.open();
+    uploads = onDisk;
+  }
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () =>
     uploads.sweep().then(

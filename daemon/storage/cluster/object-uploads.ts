@@ -40,6 +40,8 @@ export interface PlaceTarget {
   contentType?: string;
   /** With `overwrite`: the replaced file's object stays, its row becoming this version (docs/versions.md). */
   keep?: KeepReplaced;
+  /** The object belongs to a resumable upload, which may place it again: not deleted when placing fails. */
+  ownedByUpload?: boolean;
 }
 
 /** Checks, before a byte of the body is read, that an upload could land (from the index; the rows again when it is placed). */
@@ -158,7 +160,7 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
       return metaOf(row);
     });
   } catch (err) {
-    if (!committed) await s.deleteObjects([received.id]);
+    if (!committed && !target.ownedByUpload) await s.deleteObjects([received.id]);
     throw err;
   }
 }

@@ -11,7 +11,7 @@
  * rows are read from the database itself (another daemon's newest rows included).
  *
  * It also aborts multipart uploads under `files/` begun longer ago than `minAgeMs` that got no
- * part for as long: a daemon killed mid-upload leaves one open, its parts kept (and billed) but
+ * part for as long (but a resumable upload's, which may pause for a day: its row's expiry drops it): a daemon killed mid-upload leaves one open, its parts kept (and billed) but
  * in no listing. A long upload still in flight (a 40 GiB body may take more than an hour) sends
  * a part every few MiB, so it is never taken.
  */
@@ -19,6 +19,7 @@ import type { Database } from '../../store/postgres/database.js';
 import type { Store } from '../../store/store.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import { FILES_PREFIX, fileIdOf, objectKey } from './ids.js';
+import { TUS_OBJECTS_SQL } from './tus-rows.js';
 
 /** The advisory lock key of the sweeper (any constant no other Nimbus lock uses). */
 export const SWEEPER_LOCK = 0x6e696d62; // "nimb"
@@ -101,13 +102,15 @@ export class Sweeper {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SWEEPER_LOCK]);
       if (!rows[0]?.locked) return { ran: false, listed: 0, deleted: 0, young: 0 };
       try {
+        // A resumable upload's object, and its multipart upload, are its row's until it is placed or dropped (tus-rows.ts).
+        const resumable = async () => new Set((await client.query<{ object_id: string }>(TUS_OBJECTS_SQL)).rows.map((r) => r.object_id));
         const result = await this.#sweepOrphans(async () => {
           const named = await client.query<{ key: string }>(
             "SELECT key FROM files UNION SELECT data->>'objectId' FROM versions WHERE data ? 'objectId'",
           );
-          return new Set(named.rows.map((r) => r.key));
+          return new Set([...named.rows.map((r) => r.key), ...(await resumable())]);
         });
-        await this.#abortStaleUploads();
+        await this.#abortStaleUploads(await resumable());
         return result;
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [SWEEPER_LOCK]);
@@ -139,12 +142,12 @@ export class Sweeper {
   }
 
   /** Aborts the multipart uploads begun, and last given a part, before `minAgeMs` ago (by the bucket's clock). */
-  async #abortStaleUploads(): Promise<void> {
+  async #abortStaleUploads(resumable: ReadonlySet<string> = new Set()): Promise<void> {
     const { objects } = this.#options;
     const oldEnough = Date.now() - this.#minAgeMs;
     const begunLongAgo = [];
     for await (const upload of objects.listOpenUploads(FILES_PREFIX)) {
-      if (upload.initiated.getTime() <= oldEnough) begunLongAgo.push(upload);
+      if (upload.initiated.getTime() <= oldEnough && !resumable.has(fileIdOf(upload.key) ?? '')) begunLongAgo.push(upload);
     }
     const stale = [];
     for (const upload of begunLongAgo) {

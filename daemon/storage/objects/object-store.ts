@@ -51,6 +51,12 @@ export interface ObjectStore {
   lastPartAt(upload: OpenUpload): Promise<Date | null>;
   /** Aborts an open multipart upload: its parts are deleted (one already gone is not an error). */
   abortOpenUpload(upload: OpenUpload): Promise<void>;
+  /** Begins a multipart upload onto `key` whose parts come one request at a time (a resumable upload's); its id. */
+  beginParts(key: string): Promise<string>;
+  /** Uploads part `number` (1–10,000) of it; the part's ETag. Parts but the last must be at least 5 MiB. */
+  putPart(upload: { key: string; uploadId: string }, number: number, bytes: Buffer): Promise<string>;
+  /** Completes it from these parts, in ascending order of their numbers: the object at `key`. */
+  completeParts(upload: { key: string; uploadId: string }, parts: { number: number; etag: string }[]): Promise<void>;
   /** Rejects when the bucket cannot be reached (health). */
   check(): Promise<void>;
   close(): void;

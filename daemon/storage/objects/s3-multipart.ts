@@ -4,7 +4,15 @@
  * those a killed daemon left (their parts are kept, and billed, until aborted; ListObjects
  * never shows them).
  */
-import { AbortMultipartUploadCommand, ListMultipartUploadsCommand, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { OpenUpload } from './object-store.js';
 
 /** Every multipart upload open under `prefix`, page by page. */
@@ -56,4 +64,50 @@ export async function abortUploadsOf(client: S3Client, bucket: string, key: stri
   for await (const upload of listOpenUploads(client, bucket, key)) {
     if (upload.key === key) await abortOpenUpload(client, bucket, upload);
   }
+}
+
+/** A multipart upload whose parts arrive one request at a time (a resumable upload across daemons): its id. */
+export async function beginParts(client: S3Client, bucket: string, key: string): Promise<string> {
+  const begun = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'application/octet-stream' }));
+  if (!begun.UploadId) throw new Error(`The bucket began no multipart upload for ${key}`);
+  return begun.UploadId;
+}
+
+/** One part of it; its ETag. */
+export async function putPart(
+  client: S3Client,
+  bucket: string,
+  upload: { key: string; uploadId: string },
+  number: number,
+  bytes: Buffer,
+): Promise<string> {
+  const put = await client.send(
+    new UploadPartCommand({
+      Bucket: bucket,
+      Key: upload.key,
+      UploadId: upload.uploadId,
+      PartNumber: number,
+      Body: bytes,
+      ContentLength: bytes.length,
+    }),
+  );
+  if (!put.ETag) throw new Error(`The bucket answered part ${number} of ${upload.key} with no ETag`);
+  return put.ETag;
+}
+
+/** Completes it from the parts named (ascending numbers; the bucket checks each ETag). */
+export async function completeParts(
+  client: S3Client,
+  bucket: string,
+  upload: { key: string; uploadId: string },
+  parts: { number: number; etag: string }[],
+): Promise<void> {
+  await client.send(
+    new CompleteMultipartUploadCommand({
+      Bucket: bucket,
+      Key: upload.key,
+      UploadId: upload.uploadId,
+      MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.number, ETag: p.etag })) },
+    }),
+  );
 }

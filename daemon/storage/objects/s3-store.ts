@@ -17,7 +17,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { asStoreFailure, ObjectMissing, type ObjectStore, type OpenUpload, type PutOptions, type StoredObject } from './object-store.js';
 import { createS3Client, type S3Settings } from './s3-client.js';
-import { abortOpenUpload, abortUploadsOf, lastPartAt, listOpenUploads } from './s3-multipart.js';
+import { abortOpenUpload, abortUploadsOf, beginParts, completeParts, lastPartAt, listOpenUploads, putPart } from './s3-multipart.js';
 import { PART_SIZE, PARTS_IN_FLIGHT, partSizeFor } from './s3-parts.js';
 
 export { partSizeFor };
@@ -185,6 +185,21 @@ export class S3ObjectStore implements ObjectStore {
 
   abortOpenUpload(upload: OpenUpload): Promise<void> {
     return abortOpenUpload(this.client, this.bucket, upload);
+  }
+
+  beginParts(key: string): Promise<string> {
+    return beginParts(this.client, this.bucket, key).catch((err: unknown) => Promise.reject(asStoreFailure(err)));
+  }
+
+  putPart(upload: { key: string; uploadId: string }, number: number, bytes: Buffer): Promise<string> {
+    return putPart(this.client, this.bucket, upload, number, bytes).catch((err: unknown) => Promise.reject(asStoreFailure(err)));
+  }
+
+  completeParts(upload: { key: string; uploadId: string }, parts: { number: number; etag: string }[]): Promise<void> {
+    // Not a store failure when the upload is gone (completed before, or aborted): the caller asks the bucket what is there.
+    return completeParts(this.client, this.bucket, upload, parts).catch((err: unknown) =>
+      Promise.reject((err as Error).name === 'NoSuchUpload' ? err : asStoreFailure(err)),
+    );
   }
 
   async check(): Promise<void> {

@@ -80,6 +80,18 @@ export class WatchedObjectStore implements ObjectStore {
   }
 
   /** HeadBucket (the health check's probe too): any failure means unreachable. */
+  beginParts(key: string): Promise<string> {
+    return this.#watch(this.#inner.beginParts(key));
+  }
+
+  putPart(upload: { key: string; uploadId: string }, number: number, bytes: Buffer): Promise<string> {
+    return this.#watch(this.#inner.putPart(upload, number, bytes));
+  }
+
+  completeParts(upload: { key: string; uploadId: string }, parts: { number: number; etag: string }[]): Promise<void> {
+    return this.#watch(this.#inner.completeParts(upload, parts));
+  }
+
   async check(): Promise<void> {
     try {
       await this.#inner.check();

@@ -10,6 +10,7 @@ import davState from './004-dav-state.js';
 import shareDownloads from './005-share-downloads.js';
 import folderLinks from './006-folder-links.js';
 import versions from './007-versions.js';
+import tusUploads from './008-tus-uploads.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -28,4 +29,6 @@ export const MIGRATIONS: readonly Migration[] = [
   folderLinks,
   // Files' earlier versions (docs/versions.md).
   versions,
+  // Resumable uploads with several daemons (docs/uploads.md).
+  tusUploads,
 ];
