@@ -15,7 +15,7 @@
  * is taken: the user's quota is whole again as soon as the database is back, not at expiry.
  */
 import { randomBytes } from 'node:crypto';
-import { databaseBusy, databaseUnavailable, quotaExceeded } from '../errors.js';
+import { quotaExceeded } from '../errors.js';
 import { usedMessage, type QuotaLedger, type Reservation } from './quota.js';
 import { Database } from '../store/postgres/database.js';
 
@@ -129,12 +129,14 @@ export class PgQuotaLedger implements QuotaLedger {
 
   /** Pushes such a reservation's end to `untilMs`. */
   async holdUntil(id: string, untilMs: number): Promise<void> {
-    await this.#database.query('UPDATE reservations SET expires_at = to_timestamp($2::float8 / 1000) WHERE id = $1', [id, untilMs]);
+    await this.#database
+      .query('UPDATE reservations SET expires_at = to_timestamp($2::float8 / 1000) WHERE id = $1', [id, untilMs])
+      .catch(Database.rethrowForRequest);
   }
 
   /** Lets such a reservation go (its upload placed, terminated or expired). */
   async releaseHeld(id: string): Promise<void> {
-    await this.#database.query('DELETE FROM reservations WHERE id = $1', [id]);
+    await this.#database.query('DELETE FROM reservations WHERE id = $1', [id]).catch(Database.rethrowForRequest);
   }
 
   /** Holds `bytes` more on the reservation if the user's usage, everything reserved and `bytes` fit in `maxBytes`. */
@@ -157,13 +159,7 @@ export class PgQuotaLedger implements QuotaLedger {
           [reservation.id, reservation.username, reservation.bytes + bytes, expires[1]],
         );
       })
-      .catch((err: unknown) => {
-        // As the store's commits: a database that cannot be reached, or no pooled connection
-        // free in time (every one waiting on some user's lock), is a 503, not a 500.
-        if (Database.isConnectionError(err)) throw databaseUnavailable();
-        if (Database.isPoolBusy(err)) throw databaseBusy();
-        throw err;
-      });
+      .catch(Database.rethrowForRequest);
     reservation.bytes += bytes;
   }
 }

@@ -6,7 +6,6 @@
  * written straight in the database (never through the store's Maps, which are last-writer-wins).
  */
 import type pg from 'pg';
-import { databaseBusy, databaseUnavailable } from '../../errors.js';
 import { Database } from '../../store/postgres/database.js';
 
 /** Where a finished upload goes, fixed at creation. */
@@ -91,11 +90,7 @@ export class TusRows {
     // As the store's commits: a database that cannot be reached, or no pooled connection free in time, is a 503.
     this.db = {
       query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
-        database.query<R>(text, values).catch((err: unknown) => {
-          if (Database.isConnectionError(err)) throw databaseUnavailable();
-          if (Database.isPoolBusy(err)) throw databaseBusy();
-          throw err;
-        }),
+        database.query<R>(text, values).catch(Database.rethrowForRequest),
     };
   }
 

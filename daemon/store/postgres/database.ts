@@ -7,6 +7,7 @@
  * through it.
  */
 import pg from 'pg';
+import { databaseBusy, databaseUnavailable } from '../../errors.js';
 
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -127,6 +128,16 @@ export class Database {
 
   isConnectionError(err: unknown): boolean {
     return Database.isConnectionError(err);
+  }
+
+  /**
+   * Rethrows a failed query as a request answers it, as the store's commits do: a database that
+   * cannot be reached, or no pooled connection free in time, is a 503, not a 500.
+   */
+  static rethrowForRequest(err: unknown): never {
+    if (Database.isConnectionError(err)) throw databaseUnavailable();
+    if (Database.isPoolBusy(err)) throw databaseBusy();
+    throw err;
   }
 
   /** Ends the pool (idempotent). */
