@@ -28,6 +28,8 @@ const REWORDED = new Set([
   'invalid_token',
   'cross_site_request',
   'session_not_found',
+  // A WebDAV client's lock: the daemon's message speaks of lock tokens, which a person never sees.
+  'locked',
 ]);
 
 /** Codes whose daemon message is fine in English but needs a translation elsewhere. */

@@ -19,6 +19,12 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError(400, 'missing_parameter', 'Missing parameter: newemail'))).toBe('The e-mail address is missing.');
   });
 
+  it('words a WebDAV client’s lock for people, not by its lock token', () => {
+    expect(errorMessage(new ApiError(423, 'locked', 'The resource is locked; send its lock token in an If header'))).toBe(
+      'This item is locked by a WebDAV client. Try again once it is unlocked.',
+    );
+  });
+
   it('keeps a daemon message that is already written for people', () => {
     expect(errorMessage(new ApiError(409, 'role_in_use', 'Role is still assigned to 2 users'))).toBe('Role is still assigned to 2 users');
     expect(errorMessage(new ApiError(404, 'file_not_found', 'File not found'))).toBe('File not found');
