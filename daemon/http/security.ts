@@ -56,6 +56,10 @@ export function checkHost(host: string | undefined, allowed: Set<string>): void 
   if (!host || !allowed.has(host.toLowerCase())) throw new ApiError('forbidden_host', 'Host not allowed');
 }
 
+/** Resumable uploads' door (tus/door.ts) and the request headers tus 1.0 sends. */
+const TUS_PATH = '/api/uploads';
+const TUS_HEADERS = ', Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata, Upload-Concat, X-HTTP-Method-Override';
+
 /**
  * CORS only for configured origins, never "*". Returns true when it answered the request
  * itself (a preflight).
@@ -70,9 +74,11 @@ export function applyCors(ctx: Context, granted: Set<string>): boolean {
   }
   if (ctx.method !== 'OPTIONS') return false;
   if (allowed) {
-    ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+    const tus = ctx.path === TUS_PATH || ctx.path.startsWith(`${TUS_PATH}/`);
+    // A tus client (tus-js-client, Uppy) on a configured origin needs its methods and headers.
+    ctx.set('Access-Control-Allow-Methods', tus ? 'GET, POST, HEAD, PATCH, DELETE' : 'GET, POST');
     // Last-Event-ID: the UI resumes its event stream with it (not a CORS-safelisted header).
-    ctx.set('Access-Control-Allow-Headers', 'API-Key, Authorization, Content-Type, Last-Event-ID');
+    ctx.set('Access-Control-Allow-Headers', `API-Key, Authorization, Content-Type, Last-Event-ID${tus ? TUS_HEADERS : ''}`);
     ctx.set('Access-Control-Max-Age', '600');
   }
   ctx.status = 204;

@@ -124,6 +124,16 @@ describe('CORS', () => {
     const other = await granted.api('GET', '/api/user/all', {}, { headers: { Origin: 'http://app.example.evil.example' } });
     expect(other.headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
+
+  it('lets a configured origin’s tus client PATCH, HEAD and DELETE its uploads, and only there', async () => {
+    const ask = (daemon: TestDaemon, path: string, origin: string) =>
+      daemon.api('OPTIONS', path, {}, { key: null, headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH' } });
+    const tus = await ask(granted, '/api/uploads/0123456789abcdef0123456789abcdef', 'http://app.example');
+    expect(tus.headers.get('Access-Control-Allow-Methods')).toBe('GET, POST, HEAD, PATCH, DELETE');
+    expect(tus.headers.get('Access-Control-Allow-Headers')).toMatch(/Upload-Offset/);
+    expect((await ask(granted, '/api/files/upload', 'http://app.example')).headers.get('Access-Control-Allow-Methods')).toBe('GET, POST');
+    expect((await ask(granted, '/api/uploads/', 'http://evil.example')).headers.get('Access-Control-Allow-Methods')).toBeNull();
+  });
 });
 
 describe('throttling of wrong keys', () => {
