@@ -1,9 +1,9 @@
 /**
- * Resumable uploads on the other backends (docs/uploads.md, "Backends"): with PostgreSQL and
- * the storage folder (one daemon) the finished file is linked into place as on the embedded
- * daemon; with an S3 bucket and one daemon it is streamed into the bucket (a copy) through
- * the same upload steps; with several daemons (PostgreSQL + S3) the door answers 501, after
- * the same authorization as files.upload.
+ * Resumable uploads on the other backends with one daemon (docs/uploads.md, "Backends"): with
+ * PostgreSQL and the storage folder the finished file is linked into place as on the embedded
+ * daemon; with an S3 bucket it is streamed into the bucket (a copy) through the same upload
+ * steps. Several daemons (PostgreSQL + S3, each serving any request of an upload) are
+ * test/daemon/tus-cluster.test.ts and tus-cluster-client.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../helpers/accounts.js';
@@ -15,7 +15,7 @@ afterAll(async () => {
   for (const t of started) await t.close();
 });
 
-async function daemonOn(backend: 'postgres' | 'object' | 'cluster'): Promise<TestDaemon> {
+async function daemonOn(backend: 'postgres' | 'object'): Promise<TestDaemon> {
   const t = await startTestDaemon({ backend });
   started.push(t);
   await createUser(t, 'ana');
@@ -35,15 +35,5 @@ describe.each(['postgres', 'object'] as const)('one daemon on %s', (backend) => 
     const replaced = await create(t, { username: 'ana', filename: 'r.bin', overwrite: 'true' }, 3, Buffer.from('new'));
     expect(replaced.status).toBe(201);
     expect((await storedBytes(t, 'ana', 'r.bin')).toString()).toBe('new');
-  });
-});
-
-describe('several daemons (PostgreSQL + S3)', () => {
-  it('answers 501 not_implemented to a caller files.upload would admit, 401 to anyone else', async () => {
-    const t = await daemonOn('cluster');
-    expect((await create(t, { username: 'ana', filename: 'c.bin' }, 3, undefined, { key: null })).status).toBe(401);
-    const res = await create(t, { username: 'ana', filename: 'c.bin' }, 3);
-    expect([res.status, codeOf(res)]).toEqual([501, 'not_implemented']);
-    expect(res.body.error).toMatch(/files\/upload/);
   });
 });

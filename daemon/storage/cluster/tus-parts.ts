@@ -28,7 +28,7 @@ export const takenOver = () =>
 
 /**
  * Appends `body` to the upload `row` (taken by `writer`), at most `room` bytes: 413 past that,
- * with what was recorded before kept. Answers the new offset. A body that ends early is no
+ * the row put back as it was. Answers the new offset. A body that ends early is no
  * failure: what arrived is recorded (as the tail). The row's writer changed meanwhile: 409.
  */
 export async function appendParts(rows: TusRows, objects: ObjectStore, row: WritableRow, writer: string, body: Readable): Promise<number> {
@@ -39,7 +39,12 @@ export async function appendParts(rows: TusRows, objects: ObjectStore, row: Writ
   try {
     for (let chunk = await chunks.next(); chunk !== null; chunk = await chunks.next()) {
       received += chunk.length;
-      if (received > room) throw bodyTooLong();
+      if (received > room) {
+        // Nothing of a refused body stays: the row goes back to where the PATCH found it (the
+        // parts it put meanwhile are left out of the completion, so the bucket drops them).
+        await sink.rollBack();
+        throw bodyTooLong();
+      }
       await sink.add(chunk);
     }
     await sink.end();
@@ -85,6 +90,14 @@ class PartSink {
       const rest = all.subarray(this.row.partSize);
       this.#pending = rest.length > 0 ? [Buffer.from(rest)] : [];
       this.#pendingBytes = rest.length;
+    }
+  }
+
+  /** Puts the row back as this PATCH found it (its writer still). */
+  async rollBack(): Promise<void> {
+    if (this.recorded !== this.row.offset) {
+      if (!(await this.rows.record(this.row.id, this.writer, this.row.parts, this.row.tail, this.row.offset))) throw takenOver();
+      this.recorded = this.row.offset;
     }
   }
 
