@@ -19,7 +19,11 @@ import {
   checkToken,
   type Checked,
 } from './validation.js';
-import type { ChangeEventType, Dialect, ResponseMap } from './types.js';
+import { ANSWERS, type Answer } from './api-answers.js';
+import type { AnySchema, Schema } from './api-schema.js';
+import { HealthUnavailableSchema } from './api-schema-daemon.js';
+import { DANEECLOUD } from './api-schema-daneecloud.js';
+import type { ChangeEventType, Dialect, HandlerOwnResults } from './types.js';
 
 /**
  * A password as typed to sign in or to confirm the current one: any 1–1024 characters (a
@@ -135,7 +139,8 @@ export interface ParamSpec<K extends ParamKind = ParamKind, R extends boolean = 
 /**
  * Who may call an endpoint (docs/accounts.md, "Audiences"); authorization reads it in one place
  * (`authorize`, daemon/http/app.ts):
- * - `public`: no credential (share links, the verification page, sign-in, registration, reset);
+ * - `public`: no credential (share links, the verification page, sign-in, registration, reset,
+ *   health, the OpenAPI document);
  * - `signedIn`: any caller (a key or a session); the service answers for the caller;
  * - `self`: the row names a user (`username`): an admin may name anyone, another caller only
  *   themselves (another name answers 404 `user_not_found`, as a user that does not exist);
@@ -164,6 +169,16 @@ interface EndpointBase {
   refusesReadOnly?: boolean;
   params: Record<string, ParamSpec>;
   success: number;
+  /**
+   * What it answers on success (shared/api-answers.ts): a JSON schema, from which both
+   * `ResponseOf<Id>` and the OpenAPI document's response come, or the media types of an
+   * answer that is not JSON. Required, so a row cannot be added without saying what it answers.
+   */
+  answer: Answer;
+  /** What a key of the `daneecloud` dialect gets instead (daemon/http/dialect.ts); absent: the same answer. */
+  daneecloud?: AnySchema;
+  /** Bodies of other statuses that are not the `{error, code}` of an error (health's 503). */
+  otherAnswers?: Readonly<Record<number, AnySchema>>;
   /** Error statuses the route can answer, besides 401/403/429 common to every row that is not `public`. */
   errors: readonly number[];
   /**
@@ -228,6 +243,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.user,
+    daneecloud: DANEECLOUD.user,
     errors: [400, 404],
     events: [],
   },
@@ -240,6 +257,8 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: {},
     success: 200,
+    answer: ANSWERS.users,
+    daneecloud: DANEECLOUD.users,
     errors: [400],
     events: [],
     paged: true,
@@ -253,6 +272,8 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: { username, email: p('email', 'E-mail address'), password: p('password', 'Password, at least 8 characters') },
     success: 201,
+    answer: ANSWERS.userChanged,
+    daneecloud: DANEECLOUD.userChanged,
     errors: [400, 409],
     events: ['user.changed'],
   },
@@ -265,6 +286,7 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: { username },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 404],
     events: [],
   },
@@ -287,6 +309,8 @@ const ENDPOINT_LIST = [
       ),
     },
     success: 201,
+    answer: ANSWERS.userChanged,
+    daneecloud: DANEECLOUD.userChanged,
     errors: [400, 404, 409, 429],
     events: ['user.changed'],
   },
@@ -299,6 +323,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.verificationSent,
     errors: [400, 404, 429, 502],
     events: ['user.changed'],
   },
@@ -311,6 +336,8 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: { username, name: roleName },
     success: 201,
+    answer: ANSWERS.userChanged,
+    daneecloud: DANEECLOUD.userChanged,
     errors: [400, 404],
     events: ['user.changed'],
   },
@@ -323,6 +350,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder: p('folderPath', 'Path of the folder whose folders to list; omitted means the user’s root', false) },
     success: 200,
+    answer: ANSWERS.folders,
+    daneecloud: DANEECLOUD.folderNames,
     errors: [400, 404],
     events: [],
     paged: true,
@@ -336,6 +365,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder },
     success: 200,
+    answer: ANSWERS.files,
+    daneecloud: DANEECLOUD.fileNames,
     errors: [400, 404],
     events: [],
     paged: true,
@@ -349,6 +380,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, parents: p('boolean', 'Create the missing folders above it too, as mkdir -p', false) },
     success: 201,
+    answer: ANSWERS.folderChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -361,6 +393,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, permanent },
     success: 200,
+    answer: ANSWERS.trashed,
+    daneecloud: DANEECLOUD.msg,
     errors: [400, 404, 423],
     events: [],
   },
@@ -373,6 +407,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, file, newname: p('fileName', 'New file name') },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -385,6 +420,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, file, permanent },
     success: 200,
+    answer: ANSWERS.trashed,
+    daneecloud: DANEECLOUD.msg,
     errors: [400, 404, 423],
     events: [],
   },
@@ -397,6 +434,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, newname: p('fileName', 'New folder name') },
     success: 201,
+    answer: ANSWERS.folderChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -409,6 +447,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, to: moveTarget },
     success: 201,
+    answer: ANSWERS.folderChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -421,6 +460,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, to: moveTarget },
     success: 201,
+    answer: ANSWERS.folderChanged,
     errors: [400, 404, 409, 423, 507],
     events: [],
   },
@@ -441,6 +481,7 @@ const ENDPOINT_LIST = [
       files: p('fileNameList', 'Only these files of `folder` (or of the root), separated by `/`', false),
     },
     success: 200,
+    answer: ANSWERS.zip,
     errors: [400, 404],
     events: [],
     raw: 'bytes',
@@ -454,6 +495,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: { name: roleName },
     success: 200,
+    answer: ANSWERS.role,
     errors: [400, 404],
     events: [],
   },
@@ -466,6 +508,7 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: {},
     success: 200,
+    answer: ANSWERS.roles,
     errors: [400],
     events: [],
     paged: true,
@@ -483,6 +526,7 @@ const ENDPOINT_LIST = [
       badge: p('badge', 'Badge image URL (http or https)'),
     },
     success: 201,
+    answer: ANSWERS.roleChanged,
     errors: [400, 409],
     events: ['role.changed'],
   },
@@ -495,6 +539,7 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: { name: roleName },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 404, 409],
     events: ['role.changed'],
   },
@@ -512,6 +557,7 @@ const ENDPOINT_LIST = [
       badge: p('badge', 'Badge image URL (http or https)'),
     },
     success: 201,
+    answer: ANSWERS.roleChanged,
     errors: [400, 404, 409],
     events: ['role.changed'],
   },
@@ -524,6 +570,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder: folderOpt },
     success: 200,
+    answer: ANSWERS.files,
+    daneecloud: DANEECLOUD.fileNames,
     errors: [400, 404],
     events: [],
     paged: true,
@@ -541,6 +589,7 @@ const ENDPOINT_LIST = [
       folder: p('folderPath', 'Search only this folder and every folder below it; omitted means the whole tree', false),
     },
     success: 200,
+    answer: ANSWERS.files,
     errors: [400, 404],
     events: [],
     paged: true,
@@ -554,6 +603,8 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, permanent },
     success: 200,
+    answer: ANSWERS.trashed,
+    daneecloud: DANEECLOUD.msg,
     errors: [400, 404, 423],
     events: [],
   },
@@ -566,6 +617,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, newname: p('fileName', 'New file name'), folder: folderOpt },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -578,6 +630,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, to: moveTarget },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409, 423],
     events: [],
   },
@@ -590,6 +643,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, to: moveTarget },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409, 423, 507],
     events: [],
   },
@@ -602,6 +656,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, ...shareOptions },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409],
     events: ['share.changed'],
   },
@@ -615,6 +670,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, upload: uploadLink, ...shareOptions },
     success: 201,
+    answer: ANSWERS.shareChanged,
     errors: [400, 404, 409],
     events: ['share.changed'],
   },
@@ -627,6 +683,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, folder, upload: uploadLink },
     success: 201,
+    answer: ANSWERS.msg,
     errors: [400, 404],
     events: ['share.changed'],
   },
@@ -645,6 +702,7 @@ const ENDPOINT_LIST = [
       ...shareOptions,
     },
     success: 200,
+    answer: ANSWERS.shareChanged,
     errors: [400, 404],
     events: ['share.changed'],
   },
@@ -657,6 +715,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.shares,
     errors: [400, 404],
     events: [],
   },
@@ -669,6 +728,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404],
     events: ['share.changed'],
   },
@@ -681,6 +741,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt },
     success: 200,
+    answer: ANSWERS.versions,
     errors: [400, 404],
     events: [],
   },
@@ -693,6 +754,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, id: p('versionId', 'The version’s id (files.versions)') },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 423, 507],
     events: [],
   },
@@ -705,6 +767,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, id: p('versionId', 'The version’s id (files.versions)') },
     success: 200,
+    answer: ANSWERS.fileBytes,
     errors: [400, 404, 416],
     events: [],
     raw: 'bytes',
@@ -719,6 +782,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, overwrite: p('boolean', 'Replace an existing file', false) },
     success: 201,
+    answer: ANSWERS.fileChanged,
     errors: [400, 404, 409, 413, 415, 423, 507],
     events: [],
     bodyIsContent: true,
@@ -737,6 +801,7 @@ const ENDPOINT_LIST = [
       inline: p('boolean', 'Serve for viewing in the browser (previewable types only; anything else stays an attachment)', false),
     },
     success: 200,
+    answer: ANSWERS.fileBytes,
     errors: [400, 404, 412, 416],
     events: [],
     raw: 'bytes',
@@ -750,6 +815,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, file, folder: folderOpt, size: p('thumbnailSize', 'Longest edge in pixels, 64–512 (default 256)', false) },
     success: 200,
+    answer: ANSWERS.thumbnail,
     errors: [400, 404, 412, 415],
     events: [],
     raw: 'bytes',
@@ -763,6 +829,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.usage,
     errors: [400, 404],
     events: [],
   },
@@ -775,6 +842,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.trash,
     errors: [400, 404],
     events: [],
     paged: true,
@@ -792,6 +860,7 @@ const ENDPOINT_LIST = [
       rename: p('boolean', 'When the name is taken again, restore beside it as “name (restored)” instead of answering 409', false),
     },
     success: 201,
+    answer: ANSWERS.restored,
     errors: [400, 404, 409, 423],
     events: ['trash.changed'],
   },
@@ -804,6 +873,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username, id: p('trashId', 'The trash item') },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 404],
     events: ['trash.changed'],
   },
@@ -816,6 +886,7 @@ const ENDPOINT_LIST = [
     audience: 'self',
     params: { username },
     success: 200,
+    answer: ANSWERS.trashEmptied,
     errors: [400, 404],
     events: ['trash.changed'],
   },
@@ -828,6 +899,8 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: {},
     success: 200,
+    answer: ANSWERS.dash,
+    daneecloud: DANEECLOUD.dash,
     errors: [],
     events: [],
   },
@@ -840,6 +913,7 @@ const ENDPOINT_LIST = [
     audience: 'admin',
     params: {},
     success: 200,
+    answer: ANSWERS.rescanned,
     errors: [503],
     events: [],
   },
@@ -852,6 +926,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: {},
     success: 200,
+    answer: ANSWERS.events,
     errors: [],
     events: [],
     raw: 'events',
@@ -866,6 +941,7 @@ const ENDPOINT_LIST = [
     refusesReadOnly: true,
     params: {},
     success: 200,
+    answer: ANSWERS.keys,
     errors: [],
     events: [],
   },
@@ -894,6 +970,7 @@ const ENDPOINT_LIST = [
       ),
     },
     success: 201,
+    answer: ANSWERS.keyCreated,
     errors: [400, 401, 403, 409, 429],
     events: [],
   },
@@ -913,6 +990,7 @@ const ENDPOINT_LIST = [
       ),
     },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 404, 409],
     events: [],
   },
@@ -925,6 +1003,7 @@ const ENDPOINT_LIST = [
     audience: 'adminKey',
     params: {},
     success: 201,
+    answer: ANSWERS.keyRotated,
     errors: [409],
     events: [],
   },
@@ -937,6 +1016,7 @@ const ENDPOINT_LIST = [
     audience: 'public',
     params: { username, password: p('secret', 'The password (in the body only)') },
     success: 200,
+    answer: ANSWERS.signedIn,
     errors: [400, 401, 403, 429],
     events: [],
   },
@@ -949,6 +1029,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: {},
     success: 200,
+    answer: ANSWERS.msg,
     errors: [],
     events: [],
   },
@@ -961,6 +1042,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: {},
     success: 200,
+    answer: ANSWERS.me,
     errors: [],
     events: [],
   },
@@ -976,6 +1058,7 @@ const ENDPOINT_LIST = [
       newpassword: p('secret', 'The new password (in the body only): at least 8 characters, not the username, not a common password'),
     },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400],
     events: [],
   },
@@ -991,6 +1074,7 @@ const ENDPOINT_LIST = [
       email: p('email', 'The user’s e-mail address (or give `username`)', false),
     },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 403],
     events: [],
   },
@@ -1006,6 +1090,7 @@ const ENDPOINT_LIST = [
       newpassword: p('secret', 'The new password (in the body only): at least 8 characters, not the username, not a common password'),
     },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 403],
     events: [],
   },
@@ -1022,6 +1107,7 @@ const ENDPOINT_LIST = [
       password: p('secret', 'Password (in the body only): at least 8 characters, not the username, not a common password'),
     },
     success: 201,
+    answer: ANSWERS.userChanged,
     errors: [400, 403, 409, 429],
     events: ['user.changed'],
   },
@@ -1034,6 +1120,7 @@ const ENDPOINT_LIST = [
     audience: 'public',
     params: {},
     success: 200,
+    answer: ANSWERS.authOptions,
     errors: [],
     events: [],
   },
@@ -1046,6 +1133,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: {},
     success: 200,
+    answer: ANSWERS.sessions,
     errors: [],
     events: [],
   },
@@ -1058,6 +1146,7 @@ const ENDPOINT_LIST = [
     audience: 'signedIn',
     params: { id: p('sessionId', 'The session’s id (from `auth.sessions`)') },
     success: 200,
+    answer: ANSWERS.msg,
     errors: [400, 404],
     events: [],
   },
@@ -1066,10 +1155,11 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/openapi.json',
     group: 'meta',
-    summary: 'This API’s OpenAPI 3.1 description',
-    audience: 'signedIn',
+    summary: 'This API’s OpenAPI 3.1 description (public: it holds no secret, and a client generator needs it before it has a key)',
+    audience: 'public',
     params: {},
     success: 200,
+    answer: ANSWERS.openapi,
     errors: [],
     events: [],
   },
@@ -1083,6 +1173,8 @@ const ENDPOINT_LIST = [
     audience: 'public',
     params: {},
     success: 200,
+    answer: ANSWERS.health,
+    otherAnswers: { 503: HealthUnavailableSchema },
     errors: [503],
     events: [],
   },
@@ -1106,6 +1198,7 @@ const ENDPOINT_LIST = [
       zip: p('boolean', 'In a folder link: the folder (or `path`) as a zip', false),
     },
     success: 200,
+    answer: ANSWERS.shareLink,
     errors: [400, 401, 404, 412, 416],
     events: [],
     raw: 'bytes',
@@ -1123,6 +1216,7 @@ const ENDPOINT_LIST = [
       file: p('fileName', 'The file’s name (a multipart form’s file part may give it instead)', false),
     },
     success: 201,
+    answer: ANSWERS.uploadedThroughLink,
     errors: [400, 401, 404, 409, 413, 415, 507],
     events: [],
     bodyIsContent: true,
@@ -1140,6 +1234,7 @@ const ENDPOINT_LIST = [
       password: p('secret', 'The link’s password (in the body only)'),
     },
     success: 303,
+    answer: ANSWERS.seeOther,
     errors: [400, 401, 429],
     events: [],
     raw: 'html',
@@ -1153,6 +1248,7 @@ const ENDPOINT_LIST = [
     audience: 'public',
     params: { token: p('token', 'The token from the e-mail') },
     success: 200,
+    answer: ANSWERS.page,
     errors: [400, 404],
     events: ['user.changed'],
     raw: 'html',
@@ -1187,13 +1283,18 @@ export type ParamsOf<Id extends EndpointId> = Flatten<
 export type CallParams<Id extends EndpointId> = ParamsOf<Id> &
   (EndpointOf<Id> extends { paged: true } ? { limit?: number; offset?: number } : unknown);
 
-/** What an endpoint answers on success (shared/types.ts, `ResponseMap`). */
-export type ResponseOf<Id extends EndpointId> = ResponseMap[Id];
+/**
+ * What an endpoint's handler answers on success: the type its row's `answer` schema describes
+ * (never for an answer that is not JSON), or what the handler hands back instead where it writes
+ * its response itself (shared/types.ts, `HandlerOwnResults`).
+ */
+export type ResponseOf<Id extends EndpointId> =
+  (EndpointOf<Id>['answer'] extends Schema<infer T> ? T : never) | (Id extends keyof HandlerOwnResults ? HandlerOwnResults[Id] : never);
 
-// Every row has a response type and every response type a row: either missing fails here.
+// Every id of HandlerOwnResults is a row's: a row renamed or removed fails here.
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const responsesMatchRows: Exactly<keyof ResponseMap, EndpointId> = true;
-void responsesMatchRows;
+const ownResultsAreRows: Exactly<keyof HandlerOwnResults, Extract<keyof HandlerOwnResults, EndpointId>> = true;
+void ownResultsAreRows;
 
 export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST;
 

@@ -1,37 +1,16 @@
-/** The OpenAPI 3.1 document, generated from the shared endpoint table so it cannot drift. */
-import { ENDPOINTS, type Audience, type Endpoint, type ParamKind } from '../../shared/endpoints.js';
-import { ERROR_STATUS } from '../../shared/errors.js';
-import { FILE_NAME_RULE, FOLDER_PATH_RULE, NAME_RULE, PASSWORD_RULE } from '../../shared/validation.js';
-import { CHANGE_EVENT_TYPES, type OpenApiDocument } from '../../shared/types.js';
-
-const PARAM_SCHEMAS: Record<ParamKind, object> = {
-  accountName: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
-  label: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', description: NAME_RULE },
-  email: { type: 'string', format: 'email' },
-  password: { type: 'string', minLength: 8, description: PASSWORD_RULE },
-  fileName: { type: 'string', minLength: 1, description: FILE_NAME_RULE },
-  folderPath: { type: 'string', minLength: 1, maxLength: 4096, description: FOLDER_PATH_RULE },
-  badge: { type: 'string', format: 'uri', description: 'http(s) URL' },
-  maxStorage: { type: 'string', pattern: '^(-1|[0-9]+)$', description: 'MB (MiB); -1 for unlimited' },
-  scope: { type: 'string', enum: ['admin', 'read', 'write'] },
-  boolean: { type: 'string', enum: ['true', 'false'] },
-  count: { type: 'string', pattern: '^[0-9]+$' },
-  token: { type: 'string' },
-  secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Sent in the request body only' },
-  sessionId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
-  searchQuery: { type: 'string', minLength: 1, maxLength: 200, description: 'Matched literally, ignoring case and accents' },
-  thumbnailSize: { type: 'string', pattern: '^[0-9]{2,3}$', description: 'Pixels, 64–512' },
-  fileNameList: { type: 'string', description: 'File names separated by `/` (which no name may contain), at most 1000' },
-  trashId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-  versionId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
-  expiry: { type: 'string', description: 'An ISO 8601 date-time with a zone, a date (its start, UTC), or "never"' },
-  dialect: {
-    type: 'string',
-    enum: ['nimbus', 'daneecloud'],
-    default: 'nimbus',
-    description: 'The response shapes the key gets; see the API description',
-  },
-};
+/**
+ * The OpenAPI 3.1 document, generated from the shared endpoint table so it cannot drift: each
+ * row's parameters and body (daemon/http/openapi-requests.ts), and its answers from the schemas
+ * the row names (`answer`, `daneecloud`, `otherAnswers`: shared/api-answers.ts), written once
+ * each into `components.schemas`. Nothing here is written by hand per endpoint.
+ */
+import { isRawAnswer, type Answer } from '../../shared/api-answers.js';
+import type { AnySchema } from '../../shared/api-schema.js';
+import { toJsonSchema, type JsonSchema } from '../../shared/api-schema-json.js';
+import { CHANGE_EVENT_TYPES, ChangeEventSchema, ErrorBodySchema } from '../../shared/api-schema-daemon.js';
+import { ENDPOINTS, type Audience, type Endpoint } from '../../shared/endpoints.js';
+import type { OpenApiDocument } from '../../shared/types.js';
+import { parametersOf, requestBodyOf } from './openapi-requests.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -47,6 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Body over a limit',
   415: 'Cannot be rendered (not an image this server can read)',
   416: 'Range not satisfiable',
+  423: 'Locked (a WebDAV lock holds it)',
   429: 'Too many failed attempts',
   502: 'Mail server refused the message',
   503: 'Storage unavailable',
@@ -62,64 +42,71 @@ const SECURITY: Record<Audience, object[]> = {
   adminKey: [{ apiKey: [] }, { bearer: [] }],
 };
 
-function operation(endpoint: Endpoint): object {
-  const parameters = Object.entries(endpoint.params).map(([name, spec]) => ({
-    name,
-    in: spec.in ?? 'query',
-    required: spec.required,
-    description: spec.description,
-    schema: PARAM_SCHEMAS[spec.kind],
-  }));
-  if (endpoint.paged) {
-    parameters.push(
-      { name: 'limit', in: 'query', required: false, description: 'Page size', schema: PARAM_SCHEMAS.count },
-      { name: 'offset', in: 'query', required: false, description: 'Items to skip', schema: PARAM_SCHEMAS.count },
-    );
+/** The `content` of a response: JSON by its schema, or each media type of an answer that is not JSON. */
+function contentOf(answer: Answer, components: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
+  if (!isRawAnswer(answer)) return { 'application/json': { schema: toJsonSchema(answer, components) } };
+  const content: Record<string, { schema: JsonSchema }> = {};
+  for (const [media, body] of Object.entries(answer.raw)) {
+    const schema =
+      body === 'binary' ? { type: 'string', format: 'binary' } : body === 'text' ? { type: 'string' } : toJsonSchema(body, components);
+    content[media] = { schema };
   }
+  return content;
+}
+
+function successResponse(endpoint: Endpoint, status: number, components: Record<string, JsonSchema>): object {
+  const { answer } = endpoint;
+  const content = contentOf(answer, components);
+  return {
+    description: isRawAnswer(answer) ? answer.description : (STATUS_TEXT[status] ?? 'OK'),
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+    ...(endpoint.paged ? { headers: { 'X-Total-Count': { description: 'Items in the whole list', schema: { type: 'integer' } } } } : {}),
+    // What a key of the daneecloud dialect gets instead: OpenAPI cannot tie a body to a credential,
+    // so the nimbus answer is the response's schema and DaneeCloud's is shown beside it.
+    ...(endpoint.daneecloud ? { 'x-dialects': { daneecloud: { schema: toJsonSchema(endpoint.daneecloud, components) } } } : {}),
+  };
+}
+
+function errorResponse(status: number, body: AnySchema, components: Record<string, JsonSchema>): object {
+  return {
+    description: STATUS_TEXT[status] ?? 'Error',
+    content: { 'application/json': { schema: toJsonSchema(body, components) } },
+  };
+}
+
+function operation(endpoint: Endpoint, components: Record<string, JsonSchema>): object {
   const statuses = new Set<number>([endpoint.success, ...endpoint.errors]);
   if (endpoint.audience !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   if (endpoint.raw === 'bytes') statuses.add(206);
   const responses: Record<string, object> = {};
   for (const status of [...statuses].sort()) {
     responses[String(status)] =
-      status >= 400
-        ? {
-            description: STATUS_TEXT[status] ?? 'Error',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-          }
-        : {
-            description:
-              endpoint.raw === 'events' ? `Event stream; event types: ${CHANGE_EVENT_TYPES.join(', ')}` : (STATUS_TEXT[status] ?? 'OK'),
-          };
+      status < 400
+        ? successResponse(endpoint, status, components)
+        : errorResponse(status, endpoint.otherAnswers?.[status] ?? ErrorBodySchema, components);
   }
+  const requestBody = requestBodyOf(endpoint);
   return {
     operationId: endpoint.id,
     summary: endpoint.summary,
     tags: [endpoint.group],
     security: SECURITY[endpoint.audience],
     'x-audience': endpoint.audience,
-    parameters,
-    ...(endpoint.bodyIsContent ? { requestBody: CONTENT_BODY } : {}),
+    parameters: parametersOf(endpoint),
+    ...(requestBody ? { requestBody } : {}),
     responses,
   };
 }
 
-/** An upload's body: the raw bytes, or a form with one file part (any field name; `file` as curl -F sends it). */
-const CONTENT_BODY = {
-  required: true,
-  content: {
-    'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
-    'multipart/form-data': {
-      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
-    },
-  },
-};
-
 export function openApiDocument(version: string): OpenApiDocument {
+  const components: Record<string, JsonSchema> = {};
+  // The error body first, then the event a stream carries (it is in no JSON answer, only in the stream).
+  toJsonSchema(ErrorBodySchema, components);
+  toJsonSchema(ChangeEventSchema, components);
   const paths: Record<string, Record<string, object>> = {};
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.path] ??= {};
-    paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint);
+    paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint, components);
   }
   return {
     openapi: '3.1.0',
@@ -127,9 +114,9 @@ export function openApiDocument(version: string): OpenApiDocument {
       title: 'Nimbus — Cloud Storage Management API',
       version,
       description:
-        'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`), or the session cookie `nimbus_session` that POST /api/auth/login sets (a POST with the cookie must come from the daemon’s own origin); the sign-in, registration and password-reset routes need neither. Who may call each operation is its `x-audience`: `public`, `signedIn` (any caller; answers for the caller), `self` (an admin may name any user, anyone else only themselves), `admin`, `adminKey` (the machine’s admin key itself only, not a machine key or an admin’s session). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. Passwords sent to /api/auth/* go in the body only. ' +
-        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data: {type, username, folder, file}\`; types: ${CHANGE_EVENT_TYPES.join(', ')}. ` +
-        'Each key has a dialect (`dialect` on POST /api/keys/create; the admin key’s is the setting NIMBUS_ADMIN_DIALECT) that changes the response shapes: `nimbus` (default) answers the records documented by Nimbus; `daneecloud` answers DaneeCloud’s bodies for its clients and bot — users as `{username, email, usedStorage (MB), isVerified, files, folders, sharedFiles (names), role, createdAt}`, GET /api/files, /api/folders and /api/folders/files as `{files: [names]}` and `{folders: [names]}`, GET /api/dash as `{cpuUsage, ramUsage, uptime, version, developer, license}` display strings. Errors are `{error, code}` in both.',
+        'Every /api route needs the header `API-Key: <key>` (or `Authorization: Bearer <key>`), or the session cookie `nimbus_session` that POST /api/auth/login sets (a POST with the cookie must come from the daemon’s own origin); the public routes (`x-audience: public`: sign-in, registration, password reset, health, this document) need neither. Who may call each operation is its `x-audience`: `public`, `signedIn` (any caller; answers for the caller), `self` (an admin may name any user, anyone else only themselves), `admin`, `adminKey` (the machine’s admin key itself only, not a machine key or an admin’s session). Parameters go in the query string; a POST may also send them as a JSON or urlencoded body. Passwords, and everything sent to /api/auth/*, go in the body only. ' +
+        `GET /api/events streams Server-Sent Events; each message is \`event: <type>\` with \`data:\` a ChangeEvent (components.schemas); types: ${CHANGE_EVENT_TYPES.join(', ')}. ` +
+        'Each key has a dialect (`dialect` on POST /api/keys/create; the admin key’s is the setting NIMBUS_ADMIN_DIALECT) that changes some response shapes: `nimbus` (default) answers the schemas of this document; `daneecloud` answers DaneeCloud’s bodies for its clients and bot, given for each operation it changes as `x-dialects.daneecloud` of the success response — users as `{username, email, usedStorage (MB), isVerified, files, folders, sharedFiles (names), role, createdAt}`, GET /api/files, /api/folders and /api/folders/files as `{files: [names]}` and `{folders: [names]}`, GET /api/dash as `{cpuUsage, ramUsage, uptime, version, developer, license}` display strings, deletes as `{msg}`. Errors are `{error, code}` (the Error schema) in both.',
     },
     servers: [{ url: '/' }],
     components: {
@@ -143,13 +130,7 @@ export function openApiDocument(version: string): OpenApiDocument {
           description: 'Set by POST /api/auth/login (HttpOnly, SameSite=Strict); a POST with it must come from the daemon’s own origin',
         },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['error', 'code'],
-          properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } },
-        },
-      },
+      schemas: components,
     },
     paths,
   };

@@ -22,7 +22,7 @@ const entry = (name: string, folder: string | null = null, mimeType = 'text/plai
   shared: false,
   shareUrl: null,
 });
-const photos: Folder = { name: 'Photos', fileCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' };
+const photos: Folder = { name: 'Photos', path: 'Photos', fileCount: 0, folderCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' };
 const docs: Folder = { ...photos, name: 'Docs' };
 const TRASH_ID = (n: number) => n.toString(16).padStart(32, '0');
 

@@ -23,7 +23,14 @@ const entry = (name: string): FileEntry => ({
   shared: false,
   shareUrl: null,
 });
-const folder = (name: string): Folder => ({ name, fileCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' });
+const folder = (name: string): Folder => ({
+  name,
+  path: name,
+  fileCount: 0,
+  folderCount: 0,
+  sizeBytes: 0,
+  modifiedAt: '2026-01-02T00:00:00Z',
+});
 
 /** A folder `photos` holding the folder `photos/2024` and a file, as folders.list and folders.files answer at depth. */
 function renderNested() {

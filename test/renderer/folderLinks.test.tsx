@@ -14,7 +14,14 @@ import { FileBrowser } from '../../renderer/components/FileBrowser/FileBrowser';
 import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
 import { BASE, fakeLayout, json, renderWithSession, stubFetch } from './harness';
 
-const folder = (name: string, path = name): Folder => ({ name, path, fileCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' });
+const folder = (name: string, path = name): Folder => ({
+  name,
+  path,
+  fileCount: 0,
+  folderCount: 0,
+  sizeBytes: 0,
+  modifiedAt: '2026-01-02T00:00:00Z',
+});
 const entry = (name: string): FileEntry => ({
   name,
   folder: 'Trips',

@@ -17,7 +17,14 @@ const file = (name: string, size: number, modifiedAt: string, shared = false): F
   shared,
   shareUrl: shared ? 'http://x/s/t' : null,
 });
-const folder = (name: string): Folder => ({ name, fileCount: 1, sizeBytes: 999_999, modifiedAt: '2020-01-01T00:00:00Z' });
+const folder = (name: string): Folder => ({
+  name,
+  path: name,
+  fileCount: 1,
+  folderCount: 0,
+  sizeBytes: 999_999,
+  modifiedAt: '2020-01-01T00:00:00Z',
+});
 
 const rows: Row[] = [
   fileRow(file('file10.txt', 300, '2025-01-03T00:00:00Z')),

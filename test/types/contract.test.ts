@@ -37,7 +37,7 @@ describe('the table gives each endpoint its parameter and response types', () =>
   });
 
   it('maps each id to its response in shared/types.ts', () => {
-    expectTypeOf<ResponseOf<'files.rename'>>().toEqualTypeOf<{ msg: string } & { file: FileEntry }>();
+    expectTypeOf<ResponseOf<'files.rename'>>().toEqualTypeOf<{ msg: string; file: FileEntry }>();
     expectTypeOf<ResponseOf<'user.get'>>().toEqualTypeOf<User>();
   });
 });
