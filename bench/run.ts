@@ -39,6 +39,7 @@ import { treeClusterRows } from './scenarios/tree-cluster.js';
 import { davRows } from './scenarios/dav.js';
 import { smallFileRows } from './scenarios/small-files.js';
 import { smallClusterRows } from './scenarios/small-cluster.js';
+import { passwordRows } from './scenarios/passwords.js';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? 1);
@@ -67,6 +68,8 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['ui', 'UI: open the big folder', uiRow],
   ['dav', 'WebDAV beside nginx, rclone serve and a bare server', davRows],
   ['small', 'Small files: the API beside a bare server and nginx', smallFileRows],
+  // Its own daemon (its users need real password hashes); the bench's daemon idles meanwhile.
+  ['passwords', 'Passwords: argon2id beside the old scrypt, and sign-ins per second', passwordRows],
   // Its own data and daemons (a million files at full size); the bench's daemon idles meanwhile.
   ['tree', 'A tree of BENCH_TREE_FILES files up to 12 levels deep', treeRows],
   // Last: it starts PostgreSQL, Swift and more daemons, which would load the machine under the others.

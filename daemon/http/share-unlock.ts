@@ -3,12 +3,13 @@
  * "Passwords"). Guesses count in the sign-in throttle, per link and per address, as sign-ins
  * do per username. A right password gets a cookie for this link's path only and a 303 back to
  * the link; a wrong one, a link without a password, an unknown, revoked, expired or used-up
- * link all get the same 401 and the password page again, after the same scrypt work, so the
- * form tells nobody whether a link exists.
+ * link all get the same 401 and the password page again, after the same argon2id work, so the
+ * form tells nobody whether a link exists. A right password against a hash in the old scrypt
+ * format replaces it with an argon2id one (keys/password-hash-check.ts).
  */
 import { ApiError } from '../errors.js';
-import { verifyPassword } from '../keys/secrets.js';
-import { dummyPasswordHash } from '../services/auth.js';
+import { upgradeLinkPassword } from '../keys/password-hash-check.js';
+import { dummyPasswordHash, verifyPassword } from '../keys/password-hash.js';
 import { catchUpOnMiss } from '../services/records.js';
 import { liveShare } from '../services/share-links.js';
 import { unlockValue } from '../services/share-options.js';
@@ -26,11 +27,12 @@ export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<
     await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
     const share = await liveShare(nimbus, params.token).catch(() => null);
     const matches = await verifyPassword(params.password, share?.passwordHash ?? (await dummyPasswordHash()));
-    // Read again after scrypt: a password changed meanwhile is checked against the new one next time.
+    // Read again after the check: a password changed meanwhile is checked against the new one next time.
     const now = nimbus.store.sharesByToken.get(params.token);
     right = matches && share !== null && now?.passwordHash === share.passwordHash;
     if (right) {
-      ctx.set('Set-Cookie', shareUnlockCookie(params.token, unlockValue(now!), nimbus.config.publicUrl));
+      const unlocked = await upgradeLinkPassword(nimbus, now!, params.password);
+      ctx.set('Set-Cookie', shareUnlockCookie(params.token, unlockValue(unlocked), nimbus.config.publicUrl));
       ctx.status = 303;
       ctx.set('Location', `/s/${encodeURIComponent(params.token)}`);
       ctx.set('Cache-Control', 'no-store');

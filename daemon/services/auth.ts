@@ -8,7 +8,8 @@ import type { NimbusContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { hashPassword, newSecret, verifyPassword } from '../keys/secrets.js';
+import { checkUserPassword } from '../keys/password-hash-check.js';
+import { hashPassword, verifyPassword } from '../keys/secrets.js';
 import type { StoredSession, StoredUser } from '../store/schema.js';
 import { assertMayMailVerification, takeRegistration } from './caps.js';
 import { isAdminUser, type Caller } from './keys.js';
@@ -23,12 +24,8 @@ export interface Client {
   device: string;
 }
 
-let dummyHash: Promise<string> | null = null;
-/**
- * A fixed scrypt hash of a random password, made once: an unknown user's sign-in is verified
- * against it, so it takes as long as a wrong password and answers the same.
- */
-export const dummyPasswordHash = (): Promise<string> => (dummyHash ??= hashPassword(newSecret()));
+/** Made at start-up by http/app.ts (so the first unknown name costs no more than the next); kept in keys/password-hash.ts. */
+export { dummyPasswordHash } from '../keys/password-hash.js';
 
 const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
 
@@ -67,14 +64,12 @@ export async function login(
   const passed = await passwordAttempt(logins, username, client.address, async () => {
     // With several daemons the account may have been made through another one a moment ago.
     // Caught up on every sign-in, not only on a miss, so an unknown name takes the same work
-    // and time as a wrong password: one database round trip, next to scrypt's tens of ms.
+    // and time as a wrong password: one database round trip, next to argon2id's milliseconds.
     await nimbus.store.catchUp();
-    const found = nimbus.store.users.get(username);
-    // The same scrypt work whether or not the user exists.
-    const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
-    // Read again after the await: the user may have been deleted meanwhile.
-    user = nimbus.store.users.get(username);
-    return found !== undefined && matches && user?.passwordHash === found.passwordHash;
+    // The same argon2id work whether or not the user exists; an old scrypt hash that passes is
+    // replaced by an argon2id one before the answer (keys/password-hash-check.ts).
+    user = await checkUserPassword(nimbus, username, password);
+    return user !== undefined;
   });
   if (!passed || !user) throw invalidCredentials();
   const { token, session } = await nimbus.sessions.create(user.username, client.device, client.address);

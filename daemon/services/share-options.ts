@@ -70,7 +70,8 @@ export const UNLOCK_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /**
  * The unlock cookie's value: until when, and an HMAC of the token and that instant keyed by the
  * password's hash. Any daemon can check it (the hash is in the shared store), and a new or
- * removed password voids every cookie given for the old one.
+ * removed password voids every cookie given for the old one (so does an old scrypt hash
+ * replaced by argon2id at an unlock: keys/password-hash-check.ts).
  */
 export function unlockValue(share: StoredShare, now = Date.now()): string {
   const until = now + UNLOCK_LIFETIME_MS;

@@ -10,7 +10,11 @@ export interface StoredUser {
   role: string;
   emailVerified: boolean;
   createdAt: string;
-  /** scrypt$N$r$p$salt$hash */
+  /**
+   * argon2id, a PHC string `$argon2id$v=19$m=19456,t=2,p=1$salt$hash` (keys/password-hash.ts);
+   * hashes stored before issue 28 are `scrypt$N$r$p$salt$hash` (base64) until the user's next
+   * sign-in replaces them.
+   */
   passwordHash: string;
 }
 
@@ -33,7 +37,7 @@ export interface StoredShare {
   createdAt: string;
   /** When the link stops working (ISO); absent: never (docs/sharing.md). */
   expiresAt?: string;
-  /** scrypt hash of the password the link asks for (keys/secrets.ts); absent: none. */
+  /** Hash of the password the link asks for, as a user's `passwordHash` (keys/password-hash.ts); absent: none. */
   passwordHash?: string;
   /** Downloads the link allows in all; absent: no limit. */
   maxDownloads?: number;

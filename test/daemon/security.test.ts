@@ -264,7 +264,7 @@ describe('secrets', () => {
       const headers = JSON.stringify([...res.headers]);
       // The link itself is the one place a token belongs: a file's `shareUrl`, a link's `url` in GET /api/shares.
       const text = res.text.replace(/"shareUrl":"[^"]*"/g, '"shareUrl":"…"').replace(/"url":"[^"]*\/s\/[^"]*"/g, '"url":"…"');
-      for (const secret of [t.key, ...passwords, ...hashes, ...passwordHashes, ...shareTokens, verifyToken, 'scrypt$', 'passwordHash']) {
+      for (const secret of [t.key, ...passwords, ...hashes, ...passwordHashes, ...shareTokens, verifyToken, '$argon2id$', 'passwordHash']) {
         expect(text.includes(secret), `${route} leaks ${secret.slice(0, 12)}`).toBe(false);
         expect(headers.includes(secret), `${route} headers leak ${secret.slice(0, 12)}`).toBe(false);
       }
@@ -274,7 +274,7 @@ describe('secrets', () => {
 
   it('keeps no plain password, key or token in db.json, and no key in the logs', async () => {
     const text = await readFile(path.join(t.dataDir, 'db.json'), 'utf8');
-    expect(text).toContain('scrypt$');
+    expect(text).toContain('$argon2id$');
     const verifyToken = verifyLink((await readOutbox(t.dataDir))[0])!.searchParams.get('token')!;
     for (const secret of [t.key, ...passwords, verifyToken]) expect(text.includes(secret), secret).toBe(false);
     const created = seen.find((s) => s.route === '/api/keys/create')!.res.body.key as string;

@@ -10,8 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { NimbusContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { verifyPassword } from '../../keys/secrets.js';
-import { dummyPasswordHash } from '../../services/auth.js';
+import { checkUserPassword } from '../../keys/password-hash-check.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
 import { passwordCredential } from '../../services/standing.js';
@@ -87,14 +86,13 @@ export class DavAuth {
     if (user && known && known.until > Date.now() && known.passwordHash === user.passwordHash) return passwordCaller(user);
     // Another daemon may have made the account or changed the password a moment ago.
     if (this.nimbus.store.database) await this.nimbus.store.catchUp();
-    const found = this.nimbus.store.users.get(username);
-    // The same scrypt work whether or not the user exists.
-    const matches = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
-    const now = this.nimbus.store.users.get(username);
-    if (!found || !matches || now?.passwordHash !== found.passwordHash) return null;
+    // The same argon2id work whether or not the user exists; an old scrypt hash that passes is
+    // replaced by an argon2id one, and remembered as the hash now stored.
+    const now = await checkUserPassword(this.nimbus, username, password);
+    if (!now) return null;
     if (this.#remembered.size >= REMEMBER_MAX) this.#forgetExpired();
     if (this.#remembered.size < REMEMBER_MAX)
-      this.#remembered.set(remembered, { passwordHash: found.passwordHash, until: Date.now() + REMEMBER_MS });
+      this.#remembered.set(remembered, { passwordHash: now.passwordHash, until: Date.now() + REMEMBER_MS });
     return passwordCaller(now);
   }
 
