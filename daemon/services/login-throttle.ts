@@ -6,8 +6,8 @@
  * refused (429, Retry-After: until enough failures leave the window), even with the right
  * password; nothing else is slowed. A success clears the username's count.
  *
- * Guesses sent at once must not slip through while the first are still being verified (scrypt
- * takes tens of milliseconds): `begin` counts an attempt as pending until `fail`, `succeed` or
+ * Guesses sent at once must not slip through while the first are still being verified (a
+ * password hash takes milliseconds): `begin` counts an attempt as pending until `fail`, `succeed` or
  * `release` settles it, and pending attempts count towards the limits as failures would.
  *
  * Separate from FailureThrottle (daemon/http/throttle.ts), which answers floods of wrong API
