@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ConfigInput, DaemonConfig } from './config-types.js';
 import * as parse from './config-parsers.js';
 import { LOG_LEVELS, parseLogLevel } from './logging.js';
+import { parseAddressList } from './util/metrics-allow.js';
 
 /** The README's sections of the table, in order. */
 export const SETTING_GROUPS = {
@@ -98,6 +99,10 @@ export const SETTINGS = [
   setting({ env: 'NIMBUS_CORS_ORIGINS', key: 'corsOrigins', group: 'daemon',
     parse: parse.list, fallback: () => [],
     shown: 'none', help: 'Origins allowed to call the API from a browser, comma-separated' }),
+  setting({ env: 'NIMBUS_METRICS_ALLOW', key: 'metricsAllow', group: 'daemon',
+    parse: parseAddressList, fallback: () => [],
+    shown: 'none (a key is needed)',
+    help: 'Addresses and CIDR ranges that may read `/metrics` without a key, comma-separated (docs/metrics.md)' }),
   setting({ env: 'NIMBUS_ADMIN_DIALECT', key: 'adminDialect', group: 'daemon',
     parse: parse.parseDialect, fallback: () => 'nimbus',
     shown: '`nimbus`', help: 'The admin key’s response shapes: `nimbus` or `daneecloud` (see "Dialects")' }),

@@ -20,6 +20,8 @@ export interface DaemonConfig {
   allowedHosts: string[];
   /** Origins granted CORS (NIMBUS_CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
+  /** Addresses and CIDR ranges that may read /metrics without a key (NIMBUS_METRICS_ALLOW); none by default (docs/metrics.md). */
+  metricsAllow: string[];
   /** Base of share and verify links; default http://<host>:<port>. */
   publicUrl: string | null;
   /** Keychain use: 'auto' tries the OS keychain and falls back to a file; 'off' uses the file. */

@@ -11,6 +11,7 @@ import type { FileIndex } from './storage/file-index.js';
 import type { FileStorage } from './storage/file-storage.js';
 import type { Store } from './store/store.js';
 import type { KeyedMutex } from './util/mutex.js';
+import type { Metrics } from './util/metrics.js';
 
 /** One thing `GET /api/health` checks (the database, the bucket, the storage folder); rejects when it cannot be reached. */
 export interface HealthProbe {
@@ -55,4 +56,6 @@ export interface NimbusContext {
   logger: Logger;
   /** A warning line for the log (`logger.warn`); tests passing `DaemonOptions.log` receive these too. */
   log: (line: string) => void;
+  /** What /metrics exports (daemon/util/metrics.ts; docs/metrics.md); absent where a context is made without one (benchmarks, service tests). */
+  metrics?: Metrics;
 }

@@ -18,6 +18,7 @@ import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
 import { storageProbe } from './services/health.js';
+import { observeDaemon } from './services/metrics-sources.js';
 import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
@@ -76,6 +77,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     throw err;
   }
   const cleanups: (() => Promise<void> | void)[] = [() => logs.close(), () => lock.release()];
+  // prom-client costs ~20 ms of loading: begun now, it loads while the store opens.
+  const loadingMetrics = import('./util/metrics.js');
   try {
     const changes = new ChangeFeed();
     const index = new FileIndex(changes);
@@ -99,6 +102,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(() => mailer.close());
     const revocations = new Revocations();
     const sessions = new Sessions(store, revocations);
+    const metrics = new (await loadingMetrics).Metrics();
     const nimbus: NimbusContext = {
       config,
       store,
@@ -118,7 +122,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       probes: [...backends.probes, backends.objects?.probe ?? storageProbe({ index })],
       logger: logs.logger,
       log,
+      metrics,
     };
+    observeDaemon(metrics, nimbus, backends.objects?.objects ?? null, mode);
     watchForVanishedShares(nimbus);
     watchForVanishedResources(nimbus);
     // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.

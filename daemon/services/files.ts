@@ -103,6 +103,7 @@ export async function uploadFile(nimbus: NimbusContext, req: UploadRequest): Pro
     if (kept) await unlink(kept.path).catch(() => undefined);
     throw err;
   }
+  nimbus.metrics?.uploaded(meta.size);
   if (kept) await recordVersion(nimbus, kept, { username, folder, file }, await keptContent(kept.path));
   // An overwrite is an edit, like an editor's atomic save: the file keeps its share link.
   return toFileEntry(nimbus, username, folder, file, meta);

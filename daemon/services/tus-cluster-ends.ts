@@ -61,6 +61,7 @@ export class ClusterUploadEnds {
         );
         try {
           await placeCompleteObject(this.storage, claimed, object, hooks, kept ?? undefined);
+          this.nimbus.metrics?.uploaded(claimed.length);
         } catch (err) {
           const final = err instanceof ApiError && (err.status === 404 || err.status === 409);
           if (final && !(await this.#named(claimed.objectId))) dropped = await this.drop(row.id, placer);

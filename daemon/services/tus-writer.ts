@@ -82,6 +82,7 @@ export class TusWriter {
         record.overwrite && this.nimbus.index.getFile(username, folder, file) ? await prepareVersion(this.nimbus, username) : null;
       try {
         await placeFinished(this.nimbus.storage, { ...upload, keep: kept ?? undefined }, placementHooks(this.nimbus, record, caller));
+        this.nimbus.metrics?.uploaded(record.length);
       } catch (err) {
         if (kept) await unlink(kept.path).catch(() => undefined);
         if (err instanceof ApiError && (err.status === 404 || err.status === 409)) await this.drop(live);

@@ -47,6 +47,8 @@ export class Store {
   readonly dav = new DavRecords(this.#maps.davLocks, this.#maps.davProps);
   /** Called just before each write takes its snapshot or change-set (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
+  /** Told how long each commit() waited until it was durable, or failed (the metrics, daemon/util/metrics.ts). */
+  onCommitted: ((seconds: number) => void) | null = null;
 
   readonly #backend: StoreBackend;
   readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
@@ -86,7 +88,8 @@ export class Store {
   /** Resolves when every change made before the call is durable; rejects 409 `conflict` or 503 `database_unavailable`. */
   commit(): Promise<void> {
     if (!this.#available) return Promise.reject(databaseUnavailable());
-    return this.#backend.commit();
+    const written = this.#backend.commit();
+    return this.onCommitted ? timed(written, this.onCommitted) : written;
   }
 
   /** The database (PostgreSQL backend), for other modules' queries; null in the embedded mode. */
@@ -268,4 +271,12 @@ function notifyAll<T>(listeners: Set<(value: T) => void>, value: T): void {
       process.emitWarning(`A store listener failed: ${(err as Error).stack ?? String(err)}`);
     }
   }
+}
+
+/** `written`, telling `observe` how long it took once it settles (either way). */
+function timed(written: Promise<void>, observe: (seconds: number) => void): Promise<void> {
+  const started = performance.now();
+  const done = () => observe((performance.now() - started) / 1000);
+  written.then(done, done);
+  return written;
 }

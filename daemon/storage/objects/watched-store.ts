@@ -21,6 +21,8 @@ export class WatchedObjectStore implements ObjectStore {
   /** The last failure the bucket answered a call with; null while it answers. */
   #failure: unknown = null;
   #checking: Promise<void> | null = null;
+  /** Told of each call the bucket failed (the metrics' counter, daemon/util/metrics.ts). */
+  onFailure: (() => void) | null = null;
 
   constructor(inner: ObjectStore) {
     this.#inner = inner;
@@ -98,6 +100,7 @@ export class WatchedObjectStore implements ObjectStore {
       this.#failure = null;
     } catch (err) {
       this.#failure = err;
+      this.onFailure?.();
       throw err;
     }
   }
@@ -115,8 +118,10 @@ export class WatchedObjectStore implements ObjectStore {
     } catch (err) {
       // A missing object is the bucket's answer; the request's own refusals (a body too long,
       // the client gone) say nothing of the bucket.
-      if (err instanceof ApiError && err.code === 'storage_unavailable') this.#failure = err;
-      else if (err instanceof ObjectMissing) this.#failure = null;
+      if (err instanceof ApiError && err.code === 'storage_unavailable') {
+        this.#failure = err;
+        this.onFailure?.();
+      } else if (err instanceof ObjectMissing) this.#failure = null;
       throw err;
     }
   }

@@ -49,6 +49,8 @@ const ignore = (): void => undefined;
 export class Database {
   readonly pool: pg.Pool;
   readonly url: string;
+  /** Told of each failed query or transaction the database itself failed (the metrics' counter, daemon/util/metrics.ts). */
+  onError: ((kind: 'connection' | 'pool_busy' | 'statement') => void) | null = null;
   #closed = false;
 
   private constructor(url: string, pool: pg.Pool) {
@@ -59,8 +61,10 @@ export class Database {
   /** A pool on `url`, checked with one query so a wrong address fails here, not at the first request. */
   static async connect(url: string, options: DatabaseOptions = {}): Promise<Database> {
     const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-    const warn = (err: Error & { code?: unknown }): void =>
+    const warn = (err: Error & { code?: unknown }): void => {
       options.log?.warn({ err: err.message, code: err.code }, 'database: a connection failed; the next query opens another');
+      database.onError?.('connection');
+    };
     // An 'error' nobody listens to ends the process, and a server going away (a restart sends
     // FATAL 57P01) reaches every client, checked out or not, even in the same read that hands
     // it out. 'connect' fires before the pool first hands a client out, so from then until it
@@ -81,12 +85,20 @@ export class Database {
 
   /** One statement on any pooled connection. */
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R>(text, values);
+    try {
+      return await this.pool.query<R>(text, values);
+    } catch (err) {
+      this.#report(err);
+      throw err;
+    }
   }
 
   /** Runs `fn` inside BEGIN … COMMIT on one connection; ROLLBACK when it throws (then rethrows). */
   async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((err: unknown) => {
+      this.#report(err);
+      throw err;
+    });
     let broken: unknown = undefined;
     try {
       await client.query('BEGIN');
@@ -94,6 +106,7 @@ export class Database {
       await client.query('COMMIT');
       return result;
     } catch (err) {
+      this.#report(err);
       await client.query('ROLLBACK').catch((rollbackErr: unknown) => (broken = rollbackErr));
       if (Database.isConnectionError(err)) broken = err;
       throw err;
@@ -128,6 +141,14 @@ export class Database {
 
   isConnectionError(err: unknown): boolean {
     return Database.isConnectionError(err);
+  }
+
+  /** Counts a failure that was the database's (not a refusal of the caller's own, such as a quota check inside a transaction). */
+  #report(err: unknown): void {
+    if (!this.onError) return;
+    if (Database.isPoolBusy(err)) this.onError('pool_busy');
+    else if (Database.isConnectionError(err)) this.onError('connection');
+    else if (err instanceof pg.DatabaseError) this.onError('statement');
   }
 
   /**
