@@ -82,6 +82,10 @@ const clusterFiles = [
     'dav-props',
     // Issue 26: rclone's round trip through /dav/ (the davfs2 mount runs on the disk backend only).
     'dav-clients-rclone',
+    // Issue 28: argon2id, and old scrypt hashes replaced at sign-in (the store read is PostgreSQL's here).
+    'password-hashing',
+    // Issue 28: /metrics, with the PostgreSQL and S3 error counters the embedded run does not have.
+    'metrics',
   ].map((name) => `test/daemon/${name}.test.ts`),
   'test/accounts/**/*.test.ts',
 ];
@@ -101,6 +105,10 @@ export default defineConfig({
             'test/accounts/**/*.test.ts',
             'test/shared/**/*.test.ts',
             'test/types/**/*.test.ts',
+            // Issue 28: the shipped forms (the npm tarball, the container image), built and run for real.
+            'test/ship/**/*.test.ts',
+            // Issue 28: the operator commands (nimbus user, role, backup, restore, check), run as the real binary.
+            'test/cli/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
