@@ -3,6 +3,7 @@
  * value and the name it came by (the flag or the variable), and either returns the setting or
  * throws a message that names it. Unset values never reach them: the table's defaults apply.
  */
+import { readFileSync } from 'node:fs';
 import type { Dialect } from '../shared/types.js';
 import type { S3Config } from './config-types.js';
 
@@ -154,4 +155,25 @@ export function list(raw: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * The admin key: NIMBUS_API_KEY (or the option), or the contents of NIMBUS_API_KEY_FILE (a
+ * container secret, systemd's LoadCredential=), its trailing newline dropped. Both set, or a
+ * file missing or empty, stops the start: a daemon must never run with a key other than the
+ * one its operator meant.
+ */
+export function parseApiKey(raw: string | undefined, name: string, env: NodeJS.ProcessEnv): string | null {
+  const file = env.NIMBUS_API_KEY_FILE;
+  if (!file) return raw ?? null;
+  if (raw !== undefined) throw new Error(`${name} and NIMBUS_API_KEY_FILE are both set: set one`);
+  let contents: string;
+  try {
+    contents = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`NIMBUS_API_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const key = contents.replace(/[\r\n]+$/, '');
+  if (key.trim() === '') throw new Error(`NIMBUS_API_KEY_FILE: ${file} is empty`);
+  return key;
 }

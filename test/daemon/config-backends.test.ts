@@ -3,7 +3,7 @@
  * --s3-endpoint with their NIMBUS_* variables, flags winning, each mistake named by its
  * variable and a password never repeated; and the CLI's help naming them.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -214,5 +214,32 @@ describe('the command line', () => {
     );
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toBe('nimbus: NIMBUS_S3_BUCKET is required when --s3-endpoint is set\n');
+  });
+});
+
+describe('the admin key from a file (NIMBUS_API_KEY_FILE: a container secret, systemd’s LoadCredential=)', () => {
+  const dirs: string[] = [];
+  afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+  const keyFile = async (contents: string) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-keyfile-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'key');
+    await writeFile(file, contents);
+    return file;
+  };
+
+  it('reads the key, its trailing newline dropped, and is one with NIMBUS_API_KEY for a cluster', async () => {
+    const file = await keyFile(`${'f'.repeat(40)}\n`);
+    expect(resolve({ NIMBUS_API_KEY_FILE: file }).apiKey).toBe('f'.repeat(40));
+    const both = { ...S3_ENV, NIMBUS_DATABASE_URL: 'postgres://nimbus@db.example/nimbus', NIMBUS_API_KEY_FILE: file };
+    expect(() => assertSharedAdminKey(resolve(both))).not.toThrow();
+  });
+
+  it('stops the start when it is missing or empty, or NIMBUS_API_KEY is set too', async () => {
+    expect(() => resolve({ NIMBUS_API_KEY_FILE: '/nonexistent/nimbus-key' })).toThrow(/NIMBUS_API_KEY_FILE: cannot read/);
+    const empty = await keyFile('\n');
+    expect(() => resolve({ NIMBUS_API_KEY_FILE: empty })).toThrow(/is empty/);
+    const file = await keyFile('k'.repeat(32));
+    expect(() => resolve({ NIMBUS_API_KEY_FILE: file, NIMBUS_API_KEY: 'k'.repeat(32) })).toThrow(/both set/);
   });
 });

@@ -6,10 +6,9 @@
  */
 import path from 'node:path';
 import type { NimbusContext } from '../../context.js';
-import { ClusterTusUploads } from '../../services/tus-cluster.js';
 import { TusUploads, type TusService } from '../../services/tus-uploads.js';
 import type { PgQuotaLedger } from '../../services/pg-quota.js';
-import { ObjectStorage } from '../../storage/cluster/object-storage.js';
+import type { ObjectStorage } from '../../storage/cluster/object-storage.js';
 import { PartialUploads } from '../../storage/tus-partials.js';
 import { indexSettled } from '../dispatch.js';
 
@@ -28,8 +27,11 @@ export async function openResumableUploads(nimbus: NimbusContext, cluster: boole
   const options = { expiryMs: nimbus.config.uploadExpiryMs, settled };
   let uploads: TusService;
   const { database } = nimbus.store;
-  if (cluster && database && nimbus.storage instanceof ObjectStorage) {
-    uploads = new ClusterTusUploads(nimbus, database, nimbus.quota as PgQuotaLedger, nimbus.storage, options);
+  if (cluster && database) {
+    // Loaded only here: the embedded daemon never loads pg or the bucket's modules (an install
+    // without them runs; docs/shipping.md).
+    const { ClusterTusUploads } = await import('../../services/tus-cluster.js');
+    uploads = new ClusterTusUploads(nimbus, database, nimbus.quota as PgQuotaLedger, nimbus.storage as ObjectStorage, options);
   } else {
     const onDisk = new TusUploads(nimbus, new PartialUploads(path.join(nimbus.config.dataDir, 'tus')), options);
     await onDisk.open();
