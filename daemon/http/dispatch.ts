@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { ENDPOINTS, type Endpoint, type EndpointId } from '../../shared/endpoints.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { ChangeEvent, ChangeEventType } from '../../shared/types.js';
-import { ApiError, databaseUnavailable } from '../errors.js';
+import { ApiError, databaseUnavailable, type ErrorPage } from '../errors.js';
 import { JsonBytes } from '../util/json-bytes.js';
 import type { FileIndex } from '../storage/file-index.js';
 import { admitNamed, authorize, credentialUnknown, namedUser, type Guards } from './authorize.js';
@@ -86,11 +86,20 @@ export function createDispatch(guards: Guards, events: EventHub, logins: LoginTh
         );
       const apiPath = path.startsWith('/api') || templatedPrefixes.some((prefix) => path.startsWith(prefix));
       if (method === 'GET' && !apiPath && (await serveUi(ctx, nimbus.config.rendererDir))) return;
-      throw new ApiError('route_not_found', 'No such route');
+      // Never the UI's page with a 200 (a scraper or a link checker would take it for an answer):
+      // a 404, in JSON, or as a small page to a browser that asked for one outside the API.
+      throw new ApiError('route_not_found', 'No such route', {}, apiPath ? null : NO_SUCH_PAGE);
     },
   };
   return dispatch;
 }
+
+/** What a browser is shown at an address that is neither the API's nor a page of the UI. */
+const NO_SUCH_PAGE: ErrorPage = {
+  title: 'Page not found',
+  message: 'There is no page at this address. Open Nimbus from its start page.',
+  browsersOnly: true,
+};
 
 /** Misses that, with several daemons, may only mean this daemon has not heard of a change yet. */
 const RETRIED_MISSES = new Set<ErrorCode>([

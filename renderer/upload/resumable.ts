@@ -6,7 +6,7 @@
  * `files.upload`: below the threshold, sending again costs less than the protocol's extra
  * round trips (a creation, and a HEAD on every resume).
  */
-import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
+import type { DetailedError, Upload, UploadOptions } from 'tus-js-client';
 import { ApiError, UNREACHABLE, type NimbusClient } from '../api/client';
 import type { UploadTarget } from './UploadQueue';
 
@@ -51,7 +51,21 @@ export function uploadResumable(
   body: Blob,
   onProgress: (loaded: number) => void,
   signal: AbortSignal,
-  UploadImpl: UploadClass = Upload,
+  UploadImpl?: UploadClass,
+): Promise<void> {
+  // tus-js-client is a chunk of its own (docs/explorer.md, "How the UI is served"), fetched at
+  // the first large upload rather than with the page.
+  const loaded = UploadImpl ? Promise.resolve(UploadImpl) : import('tus-js-client').then((tus) => tus.Upload);
+  return loaded.then((Impl) => send(client, target, body, onProgress, signal, Impl));
+}
+
+function send(
+  client: Pick<NimbusClient, 'connection'>,
+  target: UploadTarget,
+  body: Blob,
+  onProgress: (loaded: number) => void,
+  signal: AbortSignal,
+  UploadImpl: UploadClass,
 ): Promise<void> {
   const { baseUrl, apiKey } = client.connection;
   return new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../shared/errors';
 import { ApiError, errorMessage } from '../../renderer/api/client';
-import { LANGUAGES, loadResources } from '../../renderer/i18n';
+import { LANGUAGES, loadAllResources } from '../../renderer/i18n';
 
 describe('errorMessage', () => {
   it('does not tell a person to "pass overwrite=true"', () => {
@@ -45,10 +45,11 @@ describe('errorMessage', () => {
   });
 });
 
+const resources = await loadAllResources();
+
 describe('the codes the UI words', () => {
   // `unreachable` is the client's own: no answer came from the daemon at all.
   const sent = new Set<string>([...Object.keys(ERROR_STATUS), 'unreachable']);
-  const resources = loadResources();
 
   for (const { code: language } of LANGUAGES) {
     it(`${language} words only codes the daemon sends (or the client makes)`, () => {

@@ -23,7 +23,7 @@ const entry = (name: string, folder: string | null = null, mimeType = 'text/plai
   shareUrl: null,
 });
 const photos: Folder = { name: 'Photos', path: 'Photos', fileCount: 0, folderCount: 0, sizeBytes: 0, modifiedAt: '2026-01-02T00:00:00Z' };
-const docs: Folder = { ...photos, name: 'Docs' };
+const docs: Folder = { ...photos, name: 'Docs', path: 'Docs' };
 const TRASH_ID = (n: number) => n.toString(16).padStart(32, '0');
 
 interface Scripted {

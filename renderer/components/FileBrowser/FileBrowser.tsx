@@ -7,7 +7,7 @@ import { nextSort, type Row, type Sort } from '../../lib/rows';
 import { useExplorerUploads } from '../../upload/useExplorerUploads';
 import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
 import { DropZone } from '../DropZone/DropZone';
-import { PreviewViewer } from '../Preview/PreviewViewer';
+import { LazyPreviewViewer } from '../Preview/LazyPreviewViewer';
 import { StatusBar } from '../StatusBar/StatusBar';
 import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
@@ -161,7 +161,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           />
         ) : null}
         {preview ? (
-          <PreviewViewer
+          <LazyPreviewViewer
             username={username}
             files={preview.files}
             index={preview.index}
