@@ -31,6 +31,11 @@ if (useCompiled) {
   register();
   cli = await import(new URL(`file://${path.join(root, 'daemon', 'cli.ts')}`).href);
 }
+// `nimbus paths | head`: a reader that stops early is no error of ours, and no reason for a stack trace.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
 try {
   process.exitCode = await cli.main(process.argv.slice(2));
 } catch (err) {
