@@ -102,15 +102,17 @@ export class Sweeper {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SWEEPER_LOCK]);
       if (!rows[0]?.locked) return { ran: false, listed: 0, deleted: 0, young: 0 };
       try {
-        // A resumable upload's object, and its multipart upload, are its row's until it is placed or dropped (tus-rows.ts).
-        const resumable = async () => new Set((await client.query<{ object_id: string }>(TUS_OBJECTS_SQL)).rows.map((r) => r.object_id));
+        // A resumable upload's object, and its multipart upload, are its row's until it is placed or
+        // dropped (tus-rows.ts). Read once, after the listing, for both steps.
+        let resumable = new Set<string>();
         const result = await this.#sweepOrphans(async () => {
           const named = await client.query<{ key: string }>(
             "SELECT key FROM files UNION SELECT data->>'objectId' FROM versions WHERE data ? 'objectId'",
           );
-          return new Set([...named.rows.map((r) => r.key), ...(await resumable())]);
+          resumable = new Set((await client.query<{ object_id: string }>(TUS_OBJECTS_SQL)).rows.map((r) => r.object_id));
+          return new Set([...named.rows.map((r) => r.key), ...resumable]);
         });
-        await this.#abortStaleUploads(await resumable());
+        await this.#abortStaleUploads(resumable);
         return result;
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [SWEEPER_LOCK]);
