@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { CloudUpload, FolderOpen, FolderX } from 'lucide-react';
+import type { FileEntry } from '../../../shared/types';
 import { ApiError, errorMessage } from '../../api/client';
 import type { Sort, SortKey } from '../../lib/rows';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileGrid } from '../FileGrid/FileGrid';
 import { FileTable, type FileViewProps } from '../FileTable/FileTable';
-import { SearchView, type SearchViewProps } from '../SearchView/SearchView';
+import { SearchView } from '../SearchView/SearchView';
 import type { ViewMode } from './viewMode';
 
 interface BrowserBodyProps {
@@ -27,8 +28,8 @@ interface BrowserBodyProps {
   sort: Sort;
   onSort: (key: SortKey) => void;
   onChooseFiles: () => void;
-  /** What the search results do (the folder's actions among them), while `query` shows them. */
-  search: Omit<SearchViewProps, 'username' | 'query'>;
+  onOpenSearchHit: (folder: string | null) => void;
+  onPreviewSearchHit: (files: FileEntry[], index: number) => void;
 }
 
 /** What fills the file browser under its toolbar: search results, the list or grid, or why there is none. */
@@ -36,7 +37,9 @@ export function BrowserBody(props: BrowserBodyProps) {
   const { t } = useTranslation();
   const { location } = props;
   if (props.query) {
-    return <SearchView {...props.search} username={props.username} query={props.query} />;
+    return (
+      <SearchView username={props.username} query={props.query} onOpenFolder={props.onOpenSearchHit} onPreview={props.onPreviewSearchHit} />
+    );
   }
   if (props.loading) {
     return (

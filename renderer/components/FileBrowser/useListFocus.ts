@@ -10,8 +10,7 @@ export function useListFocus(focusList: boolean, loading: boolean) {
   const sectionRef = useRef<HTMLElement>(null);
   const refocusList = useCallback(() => {
     const section = sectionRef.current;
-    // The list, or while a search is shown, its result that takes the Tab stop (SearchView).
-    (section?.querySelector<HTMLElement>('[role="grid"], [data-hit][tabindex="0"]') ?? section)?.focus({ preventScroll: true });
+    (section?.querySelector<HTMLElement>('[role="grid"]') ?? section)?.focus({ preventScroll: true });
   }, []);
   const focusPending = useRef(focusList);
   useEffect(() => {

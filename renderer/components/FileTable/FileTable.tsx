@@ -49,8 +49,7 @@ export function FileTable(props: FileTableProps) {
     scrollPaddingStart: HEADER_HEIGHT,
     getItemKey: (index) => rows[index].key,
   });
-  // A rename that ends gives its row back its one-line height (the measured, taller size is dropped).
-  useEffect(() => virtualizer.measure(), [rowHeight, props.editingKey, virtualizer]);
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
 
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
@@ -104,7 +103,6 @@ export function FileTable(props: FileTableProps) {
               index={item.index}
               top={item.start - HEADER_HEIGHT}
               height={rowHeight}
-              measureRef={row.key === props.editingKey ? virtualizer.measureElement : undefined}
             />
           );
         })}
