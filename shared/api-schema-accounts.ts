@@ -1,5 +1,6 @@
 /** The records of users, roles, keys, sessions and who is calling, as the API answers them (shared/api-schema.ts). */
 import { array, boolean, dateTime, fieldsOf, integer, named, nullable, object, oneOf, string } from './api-schema.js';
+import { MAIL_DELIVERIES } from './api-schema-daemon.js';
 import { UsageSchema } from './api-schema-files.js';
 
 /** The `msg` every changing endpoint answers with. */
@@ -67,8 +68,12 @@ export const AuthOptionsSchema = named(
     {
       registration: oneOf(['open', 'closed']),
       requireVerified: boolean('Uploads and shares of a non-admin wait until their e-mail address is verified'),
+      mailDelivery: oneOf(
+        MAIL_DELIVERIES,
+        'How mail leaves: `smtp` (NIMBUS_SMTP_URL), or `outbox`: written as files on the server, where only its administrator reads them',
+      ),
     },
-    'What the sign-in page may offer, from NIMBUS_REGISTRATION and NIMBUS_REQUIRE_VERIFIED',
+    'What the sign-in page may offer and say, from NIMBUS_REGISTRATION, NIMBUS_REQUIRE_VERIFIED and NIMBUS_SMTP_URL',
   ),
 );
 

@@ -1116,7 +1116,8 @@ const ENDPOINT_LIST = [
     method: 'GET',
     path: '/api/auth/options',
     group: 'auth',
-    summary: 'What the sign-in page may offer: whether anyone may register, and whether uploads and shares wait for a verified e-mail',
+    summary:
+      'What the sign-in page may offer: whether anyone may register, whether uploads and shares wait for a verified e-mail, and whether mail leaves by SMTP or is written to the outbox on the server',
     audience: 'public',
     params: {},
     success: 200,

@@ -98,7 +98,12 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
     ctx.set('Set-Cookie', sessionCookie(token, nimbus.config.publicUrl));
     return { msg: 'Account created; a verification e-mail is on its way', user };
   },
-  'auth.options': ({ nimbus }) => ({ registration: nimbus.config.registration, requireVerified: nimbus.config.requireVerified }),
+  // Whether mail leaves by SMTP says where a reset link went; never the outbox's path (this is public).
+  'auth.options': ({ nimbus }) => ({
+    registration: nimbus.config.registration,
+    requireVerified: nimbus.config.requireVerified,
+    mailDelivery: nimbus.mailer.delivery,
+  }),
   'auth.sessions': ({ nimbus, caller }) => ({ sessions: auth.listSessions(nimbus, signedIn(caller)) }),
   'auth.sessions.delete': async ({ nimbus, params, caller }) => {
     await auth.endSession(nimbus, signedIn(caller), params.id);

@@ -1,4 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
+import { ERROR_SHOWN_IN_PLACE } from '../api/loadErrors';
 import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
 import { childFolder } from '../lib/places';
@@ -40,13 +41,18 @@ export function useSessions() {
   return useQuery({
     queryKey: queryKeys.sessions,
     queryFn: async ({ signal }) => (await client.call('auth.sessions', {}, signal)).sessions,
+    meta: ERROR_SHOWN_IN_PLACE, // Settings' Sessions card
   });
 }
 
 /** The API keys the caller may see: a user's own personal keys; for an admin, every key. */
 export function useKeys() {
   const client = useClient();
-  return useQuery({ queryKey: queryKeys.keys, queryFn: async ({ signal }) => (await client.call('keys.list', {}, signal)).keys });
+  return useQuery({
+    queryKey: queryKeys.keys,
+    queryFn: async ({ signal }) => (await client.call('keys.list', {}, signal)).keys,
+    meta: ERROR_SHOWN_IN_PLACE, // Settings' Keys card
+  });
 }
 
 /** How often the links' downloads are asked for again while shown (a download publishes no event). */

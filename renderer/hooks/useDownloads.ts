@@ -27,7 +27,9 @@ export function planDownload(rows: readonly Row[], username: string, folder: str
   const files = rows.filter((row) => row.kind === 'file').map((row) => row.name);
   // A folder by its path (the row's own, or its name inside this one); a zip is named after the folder itself.
   const folders = rows.flatMap((row) => (row.kind === 'folder' ? [row.folder.path ?? childFolder(folder, row.name)] : []));
-  if (folders.length === 0 && files.length === 1) return [{ folder, file: files[0], saveAs: files[0] }];
+  // One file downloads as itself, from its own folder (a search result is not in `folder`).
+  const [only] = rows;
+  if (rows.length === 1 && only.kind === 'file') return [{ folder: only.file.folder, file: only.name, saveAs: only.name }];
   if (folder === null && everything && folders.length > 0) return [{ folder: null, saveAs: `${username}.zip` }];
   const plans: DownloadPlan[] = folders.map((path) => ({ folder: path, saveAs: `${folderName(path)}.zip` }));
   if (files.length > 0) plans.push({ folder, files, saveAs: `${folder === null ? 'files' : folderName(folder)}.zip` });

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EndpointId } from '../../shared/endpoints';
 import type { FileEntry, Folder } from '../../shared/types';
-import { ApiError } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { childFolder } from '../lib/places';
 import type { Row } from '../lib/rows';
@@ -17,6 +17,9 @@ import { useDownloads } from './useDownloads';
  * it (FileBrowser/fileActions.ts reads it: an action set to null is offered for files only).
  */
 export const FOLDER_TRANSFER = { move: 'folders.move', copy: 'folders.copy' } as const satisfies Record<'move' | 'copy', EndpointId | null>;
+
+/** The daemon's codes for a new name that is taken (exactly, by a folder, or but for case). */
+export const NAME_CLASHES: ReadonlySet<string> = new Set(['file_exists', 'folder_exists', 'name_case_conflict']);
 
 /** What a delete left in the trash: what an Undo restores. */
 export interface Deleted {
@@ -43,7 +46,8 @@ export function useFileActions(username: string, folder: string | null) {
       queryKeys.users,
       queryKeys.dash,
     ];
-    const where = { username, folder: folder ?? undefined };
+    // A file is acted on in its own folder (its entry says which): a search result is not in the one open.
+    const at = (file: FileEntry) => ({ username, folder: file.folder ?? undefined });
     // A delete, restore, move or copy changes listings, the trash and the usage charts at once:
     // refresh whatever is on screen rather than guess every key.
     const refreshAll = () => queryClient.invalidateQueries();
@@ -64,7 +68,7 @@ export function useFileActions(username: string, folder: string | null) {
         }
         const id = kind === 'move' ? 'files.move' : 'files.copy';
         const result = await run(t(`explorer:actions.${kind}Failed`, { name: row.name }), () =>
-          client.call(id, { ...where, file: row.name, to: to ?? undefined }),
+          client.call(id, { ...at(row.file), file: row.name, to: to ?? undefined }),
         );
         if (result) done.push(result.file);
       }
@@ -82,16 +86,31 @@ export function useFileActions(username: string, folder: string | null) {
     }
 
     return {
-      async rename(row: Row, newname: string): Promise<FileEntry | Folder | undefined> {
+      /**
+       * Renames a file or folder. With `onClash`, a name that is taken (NAME_CLASHES) is handed to
+       * it, in the person's words, instead of a toast: the inline editor says it where it was typed.
+       */
+      async rename(row: Row, newname: string, onClash?: (reason: string) => void): Promise<FileEntry | Folder | undefined> {
+        const clashes =
+          <T>(call: () => Promise<T>) =>
+          async (): Promise<T | undefined> => {
+            try {
+              return await call();
+            } catch (error) {
+              if (!onClash || !(error instanceof ApiError) || !NAME_CLASHES.has(error.code)) throw error;
+              onClash(errorMessage(error));
+              return undefined;
+            }
+          };
         if (row.kind === 'folder') {
           const result = await run(
             t('explorer:actions.renameFolderFailed', { name: row.name }),
-            () => client.call('folders.rename', { username, folder: row.folder.path ?? row.name, newname }),
+            clashes(() => client.call('folders.rename', { username, folder: row.folder.path ?? row.name, newname })),
             [queryKeys.folders(username), queryKeys.allFiles(username)],
           );
           return result?.folder;
         }
-        const key = queryKeys.files(username, folder);
+        const key = queryKeys.files(username, row.file.folder);
         // Show the new name at once; the refetch that follows settles it either way. Not over a
         // name another file has: that rename will fail, and two rows of one name would be one key.
         queryClient.setQueryData<FileEntry[]>(key, (files) =>
@@ -99,8 +118,8 @@ export function useFileActions(username: string, folder: string | null) {
         );
         const result = await run(
           t('explorer:actions.renameFailed', { name: row.name }),
-          () => client.call('files.rename', { ...where, file: row.name, newname }),
-          stale,
+          clashes(() => client.call('files.rename', { ...at(row.file), file: row.name, newname })),
+          [...stale, key, queryKeys.searches(username)],
         );
         return result?.file;
       },
@@ -115,7 +134,7 @@ export function useFileActions(username: string, folder: string | null) {
                   client.call('folders.delete', { username, folder: row.folder.path ?? row.name }),
                 )
               : await run(t('explorer:actions.deleteFailed', { name: row.name }), () =>
-                  client.call('files.delete', { ...where, file: row.name }),
+                  client.call('files.delete', { ...at(row.file), file: row.name }),
                 );
           if (!done) continue;
           deleted.removed += 1;
@@ -160,8 +179,8 @@ export function useFileActions(username: string, folder: string | null) {
       async share(file: FileEntry): Promise<FileEntry | undefined> {
         const result = await run(
           t('explorer:actions.shareFailed', { name: file.name }),
-          () => client.call('files.share', { ...where, file: file.name }),
-          stale,
+          () => client.call('files.share', { ...at(file), file: file.name }),
+          [...stale, queryKeys.files(username, file.folder), queryKeys.searches(username)],
         );
         return result?.file;
       },

@@ -10,6 +10,9 @@ export const SEARCH_PAGE = 50;
 /** The longest text `files.search` takes (shared/endpoints.ts, `searchQuery`). */
 export const SEARCH_MAX = 200;
 
+/** The text a search box's `query` asks for: trimmed, at most SEARCH_MAX characters. */
+export const searchText = (query: string): string => query.trim().slice(0, SEARCH_MAX);
+
 /**
  * `files.search` for `q` across a user's storage, a page at a time. Nothing is asked for an
  * empty `q`. While a new text is asked for, the last one's hits stay (no flash of nothing

@@ -34,6 +34,15 @@ export const folderRow = (folder: Folder, links: FolderLinkFlags = NO_LINKS): Ro
 /** What a folder holds, at every depth: its files and its folders (the daemon's subtree totals). */
 export const folderItems = (folder: Folder): number => folder.fileCount + (folder.folderCount ?? 0);
 
+/**
+ * The folder a row is in (null: the root). A file says so itself (`FileEntry.folder`), so a
+ * search result, listed far from its folder, is still acted on there; a folder row is in the
+ * listing's folder, `listed`.
+ */
+export function folderOfRow(row: Row, listed: string | null): string | null {
+  return row.kind === 'file' ? row.file.folder : listed;
+}
+
 export const fileRow = (file: FileEntry): Row => ({
   kind: 'file',
   key: `f:${file.name}`,

@@ -1,7 +1,8 @@
 /**
  * Multi-selection over an ordered list of row keys, as in Finder: a click selects one,
  * Ctrl/Cmd+click toggles, Shift+click selects the range from the anchor, arrows move
- * the active row and Shift+arrows extend from the anchor.
+ * the active row and Shift+arrows extend from the anchor. On a touch screen, as in a phone's
+ * file manager: a long press selects and enters selection mode, where taps toggle rows.
  */
 export interface Selection {
   selected: ReadonlySet<string>;
@@ -9,6 +10,11 @@ export interface Selection {
   anchor: string | null;
   /** The row with keyboard focus. */
   active: string | null;
+  /**
+   * Entered by a long press on a touch screen: while rows are selected, a tap toggles one
+   * rather than opening it. Any mouse or keyboard change makes a selection without it.
+   */
+  touch?: boolean;
 }
 
 export const EMPTY_SELECTION: Selection = { selected: new Set(), anchor: null, active: null };
@@ -44,6 +50,18 @@ export function clickSelect(
   return selectOnly(key);
 }
 
+/** Whether taps toggle rows: selection mode, entered by a long press, lasts while anything is selected. */
+export const inTouchSelection = (state: Selection): boolean => state.touch === true && state.selected.size > 0;
+
+/**
+ * A long press, or a tap in selection mode: toggles `key` and stays in (or enters) selection
+ * mode; a long press outside it selects `key` alone, whatever a mouse had selected before.
+ */
+export function touchSelect(state: Selection, key: string): Selection {
+  const next = inTouchSelection(state) ? clickSelect(state, [key], key, { shift: false, toggle: true }) : selectOnly(key);
+  return { ...next, touch: true };
+}
+
 /** Moves the active row by `delta` (clamped), selecting it or extending the range. */
 export function moveActive(state: Selection, keys: readonly string[], delta: number, extend: boolean): Selection {
   if (keys.length === 0) return state;
@@ -76,5 +94,5 @@ export function pruneSelection(state: Selection, keys: readonly string[]): Selec
   const active = state.active !== null && present.has(state.active) ? state.active : null;
   const anchor = state.anchor !== null && present.has(state.anchor) ? state.anchor : null;
   if (same && active === state.active && anchor === state.anchor) return state;
-  return { selected: new Set(selected), anchor, active };
+  return { ...state, selected: new Set(selected), anchor, active };
 }

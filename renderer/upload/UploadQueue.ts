@@ -1,8 +1,9 @@
 /**
  * The upload queue: each file gets an item with its own progress, a few upload at a
  * time, any can be cancelled, and a failed one keeps the daemon's message (a 507 says
- * the quota refused it; a 409 can be retried as a replacement). Pure logic: the actual
- * transfer is injected, so it is tested without a network.
+ * the quota refused it; a 409 can be retried as a replacement). A copy kept beside a taken
+ * name whose new name was taken meanwhile (a 409) goes up under the next free one. Pure logic:
+ * the actual transfer and the folder's listing are injected, so it is tested without a network.
  */
 import { checkFileName } from '../../shared/validation';
 import { ApiError, errorMessage, isAbort } from '../api/client';
@@ -25,6 +26,8 @@ export interface UploadItem extends UploadTarget {
   error: string | null;
   /** HTTP status of the failure; 0 when the daemon was unreachable or the name was refused locally. */
   errorStatus: number | null;
+  /** A kept-both copy: the taken name it goes beside (its free name is found again on a 409); else null. */
+  besides: string | null;
 }
 
 export type Uploader = (target: UploadTarget, body: Blob, onProgress: (loaded: number) => void, signal: AbortSignal) => Promise<unknown>;
@@ -33,7 +36,15 @@ export interface UploadQueueOptions {
   concurrency?: number;
   onUploaded?: (item: UploadItem) => void;
   onFailed?: (item: UploadItem) => void;
+  /**
+   * A free name beside `item.besides` in the item's folder, asked when a kept-both copy's name
+   * was taken after the listing it was chosen from (a 409: another window, another program).
+   */
+  freeName?: (item: UploadItem) => Promise<string>;
 }
+
+/** How often a kept-both copy looks for another free name before it fails as any 409 does. */
+const MAX_RENAMES = 5;
 
 export interface UploadSource {
   name: string;
@@ -44,6 +55,8 @@ export interface UploadSource {
   overwrite?: boolean;
   /** Why it is not sent at all (a folder upload's bad folder name): failed at once with this message, not reported to `onFailed`. */
   refused?: string;
+  /** Kept both: the taken name this copy goes beside (`name` is the free one chosen for it). */
+  besides?: string;
 }
 
 let nextId = 0;
@@ -52,6 +65,7 @@ export class UploadQueue {
   #items: readonly UploadItem[] = [];
   readonly #bodies = new Map<string, Blob>();
   readonly #controllers = new Map<string, AbortController>();
+  readonly #renames = new Map<string, number>();
   readonly #listeners = new Set<() => void>();
   readonly #uploader: Uploader;
   readonly #concurrency: number;
@@ -88,6 +102,7 @@ export class UploadQueue {
         status: 'queued',
         error: null,
         errorStatus: null,
+        besides: source.besides ?? null,
       };
       const refusal = source.refused ?? (checked.ok ? null : `The name ${checked.message}`);
       return refusal === null ? base : { ...base, status: 'failed', error: refusal, errorStatus: 0 };
@@ -121,7 +136,11 @@ export class UploadQueue {
   /** Removes finished, failed and cancelled items from the list. */
   clearFinished(): void {
     const keep = this.#items.filter((item) => item.status === 'queued' || item.status === 'uploading');
-    for (const item of this.#items) if (!keep.includes(item)) this.#bodies.delete(item.id);
+    for (const item of this.#items) {
+      if (keep.includes(item)) continue;
+      this.#bodies.delete(item.id);
+      this.#renames.delete(item.id);
+    }
     this.#items = keep;
     this.#emit();
   }
@@ -130,8 +149,29 @@ export class UploadQueue {
     const item = this.#find(id);
     if (!item || item.status === 'queued' || item.status === 'uploading') return;
     this.#bodies.delete(id);
+    this.#renames.delete(id);
     this.#items = this.#items.filter((other) => other.id !== id);
     this.#emit();
+  }
+
+  /**
+   * A kept-both copy refused because its free name was taken meanwhile: queued again under the
+   * next free name (looked up afresh), at most MAX_RENAMES times. True when it was (or was
+   * cancelled while looking), so the caller does not fail it.
+   */
+  async #renamedAfterRace(item: UploadItem, error: unknown, signal: AbortSignal): Promise<boolean> {
+    const renames = this.#renames.get(item.id) ?? 0;
+    if (!nameTaken(error) || item.besides === null || !this.#options.freeName || renames >= MAX_RENAMES) return false;
+    let name: string;
+    try {
+      name = await this.#options.freeName(item);
+    } catch {
+      return false; // the listing failed: the 409 stands, with Replace in the panel
+    }
+    if (signal.aborted) return true;
+    this.#renames.set(item.id, renames + 1);
+    this.#update(item.id, { status: 'queued', name, loaded: 0 });
+    return true;
   }
 
   #find(id: string): UploadItem | undefined {
@@ -180,6 +220,7 @@ export class UploadQueue {
       if (done) this.#options.onUploaded?.(done);
     } catch (error) {
       if (controller.signal.aborted || isAbort(error)) return;
+      if (await this.#renamedAfterRace(item, error, controller.signal)) return;
       const status = error instanceof ApiError ? error.status : 0;
       // The headline already says the name is taken; the detail says what to do about it.
       const message =
@@ -192,6 +233,10 @@ export class UploadQueue {
     }
   }
 }
+
+/** Whether the daemon refused the name as taken (by a file, or one differing only in case). */
+const nameTaken = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 409 && (error.code === 'file_exists' || error.code === 'name_case_conflict');
 
 /** A short headline for a failure, ahead of the daemon's own message. */
 export function failureHeadline(item: UploadItem): string {

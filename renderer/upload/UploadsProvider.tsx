@@ -2,19 +2,19 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
 import { useClient } from '../components/Session/sessionContext';
-import { useToast } from '../components/Toasts/toastContext';
-import { UploadQueue, failureHeadline, type UploadItem } from './UploadQueue';
+import { UploadQueue, type UploadItem } from './UploadQueue';
+import { foldName, freeName } from './folderBatch';
 import { RESUMABLE_FROM_BYTES, uploadResumable } from './resumable';
+import { listFilesWith } from './sendBatch';
 import { UploadsContext } from './uploadsContext';
 
-/** One upload queue per session, wired to the client, the query cache and the toasts. */
+/** One upload queue per session, wired to the client and the query cache (failures show in the upload panel). */
 export function UploadsProvider({ children }: { children: ReactNode }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const toast = useToast();
-  const latest = useRef({ queryClient, toast });
+  const latest = useRef({ queryClient });
   useEffect(() => {
-    latest.current = { queryClient, toast };
+    latest.current = { queryClient };
   });
 
   const [queue] = useState(() => {
@@ -29,7 +29,19 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
         void qc.invalidateQueries({ queryKey });
       }
     };
-    return new UploadQueue(
+    // A kept-both copy whose name was taken meanwhile: the next name free in the folder as it is
+    // now, and not one another upload of this queue is about to take.
+    const freeNameNow = async (item: UploadItem): Promise<string> => {
+      const listed = (await listFilesWith(client, item.username)(item.folder)) ?? [];
+      const taken = new Set([...listed, item.name].map(foldName));
+      for (const other of created.getSnapshot()) {
+        const busy = other.status === 'queued' || other.status === 'uploading';
+        const sameFolder = other.username === item.username && other.folder === item.folder;
+        if (busy && sameFolder && other.id !== item.id) taken.add(foldName(other.name));
+      }
+      return freeName(item.besides ?? item.name, taken);
+    };
+    const created = new UploadQueue(
       (target, body, onProgress, signal) =>
         // Large files resumably (tus): a dropped connection goes on where it stopped (resumable.ts).
         body.size >= RESUMABLE_FROM_BYTES
@@ -42,12 +54,13 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
             ),
       {
         onUploaded: refresh,
-        onFailed: (item) => {
-          latest.current.toast.error(`Could not upload “${item.name}”`, `${failureHeadline(item)}: ${item.error ?? ''}`);
-          refresh(item);
-        },
+        // The failure is said once, where the upload is: its row in the upload panel (an alert,
+        // with Replace or Retry beside it), not again in a toast.
+        onFailed: refresh,
+        freeName: freeNameNow,
       },
     );
+    return created;
   });
 
   // A queue belongs to one identity. When the page leaves it (signing out, switching to a link's

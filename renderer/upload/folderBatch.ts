@@ -1,8 +1,9 @@
 /**
  * The plan of a folder upload: which folders to make, which files go where, which of them
  * would land on a name already taken, and which are refused for their name. Pure logic, the
- * listing injected, so it is tested without a network. One question per batch: the answer
- * (replace, keep both, skip) applies to every conflict of it.
+ * listing injected, so it is tested without a network. Plain files (picked or dropped) are a
+ * batch too, without folders. Each conflict gets an answer (replace, keep both, skip): one for
+ * the whole batch, or one per file.
  */
 import { checkFileName, checkFolderPath } from '../../shared/validation';
 import { childFolder } from '../lib/places';
@@ -36,12 +37,17 @@ export interface BatchPlan {
 
 export type ConflictAnswer = 'replace' | 'keep-both' | 'skip';
 
+/** The answer for each conflict of a batch: one for all of them, or each its own. */
+export type ConflictAnswers = ConflictAnswer | ((file: PlannedFile) => ConflictAnswer);
+
 /** One upload to queue: `overwrite` when it replaces the file of that name. */
 export interface UploadJob {
   folder: string | null;
   name: string;
   file: File;
   overwrite: boolean;
+  /** Kept both: the taken name it goes beside, so a name taken meanwhile (a 409) gets the next free one. */
+  besides: string | null;
 }
 
 /**
@@ -146,12 +152,8 @@ function parentOf(path: string): string | null {
 /** The files that would land on a name already taken. */
 export const conflictsOf = (plan: BatchPlan): PlannedFile[] => plan.files.filter((file) => file.existing !== null);
 
-/**
- * The uploads of a plan once the batch's question is answered (with no conflict, any answer
- * gives the same): a conflict replaces the file it lands on (under that file's own name), is
- * left out, or goes up beside it under a free name (`name (2).ext`).
- */
-export function jobsOf(plan: BatchPlan, answer: ConflictAnswer): UploadJob[] {
+/** The names a renamed copy may not take, per folder: what is there and the batch's own names. */
+function takenNames(plan: BatchPlan) {
   const taken = new Map<string, Set<string>>();
   const takenIn = (folder: string | null) => {
     const key = keyOf(folder);
@@ -161,16 +163,31 @@ export function jobsOf(plan: BatchPlan, answer: ConflictAnswer): UploadJob[] {
   };
   // The batch's own names are taken too, so a renamed copy never lands on a file of the batch.
   for (const planned of plan.files) takenIn(planned.folder).add(foldName(planned.name));
+  return takenIn;
+}
+
+/** The name "keep both" would give `file` if it were the only copy kept (what the question shows). */
+export const keptName = (plan: BatchPlan, file: PlannedFile): string => freeName(file.name, takenNames(plan)(file.folder));
+
+/**
+ * The uploads of a plan once its conflicts are answered (with no conflict, any answer gives
+ * the same): a conflict replaces the file it lands on (under that file's own name), is left
+ * out, or goes up beside it under a free name (`name (2).ext`).
+ */
+export function jobsOf(plan: BatchPlan, answers: ConflictAnswers): UploadJob[] {
+  const answerFor = typeof answers === 'function' ? answers : () => answers;
+  const takenIn = takenNames(plan);
   const jobs: UploadJob[] = [];
   for (const planned of plan.files) {
-    const base = { folder: planned.folder, file: planned.file };
-    if (planned.existing === null) jobs.push({ ...base, name: planned.name, overwrite: false });
-    else if (answer === 'replace') jobs.push({ ...base, name: planned.existing, overwrite: true });
+    const base = { folder: planned.folder, file: planned.file, besides: null };
+    const answer = planned.existing === null ? null : answerFor(planned);
+    if (answer === null) jobs.push({ ...base, name: planned.name, overwrite: false });
+    else if (answer === 'replace') jobs.push({ ...base, name: planned.existing!, overwrite: true });
     else if (answer === 'keep-both') {
       const names = takenIn(planned.folder);
       const name = freeName(planned.name, names);
       names.add(foldName(name));
-      jobs.push({ ...base, name, overwrite: false });
+      jobs.push({ ...base, name, overwrite: false, besides: planned.name });
     }
   }
   return jobs;

@@ -4,7 +4,7 @@
  * make fails the files below it in the upload panel, with its message; the rest goes on.
  */
 import { ApiError, errorMessage, type NimbusClient } from '../api/client';
-import type { BatchPlan, ConflictAnswer, ListFiles } from './folderBatch';
+import type { BatchPlan, ConflictAnswers, ListFiles } from './folderBatch';
 import { jobsOf } from './folderBatch';
 import type { UploadQueue, UploadSource } from './UploadQueue';
 
@@ -44,7 +44,7 @@ async function createFolders(client: NimbusClient, username: string, create: rea
 }
 
 /**
- * Sends `plan` with the batch's `answer`: folders first, then the files into the queue (the
+ * Sends `plan` with the answers to its conflicts: folders first, then the files into the queue (the
  * refused ones failed at once, so they show with their reason). Answers the folders that could
  * not be made, with the daemon's message.
  */
@@ -54,15 +54,16 @@ export async function sendBatch(
   username: string,
   destination: string | null,
   plan: BatchPlan,
-  answer: ConflictAnswer,
+  answers: ConflictAnswers,
 ): Promise<Map<string, string>> {
   const failed = await createFolders(client, username, plan.create);
   const sources: UploadSource[] = [
-    ...jobsOf(plan, answer).map((job) => ({
+    ...jobsOf(plan, answers).map((job) => ({
       name: job.name,
       body: job.file,
       folder: job.folder,
       overwrite: job.overwrite,
+      besides: job.besides ?? undefined,
       refused: job.folder === null ? undefined : failed.get(job.folder),
     })),
     ...plan.refused.map((entry) => ({ name: entry.name, body: entry.file ?? new Blob([]), folder: entry.folder, refused: entry.message })),

@@ -7,7 +7,7 @@ import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { UploadConflictDialog } from '../components/UploadConflictDialog/UploadConflictDialog';
 import { readDroppedTree, treeOfPickedFiles, type DroppedTree } from './droppedTree';
-import { conflictsOf, planBatch, type BatchPlan, type ConflictAnswer, type PlannedFile } from './folderBatch';
+import { conflictsOf, keptName, planBatch, type BatchPlan, type ConflictAnswers, type PlannedFile } from './folderBatch';
 import { listFilesWith, sendBatch } from './sendBatch';
 import { useUploadQueue } from './uploadsContext';
 
@@ -20,9 +20,10 @@ interface Question {
 const DIRECTORY_PICKER = { webkitdirectory: '' } as Record<string, string>;
 
 /**
- * The explorer's ways in for files: plain files (dropped or picked) straight into the open
- * folder, as before; a folder (dropped or picked) as a tree, with one question for the batch
- * when names are taken. Renders the two hidden pickers and that question.
+ * The explorer's ways in for files: plain files (dropped or picked) into the open folder, a
+ * folder (dropped or picked) as a tree. Either way the names already taken are asked about
+ * before anything is sent (keep both, replace or skip; for each file or all of them). Renders
+ * the two hidden pickers and that question.
  */
 export function useExplorerUploads(username: string, folder: string | null) {
   const { t } = useTranslation();
@@ -34,29 +35,46 @@ export function useExplorerUploads(username: string, folder: string | null) {
   const folderPicker = useRef<HTMLInputElement>(null);
   const [question, setQuestion] = useState<Question | null>(null);
 
-  const onFiles = useCallback(
-    (list: File[]) =>
-      void queue.add(
-        list.map((file) => ({ name: file.name, body: file })),
-        username,
-        folder,
-      ),
-    [queue, username, folder],
-  );
-
   const send = useCallback(
-    async (plan: BatchPlan, answer: ConflictAnswer) => {
-      const failed = await sendBatch(client, queue, username, folder, plan, answer);
+    async (plan: BatchPlan, answers: ConflictAnswers) => {
+      const failed = await sendBatch(client, queue, username, folder, plan, answers);
       for (const [path, message] of failed) {
         // One toast for the top of each failed branch; the files below show in the panel.
         if (!failed.has(path.slice(0, Math.max(0, path.lastIndexOf('/')))))
           toast.error(t('upload:folder.createFailed', { name: path }), message);
       }
-      // Refused names: one toast for the batch, each file with its reason in the panel.
-      if (plan.refused.length > 0) toast.error(t('upload:folder.refused', { count: plan.refused.length }), plan.refused[0].message);
+      // Refused names: one toast for the batch; each file's reason is said once, in the panel.
+      if (plan.refused.length > 0) toast.error(t('upload:folder.refused', { count: plan.refused.length }));
       if (plan.create.length > 0) await queryClient.invalidateQueries({ queryKey: queryKeys.folders(username) });
     },
     [client, queue, username, folder, toast, t, queryClient],
+  );
+
+  /** Asks about the plan's taken names, if any; else sends it. */
+  const askOrSend = useCallback(
+    async (plan: BatchPlan) => {
+      const conflicts = conflictsOf(plan);
+      if (conflicts.length > 0) setQuestion({ plan, conflicts });
+      else await send(plan, 'skip');
+    },
+    [send],
+  );
+
+  // Plain files are a batch without folders, checked against the open folder's listing. If it
+  // cannot be listed they go as before: a taken name is then the daemon's 409, with Replace in
+  // the upload panel, and nothing is overwritten unasked.
+  const onFiles = useCallback(
+    (list: File[]) => {
+      const tree: DroppedTree = { folders: [], files: list.map((file) => ({ path: file.name, file })) };
+      void planBatch(tree, folder, listFilesWith(client, username)).then(askOrSend, () =>
+        queue.add(
+          list.map((file) => ({ name: file.name, body: file })),
+          username,
+          folder,
+        ),
+      );
+    },
+    [client, queue, username, folder, askOrSend],
   );
 
   const onTree = useCallback(
@@ -68,11 +86,9 @@ export function useExplorerUploads(username: string, folder: string | null) {
         toast.error(t('upload:folder.checkFailed'), errorMessage(error));
         return;
       }
-      const conflicts = conflictsOf(plan);
-      if (conflicts.length > 0) setQuestion({ plan, conflicts });
-      else await send(plan, 'skip');
+      await askOrSend(plan);
     },
-    [client, username, folder, toast, t, send],
+    [client, username, folder, toast, t, askOrSend],
   );
 
   const onEntries = useCallback(
@@ -112,9 +128,11 @@ export function useExplorerUploads(username: string, folder: string | null) {
       {question ? (
         <UploadConflictDialog
           conflicts={question.conflicts}
-          onAnswer={(answer) => {
+          username={username}
+          keptAs={(file) => keptName(question.plan, file)}
+          onAnswer={(answers) => {
             setQuestion(null);
-            void send(question.plan, answer);
+            void send(question.plan, answers);
           }}
           onClose={() => setQuestion(null)}
         />

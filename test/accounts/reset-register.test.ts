@@ -336,8 +336,8 @@ describe('auth.options', () => {
     try {
       const a = await call(closed, '/api/auth/options');
       expect(a.status, show(a)).toBe(200);
-      expect(a.body).toEqual({ registration: 'closed', requireVerified: false });
-      expect((await call(open, '/api/auth/options')).body).toEqual({ registration: 'open', requireVerified: true });
+      expect(a.body).toEqual({ registration: 'closed', requireVerified: false, mailDelivery: 'outbox' });
+      expect((await call(open, '/api/auth/options')).body).toEqual({ registration: 'open', requireVerified: true, mailDelivery: 'outbox' });
     } finally {
       await Promise.all([closed.close(), open.close()]);
     }

@@ -1472,7 +1472,7 @@ const CASES: Record<EndpointId, Case[]> = {
       'says registration is closed and verification not required, by default',
       200,
       (fx) => api(fx.t, 'auth.options', {}, { key: null }),
-      (res) => expect(res.body).toEqual({ registration: 'closed', requireVerified: false }),
+      (res) => expect(res.body).toEqual({ registration: 'closed', requireVerified: false, mailDelivery: 'outbox' }),
     ),
   ],
   'auth.me': [

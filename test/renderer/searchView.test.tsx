@@ -4,8 +4,10 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SearchHit } from '../../shared/types';
 import { keysForEvent, queryKeys } from '../../renderer/api/queryKeys';
-import { SearchView } from '../../renderer/components/SearchView/SearchView';
+import type { ActionCommands } from '../../renderer/components/FileBrowser/fileActions';
+import { SearchView, type SearchActions } from '../../renderer/components/SearchView/SearchView';
 import { matchRange } from '../../renderer/components/SearchView/highlight';
+import { useSearchSummary } from '../../renderer/components/SearchView/searchSummary';
 import { SEARCH_PAGE } from '../../renderer/hooks/useSearch';
 import { json, renderWithSession, stubFetch, type Route } from './harness';
 
@@ -25,6 +27,21 @@ const HITS = [
   hit('old resume.png', 'Archive', 'image/png'),
 ];
 
+/** The folder view's actions, as spies (searchActions.test.tsx has the real ones). */
+function fakeActions(): SearchActions {
+  const commands = Object.fromEntries(
+    ['open', 'download', 'downloadLink', 'rename', 'move', 'copy', 'share', 'uploadLink', 'versions', 'reveal', 'openFolder', 'remove'].map(
+      (name) => [name, vi.fn(() => null)],
+    ),
+  ) as unknown as ActionCommands;
+  return { commands, inShell: false, editingKey: null, onRenameCommit: vi.fn(), onRenameCancel: vi.fn(), onChoose: vi.fn() };
+}
+
+/** The status bar's line (FileBrowser shows it under the results). */
+function Summary({ query }: { query: string }) {
+  return <output aria-label="Summary">{useSearchSummary('ana', query)}</output>;
+}
+
 function renderSearch(query: string, files: SearchHit[] | Route = HITS) {
   const route: Route =
     typeof files === 'function'
@@ -37,9 +54,15 @@ function renderSearch(query: string, files: SearchHit[] | Route = HITS) {
   const stub = stubFetch({ 'GET /api/files/search': route });
   const onOpenFolder = vi.fn();
   const onPreview = vi.fn();
-  const view = renderWithSession(<SearchView username="ana" query={query} onOpenFolder={onOpenFolder} onPreview={onPreview} />);
+  const actions = fakeActions();
+  const view = renderWithSession(
+    <>
+      <SearchView username="ana" query={query} onOpenFolder={onOpenFolder} onPreview={onPreview} actions={actions} />
+      <Summary query={query} />
+    </>,
+  );
   const searches = () => stub.calls.filter((c) => c.url.pathname === '/api/files/search');
-  return { ...stub, view, onOpenFolder, onPreview, searches };
+  return { ...stub, view, onOpenFolder, onPreview, searches, actions };
 }
 
 /** The explorer's side: a search box whose text the view follows. */
@@ -50,7 +73,7 @@ function renderSearchTyping(route: Route) {
     return (
       <>
         <input aria-label="Search" value={query} onChange={(event) => setQuery(event.target.value)} />
-        <SearchView username="ana" query={query} onOpenFolder={() => {}} onPreview={() => {}} />
+        <SearchView username="ana" query={query} onOpenFolder={() => {}} onPreview={() => {}} actions={fakeActions()} />
       </>
     );
   }
@@ -84,7 +107,8 @@ describe('SearchView', () => {
     const rootRow = screen.getByRole('rowheader', { name: /resume-notes\.txt/ }).closest('tr')!;
     expect(within(rootRow).getByRole('button', { name: 'Open the root folder' }).textContent).toBe('Root');
     expect(screen.getByRole('heading', { name: 'Results for “resume”' })).toBeTruthy();
-    expect(screen.getByText('3 files found')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Results for “resume”' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Summary' }).textContent).toBe('3 files found');
     // The text is sent trimmed.
     expect(searches()[0].url.searchParams.get('q')).toBe('resume');
     expect(searches()[0].url.searchParams.get('username')).toBe('ana');
@@ -100,7 +124,7 @@ describe('SearchView', () => {
 
   it('previews a hit by click, by Enter and by double click, with the hits as the listing', async () => {
     const { onPreview } = renderSearch('resume');
-    const second = await screen.findByRole('button', { name: /resume-notes\.txt/ });
+    const second = await screen.findByRole('button', { name: /^resume-notes\.txt$/ });
     await userEvent.click(second);
     expect(onPreview).toHaveBeenLastCalledWith(HITS, 1);
     second.focus();
@@ -141,7 +165,7 @@ describe('SearchView', () => {
 
   it('says when the search fails', async () => {
     renderSearch('x', () => json(400, { error: 'Parameter q must be 1–200 characters', code: 'invalid_parameter' }));
-    expect(await screen.findByText('Could not search')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Could not search' })).toBeTruthy();
   });
 
   it('asks nothing for an empty text', async () => {
@@ -156,9 +180,11 @@ describe('SearchView', () => {
     );
     const { searches } = renderSearch('photo', many);
     await screen.findByTitle('Preview photo-000.jpg', {}, { timeout: 20_000 });
-    expect(screen.getByText(`First ${SEARCH_PAGE} results`)).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Summary' }).textContent).toBe(`First ${SEARCH_PAGE} results`);
     await userEvent.click(screen.getByRole('button', { name: 'Load more results' }));
-    await screen.findByText(`${SEARCH_PAGE + 10} files found`, {}, { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Summary' }).textContent).toBe(`${SEARCH_PAGE + 10} files found`), {
+      timeout: 20_000,
+    });
     expect(searches().map((c) => c.url.searchParams.get('offset'))).toEqual(['0', String(SEARCH_PAGE)]);
     expect(screen.queryByRole('button', { name: 'Load more results' })).toBeNull();
   }, 60_000);
@@ -185,5 +211,57 @@ describe('SearchView', () => {
     for (const type of ['file.added', 'file.removed', 'file.changed', 'folder.removed'] as const) {
       expect(keysForEvent({ type, username: 'ana', folder: null, file: 'a.txt' })).toContainEqual(queryKeys.searches('ana'));
     }
+  });
+
+  it('opens the row menu by right-click, Shift+F10, the menu key and "⋯", with Open containing folder', async () => {
+    const { actions } = renderSearch('resume');
+    const row = (await screen.findByRole('rowheader', { name: /old resume\.png/ })).closest('tr')!;
+    await userEvent.pointer({ keys: '[MouseRight]', target: row });
+    const menu = screen.getByRole('menu', { name: 'Actions for old resume.png' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Open', 'Open containing folder', 'Download', 'Rename', 'Move to…', 'Copy to…', 'Share', 'Versions…', 'Delete']);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Open containing folder' }));
+    expect(actions.commands.openFolder).toHaveBeenCalledWith(expect.objectContaining({ name: 'old resume.png', file: HITS[2] }));
+    // The focus is back on the result the menu was for.
+    expect(document.activeElement).toBe(within(row).getByRole('button', { name: /^old resume\.png$/ }));
+
+    await userEvent.keyboard('{Shift>}{F10}{/Shift}');
+    expect(screen.getByRole('menu', { name: 'Actions for old resume.png' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}{ArrowUp}{ContextMenu}');
+    expect(screen.getByRole('menu', { name: 'Actions for resume-notes.txt' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByRole('button', { name: 'More actions for Résumé.pdf' }));
+    expect(screen.getByRole('menu', { name: 'Actions for Résumé.pdf' })).toBeTruthy();
+  });
+
+  it('renames with F2 and deletes with Delete, in the folder view’s editor and dialog', async () => {
+    const { actions } = renderSearch('resume');
+    await screen.findByRole('rowheader', { name: /Résumé\.pdf/ });
+    screen.getByRole('button', { name: /^Résumé\.pdf$/ }).focus();
+    await userEvent.keyboard('{F2}');
+    expect(actions.commands.rename).toHaveBeenCalledWith(expect.objectContaining({ key: 's:Docs/Résumé.pdf', name: 'Résumé.pdf' }));
+    await userEvent.keyboard('{Delete}');
+    expect(actions.commands.remove).toHaveBeenCalledWith([expect.objectContaining({ key: 's:Docs/Résumé.pdf' })]);
+  });
+
+  it('tells which result the toolbar acts on: the one last focused, none for a new search', async () => {
+    const { actions } = renderSearch('resume');
+    await screen.findByRole('rowheader', { name: /Résumé\.pdf/ });
+    expect(actions.onChoose).toHaveBeenLastCalledWith(null);
+    screen.getByRole('button', { name: /^resume-notes\.txt$/ }).focus();
+    await waitFor(() => expect(actions.onChoose).toHaveBeenLastCalledWith(expect.objectContaining({ name: 'resume-notes.txt' })));
+  });
+
+  it('shows the folder view’s editor on the result being renamed', async () => {
+    stubFetch({ 'GET /api/files/search': () => json(200, { files: HITS }) });
+    const actions = { ...fakeActions(), editingKey: 's:Archive/old resume.png' };
+    renderWithSession(<SearchView username="ana" query="resume" onOpenFolder={() => {}} onPreview={() => {}} actions={actions} />);
+    const field = await screen.findByRole('textbox', { name: 'New name for old resume.png' });
+    await userEvent.clear(field);
+    await userEvent.type(field, 'new resume.png{Enter}');
+    expect(actions.onRenameCommit).toHaveBeenCalledWith(expect.objectContaining({ key: 's:Archive/old resume.png' }), 'new resume.png');
   });
 });

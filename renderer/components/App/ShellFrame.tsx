@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Menu, X } from 'lucide-react';
+import { ToastPlace } from '../Toasts/ToastPlace';
 import { useMediaQuery } from './useMediaQuery';
 import './Shell.css';
 
@@ -138,6 +139,8 @@ export function ShellFrame({ className, sidebar, title, viewKey, drawerKey = vie
       </div>
       <main ref={mainRef} className="shell__main" tabIndex={-1} inert={drawer}>
         {children}
+        {/* The toasts' strip under the view: in the layout, so a toast never covers a control. */}
+        <ToastPlace kind="page" className="toast-dock" />
       </main>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronRight, Folder, HardDrive } from 'lucide-react';
+import { ChevronRight, Folder, HardDrive, Search } from 'lucide-react';
 import { dropTargetProps } from '../FileTable/rowEvents';
 import './Breadcrumb.css';
 
@@ -14,6 +14,11 @@ interface BreadcrumbProps {
   onDropOn?: (folder: string | null, event: DragEvent) => void;
   /** The landmark's name, when it is not the explorer's own breadcrumb (the move dialog's). */
   label?: string;
+  /**
+   * The search whose results are shown instead of the folder: the last crumb says so, in place
+   * of the folder's (a search covers every folder, whichever one it was typed in).
+   */
+  search?: string;
 }
 
 /** One crumb per level of the path: `photos/2024` is photos and photos/2024. */
@@ -24,15 +29,15 @@ function crumbsOf(folder: string | null): { name: string; path: string }[] {
 }
 
 /** user › folder › subfolder…; every part but the last goes back up to it and takes files dragged onto it. */
-export function Breadcrumb({ username, folder, onOpen, onDropOn, label }: BreadcrumbProps) {
+export function Breadcrumb({ username, folder, onOpen, onDropOn, label, search }: BreadcrumbProps) {
   const { t } = useTranslation();
-  const crumbs = crumbsOf(folder);
+  const crumbs = search ? [] : crumbsOf(folder);
   const dropOnto = (target: string | null) => dropTargetProps(onDropOn && ((event: DragEvent) => onDropOn(target, event)));
   return (
     <nav aria-label={label ?? t('explorer:breadcrumb.label')} className="crumbs">
       <ol>
         <li>
-          {folder === null ? (
+          {folder === null && !search ? (
             <span className="crumbs__item crumbs__item--current" aria-current="page">
               <HardDrive size={16} aria-hidden="true" />
               {username}
@@ -60,6 +65,17 @@ export function Breadcrumb({ username, folder, onOpen, onDropOn, label }: Breadc
             )}
           </li>
         ))}
+        {search ? (
+          <li>
+            <ChevronRight size={16} className="crumbs__sep" aria-hidden="true" />
+            <span className="crumbs__item crumbs__item--current crumbs__item--search" aria-current="page">
+              <Search size={16} aria-hidden="true" />
+              <span className="crumbs__text" title={t('search:crumb', { query: search })}>
+                {t('search:crumb', { query: search })}
+              </span>
+            </span>
+          </li>
+        ) : null}
       </ol>
     </nav>
   );

@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { CloudUpload, FolderOpen, FolderX } from 'lucide-react';
-import type { FileEntry } from '../../../shared/types';
 import { ApiError, errorMessage } from '../../api/client';
 import type { Sort, SortKey } from '../../lib/rows';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { FileGrid } from '../FileGrid/FileGrid';
 import { FileTable, type FileViewProps } from '../FileTable/FileTable';
-import { SearchView } from '../SearchView/SearchView';
+import { SearchView, type SearchViewProps } from '../SearchView/SearchView';
 import type { ViewMode } from './viewMode';
 
 interface BrowserBodyProps {
@@ -28,8 +27,8 @@ interface BrowserBodyProps {
   sort: Sort;
   onSort: (key: SortKey) => void;
   onChooseFiles: () => void;
-  onOpenSearchHit: (folder: string | null) => void;
-  onPreviewSearchHit: (files: FileEntry[], index: number) => void;
+  /** What the search results do (the folder's actions among them), while `query` shows them. */
+  search: Omit<SearchViewProps, 'username' | 'query'>;
 }
 
 /** What fills the file browser under its toolbar: search results, the list or grid, or why there is none. */
@@ -37,9 +36,7 @@ export function BrowserBody(props: BrowserBodyProps) {
   const { t } = useTranslation();
   const { location } = props;
   if (props.query) {
-    return (
-      <SearchView username={props.username} query={props.query} onOpenFolder={props.onOpenSearchHit} onPreview={props.onPreviewSearchHit} />
-    );
+    return <SearchView {...props.search} username={props.username} query={props.query} />;
   }
   if (props.loading) {
     return (

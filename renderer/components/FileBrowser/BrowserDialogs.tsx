@@ -5,7 +5,7 @@ import type { useFileActions } from '../../hooks/useFileActions';
 import { useLinkActions } from '../../hooks/useLinkActions';
 import { copyText } from '../../lib/clipboard';
 import { childFolder } from '../../lib/places';
-import type { Row } from '../../lib/rows';
+import { folderOfRow, type Row } from '../../lib/rows';
 import type { LinkTarget } from '../../lib/shareLinks';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
@@ -84,14 +84,14 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
           mode={mode}
           names={rows.map((row) => row.name)}
           folders={rows.flatMap((row) => (row.kind === 'folder' ? [row.folder.path ?? childFolder(folder, row.name)] : []))}
-          from={folder}
+          from={rows.length > 0 ? folderOfRow(rows[0], folder) : folder}
           onPick={(to) => (mode === 'move' ? actions.move(rows, to) : actions.copy(rows, to))}
           onClose={onClose}
         />
       );
     }
     case 'versions':
-      return <VersionsDialog username={username} folder={folder} file={dialog.file} onClose={onClose} />;
+      return <VersionsDialog username={username} folder={dialog.file.folder} file={dialog.file} onClose={onClose} />;
     default:
       return null;
   }

@@ -4,11 +4,15 @@ import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
 import { parentFolder } from '../../lib/places';
 import { nextSort, type Row, type Sort } from '../../lib/rows';
+import { EMPTY_SELECTION } from '../../lib/selection';
 import { useExplorerUploads } from '../../upload/useExplorerUploads';
 import { Breadcrumb } from '../Breadcrumb/Breadcrumb';
 import { DropZone } from '../DropZone/DropZone';
 import { LazyPreviewViewer } from '../Preview/LazyPreviewViewer';
+import { RenameRefusalContext } from '../RenameEditor/renameRefusal';
+import { useSearchResults } from '../SearchView/useSearchResults';
 import { StatusBar } from '../StatusBar/StatusBar';
+import { SelectionBar } from '../Toolbar/SelectionBar';
 import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
 import { BrowserDialogs, type DialogState } from './BrowserDialogs';
@@ -19,6 +23,7 @@ import { useDirectoryRows } from './useDirectoryRows';
 import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
 import { useOfferRowDrop } from './rowDrop';
+import { useRevealedFile } from './revealFile';
 import { useRowDrag } from './useRowDrag';
 import { useRowMenu } from './useRowMenu';
 import { useRowSelection } from './useRowSelection';
@@ -58,22 +63,27 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { selection, setSelection, selectedRows, selectedRef } = useRowSelection(rows);
   const { sectionRef, refocusList } = useListFocus(focusList, loading);
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
-  const rename = useInPlaceRename(actions, rowsRef, setSelection);
+  const rename = useInPlaceRename(actions, rowsRef, setSelection, refocusList);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
   useOfferRowDrop(username, drag.dropInto);
   const { onStartRename } = rename;
+  // While a search is shown, its results have the folder's actions, each in the file's own folder.
+  const found = useSearchResults(username, query, setSearch, onOpenFolder);
+  useRevealedFile(username, folder, rows, !loading && query === '' && !files.isFetching, setSelection, refocusList);
   const browser = useBrowserCommands({
     username,
     folder,
     actions,
     rowsRef,
     onOpenFolder,
+    onShowFile: found.showFile,
     onStartRename,
     setDialog,
     setPreview,
     setSelection,
   });
   const { commands, inShell } = browser;
+  const selectionTarget = { rows: selectedRows, everything: selectedRows.length === rows.length, inShell };
 
   const onDelete = useCallback(() => {
     if (selectedRows.length > 0) commands.remove(selectedRows);
@@ -103,7 +113,15 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
         onKeyDown={onSectionKeyDown}
       >
         <Toolbar
-          breadcrumb={<Breadcrumb username={username} folder={folder} onOpen={onOpenFolder} onDropOn={drag.dropInto} />}
+          breadcrumb={
+            <Breadcrumb
+              username={username}
+              folder={folder}
+              search={query || undefined}
+              onOpen={query ? found.leave : onOpenFolder}
+              onDropOn={drag.dropInto}
+            />
+          }
           search={search}
           onSearchChange={setSearch}
           view={view}
@@ -111,47 +129,68 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
           onUpload={uploads.chooseFiles}
           onUploadFolder={uploads.chooseFolder}
           onNewFolder={() => setDialog({ kind: 'new-folder' })}
-          target={{ rows: selectedRows, everything: selectedRows.length === rows.length, inShell }}
+          target={query ? found.target : selectionTarget}
           commands={commands}
         />
         {uploads.pickers}
-        <BrowserBody
-          username={username}
-          location={location}
-          query={query}
-          loading={loading}
-          failed={files.isError ? { error: files.error, onRetry: () => void files.refetch() } : null}
-          empty={allRows.length === 0}
-          emptyRoot={folder === null}
-          onOpenRoot={folder === null ? undefined : goToRoot}
-          view={view}
-          viewProps={{
-            rows,
-            selection,
-            onSelectionChange: setSelection,
-            editingKey: rename.editingKey,
-            onOpen: browser.onOpen,
-            onPreview: browser.onPreview,
-            onStartRename,
-            onRenameCommit: rename.onRenameCommit,
-            onRenameCancel: rename.onRenameCancel,
-            onDelete,
-            onMenu,
-            onShareClick: (row: Row) => void browser.openShare(row),
-            onRowDragStart: drag.onRowDragStart,
-            onDropOnFolder: drag.onDropOnFolder,
-            onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
-          }}
-          sort={sort}
-          onSort={(key) => setSort((current) => nextSort(current, key))}
-          onChooseFiles={uploads.chooseFiles}
-          onOpenSearchHit={(target) => {
-            setSearch('');
-            onOpenFolder(target);
-          }}
-          onPreviewSearchHit={(list, index) => setPreview({ files: list, index })}
-        />
-        <StatusBar summary={directorySummary(t, allRows, folder, selectedRows.length)} live={live} />
+        {/* A name the daemon refused goes back to the row's editor with the reason (useInPlaceRename). */}
+        <RenameRefusalContext.Provider value={rename.refusal}>
+          <BrowserBody
+            username={username}
+            location={location}
+            query={query}
+            loading={loading}
+            failed={files.isError ? { error: files.error, onRetry: () => void files.refetch() } : null}
+            empty={allRows.length === 0}
+            emptyRoot={folder === null}
+            onOpenRoot={folder === null ? undefined : goToRoot}
+            view={view}
+            viewProps={{
+              rows,
+              selection,
+              onSelectionChange: setSelection,
+              editingKey: rename.editingKey,
+              onOpen: browser.onOpen,
+              onPreview: browser.onPreview,
+              onStartRename,
+              onRenameCommit: rename.onRenameCommit,
+              onRenameCancel: rename.onRenameCancel,
+              onDelete,
+              onMenu,
+              onShareClick: (row: Row) => void browser.openShare(row),
+              onRowDragStart: drag.onRowDragStart,
+              onDropOnFolder: drag.onDropOnFolder,
+              onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
+            }}
+            sort={sort}
+            onSort={(key) => setSort((current) => nextSort(current, key))}
+            onChooseFiles={uploads.chooseFiles}
+            search={{
+              onOpenFolder: found.leave,
+              onPreview: (list, index) => setPreview({ files: list, index }),
+              actions: {
+                commands,
+                inShell,
+                editingKey: rename.editingKey,
+                onRenameCommit: rename.onRenameCommit,
+                onRenameCancel: rename.onRenameCancel,
+                onChoose: found.setChosen,
+              },
+            }}
+          />
+        </RenameRefusalContext.Provider>
+        {query ? null : (
+          <SelectionBar
+            target={selectionTarget}
+            commands={commands}
+            onClear={() => {
+              setSelection(EMPTY_SELECTION);
+              refocusList();
+            }}
+            onMore={(position) => onMenu(selectedRows[0], position)}
+          />
+        )}
+        <StatusBar summary={query ? found.summary : directorySummary(t, allRows, folder, selectedRows.length)} live={live} />
         {menu ? (
           <FileContextMenu
             target={{ rows: menu.rows, everything: menu.rows.length === rows.length, inShell }}

@@ -1,5 +1,18 @@
 import type { TFunction } from 'i18next';
-import { Copy, Download, Eye, FolderInput, FolderOpen, History, Inbox, Link2, Pencil, Trash2, type LucideIcon } from 'lucide-react';
+import {
+  Copy,
+  Download,
+  Eye,
+  FolderInput,
+  FolderOpen,
+  FolderSearch,
+  History,
+  Inbox,
+  Link2,
+  Pencil,
+  Trash2,
+  type LucideIcon,
+} from 'lucide-react';
 import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 
@@ -10,6 +23,8 @@ export interface ActionTarget {
   everything: boolean;
   /** Inside Electron: the shell can show a file in the OS file manager. */
   inShell: boolean;
+  /** The rows are search results, each in its own folder (which "Open containing folder" opens). */
+  search?: boolean;
 }
 
 /** A file among the target's rows. */
@@ -33,6 +48,8 @@ export interface ActionCommands {
   /** A file's earlier versions (docs/versions.md), to download or restore. */
   versions(row: FileRowOf): void;
   reveal(row: FileRowOf): void;
+  /** A search result's folder, opened with the file selected. */
+  openFolder(row: FileRowOf): void;
   remove(rows: readonly Row[]): void;
 }
 
@@ -44,7 +61,7 @@ export type Surface = 'toolbar' | 'menu';
  * language ("Eliminar (Supr)"), so they live in the hint's text.
  */
 export interface FileAction {
-  id: 'open' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'versions' | 'reveal' | 'delete';
+  id: 'open' | 'openFolder' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'versions' | 'reveal' | 'delete';
   surfaces: readonly Surface[];
   label(t: TFunction, target: ActionTarget): string;
   /** The toolbar's tooltip, when it says more than the label (a shortcut, what is shared). */
@@ -99,6 +116,16 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     icon: (target) => (single(target)?.kind === 'folder' ? FolderOpen : Eye),
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.open(target.rows[0]),
+  },
+  {
+    // A search result is listed away from its folder: this is the way to it, with the file selected.
+    id: 'openFolder',
+    surfaces: ['toolbar', 'menu'],
+    label: (t) => t('explorer:fileAction.openFolder'),
+    icon: always(FolderSearch),
+    applies: (target) => target.search === true && singleFile(target) !== null,
+    hiddenUnlessApplies: true,
+    run: (commands, target) => commands.openFolder(singleFile(target)!),
   },
   {
     id: 'download',

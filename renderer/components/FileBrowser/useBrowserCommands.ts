@@ -24,6 +24,8 @@ interface CommandOptions {
   actions: ReturnType<typeof useFileActions>;
   rowsRef: RefObject<readonly Row[]>;
   onOpenFolder: (folder: string | null) => void;
+  /** Leaves the search for a file's folder, with the file selected ("Open containing folder"). */
+  onShowFile: (file: FileEntry) => void;
   onStartRename: (row: Row) => void;
   setDialog: Dispatch<SetStateAction<DialogState>>;
   setPreview: Dispatch<SetStateAction<PreviewState | null>>;
@@ -32,7 +34,7 @@ interface CommandOptions {
 
 /** What the file actions run in the file browser (fileActions.ts), and the open, preview, share and delete they build on. */
 export function useBrowserCommands(options: CommandOptions) {
-  const { username, folder, actions, rowsRef, onOpenFolder, onStartRename, setDialog, setPreview, setSelection } = options;
+  const { username, folder, actions, rowsRef, onOpenFolder, onShowFile, onStartRename, setDialog, setPreview, setSelection } = options;
   const { t } = useTranslation();
   const { bridge } = useSession();
   const toast = useToast();
@@ -64,9 +66,9 @@ export function useBrowserCommands(options: CommandOptions) {
       }
       const url = file.shareUrl ?? '';
       const copied = url ? await copyText(url) : false;
-      setDialog({ kind: 'share', link: { kind: 'file', url, folder, file: file.name }, copied });
+      setDialog({ kind: 'share', link: { kind: 'file', url, folder: file.folder, file: file.name }, copied });
     },
-    [actions, folder, openFolderLink, setDialog],
+    [actions, openFolderLink, setDialog],
   );
 
   const onPreview = useCallback(
@@ -117,10 +119,11 @@ export function useBrowserCommands(options: CommandOptions) {
       share: (row) => void openShare(row),
       uploadLink: (row) => void openFolderLink(row, 'upload'),
       versions: (row) => setDialog({ kind: 'versions', file: row.file }),
-      reveal: (row) => void bridge?.revealFile(username, folder, row.name),
+      reveal: (row) => void bridge?.revealFile(username, row.file.folder, row.name),
+      openFolder: (row) => onShowFile(row.file),
       remove: (rows) => setDialog({ kind: 'delete', rows: [...rows] }),
     }),
-    [actions, bridge, folder, onOpen, onStartRename, openFolderLink, openShare, setDialog, username],
+    [actions, bridge, onOpen, onShowFile, onStartRename, openFolderLink, openShare, setDialog, username],
   );
 
   return { commands, openShare, onOpen, onPreview, confirmDelete, inShell: bridge !== null };

@@ -10,7 +10,8 @@ export function useListFocus(focusList: boolean, loading: boolean) {
   const sectionRef = useRef<HTMLElement>(null);
   const refocusList = useCallback(() => {
     const section = sectionRef.current;
-    (section?.querySelector<HTMLElement>('[role="grid"]') ?? section)?.focus({ preventScroll: true });
+    // The list, or while a search is shown, its result that takes the Tab stop (SearchView).
+    (section?.querySelector<HTMLElement>('[role="grid"], [data-hit][tabindex="0"]') ?? section)?.focus({ preventScroll: true });
   }, []);
   const focusPending = useRef(focusList);
   useEffect(() => {

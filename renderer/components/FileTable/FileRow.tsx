@@ -16,6 +16,8 @@ export interface FileRowProps extends RowEvents {
   selected: boolean;
   active: boolean;
   editing: boolean;
+  /** Set on the row being renamed: the table measures it, as the editor's message makes it taller. */
+  measureRef?: (element: HTMLElement | null) => void;
 }
 
 /** One virtualised line of the file table. File names are rendered as text, never as HTML. */
@@ -32,7 +34,10 @@ export const FileRow = memo(function FileRow(props: FileRowProps) {
       aria-rowindex={props.index + 2}
       aria-selected={selected}
       className={className}
-      style={{ transform: `translateY(${props.top}px)`, height: props.height }}
+      ref={props.measureRef}
+      data-index={props.index}
+      // While renamed, at least a row's height: the rename message below the field adds to it.
+      style={{ transform: `translateY(${props.top}px)`, ...(editing ? { minHeight: props.height } : { height: props.height }) }}
       {...rowInteractionProps(row, editing, props)}
     >
       <div role="gridcell" className="ft__cell ft__cell--name">

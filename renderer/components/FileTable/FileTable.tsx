@@ -49,7 +49,8 @@ export function FileTable(props: FileTableProps) {
     scrollPaddingStart: HEADER_HEIGHT,
     getItemKey: (index) => rows[index].key,
   });
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+  // A rename that ends gives its row back its one-line height (the measured, taller size is dropped).
+  useEffect(() => virtualizer.measure(), [rowHeight, props.editingKey, virtualizer]);
 
   useEffect(() => {
     if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
@@ -103,6 +104,7 @@ export function FileTable(props: FileTableProps) {
               index={item.index}
               top={item.start - HEADER_HEIGHT}
               height={rowHeight}
+              measureRef={row.key === props.editingKey ? virtualizer.measureElement : undefined}
             />
           );
         })}

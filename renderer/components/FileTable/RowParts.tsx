@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Inbox, Link2 } from 'lucide-react';
 import type { Row } from '../../lib/rows';
 import { RenameEditor } from '../RenameEditor/RenameEditor';
+import { RenameRefusalContext } from '../RenameEditor/renameRefusal';
 import type { RowEvents } from './rowEvents';
 
 interface RowNameProps {
@@ -15,8 +16,14 @@ interface RowNameProps {
 
 /** A row's or card's name, as text (never HTML), or the inline editor while it is renamed. */
 export function RowName({ row, editing, className, events }: RowNameProps) {
+  const refusal = useContext(RenameRefusalContext);
   return editing ? (
-    <RenameEditor initial={row.name} onCommit={(name) => events.onRenameCommit(row, name)} onCancel={events.onRenameCancel} />
+    <RenameEditor
+      initial={row.name}
+      refusal={refusal}
+      onCommit={(name) => events.onRenameCommit(row, name)}
+      onCancel={events.onRenameCancel}
+    />
   ) : (
     <span className={className} title={row.name}>
       {row.name}

@@ -1,5 +1,6 @@
-import type { DragEvent, MouseEvent } from 'react';
+import type { DragEvent, MouseEvent, PointerEvent } from 'react';
 import type { Row } from '../../lib/rows';
+import type { RowGestures } from './useTouchGestures';
 
 /** What a row (list) or card (grid) reports; the file browser decides what each means. */
 export interface RowEvents {
@@ -14,6 +15,8 @@ export interface RowEvents {
   onRowDragStart?: (row: Row, event: DragEvent) => void;
   /** Rows dragged from this list were dropped on a folder row. */
   onDropOnFolder?: (folder: string, event: DragEvent) => void;
+  /** Touch: a tap and a long press told apart from a mouse's click (useTouchGestures). */
+  gestures?: RowGestures;
 }
 
 /** The type our drags carry, so a drag of rows is never taken for files from the desktop. */
@@ -59,20 +62,38 @@ export function menuPositionOf(element: Element | null): { x: number; y: number 
   return rect ? { x: rect.left + 24, y: rect.bottom } : { x: 40, y: 40 };
 }
 
+/** A finger's press, move and lift on a row (none while its name is edited: the finger is in the field). */
+function gestureProps(row: Row, gestures: RowGestures | undefined) {
+  if (!gestures) return {};
+  return {
+    onPointerDown: (event: PointerEvent) => gestures.onPointerDown(row, event),
+    onPointerMove: gestures.onPointerMove,
+    onPointerUp: gestures.onPointerEnd,
+    onPointerCancel: gestures.onPointerEnd,
+  };
+}
+
 /**
- * What a list row and a grid card answer alike: clicks, the context menu, dragging a row,
- * and dropping rows on a folder.
+ * What a list row and a grid card answer alike: clicks and taps, a long press, the context
+ * menu, dragging a row, and dropping rows on a folder.
  */
 export function rowInteractionProps(row: Row, editing: boolean, events: RowEvents) {
   const onDropOnFolder = events.onDropOnFolder;
   return {
+    ...gestureProps(row, editing ? undefined : events.gestures),
     draggable: !editing && events.onRowDragStart !== undefined,
-    onDragStart: (event: DragEvent) => events.onRowDragStart?.(row, event),
+    onDragStart: (event: DragEvent) => {
+      // A browser that drags on a long press (Chrome on Android) would move rows a finger only meant to select.
+      if (events.gestures?.byTouch()) event.preventDefault();
+      else events.onRowDragStart?.(row, event);
+    },
     ...(row.kind === 'folder' && onDropOnFolder ? dropTargetProps((event) => onDropOnFolder(row.name, event)) : {}),
     onClick: (event: MouseEvent) => events.onRowClick(row, event),
     onDoubleClick: () => events.onRowDoubleClick(row),
     onContextMenu: (event: MouseEvent) => {
       event.preventDefault();
+      // A finger's long press selects (the "⋯" button is the menu on touch).
+      if (!editing && events.gestures?.takeContextMenu(row)) return;
       events.onRowMenu(row, { x: event.clientX, y: event.clientY });
     },
   };

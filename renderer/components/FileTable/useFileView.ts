@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import type { Row } from '../../lib/rows';
-import { clickSelect, type Selection } from '../../lib/selection';
+import { clickSelect, inTouchSelection, touchSelect, type Selection } from '../../lib/selection';
 import { handleListKey } from './listKeys';
 import { menuPositionOf, type RowEvents } from './rowEvents';
+import { useTouchGestures } from './useTouchGestures';
 
 /** What the list and the grid both take: rows, selection, and what a person does to them. */
 export interface FileViewProps extends Omit<RowEvents, 'onRowClick' | 'onRowDoubleClick' | 'onRowMenu'> {
@@ -11,7 +12,7 @@ export interface FileViewProps extends Omit<RowEvents, 'onRowClick' | 'onRowDoub
   selection: Selection;
   onSelectionChange: (selection: Selection) => void;
   editingKey: string | null;
-  /** Enter or double-click: opens a folder, previews a file. */
+  /** Enter, double-click or a tap (touch): opens a folder, previews a file. */
   onOpen: (row: Row) => void;
   /** Space on a file. Defaults to `onOpen`. */
   onPreview?: (row: Row) => void;
@@ -23,25 +24,51 @@ export interface FileViewProps extends Omit<RowEvents, 'onRowClick' | 'onRowDoub
   onGoUp?: () => void;
 }
 
-/** Row clicks as Finder takes them: a click selects one, Ctrl/Cmd toggles, Shift extends; the list keeps the focus. */
+/**
+ * Row clicks as Finder takes them: a click selects one, Ctrl/Cmd toggles, Shift extends, a
+ * double-click opens; the list keeps the focus. A finger works as on a phone: a tap opens, a
+ * long press selects and enters selection mode, where taps toggle (lib/selection.ts).
+ */
 function useRowClicks(props: FileViewProps, focusTarget: () => HTMLElement | null) {
   const keysRef = useRef<string[]>([]);
   keysRef.current = props.rows.map((row) => row.key);
   const selectionRef = useRef(props.selection);
   selectionRef.current = props.selection;
   const { onSelectionChange, onOpen, onMenu } = props;
+  const toggleByTouch = useCallback(
+    (row: Row) => {
+      focusTarget()?.focus({ preventScroll: true });
+      onSelectionChange(touchSelect(selectionRef.current, row.key));
+    },
+    [onSelectionChange, focusTarget],
+  );
+  const gestures = useTouchGestures(toggleByTouch);
   const onRowClick = useCallback(
     (row: Row, event: MouseEvent) => {
+      const source = gestures.clickSource();
+      if (source === 'after-long-press') return; // the long press already selected
+      const modified = event.shiftKey || event.ctrlKey || event.metaKey;
+      if (source === 'tap' && !modified) {
+        if (inTouchSelection(selectionRef.current)) toggleByTouch(row);
+        else onOpen(row);
+        return;
+      }
       focusTarget()?.focus({ preventScroll: true });
       onSelectionChange(
         clickSelect(selectionRef.current, keysRef.current, row.key, { shift: event.shiftKey, toggle: event.ctrlKey || event.metaKey }),
       );
     },
-    [onSelectionChange, focusTarget],
+    [gestures, onSelectionChange, onOpen, toggleByTouch, focusTarget],
   );
-  const onRowDoubleClick = useCallback((row: Row) => onOpen(row), [onOpen]);
+  // A double tap is two taps (the first already opened): only a mouse's double-click opens here.
+  const onRowDoubleClick = useCallback(
+    (row: Row) => {
+      if (gestures.clickSource() === 'mouse') onOpen(row);
+    },
+    [gestures, onOpen],
+  );
   const onRowMenu = useCallback((row: Row, position: { x: number; y: number }) => onMenu?.(row, position), [onMenu]);
-  return { onRowClick, onRowDoubleClick, onRowMenu };
+  return { onRowClick, onRowDoubleClick, onRowMenu, gestures };
 }
 
 /** How the view lays its rows out, for the arrow and page keys. */
@@ -71,7 +98,7 @@ export function useFileView(props: FileViewProps, scrollRef: RefObject<HTMLDivEl
   }, [editingKey, scrollRef]);
 
   const focusTarget = useCallback(() => scrollRef.current, [scrollRef]);
-  const { onRowClick, onRowDoubleClick, onRowMenu } = useRowClicks(props, focusTarget);
+  const { onRowClick, onRowDoubleClick, onRowMenu, gestures } = useRowClicks(props, focusTarget);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (editingKey !== null || event.target !== event.currentTarget) return;
@@ -94,6 +121,7 @@ export function useFileView(props: FileViewProps, scrollRef: RefObject<HTMLDivEl
     onRowClick,
     onRowDoubleClick,
     onRowMenu,
+    gestures,
     onShareClick: props.onShareClick,
     onRenameCommit: props.onRenameCommit,
     onRenameCancel: props.onRenameCancel,

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { X } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
 import { formatBytes } from '../../lib/format';
+import { ToastPlace } from '../Toasts/ToastPlace';
 import { DownloadButton, PreviewBody } from './PreviewBody';
 import { previewKind, previewRing } from './previewKind';
 import { RingButton } from './RingButton';
@@ -166,6 +167,8 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
             </button>
           </div>
         </header>
+        {/* Its own errors (a failed download) show here, above the picture, not under the preview. */}
+        <ToastPlace kind="overlay" className="toast-place--overlay" />
         <div className="preview__stage">
           {ring.length > 1 ? <RingButton direction="previous" target={previous} onGo={onIndexChange} /> : null}
           <div className={`preview__content preview__content--${kind ?? 'card'}`}>

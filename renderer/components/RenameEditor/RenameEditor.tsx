@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkFileName } from '../../../shared/validation';
+import type { RenameRefusal } from './renameRefusal';
 import './RenameEditor.css';
 
 interface RenameEditorProps {
@@ -8,6 +9,8 @@ interface RenameEditorProps {
   /** Called with a valid, changed name. */
   onCommit: (name: string) => void;
   onCancel: () => void;
+  /** The daemon refused the name last committed: shown again in the field, with the reason under it. */
+  refusal?: RenameRefusal | null;
 }
 
 /** The part of a name before its extension, which is what a rename usually changes. */
@@ -18,12 +21,14 @@ export function baseNameLength(name: string): number {
 
 /**
  * Inline rename: Enter saves, Escape cancels, leaving the field saves when the name is
- * valid (as Finder does). The name rules are checked before anything is sent.
+ * valid (as Finder does). The name rules are checked before anything is sent; a name the
+ * daemon refuses (taken) comes back as `refusal`, and editing goes on with what was typed.
+ * The message sits under the field, in the row's flow (the row grows), never over the next row.
  */
-export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps) {
+export function RenameEditor({ initial, onCommit, onCancel, refusal = null }: RenameEditorProps) {
   const { t } = useTranslation();
-  const [value, setValue] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
+  const [value, setValue] = useState(refusal?.name ?? initial);
+  const [error, setError] = useState<string | null>(refusal?.reason ?? null);
   const finished = useRef(false);
   const input = useRef<HTMLInputElement>(null);
   const errorId = useId();
@@ -34,6 +39,17 @@ export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps)
     field.focus();
     field.setSelectionRange(0, baseNameLength(initial));
   }, [initial]);
+
+  // A refusal reopens the editing: the typed name back in the field, its base selected to retype.
+  useEffect(() => {
+    if (!refusal) return;
+    finished.current = false;
+    setValue(refusal.name);
+    setError(refusal.reason);
+    const field = input.current;
+    field?.focus();
+    field?.setSelectionRange(0, baseNameLength(refusal.name));
+  }, [refusal]);
 
   function finish(save: boolean): void {
     if (finished.current) return;
@@ -77,9 +93,10 @@ export function RenameEditor({ initial, onCommit, onCancel }: RenameEditorProps)
           }
         }}
         onBlur={() => {
-          // An invalid name on blur is abandoned rather than left half-edited.
-          const checked = checkFileName(value);
-          finish(checked.ok);
+          // An invalid name on blur is abandoned rather than left half-edited; so is a name just
+          // refused as taken (sending it again would only be refused again).
+          const refused = refusal !== null && value === refusal.name;
+          finish(checkFileName(value).ok && !refused);
         }}
         onClick={(event) => event.stopPropagation()}
         onDoubleClick={(event) => event.stopPropagation()}

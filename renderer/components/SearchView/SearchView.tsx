@@ -1,39 +1,66 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Folder, SearchX } from 'lucide-react';
-import type { FileEntry, SearchHit } from '../../../shared/types';
-import { SEARCH_MAX, useSearch } from '../../hooks/useSearch';
-import { KIND_ICON, fileKind } from '../../lib/fileIcon';
-import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
+import { SearchX } from 'lucide-react';
+import type { FileEntry } from '../../../shared/types';
+import { searchText, useSearch } from '../../hooks/useSearch';
+import type { Row } from '../../lib/rows';
+import { FileContextMenu } from '../FileBrowser/FileContextMenu';
+import type { ActionCommands } from '../FileBrowser/fileActions';
+import { menuPositionOf } from '../FileTable/rowEvents';
 import { ListState } from '../ListState/ListState';
-import { matchRange } from './highlight';
+import { HitRow, hitRow } from './HitRow';
 import './SearchView.css';
+
+/** The folder view's file actions, lent to the results (FileBrowser.tsx): each acts on a file in its own folder. */
+export interface SearchActions {
+  commands: ActionCommands;
+  /** Inside Electron (Show in file manager). */
+  inShell: boolean;
+  /** The result being renamed in place (its row's key), and where its editor reports. */
+  editingKey: string | null;
+  onRenameCommit(row: Row, name: string): void;
+  onRenameCancel(): void;
+  /** The result the toolbar acts on: the one last focused, or none. */
+  onChoose(row: Row | null): void;
+}
 
 export interface SearchViewProps {
   username: string;
   query: string;
   onOpenFolder(folder: string | null): void;
   onPreview(files: FileEntry[], index: number): void;
+  actions: SearchActions;
 }
 
 /**
- * Search results across a user's storage (docs/explorer.md, "Search"): each hit with its
- * folder as a link, the matched text marked, more pages by scrolling to the end or the "Load
- * more" button. ↑ ↓ Home End move between results, Enter (or a double click) previews one.
+ * Search results across a user's storage (docs/explorer.md, "Search"): each hit with its folder
+ * as a link, the matched text marked, more pages by scrolling to the end or the "Load more"
+ * button. ↑ ↓ Home End move between results, Enter (or a double click) previews one; the row
+ * menu (right-click, Shift+F10, the menu key, "⋯"), F2 and Delete act as in a folder.
  */
-export function SearchView({ username, query, onOpenFolder, onPreview }: SearchViewProps) {
+export function SearchView({ username, query, onOpenFolder, onPreview, actions }: SearchViewProps) {
   const { t } = useTranslation();
   // The explorer sends the text once typing pauses; a newer text cancels the request of an older one.
-  const q = query.trim().slice(0, SEARCH_MAX);
+  const q = searchText(query);
   const search = useSearch(username, q);
   const { hits } = search;
+  const rows = useMemo(() => hits.map(hitRow), [hits]);
   const [active, setActive] = useState(0);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [menu, setMenu] = useState<{ row: Row; position: { x: number; y: number } } | null>(null);
   const list = useRef<HTMLTableSectionElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const headingId = useId();
+  const { commands, editingKey, onChoose } = actions;
 
-  // A new search starts at its first result.
-  useEffect(() => setActive(0), [q]);
+  // A new search starts at its first result, with none chosen.
+  useEffect(() => {
+    setActive(0);
+    setChosen(null);
+  }, [q]);
+
+  // The toolbar acts on the chosen result as it is now: renamed, moved or gone, it is another row or none.
+  useEffect(() => onChoose(rows.find((row) => row.key === chosen) ?? null), [rows, chosen, onChoose]);
 
   // The next page comes when the end of the list scrolls into view.
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
@@ -47,20 +74,52 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  function focusHit(index: number) {
-    const to = Math.max(0, Math.min(hits.length - 1, index));
-    setActive(to);
-    list.current?.querySelector<HTMLElement>(`[data-hit="${to}"]`)?.focus();
-  }
+  const focusHit = useCallback(
+    (index: number) => {
+      const to = Math.max(0, Math.min(rows.length - 1, index));
+      setActive(to);
+      list.current?.querySelector<HTMLElement>(`[data-hit="${to}"]`)?.focus();
+    },
+    [rows.length],
+  );
 
+  // A result renamed, moved or deleted leaves the list, and the focus it had (or its dialog gives
+  // back) would drop to the page: it comes back to the nearest result instead. Only then: a
+  // focus the person put elsewhere stays there.
+  const lastFocused = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const lost = lastFocused.current !== null && !lastFocused.current.isConnected;
+    if (lost && document.activeElement === document.body && rows.length > 0) focusHit(active);
+  });
+
+  const choose = (index: number) => {
+    setActive(index);
+    setChosen(rows[index]?.key ?? null);
+  };
+  const openMenu = (index: number, position: { x: number; y: number }) => {
+    choose(index);
+    setMenu({ row: rows[index], position });
+  };
+  const preview = (row: Row) => {
+    const index = rows.findIndex((other) => other.key === row.key);
+    if (index >= 0) onPreview(hits, index);
+  };
+  // "Open" on a result previews it among the results, not among the open folder's files.
+  const hitCommands: ActionCommands = { ...commands, open: preview };
+
+  /** The folder list's keys (FileTable/listKeys.ts), on the one result that has the focus. */
   function onKeyDown(event: KeyboardEvent<HTMLTableSectionElement>) {
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: hits.length - 1 };
-    if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (editingKey !== null || event.altKey || event.ctrlKey || event.metaKey) return;
+    const at = Math.min(active, rows.length - 1);
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 };
+    if (event.key in moves) focusHit(moves[event.key]);
+    else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+      openMenu(at, menuPositionOf(list.current?.querySelector(`[data-row="${at}"]`) ?? null));
+    } else if (event.key === 'F2') commands.rename(rows[at]);
+    else if (event.key === 'Delete') commands.remove([rows[at]]);
+    else return;
     event.preventDefault();
-    focusHit(moves[event.key]);
   }
-
-  const preview = (index: number) => onPreview(hits, index);
 
   const results = (
     <ListState
@@ -81,19 +140,25 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
               <th scope="col" className="search__when">
                 {t('search:modified')}
               </th>
+              <th scope="col" className="search__more">
+                <span className="visually-hidden">{t('explorer:table.column.actions')}</span>
+              </th>
             </tr>
           </thead>
-          <tbody ref={list} onKeyDown={onKeyDown}>
-            {hits.map((hit, index) => (
+          <tbody ref={list} onKeyDown={onKeyDown} onFocus={(event) => (lastFocused.current = event.target)}>
+            {rows.map((row, index) => (
               <HitRow
-                key={`${hit.folder ?? ''}/${hit.name}`}
-                hit={hit}
+                key={row.key}
+                row={row}
                 index={index}
                 query={q}
-                tabbable={index === Math.min(active, hits.length - 1)}
-                onFocus={() => setActive(index)}
-                onPreview={() => preview(index)}
-                onOpenFolder={() => onOpenFolder(hit.folder)}
+                tabbable={index === Math.min(active, rows.length - 1)}
+                editing={editingKey === row.key}
+                events={actions}
+                onFocus={() => choose(index)}
+                onPreview={() => preview(row)}
+                onOpenFolder={() => onOpenFolder(row.file.folder)}
+                onMenu={(position) => openMenu(index, position)}
               />
             ))}
           </tbody>
@@ -108,90 +173,25 @@ export function SearchView({ username, query, onOpenFolder, onPreview }: SearchV
       </div>
     </ListState>
   );
-  const body = q.length === 0 ? <p className="search__hint">{t('search:typeToSearch')}</p> : results;
 
-  const showCount = q.length > 0 && !search.isPending && hits.length > 0;
   return (
     <section className="search" aria-labelledby={headingId}>
-      <header className="search__header">
-        <h2 id={headingId} className="search__title">
-          {q.length > 0 ? t('search:resultsFor', { query: q }) : t('search:title')}
-        </h2>
-        <p className="search__count" role="status">
-          {showCount
-            ? search.hasNextPage
-              ? t('search:countMore', { count: hits.length })
-              : t('search:count', { count: hits.length })
-            : ''}
-        </p>
-      </header>
-      {body}
+      {/* The breadcrumb says what this is and the status bar how many (as for a folder); the heading names the list. */}
+      <h2 id={headingId} className="visually-hidden">
+        {q.length > 0 ? t('search:resultsFor', { query: q }) : t('search:title')}
+      </h2>
+      {q.length === 0 ? <p className="search__hint">{t('search:typeToSearch')}</p> : results}
+      {menu ? (
+        <FileContextMenu
+          target={{ rows: [menu.row], everything: false, inShell: actions.inShell, search: true }}
+          commands={hitCommands}
+          position={menu.position}
+          onClose={() => {
+            setMenu(null);
+            focusHit(active);
+          }}
+        />
+      ) : null}
     </section>
-  );
-}
-
-interface HitRowProps {
-  hit: SearchHit;
-  index: number;
-  query: string;
-  /** The one result Tab stops at (the list is one stop; arrows move within it). */
-  tabbable: boolean;
-  onFocus(): void;
-  onPreview(): void;
-  onOpenFolder(): void;
-}
-
-function HitRow({ hit, index, query, tabbable, onFocus, onPreview, onOpenFolder }: HitRowProps) {
-  const { t } = useTranslation();
-  const Icon = KIND_ICON[fileKind(hit.name, hit.mimeType)];
-  const where = hit.folder ?? t('search:root');
-  return (
-    <tr className="search__row" onDoubleClick={onPreview}>
-      <th scope="row" className="search__name">
-        <button
-          type="button"
-          className="search__open"
-          data-hit={index}
-          tabIndex={tabbable ? 0 : -1}
-          onFocus={onFocus}
-          onClick={onPreview}
-          title={t('search:previewNamed', { name: hit.name })}
-        >
-          <Icon size={16} aria-hidden="true" className="search__icon" />
-          <Marked name={hit.name} query={query} />
-        </button>
-      </th>
-      <td className="search__folder">
-        <button
-          type="button"
-          className="link-button search__folder-link"
-          tabIndex={tabbable ? 0 : -1}
-          onFocus={onFocus}
-          onClick={onOpenFolder}
-          aria-label={hit.folder === null ? t('search:openRoot') : t('search:openFolder', { folder: hit.folder })}
-        >
-          <Folder size={14} aria-hidden="true" />
-          <span>{where}</span>
-        </button>
-      </td>
-      <td className="search__num">{formatBytes(hit.size)}</td>
-      <td className="search__when" title={formatFullDate(hit.modifiedAt)}>
-        {formatModified(hit.modifiedAt)}
-      </td>
-    </tr>
-  );
-}
-
-/** The name with the part that matched the search marked. */
-function Marked({ name, query }: { name: string; query: string }) {
-  const range = matchRange(name, query);
-  if (!range) return <span className="search__text">{name}</span>;
-  const [start, stop] = range;
-  return (
-    <span className="search__text">
-      {name.slice(0, start)}
-      <mark className="search__mark">{name.slice(start, stop)}</mark>
-      {name.slice(stop)}
-    </span>
   );
 }

@@ -3,6 +3,7 @@ import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-qu
 import i18next from 'i18next';
 import { ApiError, NimbusClient, errorMessage, type Connection } from '../../api/client';
 import { getBridge } from '../../api/bridge';
+import { toastsLoadError } from '../../api/loadErrors';
 import { KeyLinkPrompt } from '../KeyLinkPrompt/KeyLinkPrompt';
 import type { SignInForm } from '../SignIn/SignIn';
 import { SessionContext, type Me, type SessionApi } from './sessionContext';
@@ -63,10 +64,8 @@ export function ReadySession(props: ReadySessionProps) {
     () =>
       new QueryClient({
         queryCache: new QueryCache({
-          onError: (error) => {
-            // 401 signs out; an unreachable daemon is shown by the status bar, not a toast per refetch.
-            if (error instanceof ApiError && (error.status === 401 || error.code === 'unreachable')) return;
-            toastError(i18next.t('shell:loadDataFailed'), errorMessage(error));
+          onError: (error, query) => {
+            if (toastsLoadError(error, query.meta)) toastError(i18next.t('shell:loadDataFailed'), errorMessage(error));
           },
         }),
         defaultOptions: {

@@ -76,7 +76,11 @@ export function KeysSection({ username }: { username: string }) {
 
   return (
     <SettingsCard title={t('settings:keys.title')} lead={t('settings:keys.lead')}>
-      {keys.isError ? <p className="field__error">{errorMessage(keys.error)}</p> : null}
+      {keys.isError ? (
+        <p className="field__error" role="alert">
+          {errorMessage(keys.error)}
+        </p>
+      ) : null}
       {keys.isSuccess && mine.length === 0 ? <p className="settings__muted">{t('settings:keys.none')}</p> : null}
       {mine.length > 0 ? (
         <ul className="settings__list" aria-label={t('settings:keys.list')}>

@@ -18,7 +18,11 @@ export function SessionsSection() {
   return (
     <SettingsCard title={t('settings:sessions.title')} lead={t('settings:sessions.lead')}>
       {sessions.isPending ? <p className="settings__muted">{t('common:loading')}</p> : null}
-      {sessions.isError ? <p className="field__error">{errorMessage(sessions.error)}</p> : null}
+      {sessions.isError ? (
+        <p className="field__error" role="alert">
+          {errorMessage(sessions.error)}
+        </p>
+      ) : null}
       {sessions.isSuccess && list.length === 0 ? <p className="settings__muted">{t('settings:sessions.none')}</p> : null}
       {list.length > 0 ? (
         <ul className="settings__list" aria-label={t('settings:sessions.title')}>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useState, type FormEvent } from 'react';
+import type { MailDelivery } from '../../../shared/types';
 import { errorMessage, type NimbusClient } from '../../api/client';
 import { TextField } from '../TextField/TextField';
 import { FormProblem } from './FormProblem';
@@ -11,13 +12,24 @@ import { SubmitButton } from './SubmitButton';
  */
 export const RESET_SENT = 'If the account exists, a mail is on its way. Its link works for one hour.';
 
-/** Asks for a username or e-mail address and has `auth.reset` mail a reset link. */
-export function ForgotForm({ client }: { client: NimbusClient }) {
+interface ForgotFormProps {
+  client: NimbusClient;
+  /**
+   * How the daemon sends mail (`auth.options`); null until known or from an older daemon. With
+   * `outbox` nothing is mailed: the link is a file on the server, and saying "a mail is on its
+   * way" would leave the person waiting for nothing.
+   */
+  mailDelivery: MailDelivery | null;
+}
+
+/** Asks for a username or e-mail address and has `auth.reset` mail a reset link (or write it to the outbox). */
+export function ForgotForm({ client, mailDelivery }: ForgotFormProps) {
   const { t } = useTranslation();
   const [who, setWho] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
+  const outbox = mailDelivery === 'outbox';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,13 +50,13 @@ export function ForgotForm({ client }: { client: NimbusClient }) {
     }
   }
 
-  if (sent) return <FormProblem tone="ok" problem={t('signin:forgotForm.sent')} />;
+  if (sent) return <FormProblem tone="ok" problem={t(outbox ? 'signin:forgotForm.sentOutbox' : 'signin:forgotForm.sent')} />;
   return (
     <form className="signin__form" onSubmit={submit} aria-labelledby="signin-title" noValidate>
-      <p className="signin__lead">{t('signin:forgotForm.lead')}</p>
+      <p className="signin__lead">{t(outbox ? 'signin:forgotForm.leadOutbox' : 'signin:forgotForm.lead')}</p>
       <TextField label={t('signin:forgotForm.who')} value={who} onChange={setWho} autoComplete="username" autoFocus spellCheck={false} />
       <FormProblem problem={problem} />
-      <SubmitButton label={t('signin:forgotForm.send')} busy={busy} />
+      <SubmitButton label={t(outbox ? 'signin:forgotForm.sendOutbox' : 'signin:forgotForm.send')} busy={busy} />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type ReactNode } from 'react';
+import type { MailDelivery } from '../../../shared/types';
 import type { NimbusClient } from '../../api/client';
 import type { Me } from '../Session/sessionContext';
 import { ForgotForm } from './ForgotForm';
@@ -34,11 +35,17 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
   const [form, setForm] = useState<Form>(initialForm);
   // "Create an account" shows only where the daemon takes new accounts (NIMBUS_REGISTRATION=open).
   const [registrationOpen, setRegistrationOpen] = useState(false);
+  // Where a reset link goes: with no SMTP it is written to the outbox on the server, and the page must not promise a mail.
+  const [mailDelivery, setMailDelivery] = useState<MailDelivery | null>(null);
   useEffect(() => {
     let live = true;
     client
       .call('auth.options', {})
-      .then((options) => live && setRegistrationOpen(options.registration === 'open'))
+      .then((options) => {
+        if (!live) return;
+        setRegistrationOpen(options.registration === 'open');
+        setMailDelivery(options.mailDelivery ?? null);
+      })
       .catch(() => undefined); // an older daemon, or none: no link
     return () => {
       live = false;
@@ -64,7 +71,7 @@ export function SignIn({ client, initialForm, message, goodNews, verifyKey, onSi
   if (form === 'key') {
     body = <KeyForm message={notice} verify={verifyKey} onSignedIn={(key, me) => onSignedIn({ auth: 'key', key, me })} />;
   } else if (form === 'forgot') {
-    body = <ForgotForm client={client} />;
+    body = <ForgotForm client={client} mailDelivery={mailDelivery} />;
   } else if (form === 'register') {
     body = (
       <RegisterForm

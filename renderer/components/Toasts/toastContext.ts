@@ -7,7 +7,10 @@ export interface ToastInput {
   title: string;
   /** Second line: the daemon's message, a link… */
   detail?: string;
-  /** Keeps the toast until dismissed (errors and links a person may want to read). */
+  /**
+   * Keeps the toast until dismissed (a link a person may want to copy). Errors always stay until
+   * dismissed; anything else leaves by itself after a few seconds unless this is set.
+   */
   sticky?: boolean;
   /** One button in the toast ("Undo" after a delete); the toast closes when it is pressed. */
   action?: ToastAction;
@@ -34,10 +37,17 @@ export interface ToastApi {
 export const ToastContext = createContext<ToastApi | null>(null);
 
 /**
- * Lets an open dialog give the toasts a place of their own, beside it rather than over its
- * buttons: call it with that element; it returns the function that gives the place back.
+ * Where toasts may go: `overlay`, an open dialog or preview (the innermost one opened last wins);
+ * `page`, the main pane's own strip under the view, used when no overlay is open.
  */
-export type ToastHostRegistry = (host: HTMLElement) => () => void;
+export type ToastPlaceKind = 'overlay' | 'page';
+
+/**
+ * Lets an open dialog (or the page) give the toasts a place of their own, in the flow beside
+ * its controls rather than over them: call it with that element; it returns the function that
+ * gives the place back.
+ */
+export type ToastHostRegistry = (host: HTMLElement, kind?: ToastPlaceKind) => () => void;
 
 export const ToastHostContext = createContext<ToastHostRegistry | null>(null);
 

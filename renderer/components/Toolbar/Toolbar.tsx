@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FolderPlus, FolderUp, LayoutGrid, List, Search, Upload, type LucideIcon } from 'lucide-react';
 import { actionsOn, type ActionCommands, type ActionTarget } from '../FileBrowser/fileActions';
 import type { ViewMode } from '../FileBrowser/viewMode';
+import { useCompact } from '../FileTable/useCompact';
 import './Toolbar.css';
 
 interface ToolbarProps {
@@ -38,9 +39,117 @@ function ToolButton(props: { label: string; title: string; icon: LucideIcon; dis
   );
 }
 
+/**
+ * A tool on a phone or touch screen: its icon over a short label a person reads (a finger has
+ * no hover, so no tooltip). The accessible name is the visible text, or `label` when it says
+ * more ("List view" for "List"), which always holds the text: what is seen is what a voice user says.
+ */
+export function ToolTile(props: {
+  text: string;
+  label?: string;
+  title?: string;
+  icon: LucideIcon;
+  primary?: boolean;
+  danger?: boolean;
+  pressed?: boolean;
+  disabled?: boolean;
+  popup?: boolean;
+  onClick: (event: MouseEvent<HTMLButtonElement>) => void;
+}) {
+  const Icon = props.icon;
+  const tone = props.primary ? ' tool-tile--primary' : props.danger ? ' tool-tile--danger' : '';
+  return (
+    <button
+      type="button"
+      className={`tool-tile${tone}`}
+      aria-label={props.label}
+      title={props.title}
+      aria-pressed={props.pressed}
+      aria-haspopup={props.popup ? 'menu' : undefined}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
+      <Icon size={19} aria-hidden="true" />
+      <span className="tool-tile__text">{props.text}</span>
+    </button>
+  );
+}
+
+/** List or grid: two pressed-or-not buttons (tiles with a short label on a phone). */
+function ViewSwitch({ view, compact, onViewChange }: { view: ViewMode; compact: boolean; onViewChange: (view: ViewMode) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="toolbar__views" role="group" aria-label={t('explorer:toolbar.view')}>
+      {(['list', 'grid'] as const).map((mode) => {
+        const icon = mode === 'list' ? List : LayoutGrid;
+        const label = t(`explorer:toolbar.${mode}View`);
+        const pressed = view === mode;
+        if (compact) {
+          const text = t(`explorer:toolbar.${mode}Short`);
+          return <ToolTile key={mode} text={text} label={label} icon={icon} pressed={pressed} onClick={() => onViewChange(mode)} />;
+        }
+        const Icon = icon;
+        return (
+          <button
+            key={mode}
+            type="button"
+            className="icon-button"
+            aria-label={label}
+            title={label}
+            aria-pressed={pressed}
+            onClick={() => onViewChange(mode)}
+          >
+            <Icon size={17} aria-hidden="true" />
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * The explorer's toolbar. On a desktop: the breadcrumb, the file actions as icons with
+ * tooltips, the view switch, search and the upload buttons. On a phone or touch screen
+ * (useCompact): the breadcrumb, one line of labelled tiles and the search box; the file
+ * actions move to the selection bar, which shows while something is selected (SelectionBar).
+ */
 export function Toolbar(props: ToolbarProps) {
   const { t } = useTranslation();
+  const compact = useCompact();
   const { target, commands } = props;
+  const search = (
+    <div className="toolbar__search" role="search">
+      <Search size={15} aria-hidden="true" />
+      <input
+        type="search"
+        className="input toolbar__filter"
+        placeholder={t('explorer:toolbar.searchPlaceholder')}
+        aria-label={t('explorer:toolbar.search')}
+        value={props.search}
+        maxLength={200}
+        onChange={(event) => props.onSearchChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') props.onSearchChange('');
+        }}
+      />
+    </div>
+  );
+  if (compact) {
+    return (
+      <div className="toolbar toolbar--compact">
+        <div className="toolbar__crumbs">{props.breadcrumb}</div>
+        <div className="toolbar__tiles">
+          <ViewSwitch view={props.view} compact onViewChange={props.onViewChange} />
+          {props.onNewFolder ? <ToolTile text={t('explorer:toolbar.newFolder')} icon={FolderPlus} onClick={props.onNewFolder} /> : null}
+          {props.onUploadFolder ? (
+            <ToolTile text={t('explorer:toolbar.uploadFolder')} icon={FolderUp} onClick={props.onUploadFolder} />
+          ) : null}
+          <ToolTile text={t('explorer:toolbar.upload')} icon={Upload} primary onClick={props.onUpload} />
+        </div>
+        {search}
+      </div>
+    );
+  }
   return (
     <div className="toolbar">
       <div className="toolbar__crumbs">{props.breadcrumb}</div>
@@ -63,40 +172,8 @@ export function Toolbar(props: ToolbarProps) {
           );
         })}
       </div>
-      <div className="toolbar__views" role="group" aria-label={t('explorer:toolbar.view')}>
-        {(['list', 'grid'] as const).map((mode) => {
-          const Icon = mode === 'list' ? List : LayoutGrid;
-          const label = t(`explorer:toolbar.${mode}View`);
-          return (
-            <button
-              key={mode}
-              type="button"
-              className="icon-button"
-              aria-label={label}
-              title={label}
-              aria-pressed={props.view === mode}
-              onClick={() => props.onViewChange(mode)}
-            >
-              <Icon size={17} aria-hidden="true" />
-            </button>
-          );
-        })}
-      </div>
-      <div className="toolbar__search" role="search">
-        <Search size={15} aria-hidden="true" />
-        <input
-          type="search"
-          className="input toolbar__filter"
-          placeholder={t('explorer:toolbar.searchPlaceholder')}
-          aria-label={t('explorer:toolbar.search')}
-          value={props.search}
-          maxLength={200}
-          onChange={(event) => props.onSearchChange(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') props.onSearchChange('');
-          }}
-        />
-      </div>
+      <ViewSwitch view={props.view} compact={false} onViewChange={props.onViewChange} />
+      {search}
       {props.onNewFolder ? (
         <button type="button" className="button" onClick={props.onNewFolder}>
           <FolderPlus size={16} aria-hidden="true" />

@@ -7,6 +7,7 @@ import { useSendVerification } from '../../hooks/useSendVerification';
 import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { useClient, useSession } from '../Session/sessionContext';
 import { useToast } from '../Toasts/toastContext';
+import { ADMIN_ROLE, PromoteDialog } from './PromoteDialog';
 import { UserDialog } from '../UserDialog/UserDialog';
 import { UserHeader } from '../UserHeader/UserHeader';
 
@@ -26,8 +27,15 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
   const toast = useToast();
   const run = useApiAction();
   const sendVerification = useSendVerification();
-  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'delete' | 'promote' | null>(null);
   const username = user.username;
+
+  // Making someone an admin hands them every account and every file: asked first, as a delete is.
+  // Until confirmed nothing is sent, and the role list still shows the role the user has.
+  function pickRole(name: string) {
+    if (name === ADMIN_ROLE && user.role !== ADMIN_ROLE) setDialog('promote');
+    else void changeRole(name);
+  }
 
   async function changeRole(name: string) {
     const done = await run(t('admin:user.roleFailed', { user: username, role: name }), () => client.call('user.role', { username, name }), [
@@ -41,7 +49,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
       <UserHeader
         user={user}
         roles={roles}
-        onChangeRole={(name) => void changeRole(name)}
+        onChangeRole={pickRole}
         onVerify={() => void sendVerification(user)}
         onEdit={() => setDialog('edit')}
         onDelete={() => setDialog('delete')}
@@ -74,6 +82,7 @@ export function UserSection({ user, roles, folderCount, onRenamed, onDeleted }: 
           }}
         />
       ) : null}
+      {dialog === 'promote' ? <PromoteDialog user={user} onConfirm={() => changeRole(ADMIN_ROLE)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' ? (
         <ConfirmDialog
           title={t('admin:user.deleteTitle', { user: username })}

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry, FileVersion } from '../../../shared/types';
+import { ERROR_SHOWN_IN_PLACE } from '../../api/loadErrors';
 import { queryKeys } from '../../api/queryKeys';
 import { formatDateTime } from '../../lib/format';
 import { useClient } from '../Session/sessionContext';
@@ -16,6 +17,7 @@ export function useVersions(username: string, folder: string | null, file: strin
     queryFn: async ({ signal }) => (await client.call('files.versions', { username, folder: folder ?? undefined, file }, signal)).versions,
     // Keeping a version publishes no event of its own: asked for again whenever the panel opens.
     refetchOnMount: 'always',
+    meta: ERROR_SHOWN_IN_PLACE, // the dialog says it, with a Retry
   });
 }
 
