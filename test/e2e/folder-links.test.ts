@@ -38,6 +38,7 @@ const WORDS = {
     uploadLink: 'Upload link…',
     done: 'Done',
     table: 'Your share links',
+    selectionBar: 'Selection',
   },
   cs: {
     files: 'Soubory v ana',
@@ -46,6 +47,7 @@ const WORDS = {
     uploadLink: 'Odkaz pro nahrávání…',
     done: 'Hotovo',
     table: 'Vaše odkazy ke sdílení',
+    selectionBar: 'Výběr',
   },
 } as const;
 
@@ -320,7 +322,13 @@ describe.skipIf(!runUi)('folder links and upload links from the explorer (Chromi
 
       // The explorer with a folder selected: its toolbar offers both links; the folders' tags say which they have.
       await list.getByText('Inbox', { exact: true }).click();
-      await shoot(`explorer-${lang}`, () => page.getByRole('button', { name: words.uploadLink }).waitFor());
+      // On a phone the toolbar gives way to the selection bar (its other actions under "More"):
+      // wait for what this size shows, not for a button the resize is about to take away.
+      await shoot(`explorer-${lang}`, async () => {
+        const phone = page.viewportSize()!.width < 600;
+        if (phone) await page.getByRole('group', { name: words.selectionBar }).waitFor();
+        else await page.getByRole('button', { name: words.uploadLink }).waitFor();
+      });
       expect(await list.getByRole('button', { name: words.sharedFolder, exact: true }).count()).toBe(1);
 
       await page.goto(`${t.url}/shared`);

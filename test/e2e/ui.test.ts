@@ -223,6 +223,8 @@ describe.skipIf(!runUi)('the web UI in Chromium against a real daemon', () => {
       const input = page().getByRole('textbox', { name: 'New name for notes.txt' });
       await input.fill('journal.txt');
       await input.press('Enter');
+      // The editor stays until the daemon answers (a clash keeps what was typed): wait for it to close.
+      await input.waitFor({ state: 'detached' });
       await page().getByRole('grid').getByText('journal.txt').waitFor();
       await expect
         .poll(async () => (await api(h, 'GET', '/api/folders/files', { username: 'ana', folder: 'Photos' })).body.files)
