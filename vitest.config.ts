@@ -47,6 +47,7 @@ const clusterFiles = [
     'bad-input',
     'endpoints',
     'badges',
+    'role-badges',
     'events',
     'event-replay',
     'verify-events',

@@ -14,7 +14,7 @@ export interface ErrorPage {
   message: string;
   browsersOnly: boolean;
   /** The page's words in the reader's language (daemon/http/page-words.ts), where it has them; else `title` and `message`. */
-  words?: 'deadLink' | 'nothingHere';
+  words?: 'deadLink' | 'nothingHere' | 'usedLink' | 'noSuchPage';
   /** Instead, the password page of this share link (daemon/http/share-pages.ts); `wrong`: the last try was wrong. */
   passwordFor?: { token: string; wrong: boolean };
 }
@@ -61,7 +61,29 @@ export const badRequest = (message: string, code: ErrorCode = 'invalid_parameter
 export const invalidToken = (message: string, status: 400 | 404 = 400) => new ApiError('invalid_token', message, {}, null, status);
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
-export const quotaExceeded = (message = 'Storage quota exceeded') => new ApiError('quota_exceeded', message);
+/**
+ * 507 `quota_exceeded`, with the bytes the request needed (when its size was known) and what
+ * was left of the quota, so a client can say both in its own words and units (the body's
+ * `needed` and `available`; `error` keeps the daemon's sentence).
+ */
+export class QuotaExceeded extends ApiError {
+  readonly needed: number | null;
+  readonly available: number | null;
+
+  constructor(message: string, room: QuotaRoom = {}) {
+    super('quota_exceeded', message);
+    this.needed = room.needed ?? null;
+    this.available = room.available === undefined || room.available === null ? null : Math.max(0, room.available);
+  }
+}
+
+/** What a quota refusal knows: the bytes asked for, and the bytes free (never below 0). */
+export interface QuotaRoom {
+  needed?: number | null;
+  available?: number | null;
+}
+
+export const quotaExceeded = (message = 'Storage quota exceeded', room: QuotaRoom = {}) => new QuotaExceeded(message, room);
 /** A name self-registration may not take; it says no more than that (what storage holds is nobody else's business). */
 export const nameUnavailable = () => conflict('name_unavailable', 'This name cannot be registered; choose another');
 /** An upload or rename onto a name a file already has (the UI words it from the code). */

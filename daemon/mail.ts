@@ -10,6 +10,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** The language of its words (shared/languages.ts), sent as its Content-Language header. */
+  language?: string;
 }
 
 export interface SentMail {
@@ -57,7 +59,8 @@ export class Mailer {
     // Named when asked for, before any wait: two mails within one millisecond (a reset asked
     // for twice) used to sort by their random suffix, the later one first now and then.
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(++this.#sent).padStart(8, '0')}-${randomBytes(4).toString('hex')}.eml`;
-    const message = { from: this.#from, ...mail };
+    const { language, ...content } = mail;
+    const message = { from: this.#from, ...content, ...(language ? { headers: { 'Content-Language': language } } : {}) };
     const transport = await this.#transporter();
     if (this.delivery === 'smtp') {
       try {

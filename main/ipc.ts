@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { IPC_CHANNELS, type DaemonConnection, type IpcChannel } from '../shared/ipc.js';
+import { UI_LANGUAGES, type UiLanguage } from '../shared/languages.js';
 import { checkAccountName, checkFileName } from '../shared/validation.js';
 import { isSameOrigin, isWebUrl } from './navigation.js';
 
@@ -18,7 +19,14 @@ export interface IpcDeps {
   showItemInFolder(fullPath: string): void;
   openPath(fullPath: string): Promise<string>;
   openExternal(url: string): Promise<void>;
+  /** Words the menus and the tray in the explorer's language. */
+  setLanguage(language: UiLanguage): void;
+  /** Electron's own theme (nativeTheme.themeSource): the window's frame and its first paint follow the explorer's choice. */
+  setTheme(theme: ShellTheme): void;
 }
+
+const SHELL_THEMES = ['system', 'light', 'dark'] as const;
+export type ShellTheme = (typeof SHELL_THEMES)[number];
 
 type Sender = { senderFrame: Pick<NonNullable<IpcMainInvokeEvent['senderFrame']>, 'url' | 'parent'> | null };
 
@@ -95,6 +103,20 @@ export function createIpcHandlers(deps: IpcDeps): Record<IpcChannel, Handler> {
       assertArgCount(args, 0);
       const error = await deps.openPath(deps.storageDir);
       if (error) throw new IpcError(`Could not open the storage folder: ${error}`);
+    },
+    [IPC_CHANNELS.setLanguage]: (...args) => {
+      assertArgCount(args, 1);
+      const language = args[0];
+      if (typeof language !== 'string' || !(UI_LANGUAGES as readonly string[]).includes(language))
+        throw new IpcError(`language must be one of ${UI_LANGUAGES.join(', ')}`);
+      deps.setLanguage(language as UiLanguage);
+    },
+    [IPC_CHANNELS.setTheme]: (...args) => {
+      assertArgCount(args, 1);
+      const theme = args[0];
+      if (typeof theme !== 'string' || !(SHELL_THEMES as readonly string[]).includes(theme))
+        throw new IpcError(`theme must be one of ${SHELL_THEMES.join(', ')}`);
+      deps.setTheme(theme as ShellTheme);
     },
   };
 }

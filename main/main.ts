@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog, ipcMain, session, shell } from 'electron';
+import { app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
 import { startDaemon, type RunningDaemon } from '../daemon/index.js';
 import { createShellActions } from './actions.js';
 import { startDaemonWithFallback } from './daemonHost.js';
@@ -13,9 +13,10 @@ import { registerIpcHandlers } from './ipc.js';
 import { setupQuit, setupSingleInstance } from './lifecycle.js';
 import { shellLog, useLogger } from './log.js';
 import { setupAppMenu } from './menu.js';
+import { menuWords } from './menu-words.js';
 import { setupSessionSecurity } from './security.js';
 import { loadSettings } from './settings.js';
-import { setupTray } from './tray.js';
+import { setupTray, wordTray } from './tray.js';
 import { MainWindow } from './window.js';
 import { windowStateFile } from './windowState.js';
 
@@ -58,6 +59,14 @@ function setupMainProcess(daemon: RunningDaemon): void {
     showItemInFolder: (fullPath) => shell.showItemInFolder(fullPath),
     openPath: (fullPath) => shell.openPath(fullPath),
     openExternal: (url) => shell.openExternal(url),
+    // The explorer's language, once it names one, wins over the system's for the menus and the tray.
+    setLanguage: (language) => {
+      setupAppMenu(actions, process.platform, language);
+      if (tray) wordTray(tray, actions, daemon.url, language);
+    },
+    setTheme: (theme) => {
+      nativeTheme.themeSource = theme;
+    },
   });
   mainWindow = new MainWindow({
     daemonUrl: daemon.url,
@@ -89,7 +98,7 @@ async function main(): Promise<void> {
   try {
     daemon = await setupDaemon();
   } catch (err) {
-    dialog.showErrorBox('Nimbus could not start', (err as Error).message);
+    dialog.showErrorBox(menuWords(app.getLocale()).couldNotStart, (err as Error).message);
     app.exit(1);
     return;
   }

@@ -1,4 +1,5 @@
-import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { app, Menu, type MenuItemConstructorOptions } from 'electron';
+import { MENU_WORDS, menuWords, type MenuWords } from './menu-words.js';
 
 /** The custom commands of the application menu; the standard ones are Electron roles. */
 export interface AppMenuActions {
@@ -12,13 +13,18 @@ export interface AppMenuActions {
 /**
  * The usual menus with the usual shortcuts (roles bring the platform's accelerators:
  * Ctrl/Cmd+C, V, X, Z, A, R, W, +/-/0, F11 or Ctrl+Cmd+F). On macOS the first menu is
- * the app menu; elsewhere Quit and About live under File and Help.
+ * the app menu; elsewhere Quit and About live under File and Help. `w`: the words of the
+ * system's language (menu-words.ts).
  */
-export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenuActions): MenuItemConstructorOptions[] {
+export function buildAppMenuTemplate(
+  platform: NodeJS.Platform,
+  actions: AppMenuActions,
+  w: MenuWords = MENU_WORDS.en,
+): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const quit: MenuItemConstructorOptions = {
     id: 'quit',
-    label: isMac ? 'Quit Nimbus' : 'Quit',
+    label: isMac ? w.quitNimbus : w.quit,
     accelerator: 'CmdOrCtrl+Q',
     click: () => actions.quit(),
   };
@@ -37,19 +43,19 @@ export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenu
     ],
   };
   const fileMenu: MenuItemConstructorOptions = {
-    label: 'File',
+    label: w.file,
     submenu: [
-      { id: 'open-storage', label: 'Open Storage Folder', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openStorageFolder() },
-      { id: 'open-logs', label: 'Open Log Folder', click: () => actions.openLogFolder() },
-      { id: 'open-browser', label: 'Open in Browser', click: () => actions.openInBrowser() },
-      { id: 'copy-key', label: 'Copy API Key', click: () => actions.copyApiKey() },
+      { id: 'open-storage', label: w.openStorage, accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openStorageFolder() },
+      { id: 'open-logs', label: w.openLogs, click: () => actions.openLogFolder() },
+      { id: 'open-browser', label: w.openInBrowser, click: () => actions.openInBrowser() },
+      { id: 'copy-key', label: w.copyKey, click: () => actions.copyApiKey() },
       { type: 'separator' },
-      { role: 'close', label: 'Close Window' },
+      { role: 'close', label: w.closeWindow },
       ...(isMac ? [] : [{ type: 'separator' } as const, quit]),
     ],
   };
   const editMenu: MenuItemConstructorOptions = {
-    label: 'Edit',
+    label: w.edit,
     submenu: [
       { role: 'undo' },
       { role: 'redo' },
@@ -64,7 +70,7 @@ export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenu
     ],
   };
   const viewMenu: MenuItemConstructorOptions = {
-    label: 'View',
+    label: w.view,
     submenu: [
       { role: 'reload' },
       { role: 'forceReload' },
@@ -78,22 +84,23 @@ export function buildAppMenuTemplate(platform: NodeJS.Platform, actions: AppMenu
     ],
   };
   const windowMenu: MenuItemConstructorOptions = {
-    label: 'Window',
+    label: w.window,
     role: 'window',
     submenu: isMac
       ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
       : [{ role: 'minimize' }, { role: 'close' }],
   };
   const helpMenu: MenuItemConstructorOptions = {
-    label: 'Help',
+    label: w.help,
     role: 'help',
     submenu: isMac
-      ? [{ id: 'open-browser-help', label: 'Open Nimbus in Browser', click: () => actions.openInBrowser() }]
+      ? [{ id: 'open-browser-help', label: w.openNimbusInBrowser, click: () => actions.openInBrowser() }]
       : [{ role: 'about' }],
   };
   return [...(isMac ? [appMenu] : []), fileMenu, editMenu, viewMenu, windowMenu, helpMenu];
 }
 
-export function setupAppMenu(actions: AppMenuActions, platform: NodeJS.Platform = process.platform): void {
-  Menu.setApplicationMenu(Menu.buildFromTemplate(buildAppMenuTemplate(platform, actions)));
+/** Installs the application menu in the system's language (`locale`: Electron's, once the app is ready). */
+export function setupAppMenu(actions: AppMenuActions, platform: NodeJS.Platform = process.platform, locale = app.getLocale()): void {
+  Menu.setApplicationMenu(Menu.buildFromTemplate(buildAppMenuTemplate(platform, actions, menuWords(locale))));
 }

@@ -16,6 +16,8 @@ const CHANNELS: typeof IPC_CHANNELS = {
   revealFile: 'nimbus:reveal-file',
   openExternal: 'nimbus:open-external',
   openStorageFolder: 'nimbus:open-storage-folder',
+  setLanguage: 'nimbus:set-language',
+  setTheme: 'nimbus:set-theme',
 };
 
 const bridge: NimbusBridge = {
@@ -23,6 +25,8 @@ const bridge: NimbusBridge = {
   revealFile: (username, folder, file) => ipcRenderer.invoke(CHANNELS.revealFile, username, folder, file),
   openExternal: (url) => ipcRenderer.invoke(CHANNELS.openExternal, url),
   openStorageFolder: () => ipcRenderer.invoke(CHANNELS.openStorageFolder),
+  setLanguage: (language) => ipcRenderer.invoke(CHANNELS.setLanguage, language),
+  setTheme: (theme) => ipcRenderer.invoke(CHANNELS.setTheme, theme),
   platform: process.platform,
 };
 

@@ -1,5 +1,6 @@
-import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
+import { app, Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import { TRAY_ICON_PNG, TRAY_TEMPLATE_2X_PNG, TRAY_TEMPLATE_PNG } from './icons.js';
+import { MENU_WORDS, menuWords, type MenuWords } from './menu-words.js';
 
 /** What the tray's menu items do; main.ts wires them to the window, shell and daemon. */
 export interface TrayActions {
@@ -10,14 +11,15 @@ export interface TrayActions {
   quit(): void;
 }
 
-export function buildTrayMenuTemplate(actions: TrayActions): MenuItemConstructorOptions[] {
+/** The tray's menu, in `w`, the words of the system's language (menu-words.ts). */
+export function buildTrayMenuTemplate(actions: TrayActions, w: MenuWords = MENU_WORDS.en): MenuItemConstructorOptions[] {
   return [
-    { id: 'open', label: 'Open Nimbus', click: () => actions.openWindow() },
-    { id: 'storage', label: 'Open storage folder', click: () => actions.openStorageFolder() },
-    { id: 'logs', label: 'Open log folder', click: () => actions.openLogFolder() },
-    { id: 'copy-key', label: 'Copy API key', click: () => actions.copyApiKey() },
+    { id: 'open', label: w.trayOpen, click: () => actions.openWindow() },
+    { id: 'storage', label: w.trayStorage, click: () => actions.openStorageFolder() },
+    { id: 'logs', label: w.trayLogs, click: () => actions.openLogFolder() },
+    { id: 'copy-key', label: w.trayCopyKey, click: () => actions.copyApiKey() },
     { type: 'separator' },
-    { id: 'quit', label: 'Quit', click: () => actions.quit() },
+    { id: 'quit', label: w.quit, click: () => actions.quit() },
   ];
 }
 
@@ -30,14 +32,26 @@ export function trayImage(platform: NodeJS.Platform): NativeImage {
   return image;
 }
 
+/** Gives the tray its tooltip and menu in `locale`'s words: at start, and again when the explorer's language changes. */
+export function wordTray(tray: Pick<Tray, 'setToolTip' | 'setContextMenu'>, actions: TrayActions, daemonUrl: string, locale: string): void {
+  const w = menuWords(locale);
+  tray.setToolTip(w.trayTooltip(daemonUrl));
+  tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenuTemplate(actions, w)));
+}
+
 /**
  * Creates the tray icon that keeps Nimbus reachable while its window is closed. The
- * caller must hold on to the returned Tray, or it is garbage-collected and vanishes.
+ * caller must hold on to the returned Tray, or it is garbage-collected and vanishes. Its words
+ * are in the system's language (`locale`: Electron's, once the app is ready).
  */
-export function setupTray(actions: TrayActions, daemonUrl: string, platform: NodeJS.Platform = process.platform): Tray {
+export function setupTray(
+  actions: TrayActions,
+  daemonUrl: string,
+  platform: NodeJS.Platform = process.platform,
+  locale = app.getLocale(),
+): Tray {
   const tray = new Tray(trayImage(platform));
-  tray.setToolTip(`Nimbus — running at ${daemonUrl}`);
-  tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenuTemplate(actions)));
+  wordTray(tray, actions, daemonUrl, locale);
   // Windows and most Linux panels open the app on a click; macOS shows the menu instead.
   if (platform !== 'darwin') tray.on('click', () => actions.openWindow());
   return tray;

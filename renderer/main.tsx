@@ -4,5 +4,8 @@ import './styles/global.css';
 import './i18n';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App/App';
+import { followAppearanceInShell } from './lib/shellAppearance';
 
+// Inside the desktop shell, its menus, tray and window follow the explorer's language and theme.
+followAppearanceInShell();
 createRoot(document.getElementById('root')!).render(<App />);

@@ -58,6 +58,11 @@ export const ANSWERS = {
   role: RoleSchema,
   roles: RolesSchema,
   roleChanged: RoleChangedSchema,
+  badgeUploaded: object({
+    ...msg,
+    badge: string('The picture’s path on this daemon (`/badges/uploaded/<id>.png`): a role’s `badge`'),
+    url: string('The same as a URL on this daemon’s address'),
+  }),
   shareChanged: object({ ...msg, share: ShareInfoSchema }),
   shares: SharesSchema,
   versions: object({ versions: array(FileVersionSchema) }),
@@ -80,6 +85,7 @@ export const ANSWERS = {
   fileBytes: raw({ '*/*': 'binary' }, 'The file’s bytes, with its own Content-Type, Content-Disposition, ETag and Last-Modified'),
   zip: raw({ 'application/zip': 'binary' }, 'A zip, streamed'),
   thumbnail: raw({ 'image/webp': 'binary' }, 'The thumbnail (WebP)'),
+  badgeImage: raw({ 'image/png': 'binary', 'image/jpeg': 'binary', 'image/webp': 'binary' }, 'An uploaded badge picture'),
   events: raw({ 'text/event-stream': 'text' }, 'Server-Sent Events: each `event: <type>` with `data:` a ChangeEvent'),
   page: raw({ 'text/html': 'text' }, 'A page for a person'),
   shareLink: raw(

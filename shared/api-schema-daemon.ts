@@ -70,6 +70,8 @@ export const ErrorBodySchema = named(
   object({
     error: string('What went wrong, in words (no message for `internal`)'),
     code: oneOf(ERROR_CODES, 'What went wrong, for a program'),
+    needed: optional(integer('`quota_exceeded`: the bytes the request needed, when its size was known')),
+    available: optional(integer('`quota_exceeded`: the bytes left of the quota (0 when over it)')),
   }),
 );
 

@@ -7,7 +7,6 @@
  */
 import {
   checkAccountName,
-  checkBadgeUrl,
   checkBoolean,
   checkEmail,
   checkFileName,
@@ -20,6 +19,7 @@ import {
   type Checked,
 } from './validation.js';
 import { ANSWERS, type Answer } from './api-answers.js';
+import { checkBadge, checkUploadedBadgeFile } from './badges.js';
 import type { AnySchema, Schema } from './api-schema.js';
 import { HealthUnavailableSchema } from './api-schema-daemon.js';
 import { DANEECLOUD } from './api-schema-daneecloud.js';
@@ -93,6 +93,18 @@ function checkTrashId(raw: string): Checked<string> {
   return { ok: true, value: raw };
 }
 
+/**
+ * The word a renamed restore puts in brackets after a name (trash.restore's `suffix`: "obnoveno"
+ * in Czech): 1–40 characters, and itself a valid file name, so it brings no `/`, control
+ * character or trailing dot into the name it is added to (which is checked again whole).
+ */
+function checkNameSuffix(raw: string): Checked<string> {
+  const word = raw.normalize('NFC');
+  if ([...word].length > 40) return { ok: false, message: 'must be 1–40 characters' };
+  const checked = checkFileName(word);
+  return checked.ok ? { ok: true, value: checked.value } : { ok: false, message: checked.message };
+}
+
 function checkDialect(raw: string): Checked<Dialect> {
   if (raw !== 'nimbus' && raw !== 'daneecloud') return { ok: false, message: 'must be "nimbus" or "daneecloud"' };
   return { ok: true, value: raw };
@@ -105,7 +117,8 @@ export const PARAM_CHECKS = {
   password: checkPassword,
   fileName: checkFileName,
   folderPath: checkFolderPath,
-  badge: checkBadgeUrl,
+  badge: checkBadge,
+  badgeFile: checkUploadedBadgeFile,
   maxStorage: checkMaxStorage,
   scope: checkScope,
   boolean: checkBoolean,
@@ -120,6 +133,7 @@ export const PARAM_CHECKS = {
   fileNameList: checkFileNameList,
   trashId: checkTrashId,
   versionId: checkTrashId,
+  nameSuffix: checkNameSuffix,
   expiry: checkExpiry,
 } as const satisfies Record<string, (raw: string) => Checked<unknown>>;
 
@@ -218,6 +232,12 @@ const folder = p('folderPath', 'Folder path: names separated by `/` (`photos/202
 const folderOpt = p('folderPath', 'Path of the folder holding the file; omitted means the user’s root', false);
 const file = p('fileName', 'File name');
 const roleName = p('accountName', 'Role name');
+/** Optional since issue 29: no badge is a role without a picture (shared/badges.ts). */
+const roleBadge = p(
+  'badge',
+  'Badge: an http(s) image URL, or a path of this daemon’s badges (`/badges/user.svg`, or what role.badge.upload answered); omitted: no badge',
+  false,
+);
 const permanent = p('boolean', 'Delete for good instead of moving to the trash (docs/explorer.md)', false);
 const moveTarget = p('folderPath', 'Path of the target folder; omitted or empty means the user’s root', false);
 /** A share link's options (docs/sharing.md): each left out keeps what the link has (a new link: none). */
@@ -523,7 +543,7 @@ const ENDPOINT_LIST = [
     params: {
       name: roleName,
       maxStorage: p('maxStorage', 'Quota in MB (MiB); -1 for unlimited'),
-      badge: p('badge', 'Badge image URL (http or https)'),
+      badge: roleBadge,
     },
     success: 201,
     answer: ANSWERS.roleChanged,
@@ -554,12 +574,41 @@ const ENDPOINT_LIST = [
       name: roleName,
       newname: p('accountName', 'New role name'),
       maxStorage: p('maxStorage', 'Quota in MB (MiB); -1 for unlimited'),
-      badge: p('badge', 'Badge image URL (http or https)'),
+      badge: roleBadge,
     },
     success: 201,
     answer: ANSWERS.roleChanged,
     errors: [400, 404, 409],
     events: ['role.changed'],
+  },
+  {
+    id: 'role.badge.upload',
+    method: 'POST',
+    path: '/api/role/badge',
+    group: 'role',
+    summary:
+      'Upload a picture for a role’s badge (PNG, JPEG or WebP, by its bytes; at most 64 KiB); pass the `badge` it answers to role.create or role.edit',
+    audience: 'admin',
+    params: {},
+    success: 201,
+    answer: ANSWERS.badgeUploaded,
+    errors: [400, 413, 415],
+    events: [],
+    bodyIsContent: true,
+  },
+  {
+    id: 'role.badge.get',
+    method: 'GET',
+    path: '/badges/uploaded/{file}',
+    group: 'role',
+    summary: 'An uploaded badge picture (public, as a role’s badge URL is; cached for a year: its name is its content’s hash)',
+    audience: 'public',
+    params: { file: inPath('badgeFile', 'The picture’s file name (`<id>.png`)') },
+    success: 200,
+    answer: ANSWERS.badgeImage,
+    errors: [404],
+    events: [],
+    raw: 'bytes',
   },
   {
     id: 'files.list',
@@ -858,6 +907,11 @@ const ENDPOINT_LIST = [
       username,
       id: p('trashId', 'The trash item'),
       rename: p('boolean', 'When the name is taken again, restore beside it as “name (restored)” instead of answering 409', false),
+      suffix: p(
+        'nameSuffix',
+        'The word in brackets a renamed restore adds (default “restored”): the UI sends it in the person’s language',
+        false,
+      ),
     },
     success: 201,
     answer: ANSWERS.restored,

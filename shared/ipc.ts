@@ -9,6 +9,8 @@ export const IPC_CHANNELS = {
   revealFile: 'nimbus:reveal-file',
   openExternal: 'nimbus:open-external',
   openStorageFolder: 'nimbus:open-storage-folder',
+  setLanguage: 'nimbus:set-language',
+  setTheme: 'nimbus:set-theme',
 } as const;
 
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
@@ -27,5 +29,9 @@ export interface NimbusBridge {
   /** Opens an http(s) URL in the default browser; other schemes are refused. */
   openExternal(url: string): Promise<void>;
   openStorageFolder(): Promise<void>;
+  /** The explorer's language (one of shared/languages.ts), for the menus and the tray, which otherwise follow the OS. */
+  setLanguage(language: string): Promise<void>;
+  /** The explorer's theme (system, light or dark), for the window's frame and first paint, which otherwise follow the OS. */
+  setTheme(theme: string): Promise<void>;
   platform: string;
 }

@@ -113,6 +113,7 @@ export interface HandlerOwnResults {
   'files.versions.download': void;
   'files.download': void;
   'files.thumbnail': void;
+  'role.badge.get': void;
   'folders.download': void;
   events: void;
   'health.get': void;

@@ -47,7 +47,7 @@ export const roleCommand: Command = {
         const [name] = operands(rest, 1, 'nimbus role add NAME --max-storage MB [--badge URL]');
         if (maxStorage === undefined) throw new CommandError('--max-storage MB is required (-1 or "unlimited": no limit)');
         return withAdminApi(input, async (api) => {
-          // The API requires a badge: the built-in user badge unless one is given.
+          // The built-in user badge unless one is given, as before the API made the badge optional (issue 29).
           const role = await api.post<{ role: RoleRecord }>('/api/role/create', {
             name,
             maxStorage: String(maxStorage),

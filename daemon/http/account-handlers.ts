@@ -9,8 +9,10 @@ import { mailAsker } from '../services/caps.js';
 import { confirmReset, requestReset } from '../services/password-reset.js';
 import { sendVerification } from '../services/verification.js';
 import { ApiError } from '../errors.js';
+import { BADGE_HANDLERS } from './badge-upload.js';
 import { clearSessionCookie, sessionCookie } from './cookies.js';
 import { clientOf, paged, signedIn, type HandlerTable } from './handler-support.js';
+import { readerLanguage } from './page-words.js';
 
 type AccountRow = Extract<EndpointId, `user.${string}` | `role.${string}` | `keys.${string}` | `auth.${string}`>;
 
@@ -27,10 +29,12 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
   },
   'user.edit': async ({ nimbus, params, caller, ctx, logins }) => ({
     msg: 'User updated',
-    user: await editAccount(nimbus, logins, signedIn(caller), params, clientOf(ctx).address),
+    user: await editAccount(nimbus, logins, signedIn(caller), params, clientOf(ctx).address, readerLanguage(ctx)),
   }),
-  'user.verify': async ({ nimbus, params, caller }) => {
-    const { delivery } = await sendVerification(nimbus, params.username, mailAsker(caller));
+  'user.verify': async ({ nimbus, params, caller, ctx }) => {
+    // In the asker's language when it is their own address; an admin's resend is in English (whose language is unknown).
+    const lang = caller?.username === params.username ? readerLanguage(ctx) : 'en';
+    const { delivery } = await sendVerification(nimbus, params.username, mailAsker(caller), lang);
     return { msg: delivery === 'smtp' ? 'Verification e-mail sent' : 'Verification e-mail written to the outbox', delivery };
   },
   'user.role': async ({ nimbus, params }) => ({
@@ -57,6 +61,7 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
     msg: 'Role updated',
     role: await roles.editRole(nimbus, params.name, params.newname, params.maxStorage, params.badge),
   }),
+  ...BADGE_HANDLERS,
   'keys.list': ({ nimbus, caller }) => ({ keys: keys.listKeys(nimbus, signedIn(caller)) }),
   'keys.create': async ({ nimbus, params, ctx, caller, logins }) => {
     const maker = signedIn(caller);
@@ -85,8 +90,8 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
     await auth.changePassword(nimbus, logins, signedIn(caller), params.password, params.newpassword, clientOf(ctx).address);
     return { msg: 'Password changed; your other sessions were signed out' };
   },
-  'auth.reset': async ({ nimbus, params }) => {
-    await requestReset(nimbus, params.username, params.email);
+  'auth.reset': async ({ nimbus, params, ctx }) => {
+    await requestReset(nimbus, params.username, params.email, readerLanguage(ctx));
     return { msg: 'If that account exists and has an e-mail address, a reset link is on its way' };
   },
   'auth.reset.confirm': async ({ nimbus, params }) => {
@@ -94,7 +99,7 @@ export const ACCOUNT_HANDLERS: HandlerTable<AccountRow> = {
     return { msg: 'Password changed; sign in with the new one' };
   },
   'auth.register': async ({ nimbus, params, ctx }) => {
-    const { token, user } = await auth.register(nimbus, params.username, params.email, params.password, clientOf(ctx));
+    const { token, user } = await auth.register(nimbus, params.username, params.email, params.password, clientOf(ctx), readerLanguage(ctx));
     ctx.set('Set-Cookie', sessionCookie(token, nimbus.config.publicUrl));
     return { msg: 'Account created; a verification e-mail is on its way', user };
   },

@@ -99,6 +99,7 @@ const NO_SUCH_PAGE: ErrorPage = {
   title: 'Page not found',
   message: 'There is no page at this address. Open Nimbus from its start page.',
   browsersOnly: true,
+  words: 'noSuchPage',
 };
 
 /** Misses that, with several daemons, may only mean this daemon has not heard of a change yet. */

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import type { ErrorBody } from '../../shared/types.js';
-import { ApiError, fromFsError } from '../errors.js';
+import { ApiError, QuotaExceeded, fromFsError } from '../errors.js';
 import { pageWords } from './page-words.js';
 import { sendPage } from './pages.js';
 import { sendSharePassword } from './share-pages.js';
@@ -68,9 +68,18 @@ export function errorHandler(log: (line: string) => void): Middleware {
   };
 }
 
-/** The body of an error response: the ApiError's message and code, or a bare `internal` for anything else. */
+/**
+ * The body of an error response: the ApiError's message and code, or a bare `internal` for
+ * anything else; a quota refusal adds the bytes it needed and those free, where it knows them.
+ */
 export function errorBody(error: ApiError | null): ErrorBody {
-  return error ? { error: error.message, code: error.code } : { error: 'Internal error', code: 'internal' };
+  if (!error) return { error: 'Internal error', code: 'internal' };
+  const body: ErrorBody = { error: error.message, code: error.code };
+  if (error instanceof QuotaExceeded) {
+    if (error.needed !== null) body.needed = error.needed;
+    if (error.available !== null) body.available = error.available;
+  }
+  return body;
 }
 
 function toApiError(err: unknown, clientGone: boolean): ApiError | null {

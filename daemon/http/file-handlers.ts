@@ -133,7 +133,7 @@ export const FILE_HANDLERS: HandlerTable<FileRow> = {
   'trash.list': ({ nimbus, params, ctx, page: pg }) => ({ items: paged(ctx, trash.listTrash(nimbus, params.username), pg) }),
   'trash.restore': async ({ nimbus, params }) => ({
     msg: 'Restored from the trash',
-    restored: await trash.restoreItem(nimbus, params.username, params.id, params.rename === true),
+    restored: await trash.restoreItem(nimbus, params.username, params.id, params.rename === true, params.suffix),
   }),
   'trash.delete': async ({ nimbus, params }) => {
     await trash.deleteItem(nimbus, params.username, params.id);

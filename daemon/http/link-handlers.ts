@@ -1,13 +1,19 @@
 /** The handlers of the links people open in a browser: a share link (and its password) and an e-mail verification link. */
-import { explainedBy, invalidToken } from '../errors.js';
+import { explainedBy, invalidToken, type ErrorPage } from '../errors.js';
 import { confirmVerification, isVerificationValid } from '../services/verification.js';
 import type { HandlerTable } from './handler-support.js';
+import { pageWords } from './page-words.js';
 import { page, PAGE_CSP } from './pages.js';
 import { serveShareLink } from './share-link.js';
 import { unlockShare } from './share-unlock.js';
 import { uploadThroughLink } from './upload-link.js';
 
-const USED_LINK_PAGE = { title: 'Link expired or already used', message: 'Ask for a new verification e-mail.', browsersOnly: false };
+const USED_LINK_PAGE: ErrorPage = {
+  title: 'Link expired or already used',
+  message: 'Ask for a new verification e-mail.',
+  browsersOnly: false,
+  words: 'usedLink',
+};
 
 export const LINK_HANDLERS: HandlerTable<'share.download' | 'share.unlock' | 'share.upload' | 'verify'> = {
   'share.download': (input) => serveShareLink(input),
@@ -24,7 +30,8 @@ export const LINK_HANDLERS: HandlerTable<'share.download' | 'share.unlock' | 'sh
       return;
     }
     const username = await confirmVerification(nimbus, params.token).catch(explainedBy(USED_LINK_PAGE));
-    ctx.body = page('E-mail address confirmed', `Thank you, ${username}. Your e-mail address is verified; you can close this page.`);
+    const { lang, w } = pageWords(ctx);
+    ctx.body = page(w.confirmedTitle, w.confirmedMessage(username), lang);
     // Whose address it was: the row's `user.changed` names them, so an open UI shows "Verified" without a reload.
     return { username };
   },

@@ -14,7 +14,8 @@ export const PARAM_SCHEMAS: Record<ParamKind, object> = {
   password: { type: 'string', minLength: 8, description: PASSWORD_RULE },
   fileName: { type: 'string', minLength: 1, description: FILE_NAME_RULE },
   folderPath: { type: 'string', minLength: 1, maxLength: 4096, description: FOLDER_PATH_RULE },
-  badge: { type: 'string', format: 'uri', description: 'http(s) URL' },
+  badge: { type: 'string', description: 'An http(s) URL, or a path of this daemon’s badges (`/badges/user.svg`)' },
+  badgeFile: { type: 'string', pattern: '^[0-9a-f]{32}\\.(png|jpg|webp)$' },
   maxStorage: { type: 'string', pattern: '^(-1|[0-9]+)$', description: 'MB (MiB); -1 for unlimited' },
   scope: { type: 'string', enum: ['admin', 'read', 'write'] },
   boolean: { type: 'string', enum: ['true', 'false'] },
@@ -27,6 +28,7 @@ export const PARAM_SCHEMAS: Record<ParamKind, object> = {
   fileNameList: { type: 'string', description: 'File names separated by `/` (which no name may contain), at most 1000' },
   trashId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
   versionId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  nameSuffix: { type: 'string', minLength: 1, maxLength: 40, description: `A word added to a name in brackets; itself ${FILE_NAME_RULE}` },
   expiry: { type: 'string', description: 'An ISO 8601 date-time with a zone, a date (its start, UTC), or "never"' },
   dialect: {
     type: 'string',

@@ -1,10 +1,12 @@
 /**
  * The words of the pages the daemon shows a person who is not signed in (a share link's
- * pages, a dead link), in the explorer's five languages, chosen by the browser's
- * Accept-Language (English when it names none of them). The explorer's own words live in
+ * pages, a dead link; the site's own pages in page-words-site.ts), in the explorer's five
+ * languages, chosen by the browser's Accept-Language (English when it names none of them). The explorer's own words live in
  * renderer/i18n; these pages run no script, so they are rendered here.
  */
 import type { Context } from 'koa';
+import { preferredLanguage, type UiLanguage } from '../../shared/languages.js';
+import { SITE_WORDS, type SiteWords } from './page-words-site.js';
 
 const EN = {
   sharedWith: 'shared with Nimbus',
@@ -37,10 +39,12 @@ const EN = {
   sendAnother: 'Send another file',
 };
 
-export type PageWords = typeof EN;
-export type PageLang = 'en' | 'cs' | 'es' | 'ja' | 'nb';
+type ShareWords = typeof EN;
+/** Every word of the daemon's pages: a share link's (here) and the site's own (page-words-site.ts). */
+export type PageWords = ShareWords & SiteWords;
+export type PageLang = UiLanguage;
 
-const CS: PageWords = {
+const CS: ShareWords = {
   sharedWith: 'sdíleno přes Nimbus',
   download: 'Stáhnout',
   deadLinkTitle: 'Odkaz nenalezen',
@@ -70,7 +74,7 @@ const CS: PageWords = {
   sendAnother: 'Poslat další soubor',
 };
 
-const ES: PageWords = {
+const ES: ShareWords = {
   sharedWith: 'compartido con Nimbus',
   download: 'Descargar',
   deadLinkTitle: 'Enlace no encontrado',
@@ -100,7 +104,7 @@ const ES: PageWords = {
   sendAnother: 'Enviar otro archivo',
 };
 
-const JA: PageWords = {
+const JA: ShareWords = {
   sharedWith: 'Nimbus で共有',
   download: 'ダウンロード',
   deadLinkTitle: 'リンクが見つかりません',
@@ -130,7 +134,7 @@ const JA: PageWords = {
   sendAnother: '別のファイルを送る',
 };
 
-const NB: PageWords = {
+const NB: ShareWords = {
   sharedWith: 'delt med Nimbus',
   download: 'Last ned',
   deadLinkTitle: 'Fant ikke lenken',
@@ -160,30 +164,13 @@ const NB: PageWords = {
   sendAnother: 'Send en fil til',
 };
 
-const WORDS: Record<PageLang, PageWords> = { en: EN, cs: CS, es: ES, ja: JA, nb: NB };
-/** Norwegian also comes as `no` and Nynorsk `nn`: Bokmål is the nearest of the five. */
-const ALIASES: Record<string, PageLang> = { no: 'nb', nn: 'nb' };
+const SHARE_WORDS: Record<PageLang, ShareWords> = { en: EN, cs: CS, es: ES, ja: JA, nb: NB };
 
-/** The browser's first language (by q) that the pages speak; English otherwise. */
-export function pageLang(acceptLanguage: string): PageLang {
-  const ranked = acceptLanguage
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
-      return { primary: tag.split('-')[0], q: q ? Number(q[1]) : 1, i };
-    })
-    .filter((l) => l.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { primary } of ranked) {
-    const lang = (primary in WORDS ? primary : ALIASES[primary]) as PageLang | undefined;
-    if (lang) return lang;
-  }
-  return 'en';
-}
+/** The language a request's reader asked for (by q) among the five; English when none of them. */
+export const readerLanguage = (ctx: Pick<Context, 'get'>): PageLang => preferredLanguage(ctx.get('Accept-Language'));
 
 /** The language and words of a request's pages. */
 export function pageWords(ctx: Pick<Context, 'get'>): { lang: PageLang; w: PageWords } {
-  const lang = pageLang(ctx.get('Accept-Language'));
-  return { lang, w: WORDS[lang] };
+  const lang = readerLanguage(ctx);
+  return { lang, w: { ...SHARE_WORDS[lang], ...SITE_WORDS[lang] } };
 }

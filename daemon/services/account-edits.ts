@@ -9,6 +9,7 @@
  * stolen admin session must not become every admin account.
  */
 import type { ParamsOf } from '../../shared/endpoints.js';
+import type { UiLanguage } from '../../shared/languages.js';
 import type { User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -19,13 +20,17 @@ import { isAdminUser, type Caller } from './keys.js';
 import { editUser, getUser } from './users.js';
 import { sendVerification } from './verification.js';
 
-/** Changes a user's name, e-mail and password as `caller` may; `address` is the client's, for the sign-in throttle. */
+/**
+ * Changes a user's name, e-mail and password as `caller` may; `address` is the client's, for
+ * the sign-in throttle; `lang`, the request's, for the mail a user's own new address gets.
+ */
 export async function editAccount(
   nimbus: NimbusContext,
   logins: LoginThrottle,
   caller: Caller,
   edit: ParamsOf<'user.edit'>,
   address: string,
+  lang: UiLanguage = 'en',
 ): Promise<User> {
   // A user changes only their own e-mail here: their name is an admin's to change, and their
   // password goes through auth.password, which asks for the current one.
@@ -54,7 +59,7 @@ export async function editAccount(
   const user = await editUser(nimbus, edit.username, edit.newusername, edit.newemail, edit.newpassword);
   // A user's new address must be verified again (an admin's edit leaves the mail to them).
   if (!caller.admin && user.email !== before)
-    await sendVerification(nimbus, user.username, mailAsker(caller)).catch((err: Error) =>
+    await sendVerification(nimbus, user.username, mailAsker(caller), lang).catch((err: Error) =>
       nimbus.log(`Nimbus: the verification mail for a changed address could not be sent: ${err.message}`),
     );
   return user;

@@ -3,6 +3,7 @@
  * registration, and one's own sessions (password reset: password-reset.ts). The HTTP layer (handlers.ts) sets
  * and clears the cookie; everything here works on the store, sessions and mail.
  */
+import type { UiLanguage } from '../../shared/languages.js';
 import type { Me, SessionInfo, User } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
@@ -159,13 +160,14 @@ export async function confirmCurrentPassword(
   if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
 }
 
-/** Creates one's own account (role `user`), mails the verification link and signs in. */
+/** Creates one's own account (role `user`), mails the verification link (in `lang`, the request's) and signs in. */
 export async function register(
   nimbus: NimbusContext,
   username: string,
   email: string,
   password: string,
   client: Client,
+  lang: UiLanguage = 'en',
 ): Promise<{ token: string; session: StoredSession; user: User }> {
   if (nimbus.config.registration !== 'open') throw registrationClosed();
   const giveBack = takeRegistration(nimbus, client.address);
@@ -179,7 +181,7 @@ export async function register(
     giveBack();
     throw err;
   }
-  await sendVerification(nimbus, username).catch((err: Error) =>
+  await sendVerification(nimbus, username, null, lang).catch((err: Error) =>
     nimbus.log(`Nimbus: the verification mail for a new account could not be sent: ${err.message}`),
   );
   const { token, session } = await nimbus.sessions.create(username, client.device, client.address);

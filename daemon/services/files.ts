@@ -122,7 +122,10 @@ function uploadPolicy(nimbus: NimbusContext, req: UploadRequest, user: StoredUse
   }));
   const checkRoom = (expectedSize: number | null) => {
     if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
-      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
+      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading', {
+        needed: expectedSize,
+        available: 0,
+      });
     if (expectedSize !== null) return holdGivingWay(nimbus, username, () => quota.cover(expectedSize, true));
   };
   return {

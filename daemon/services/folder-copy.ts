@@ -40,7 +40,7 @@ export async function copyFolder(nimbus: NimbusContext, username: string, folder
     requireUnlocked(nimbus, username, [to ?? '', arrived]);
     // As for an upload: a user over their quota copies nothing, not even an empty folder.
     if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
-      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before copying');
+      throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before copying', { available: 0 });
     try {
       await nimbus.storage.copyFolder(username, folder, to, { reserve: (total) => quota.cover(total, true) });
     } finally {

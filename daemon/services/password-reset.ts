@@ -2,6 +2,7 @@
  * Password reset by e-mail (docs/accounts.md, "The auth API"): a link asked for by name or
  * address, mailed without telling whether the account exists, and the new password it sets.
  */
+import type { UiLanguage } from '../../shared/languages.js';
 import type { NimbusContext } from '../context.js';
 import { badRequest, invalidToken } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
@@ -9,6 +10,7 @@ import { hashPassword, hashSecret, newSecret } from '../keys/secrets.js';
 import type { StoredUser } from '../store/schema.js';
 import { catchUpOnMiss, requireUser } from './records.js';
 import { userLock } from './users.js';
+import { mailWords } from './mail-words.js';
 import { escapeHtml } from './verification.js';
 import { WindowCap } from '../util/window-cap.js';
 import { passwordCredential } from './standing.js';
@@ -27,9 +29,15 @@ function mayMailReset(nimbus: NimbusContext, username: string, now: number): boo
 /**
  * Mails a reset link to the account named by `username` or `email`, if there is one with an
  * address; answers nothing either way, so nobody learns who has an account. A new link
- * replaces the user's earlier one; at most 5 mails per user per hour.
+ * replaces the user's earlier one; at most 5 mails per user per hour. The mail is in `lang`,
+ * the language of the request (the person who forgot is the one asking).
  */
-export async function requestReset(nimbus: NimbusContext, username: string | undefined, email: string | undefined): Promise<void> {
+export async function requestReset(
+  nimbus: NimbusContext,
+  username: string | undefined,
+  email: string | undefined,
+  lang: UiLanguage = 'en',
+): Promise<void> {
   if (username === undefined && email === undefined) throw badRequest('Give a username or an e-mail address', 'missing_parameter');
   // An account made through another daemon a moment ago gets its mail too. Caught up whether or
   // not the name is known here, as a sign-in is: the answer's time must not tell who exists.
@@ -52,22 +60,22 @@ export async function requestReset(nimbus: NimbusContext, username: string | und
     // says why a mail did not go out; the answer never does.
     void nimbus.store
       .commit()
-      .then(() => mailReset(nimbus, user, token))
+      .then(() => mailReset(nimbus, user, token, lang))
       .catch((err: Error) => nimbus.log(`Nimbus: the password reset mail could not be sent: ${err.message}`));
   }
 }
 
-function mailReset(nimbus: NimbusContext, user: StoredUser, token: string) {
+function mailReset(nimbus: NimbusContext, user: StoredUser, token: string, lang: UiLanguage) {
   const link = `${nimbus.baseUrl}/reset?token=${token}`;
+  const w = mailWords(lang);
   return nimbus.mailer.send({
     to: user.email,
-    subject: 'Reset your Nimbus password',
-    text:
-      `Hello ${user.username},\n\nsomeone (hopefully you) asked to reset your Nimbus password. Open this link to choose a new one:\n\n${link}\n\n` +
-      'The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail: your password stays as it is.\n',
+    language: lang,
+    subject: w.resetSubject,
+    text: `${w.hello(user.username)}\n\n${w.resetLead} ${w.resetOpen}\n\n${link}\n\n${w.resetValid} ${w.resetIgnore}\n`,
     html:
-      `<p>Hello ${escapeHtml(user.username)},</p><p>someone (hopefully you) asked to reset your Nimbus password.</p>` +
-      `<p><a href="${link}">Choose a new password</a></p><p>The link is valid for 1 hour and works once. If you did not ask for it, ignore this mail.</p>`,
+      `<p>${escapeHtml(w.hello(user.username))}</p><p>${escapeHtml(w.resetLead)}</p>` +
+      `<p><a href="${link}">${escapeHtml(w.resetButton)}</a></p><p>${escapeHtml(w.resetValid)} ${escapeHtml(w.resetIgnore)}</p>`,
   });
 }
 

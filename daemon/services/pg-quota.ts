@@ -150,7 +150,7 @@ export class PgQuotaLedger implements QuotaLedger {
         await client.query('DELETE FROM reservations WHERE username = $1 AND expires_at < now()', [reservation.username]);
         if (maxBytes >= 0) {
           const used = (await usedIn(client, reservation.username)) - freedBytes;
-          if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
+          if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes), { needed: bytes, available: maxBytes - used });
         }
         // The whole total, not an increment: a row that expired meanwhile (this daemon stalled) comes back whole.
         await client.query(

@@ -71,7 +71,7 @@ export class MemoryQuotaLedger implements QuotaLedger {
     const held = reservation as HeldBytes;
     if (maxBytes >= 0) {
       const used = usedBytes + this.reservedFor(held.username);
-      if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes));
+      if (used + bytes > maxBytes) throw quotaExceeded(usedMessage(used, maxBytes), { needed: bytes, available: maxBytes - used });
     }
     held.bytes += bytes;
     this.#reserved.set(held.username, this.reservedFor(held.username) + bytes);

@@ -1,7 +1,9 @@
+import { isOwnBadgePath } from '../../shared/badges.js';
 import type { Role } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { conflict } from '../errors.js';
 import type { StoredRole } from '../store/schema.js';
+import { assertBadgeKept } from './badges.js';
 import { requireRole, toRole } from './records.js';
 
 /**
@@ -16,18 +18,22 @@ function publicRole(nimbus: NimbusContext, role: StoredRole): Role {
 
 /**
  * The badge as stored: a URL of the daemon's own badges (a client sending back what it read)
- * goes back to a path, so it keeps working when the daemon's port or address changes.
+ * goes back to a path, so it keeps working when the daemon's port or address changes. No badge
+ * (the parameter left out) is ''; an uploaded picture the daemon does not have is a 400.
  */
-function storedBadge(nimbus: NimbusContext, badge: string): string {
-  const own = `${nimbus.baseUrl}/badges/`;
-  return badge.startsWith(own) && /^[a-z]+\.svg$/.test(badge.slice(own.length)) ? badge.slice(nimbus.baseUrl.length) : badge;
+function storedBadge(nimbus: NimbusContext, badge: string | undefined): string {
+  if (badge === undefined) return '';
+  const path = badge.startsWith(`${nimbus.baseUrl}/badges/`) ? badge.slice(nimbus.baseUrl.length) : badge;
+  const stored = isOwnBadgePath(path) ? path : badge;
+  assertBadgeKept(nimbus, stored);
+  return stored;
 }
 
 export const getRole = (nimbus: NimbusContext, name: string): Role => publicRole(nimbus, requireRole(nimbus, name));
 
 export const listRoles = (nimbus: NimbusContext): Role[] => [...nimbus.store.roles.values()].map((role) => publicRole(nimbus, role));
 
-export async function createRole(nimbus: NimbusContext, name: string, maxStorage: number, badge: string): Promise<Role> {
+export async function createRole(nimbus: NimbusContext, name: string, maxStorage: number, badge: string | undefined): Promise<Role> {
   if (nimbus.store.roles.has(name)) throw conflict('role_exists', 'Role already exists');
   const role: StoredRole = { name, maxStorage, badge: storedBadge(nimbus, badge), builtIn: false };
   nimbus.store.roles.set(name, role);
@@ -44,8 +50,14 @@ export async function deleteRole(nimbus: NimbusContext, name: string): Promise<v
   await nimbus.store.commit();
 }
 
-/** Renames a role (moving its users with it) and sets its quota and badge. */
-export async function editRole(nimbus: NimbusContext, name: string, newName: string, maxStorage: number, badge: string): Promise<Role> {
+/** Renames a role (moving its users with it) and sets its quota and badge (none when `badge` is undefined). */
+export async function editRole(
+  nimbus: NimbusContext,
+  name: string,
+  newName: string,
+  maxStorage: number,
+  badge: string | undefined,
+): Promise<Role> {
   const role = requireRole(nimbus, name);
   const renaming = newName !== name;
   if (renaming && role.builtIn) throw conflict('role_builtin', 'Built-in roles cannot be renamed');

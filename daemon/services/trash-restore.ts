@@ -19,9 +19,12 @@ import { itemLock, requireItem } from './trash-records.js';
 /** How many " (restored N)" names a restore with `rename` tries before it gives up (409). */
 const MAX_RESTORED_SUFFIX = 100;
 
+/** What a renamed restore adds when the caller names no word of its own (API clients). */
+const DEFAULT_SUFFIX = 'restored';
+
 /** `report.pdf` → `report (restored).pdf`, then `report (restored 2).pdf`…; a folder's name has no extension. */
-function restoredName(name: string, n: number, kind: 'file' | 'folder'): string {
-  const suffix = n === 1 ? ' (restored)' : ` (restored ${n})`;
+function restoredName(name: string, n: number, kind: 'file' | 'folder', word: string): string {
+  const suffix = n === 1 ? ` (${word})` : ` (${word} ${n})`;
   const dot = kind === 'file' ? name.lastIndexOf('.') : -1;
   // A leading dot (".env") is a name, not an extension.
   if (dot <= 0) return `${name}${suffix}`;
@@ -39,15 +42,22 @@ function takenInIndex(nimbus: NimbusContext, username: string, folder: string | 
 /**
  * Puts a trash item back where it was (a file's folder that is gone is made again). When the
  * name is taken again: 409 (`file_exists`, `folder_exists`, `name_case_conflict`) and nothing
- * changes, or with `rename` the item comes back beside it as "name (restored).ext".
+ * changes, or with `rename` the item comes back beside it as "name (restored).ext" — or with
+ * the caller's `word` (the UI's language) in the brackets.
  */
-export async function restoreItem(nimbus: NimbusContext, username: string, id: string, rename: boolean): Promise<TrashRestored> {
+export async function restoreItem(
+  nimbus: NimbusContext,
+  username: string,
+  id: string,
+  rename: boolean,
+  word: string = DEFAULT_SUFFIX,
+): Promise<TrashRestored> {
   requireUser(nimbus, username);
   return nimbus.locks.run(itemLock(id), async () => {
     const item = requireItem(nimbus, username, id);
     const folder = item.folder;
     for (let n = 0; ; n++) {
-      const as = n === 0 ? item.name : restoredName(item.name, n, item.kind);
+      const as = n === 0 ? item.name : restoredName(item.name, n, item.kind, word);
       const checked = checkFileName(as);
       if (!checked.ok || checked.value !== as)
         throw conflict(item.kind === 'file' ? 'file_exists' : 'folder_exists', 'No free name to restore to');

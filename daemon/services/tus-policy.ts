@@ -52,7 +52,10 @@ export async function holdQuota(nimbus: NimbusContext, user: StoredUser, target:
   const existing = nimbus.index.getFile(username, folder, file);
   const freed = overwrite && existing ? existing.size : 0;
   if (maxBytes >= 0 && usedBytesOf(nimbus, username) > maxBytes)
-    throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading');
+    throw quotaExceeded('The user is over their storage quota; delete files (and empty the trash) before uploading', {
+      needed: length,
+      available: 0,
+    });
   const hold = new QuotaHold(nimbus.quota, username, () => ({
     maxBytes,
     usedBytes: usedBytesOf(nimbus, username) - freed,

@@ -1,20 +1,24 @@
+import type { UiLanguage } from '../../shared/languages.js';
 import type { MailDelivery } from '../../shared/types.js';
 import type { NimbusContext } from '../context.js';
 import { invalidToken } from '../errors.js';
 import { hashSecret, newSecret } from '../keys/secrets.js';
 import { takeVerificationMail, type MailAsker } from './caps.js';
+import { mailWords } from './mail-words.js';
 import { catchUpOnMiss, requireUser } from './records.js';
 
 const VALID_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Creates a verification token (only its hash is stored) and mails the link; 429 past the
- * caps on verification mails (services/caps.ts) for the address and for `asker`.
+ * Creates a verification token (only its hash is stored) and mails the link, in `lang` (the
+ * language of the person's own request; English when someone else asked); 429 past the caps
+ * on verification mails (services/caps.ts) for the address and for `asker`.
  */
 export async function sendVerification(
   nimbus: NimbusContext,
   username: string,
   asker: MailAsker = null,
+  lang: UiLanguage = 'en',
 ): Promise<{ delivery: MailDelivery }> {
   const user = requireUser(nimbus, username);
   takeVerificationMail(nimbus, user.email, asker);
@@ -24,11 +28,13 @@ export async function sendVerification(
   nimbus.store.verifications.set(hash, { hash, username, email: user.email, expiresAt: new Date(Date.now() + VALID_MS).toISOString() });
   await nimbus.store.commit();
   const link = `${nimbus.baseUrl}/verify?token=${token}`;
+  const w = mailWords(lang);
   const sent = await nimbus.mailer.send({
     to: user.email,
-    subject: 'Confirm your e-mail address for Nimbus',
-    text: `Hello ${user.username},\n\nopen this link to confirm your e-mail address:\n\n${link}\n\nThe link is valid for 24 hours.\n`,
-    html: `<p>Hello ${escapeHtml(user.username)},</p><p><a href="${link}">Confirm your e-mail address</a></p><p>The link is valid for 24 hours.</p>`,
+    language: lang,
+    subject: w.verifySubject,
+    text: `${w.hello(user.username)}\n\n${w.verifyLead}\n\n${link}\n\n${w.verifyValid}\n`,
+    html: `<p>${escapeHtml(w.hello(user.username))}</p><p><a href="${link}">${escapeHtml(w.verifyButton)}</a></p><p>${escapeHtml(w.verifyValid)}</p>`,
   });
   return { delivery: sent.delivery };
 }

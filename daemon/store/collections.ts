@@ -7,6 +7,7 @@
  */
 import type {
   DbData,
+  StoredBadge,
   StoredDavLock,
   StoredDavProps,
   StoredFile,
@@ -45,6 +46,8 @@ export const COLLECTION_TABLE = {
   davProps: { key: (r: StoredDavProps) => r.id, fileIndex: false },
   // Files' earlier contents (docs/versions.md).
   versions: { key: (r: StoredVersion) => r.id, fileIndex: false },
+  // Pictures uploaded for roles' badges (shared/badges.ts).
+  badges: { key: (r: StoredBadge) => r.id, fileIndex: false },
   // Folders before files: another daemon applies a change-set's rows in this order, so a
   // subtree going into the trash leaves its index as one folder.removed, not one per file.
   folders: { key: (r: StoredFolder) => r.id, fileIndex: true },

@@ -21,8 +21,19 @@ export interface StoredUser {
 export interface StoredRole {
   name: string;
   maxStorage: number;
+  /** An http(s) URL, a path of the daemon's own badges (shared/badges.ts), or '' for no badge. */
   badge: string;
   builtIn: boolean;
+}
+
+/** A picture an admin uploaded for a role's badge (issue 29; daemon/services/badges.ts), served at /badges/uploaded/<id>.<type>. */
+export interface StoredBadge {
+  /** The first 32 hex digits of the bytes' SHA-256: the same picture uploaded twice is one record. */
+  id: string;
+  type: 'png' | 'jpg' | 'webp';
+  /** The bytes, base64: kept in the store so that every daemon of a cluster serves them. */
+  data: string;
+  uploadedAt: string;
 }
 
 export interface StoredShare {
@@ -175,6 +186,8 @@ export interface DbData {
   davProps: StoredDavProps[];
   /** Added by issue 27; a store written before has none (migrateDb adds them). */
   versions: StoredVersion[];
+  /** Added by issue 29; a store written before has none (migrateDb adds them). */
+  badges: StoredBadge[];
 }
 
 /**
@@ -228,6 +241,7 @@ export function emptyDb(): DbData {
     davLocks: [],
     davProps: [],
     versions: [],
+    badges: [],
   };
 }
 
@@ -263,7 +277,8 @@ export function migrateDb(data: DbData): boolean {
     changed = true;
   }
   // WebDAV's locks and dead properties came with issue 26, versions with issue 27.
-  for (const name of ['davLocks', 'davProps', 'versions'] as const) {
+  // Uploaded badge pictures came with issue 29.
+  for (const name of ['davLocks', 'davProps', 'versions', 'badges'] as const) {
     if (Array.isArray(data[name])) continue;
     data[name] = [];
     changed = true;

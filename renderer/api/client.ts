@@ -5,6 +5,7 @@
  * it; in a signed-in session (no key) the browser sends the HttpOnly session cookie itself,
  * as every request here is same-origin.
  */
+import i18next from 'i18next';
 import {
   ENDPOINT_BY_ID,
   requestTarget,
@@ -40,13 +41,29 @@ export class ApiError extends Error {
   readonly code: string;
   /** Seconds until trying again may work (a 429's Retry-After), when the daemon said. */
   readonly retryAfter: number | null;
-  constructor(status: number, code: string, message: string, retryAfter: number | null = null) {
+  /** A quota refusal's bytes: what was needed and what was free, as far as the daemon said. */
+  readonly room: QuotaRoom | null;
+  constructor(status: number, code: string, message: string, retryAfter: number | null = null, room: QuotaRoom | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.room = room;
   }
+}
+
+/** A 507 `quota_exceeded` body's `needed` and `available` bytes (null where it has none). */
+export interface QuotaRoom {
+  needed: number | null;
+  available: number | null;
+}
+
+/** The room a daemon's error body states, or null when it states none. */
+export function roomOf(body: { needed?: unknown; available?: unknown }): QuotaRoom | null {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
+  const room = { needed: count(body.needed), available: count(body.available) };
+  return room.needed === null && room.available === null ? null : room;
 }
 
 export const UNREACHABLE = 'Cannot reach the Nimbus daemon';
@@ -69,7 +86,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
 function errorFromBody(status: number, statusText: string, text: string, wait: number | null = null): ApiError {
   try {
     const body: unknown = JSON.parse(text);
-    if (isErrorBody(body)) return new ApiError(status, body.code ?? 'error', body.error, wait);
+    if (isErrorBody(body)) return new ApiError(status, body.code ?? 'error', body.error, wait, roomOf(body));
   } catch {
     // not JSON: fall through to the status line
   }
@@ -107,7 +124,9 @@ export class NimbusClient {
   }
 
   #headers(): Record<string, string> {
-    return this.connection.apiKey === null ? {} : { 'API-Key': this.connection.apiKey };
+    // The UI's language, not the browser's: a mail a request causes (a reset, a verification) is written in it.
+    const headers: Record<string, string> = i18next.resolvedLanguage ? { 'Accept-Language': i18next.resolvedLanguage } : {};
+    return this.connection.apiKey === null ? headers : { ...headers, 'API-Key': this.connection.apiKey };
   }
 
   async #fetch(input: string, init: RequestInit): Promise<Response> {
@@ -164,6 +183,16 @@ export class NimbusClient {
   async downloadVersion(params: ParamsOf<'files.versions.download'>): Promise<Blob> {
     const response = await this.#fetch(this.url('files.versions.download', params), { method: 'GET' });
     return response.blob();
+  }
+
+  /** Uploads a picture for a role's badge (role.badge.upload): the picture's bytes are the body. */
+  async uploadBadge(picture: Blob): Promise<ResponseOf<'role.badge.upload'>> {
+    const response = await this.#fetch(this.url('role.badge.upload', {}), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: picture,
+    });
+    return (await response.json()) as ResponseOf<'role.badge.upload'>;
   }
 
   /** Opens the Server-Sent Events stream (after `lastEventId`, what came since first); the caller reads and parses the body. */

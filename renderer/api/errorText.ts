@@ -3,10 +3,12 @@
  * (DaneeCloud's clients pass them through), so some name parameters or flags — "pass
  * overwrite=true", "Parameter newname must be…". Those are reworded here, by error code, in
  * the UI's language (namespace `errors`). In English a daemon message already written for
- * people is kept as it is; in the other languages the common codes are translated, since
- * the daemon always answers in English.
+ * people is kept as it is; in the other languages every code is said in the language (its own
+ * words, or general ones for its status), since the daemon always answers in English.
  */
 import i18next from 'i18next';
+import { ERROR_STATUS } from '../../shared/errors.js';
+import { FILE_NAME_REFUSED_CHARACTERS } from '../../shared/validation.js';
 import { currentLanguage } from '../i18n/index.js';
 
 /** Codes whose daemon message is reworded in every language. */
@@ -71,6 +73,31 @@ const FIELD: Readonly<Record<string, string>> = {
 
 const field = (parameter: string) => i18next.t(`errors:field.${FIELD[parameter] ?? 'value'}`);
 
+// shared/validation's file-name rules are English (they are the daemon's 400s too); found by
+// their wording, they are said in the UI's language. In English the words are the same.
+const NAME_RULES: readonly [RegExp, string][] = [
+  [/^must be 1–255 bytes long$/, 'length'],
+  [/^must not be "\." or "\.\."$/, 'dots'],
+  [/^must not contain /, 'characters'],
+  [/^must not end with a dot or a space$/, 'trailing'],
+  [/reserved device name/, 'device'],
+  [/^must not be a reserved name/, 'reserved'],
+];
+
+/** A name rule ("must not end with a dot or a space") in the UI's language; one it does not know, in general words. */
+export function ruleText(rule: string): string {
+  const key = NAME_RULES.find(([pattern]) => pattern.test(rule))?.[1];
+  if (key) return i18next.t(`errors:rule.${key}`, { characters: FILE_NAME_REFUSED_CHARACTERS });
+  return currentLanguage() === 'en' ? rule : i18next.t('errors:rule.other');
+}
+
+/** The general words for a code with none of its own, by the status it answers (a 4xx, a 5xx). */
+function statusText(code: string): string {
+  const status: number = (ERROR_STATUS as Record<string, number>)[code] ?? Number(/^http_(\d+)$/.exec(code)?.[1] ?? 0);
+  const group = [400, 403, 404, 409].includes(status) ? String(status) : status === 401 ? '403' : status >= 500 ? '5xx' : 'other';
+  return i18next.t(`errors:status.${group}`);
+}
+
 /** "5 minutes", "1 minute", "40 seconds": how long to wait, rounded up to what a person counts. */
 export function waitText(seconds: number): string {
   if (seconds < 60) return i18next.t('errors:seconds', { count: seconds });
@@ -91,8 +118,10 @@ export function userMessage(code: string, message: string, retryAfter: number | 
     if (twice) return i18next.t('errors:twice', { field: field(twice[1]) });
     // The rule itself comes from the daemon (shared/validation.ts), in English.
     const invalid = /^Parameter (\w+) (.+)$/.exec(message);
-    if (invalid) return i18next.t('errors:invalid', { field: field(invalid[1]), rule: invalid[2] });
+    if (invalid) return i18next.t('errors:invalid', { field: field(invalid[1]), rule: ruleText(invalid[2]) });
   }
-  if (currentLanguage() !== 'en' && TRANSLATED.has(code)) return i18next.t(`errors:daemon.${code}`);
-  return message;
+  if (currentLanguage() === 'en') return message;
+  // The daemon answers in English: another language never shows its words, only ours.
+  if (TRANSLATED.has(code) || i18next.exists(`errors:daemon.${code}`)) return i18next.t(`errors:daemon.${code}`);
+  return statusText(code);
 }

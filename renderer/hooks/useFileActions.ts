@@ -147,7 +147,7 @@ export function useFileActions(username: string, folder: string | null) {
 
       /**
        * Undo of a delete: every item back where it was. A name taken again meanwhile is restored
-       * beside it ("name (restored)") rather than refused: an Undo should never lose the file.
+       * beside it ("name (restored)", the word in the person's language) rather than refused: an Undo should never lose the file.
        */
       async restore(trashIds: readonly string[]): Promise<number> {
         let restored = 0;
@@ -155,7 +155,7 @@ export function useFileActions(username: string, folder: string | null) {
         for (const id of trashIds) {
           // Restored from the Trash view meanwhile, or deleted for good: nothing left to undo, not a failure.
           const result = await run(t('explorer:actions.restoreFailed'), () =>
-            client.call('trash.restore', { username, id, rename: true }).catch((error: unknown) => {
+            client.call('trash.restore', { username, id, rename: true, suffix: t('trash:restoredWord') }).catch((error: unknown) => {
               if (error instanceof ApiError && error.code === 'trash_item_not_found') {
                 gone += 1;
                 return null;

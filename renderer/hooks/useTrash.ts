@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import i18next from 'i18next';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { ResponseOf } from '../../shared/endpoints';
 import type { TrashItem } from '../../shared/types';
@@ -59,8 +60,16 @@ export function useTrashActions(username: string) {
       }
     }
     return {
+      // A copy beside a taken name is named in the person's language: "zpráva (obnoveno).txt".
       restore: (item: TrashItem, rename = false): Promise<ResponseOf<'trash.restore'>> =>
-        settled(client.call('trash.restore', { username, id: item.id, rename: rename || undefined })),
+        settled(
+          client.call('trash.restore', {
+            username,
+            id: item.id,
+            rename: rename || undefined,
+            suffix: rename ? i18next.t('trash:restoredWord') : undefined,
+          }),
+        ),
       remove: (item: TrashItem): Promise<ResponseOf<'trash.delete'>> => settled(client.call('trash.delete', { username, id: item.id })),
       empty: (): Promise<ResponseOf<'trash.empty'>> => settled(client.call('trash.empty', { username })),
     };

@@ -27,8 +27,10 @@ export function placeOf(route: AppRoute, self: string | null, admin: boolean): P
       if (route.username !== null) return { ...storage(route.username, null), tab: 'trash' };
       return self === null ? start : { kind: 'trash' };
     case 'shared':
-    case 'settings':
       return self === null ? start : { kind: route.page };
+    case 'settings':
+      // Whoever is signed in has Settings: a key with no user (the admin key) its appearance.
+      return { kind: 'settings' };
     case 'roles':
       return admin ? { kind: 'roles' } : start;
     default:

@@ -5,8 +5,11 @@
  * name whose new name was taken meanwhile (a 409) goes up under the next free one. Pure logic:
  * the actual transfer and the folder's listing are injected, so it is tested without a network.
  */
+import i18next from 'i18next';
 import { checkFileName } from '../../shared/validation';
-import { ApiError, errorMessage, isAbort } from '../api/client';
+import { ApiError, isAbort } from '../api/client';
+import { ruleText } from '../api/errorText';
+import { failureDetail } from './failureWords';
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
 
@@ -22,8 +25,10 @@ export interface UploadItem extends UploadTarget {
   size: number;
   loaded: number;
   status: UploadStatus;
-  /** The daemon's message (or the validation message) when failed. */
+  /** Why it failed, in the UI's language (the daemon's message worded by errorText); '' when the headline says it all. */
   error: string | null;
+  /** Refused for its name (or a folder's) before anything was sent. */
+  badName: boolean;
   /** HTTP status of the failure; 0 when the daemon was unreachable or the name was refused locally. */
   errorStatus: number | null;
   /** A kept-both copy: the taken name it goes beside (its free name is found again on a 409); else null. */
@@ -57,6 +62,8 @@ export interface UploadSource {
   refused?: string;
   /** Kept both: the taken name this copy goes beside (`name` is the free one chosen for it). */
   besides?: string;
+  /** `refused` is about a name (its own or a folder's), not a folder the daemon would not make. */
+  badName?: boolean;
 }
 
 let nextId = 0;
@@ -103,8 +110,9 @@ export class UploadQueue {
         error: null,
         errorStatus: null,
         besides: source.besides ?? null,
+        badName: source.badName ?? !checked.ok,
       };
-      const refusal = source.refused ?? (checked.ok ? null : `The name ${checked.message}`);
+      const refusal = source.refused ?? (checked.ok ? null : i18next.t('errors:invalidName', { rule: ruleText(checked.message) }));
       return refusal === null ? base : { ...base, status: 'failed', error: refusal, errorStatus: 0 };
     });
     this.#items = [...this.#items, ...added];
@@ -222,9 +230,7 @@ export class UploadQueue {
       if (controller.signal.aborted || isAbort(error)) return;
       if (await this.#renamedAfterRace(item, error, controller.signal)) return;
       const status = error instanceof ApiError ? error.status : 0;
-      // The headline already says the name is taken; the detail says what to do about it.
-      const message =
-        error instanceof ApiError && error.code === 'file_exists' ? 'Choose Replace in Uploads to overwrite it.' : errorMessage(error);
+      const message = failureDetail(item, error);
       const failed = this.#update(item.id, { status: 'failed', error: message, errorStatus: status });
       if (failed) this.#options.onFailed?.(failed);
     } finally {
@@ -238,18 +244,4 @@ export class UploadQueue {
 const nameTaken = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 409 && (error.code === 'file_exists' || error.code === 'name_case_conflict');
 
-/** A short headline for a failure, ahead of the daemon's own message. */
-export function failureHeadline(item: UploadItem): string {
-  switch (item.errorStatus) {
-    case 507:
-      return 'Not enough storage space';
-    case 409:
-      return 'A file with this name already exists';
-    case 413:
-      return 'The file is too large';
-    case 0:
-      return item.error?.startsWith('The name') ? 'Invalid file name' : 'Upload failed';
-    default:
-      return 'Upload failed';
-  }
-}
+export { failureHeadline } from './failureWords';

@@ -5,7 +5,9 @@
  * batch too, without folders. Each conflict gets an answer (replace, keep both, skip): one for
  * the whole batch, or one per file.
  */
+import i18next from 'i18next';
 import { checkFileName, checkFolderPath } from '../../shared/validation';
+import { ruleText } from '../api/errorText';
 import { childFolder } from '../lib/places';
 import type { DroppedTree } from './droppedTree';
 
@@ -119,7 +121,7 @@ export async function planBatch(dropped: DroppedTree, destination: string | null
       continue;
     }
     if (!checked.ok) {
-      refused.push({ folder, name, file, message: `The name ${checked.message}` });
+      refused.push({ folder, name, file, message: i18next.t('errors:invalidName', { rule: ruleText(checked.message) }) });
       continue;
     }
     const there = existing.get(keyOf(folder))?.get(foldName(checked.value)) ?? null;
@@ -139,9 +141,9 @@ export async function planBatch(dropped: DroppedTree, destination: string | null
 function refusalOf(relative: string, destination: string | null): string | null {
   const name = relative.slice(relative.lastIndexOf('/') + 1);
   const checked = checkFileName(name);
-  if (!checked.ok) return `The name of the folder “${name}” ${checked.message}`;
+  if (!checked.ok) return i18next.t('upload:folder.badFolderName', { name, rule: ruleText(checked.message) });
   const path = checkFolderPath(childFolder(destination, relative));
-  return path.ok ? null : `The folder path ${path.message}`;
+  return path.ok ? null : i18next.t('upload:folder.badPath');
 }
 
 function parentOf(path: string): string | null {

@@ -7,7 +7,7 @@
  * round trips (a creation, and a HEAD on every resume).
  */
 import type { DetailedError, Upload, UploadOptions } from 'tus-js-client';
-import { ApiError, UNREACHABLE, type NimbusClient } from '../api/client';
+import { ApiError, UNREACHABLE, roomOf, type NimbusClient } from '../api/client';
 import type { UploadTarget } from './UploadQueue';
 
 /**
@@ -80,6 +80,7 @@ function send(
       metadata: metadataOf(target),
       chunkSize: CHUNK_BYTES,
       retryDelays: RETRY_DELAYS,
+      onShouldRetry: (error) => retryable(error),
       // One identity per place: the same file sent to another folder or user is another upload.
       fingerprint: (file) => Promise.resolve(fingerprintOf(target, file as Blob, baseUrl)),
       removeFingerprintOnSuccess: true,
@@ -114,6 +115,18 @@ function send(
       () => upload.start(),
     );
   });
+}
+
+/**
+ * tus-js-client's own rule (no answer, a 5xx, a 409 offset mismatch or a 423, while online),
+ * but for a 507: a full quota or disk does not free itself between retries, and retrying it
+ * for ten minutes would keep the person from hearing why the upload stopped.
+ */
+function retryable(error: Error): boolean {
+  const status = (error as Partial<DetailedError>).originalResponse?.getStatus() ?? 0;
+  if (status === 507) return false;
+  const clientError = status >= 400 && status < 500;
+  return (!clientError || status === 409 || status === 423) && !isOffline();
 }
 
 /** Whether the browser says it has no network at all (navigator.onLine; a Web Worker has it too). */
@@ -177,8 +190,9 @@ export function toApiError(error: Error): ApiError {
   if (!response) return new ApiError(0, 'unreachable', UNREACHABLE);
   const status = response.getStatus();
   try {
-    const body = JSON.parse(response.getBody()) as { error?: unknown; code?: unknown };
-    if (typeof body.error === 'string') return new ApiError(status, typeof body.code === 'string' ? body.code : 'error', body.error);
+    const body = JSON.parse(response.getBody()) as { error?: unknown; code?: unknown; needed?: unknown; available?: unknown };
+    if (typeof body.error === 'string')
+      return new ApiError(status, typeof body.code === 'string' ? body.code : 'error', body.error, null, roomOf(body));
   } catch {
     // not JSON (a HEAD has no body): the status alone
   }

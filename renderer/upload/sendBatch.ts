@@ -66,7 +66,13 @@ export async function sendBatch(
       besides: job.besides ?? undefined,
       refused: job.folder === null ? undefined : failed.get(job.folder),
     })),
-    ...plan.refused.map((entry) => ({ name: entry.name, body: entry.file ?? new Blob([]), folder: entry.folder, refused: entry.message })),
+    ...plan.refused.map((entry) => ({
+      name: entry.name,
+      body: entry.file ?? new Blob([]),
+      folder: entry.folder,
+      refused: entry.message,
+      badName: true,
+    })),
   ];
   if (sources.length > 0) queue.add(sources, username, destination);
   return failed;

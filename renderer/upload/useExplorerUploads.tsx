@@ -7,7 +7,8 @@ import { useClient } from '../components/Session/sessionContext';
 import { useToast } from '../components/Toasts/toastContext';
 import { UploadConflictDialog } from '../components/UploadConflictDialog/UploadConflictDialog';
 import { readDroppedTree, treeOfPickedFiles, type DroppedTree } from './droppedTree';
-import { conflictsOf, keptName, planBatch, type BatchPlan, type ConflictAnswers, type PlannedFile } from './folderBatch';
+import { conflictsOf, jobsOf, keptName, planBatch, type BatchPlan, type ConflictAnswers, type PlannedFile } from './folderBatch';
+import { freeBytes, pendingBytes, upFrontRefusal } from './quotaRoom';
 import { listFilesWith, sendBatch } from './sendBatch';
 import { useUploadQueue } from './uploadsContext';
 
@@ -35,8 +36,40 @@ export function useExplorerUploads(username: string, folder: string | null) {
   const folderPicker = useRef<HTMLInputElement>(null);
   const [question, setQuestion] = useState<Question | null>(null);
 
+  /**
+   * Why the new files of a batch cannot start for want of space, or null: checked against the
+   * usage asked afresh (other windows upload too) and what this queue still has to send. If the
+   * usage cannot be had, the daemon decides, as it does anyway for what races this check.
+   */
+  const refusedForRoom = useCallback(
+    async (plan: BatchPlan, answers: ConflictAnswers): Promise<string | null> => {
+      const added = jobsOf(plan, answers).filter((job) => !job.overwrite);
+      if (added.length === 0) return null;
+      const usage = await queryClient
+        .fetchQuery({
+          queryKey: [...queryKeys.user(username), 'usage'],
+          queryFn: async ({ signal }) => (await client.call('usage.get', { username }, signal)).usage,
+          staleTime: 0, // asked afresh: what was shown a moment ago may be another upload ago
+        })
+        .catch(() => null);
+      if (!usage) return null;
+      const free = freeBytes(usage, pendingBytes(queue.getSnapshot(), username));
+      return upFrontRefusal(
+        added.map((job) => ({ name: job.name, size: job.file.size })),
+        free,
+      );
+    },
+    [client, queue, username, queryClient],
+  );
+
   const send = useCallback(
     async (plan: BatchPlan, answers: ConflictAnswers) => {
+      // Refused before anything starts (no folder made, no byte sent), said once.
+      const noRoom = await refusedForRoom(plan, answers);
+      if (noRoom !== null) {
+        toast.error(t('upload:headline.noSpace'), noRoom);
+        return;
+      }
       const failed = await sendBatch(client, queue, username, folder, plan, answers);
       for (const [path, message] of failed) {
         // One toast for the top of each failed branch; the files below show in the panel.
@@ -47,7 +80,7 @@ export function useExplorerUploads(username: string, folder: string | null) {
       if (plan.refused.length > 0) toast.error(t('upload:folder.refused', { count: plan.refused.length }));
       if (plan.create.length > 0) await queryClient.invalidateQueries({ queryKey: queryKeys.folders(username) });
     },
-    [client, queue, username, folder, toast, t, queryClient],
+    [client, queue, username, folder, toast, t, queryClient, refusedForRoom],
   );
 
   /** Asks about the plan's taken names, if any; else sends it. */

@@ -148,6 +148,9 @@ interface Case {
   admitted?: Partial<Record<Kind, number[]>>;
 }
 
+/** The smallest PNG header a badge upload accepts (its type is read from these bytes). */
+const TINY_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
 const CASES: Record<EndpointId, Case> = {
   'user.get': { run: (c) => get(c, '/api/user', { username: c.target }) },
   'user.all': { run: (c) => get(c, '/api/user/all') },
@@ -207,6 +210,8 @@ const CASES: Record<EndpointId, Case> = {
     run: async (c) =>
       post(c, '/api/role/edit', { name: await role(), newname: unique('er'), maxStorage: '7', badge: 'https://example.com/e.png' }),
   },
+  'role.badge.upload': { run: (c) => call(t, '/api/role/badge', { ...c.cred, method: 'POST', body: TINY_PNG }) },
+  'role.badge.get': { run: (c) => get(c, `/badges/uploaded/${'0'.repeat(32)}.png`) },
   'files.list': { run: (c) => get(c, '/api/files', { username: c.target }) },
   'files.search': { run: (c) => get(c, '/api/files/search', { username: c.target, q: 'a' }) },
   'files.delete': { run: async (c) => post(c, '/api/files/delete', { username: c.target, file: await file(c.target) }) },
@@ -413,6 +418,7 @@ const PUBLIC_STATUS: Record<PublicId, { status: number; code?: string }> = {
   'share.download': { status: 200 },
   'share.unlock': { status: 303 },
   'share.upload': { status: 201 },
+  'role.badge.get': { status: 404, code: 'file_not_found' },
   verify: { status: 200 },
 };
 
@@ -479,6 +485,7 @@ describe('the audience of every row', () => {
         'role.create',
         'role.edit',
         'role.delete',
+        'role.badge.upload',
         'dash.get',
         'dash.rescan',
       ].sort(),
@@ -510,6 +517,7 @@ describe('the audience of every row', () => {
         'share.download',
         'share.unlock',
         'share.upload',
+        'role.badge.get',
         'verify',
       ].sort(),
     );

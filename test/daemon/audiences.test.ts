@@ -86,6 +86,8 @@ const SAMPLES: Record<EndpointId, (user: string) => Record<string, string>> = {
   'share.download': () => ({ token: 'A'.repeat(22) }),
   'share.unlock': () => ({ token: 'A'.repeat(22), password: 'not it' }),
   'share.upload': () => ({ token: 'A'.repeat(22), file: 'x.txt' }),
+  'role.badge.upload': () => ({}),
+  'role.badge.get': () => ({ file: `${'0'.repeat(32)}.png` }),
   verify: () => ({ token: 'A'.repeat(24) }),
 };
 

@@ -87,6 +87,8 @@ async function davLocked(fx: Fx, username: string, path: string): Promise<string
 /** Cases that only hold on disk: object mode keeps no versions yet (docs/versions.md). */
 const diskOnly = (c: Case): Case => ({ ...c, onDiskOnly: true });
 
+const BADGE_PICTURE = { width: 32, height: 32, channels: 3, background: '#c63' } as const;
+
 const CASES: Record<EndpointId, Case[]> = {
   'user.get': [
     ok(
@@ -566,7 +568,15 @@ const CASES: Record<EndpointId, Case[]> = {
         expect(res.body.role).toMatchObject({ maxStorage: 1024, badge: BADGE, builtIn: false });
       },
     ),
-    err(400, 'no badge', 'missing_parameter', (fx) => apiLoose(fx.t, 'role.create', { name: fx.unique('r'), maxStorage: '1' })),
+    ok(
+      'creates a role without a badge (issue 29)',
+      201,
+      (fx) => api(fx.t, 'role.create', { name: fx.unique('r'), maxStorage: 1 }),
+      (res) => expect(res.body.role.badge).toBe(''),
+    ),
+    err(400, 'a path that is no badge of the daemon', 'invalid_parameter', (fx) =>
+      apiLoose(fx.t, 'role.create', { name: fx.unique('r'), maxStorage: '1', badge: '/api/user/all' }),
+    ),
     err(409, 'existing role', 'role_exists', (fx) => api(fx.t, 'role.create', { name: 'admin', maxStorage: 1, badge: BADGE })),
   ],
   'role.delete': [
@@ -624,6 +634,29 @@ const CASES: Record<EndpointId, Case[]> = {
     err(409, 'new name taken', 'role_exists', async (fx) =>
       api(fx.t, 'role.edit', { name: await fx.role(), newname: 'admin', maxStorage: 1, badge: BADGE }),
     ),
+  ],
+  'role.badge.upload': [
+    ok(
+      'keeps a PNG and answers its path',
+      201,
+      async (fx) => api(fx.t, 'role.badge.upload', {}, { body: await sharp({ create: BADGE_PICTURE }).png().toBuffer() }),
+      (res) => expect(res.body.badge).toMatch(/^\/badges\/uploaded\/[0-9a-f]{32}\.png$/),
+    ),
+    err(415, 'text, not a picture', 'unsupported_media_type', (fx) => api(fx.t, 'role.badge.upload', {}, { body: 'hello' })),
+    err(400, 'an empty body', 'bad_request', (fx) => api(fx.t, 'role.badge.upload', {}, { body: '' })),
+    err(413, 'more than 64 KiB', 'payload_too_large', (fx) => api(fx.t, 'role.badge.upload', {}, { body: Buffer.alloc(64 * 1024 + 1) })),
+  ],
+  'role.badge.get': [
+    ok(
+      'serves an uploaded picture',
+      200,
+      async (fx) => {
+        const up = await api(fx.t, 'role.badge.upload', {}, { body: await sharp({ create: BADGE_PICTURE }).webp().toBuffer() });
+        return api(fx.t, 'role.badge.get', { file: up.body.badge.split('/').pop()! }, { key: null });
+      },
+      (res) => expect(res.headers.get('Content-Type')).toBe('image/webp'),
+    ),
+    err(404, 'no such picture', 'file_not_found', (fx) => api(fx.t, 'role.badge.get', { file: `${'0'.repeat(32)}.png` }, { key: null })),
   ],
   'files.list': [
     ok(

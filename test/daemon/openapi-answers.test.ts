@@ -165,6 +165,9 @@ describe('real answers fit the document', () => {
     );
     await api(t, 'user.role', { username: 'ana', name: 'user' });
     fits('role.delete', await api(t, 'role.delete', { name: 'writers' }));
+    // A badge picture (issue 29): the smallest PNG header is typed by its bytes.
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
+    fits('role.badge.upload', await api(t, 'role.badge.upload', {}, { body: png }));
   });
 
   it('of the daneecloud dialect, as DaneeCloud sent them', async () => {

@@ -55,10 +55,16 @@ export function expectFileEntry(f: unknown): void {
   expect(file.shared ? typeof file.shareUrl === 'string' : file.shareUrl === null).toBe(true);
 }
 
-/** `{error, code}` and nothing else, with the code's own status. */
+/** `{error, code}` and nothing else (but a quota refusal's `needed` and `available` bytes), with the code's own status. */
 export function expectErrorBody(res: ApiResponse, status: number, code?: string): void {
   expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['code', 'error']);
+  const room = res.body.code === 'quota_exceeded' ? ['available', 'needed'] : [];
+  expect(
+    Object.keys(res.body)
+      .filter((key) => !room.includes(key))
+      .sort(),
+  ).toEqual(['code', 'error']);
+  for (const key of room) if (key in res.body) expect(Number.isSafeInteger(res.body[key]) && res.body[key] >= 0).toBe(true);
   expect(res.body.error).toEqual(expect.any(String));
   expect(ERROR_STATUS[res.body.code as keyof typeof ERROR_STATUS]).toBe(status);
   if (code) expect(res.body.code).toBe(code);

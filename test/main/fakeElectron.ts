@@ -90,6 +90,7 @@ export const app = Object.assign(new EventEmitter(), {
   quit: vi.fn(),
   exit: vi.fn(),
   requestSingleInstanceLock: vi.fn(() => true),
+  getLocale: vi.fn(() => 'en-US'),
   whenReady: vi.fn(async () => undefined),
   setName: vi.fn(),
   getPath: vi.fn((name: string) => {

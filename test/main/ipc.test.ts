@@ -14,6 +14,8 @@ let deps: IpcDeps & {
   showItemInFolder: Mocked<IpcDeps['showItemInFolder']>;
   openPath: Mocked<IpcDeps['openPath']>;
   openExternal: Mocked<IpcDeps['openExternal']>;
+  setLanguage: Mocked<IpcDeps['setLanguage']>;
+  setTheme: Mocked<IpcDeps['setTheme']>;
 };
 let handlers: Map<string, (event: unknown, ...args: unknown[]) => unknown>;
 
@@ -36,6 +38,8 @@ beforeEach(() => {
     showItemInFolder: vi.fn<IpcDeps['showItemInFolder']>(),
     openPath: vi.fn<IpcDeps['openPath']>(async () => ''),
     openExternal: vi.fn<IpcDeps['openExternal']>(async () => undefined),
+    setLanguage: vi.fn<IpcDeps['setLanguage']>(),
+    setTheme: vi.fn<IpcDeps['setTheme']>(),
   };
   handlers = new Map();
   registerIpcHandlers({ handle: (channel: string, handler: never) => handlers.set(channel, handler) } as never, deps);
@@ -203,5 +207,34 @@ describe('openStorageFolder', () => {
   it('ignores nothing: a path argument is refused, not used', async () => {
     await expect(invoke(IPC_CHANNELS.openStorageFolder, FROM_WINDOW, '/etc')).rejects.toThrow(/Expected 0 argument/);
     expect(deps.openPath).not.toHaveBeenCalled();
+  });
+});
+
+describe('setLanguage', () => {
+  it('words the menus and the tray in one of the explorer’s five languages', async () => {
+    await invoke(IPC_CHANNELS.setLanguage, FROM_WINDOW, 'cs');
+    expect(deps.setLanguage).toHaveBeenCalledWith('cs');
+  });
+
+  it('refuses anything else, and another page', async () => {
+    for (const bad of ['de', 'cs-CZ', '', 42, null]) {
+      await expect(invoke(IPC_CHANNELS.setLanguage, FROM_WINDOW, bad)).rejects.toThrow(/language must be one of en, cs, es, ja, nb/);
+    }
+    await expect(invoke(IPC_CHANNELS.setLanguage, FROM_WINDOW)).rejects.toThrow(/Expected 1 argument/);
+    await expect(invoke(IPC_CHANNELS.setLanguage, { senderFrame: { url: 'https://example.com/', parent: null } }, 'cs')).rejects.toThrow(
+      /Refused/,
+    );
+    expect(deps.setLanguage).not.toHaveBeenCalled();
+  });
+});
+
+describe('setTheme', () => {
+  it('takes system, light or dark, and nothing else', async () => {
+    for (const theme of ['system', 'light', 'dark']) await invoke(IPC_CHANNELS.setTheme, FROM_WINDOW, theme);
+    expect(deps.setTheme.mock.calls.map(([theme]) => theme)).toEqual(['system', 'light', 'dark']);
+    for (const bad of ['Dark', 'auto', '', 1]) {
+      await expect(invoke(IPC_CHANNELS.setTheme, FROM_WINDOW, bad)).rejects.toThrow(/theme must be one of system, light, dark/);
+    }
+    expect(deps.setTheme).toHaveBeenCalledTimes(3);
   });
 });

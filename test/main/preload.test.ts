@@ -35,6 +35,8 @@ const BRIDGE_KEYS: Record<keyof NimbusBridge, true> = {
   revealFile: true,
   openExternal: true,
   openStorageFolder: true,
+  setLanguage: true,
+  setTheme: true,
   platform: true,
 };
 
@@ -71,6 +73,8 @@ describe('preload bridge', () => {
     ['revealFile', ['ana', null, 'notes.txt'], IPC_CHANNELS.revealFile],
     ['openExternal', ['https://example.com/'], IPC_CHANNELS.openExternal],
     ['openStorageFolder', [], IPC_CHANNELS.openStorageFolder],
+    ['setLanguage', ['cs'], IPC_CHANNELS.setLanguage],
+    ['setTheme', ['dark'], IPC_CHANNELS.setTheme],
   ];
 
   it.each(calls)('%s(%j) invokes its channel with exactly those arguments', async (method, args, channel) => {

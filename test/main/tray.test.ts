@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', () => import('./fakeElectron.js'));
 
 const electron = await import('./fakeElectron.js');
-const { buildTrayMenuTemplate, setupTray } = await import('../../main/tray.js');
+const { buildTrayMenuTemplate, setupTray, wordTray } = await import('../../main/tray.js');
 const { createShellActions } = await import('../../main/actions.js');
 
 const daemon = {
@@ -51,6 +51,16 @@ describe('tray menu', () => {
 });
 
 describe('setupTray', () => {
+  it('says it again in the explorer’s language when told, and the items still do the same', () => {
+    const actions = trayActions();
+    const tray = setupTray(actions, daemon.url, 'linux', 'en-US');
+    wordTray(tray, actions, daemon.url, 'cs');
+    const menu = electron.Tray.instances[0].contextMenu!;
+    expect(menu.template.map((item) => item.label)).toContain('Otevřít Nimbus');
+    menu.click('Otevřít Nimbus');
+    expect(actions.openWindow).toHaveBeenCalledTimes(1);
+  });
+
   it('shows the daemon address in the tooltip', () => {
     setupTray(trayActions(), daemon.url, 'linux');
     expect(electron.Tray.instances[0].toolTip).toContain('http://127.0.0.1:7878');

@@ -47,7 +47,8 @@ describe('the addresses of the explorer', () => {
     expect(placeOf({ page: 'home' }, 'ana', false)).toEqual({ kind: 'storage', username: 'ana', folder: null, search: '', tab: 'files' });
     expect(placeOf({ page: 'home' }, 'ana', true)).toEqual({ kind: 'overview' });
     expect(placeOf({ page: 'roles' }, 'ana', false)).toEqual({ kind: 'storage', username: 'ana', folder: null, search: '', tab: 'files' });
-    expect(placeOf({ page: 'settings' }, null, true)).toEqual({ kind: 'overview' });
+    expect(placeOf({ page: 'settings' }, null, true)).toEqual({ kind: 'settings' });
+    expect(placeOf({ page: 'shared' }, null, true)).toEqual({ kind: 'overview' });
     expect(placeOf({ page: 'trash', username: 'bob' }, null, true)).toMatchObject({ kind: 'storage', username: 'bob', tab: 'trash' });
     expect(storageRoute('ana', 'Docs', '', 'ana')).toEqual({ page: 'files', username: 'ana', folder: 'Docs' });
     expect(storageRoute('bob', null, 'x', 'ana')).toEqual({ page: 'search', query: 'x', username: 'bob', folder: null });

@@ -98,6 +98,7 @@ describe('context menu', () => {
     expect(items.map((item) => item.textContent)).toEqual([
       'Open',
       'Download',
+      'Edit',
       'Rename',
       'Move to…',
       'Copy to…',

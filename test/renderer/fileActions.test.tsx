@@ -194,6 +194,8 @@ describe('file actions: the toolbar and the context menu', () => {
     expect(await menuFor('b.txt')).toEqual([
       item('Open', 'lucide-eye'),
       item('Download', 'lucide-download', true),
+      // A text file (issue 29, item 9).
+      item('Edit', 'lucide-file-signature'),
       item('Rename', 'lucide-pencil'),
       item('Move to…', 'lucide-folder-input'),
       item('Copy to…', 'lucide-copy'),

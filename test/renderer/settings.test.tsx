@@ -255,7 +255,7 @@ describe('Settings: language', () => {
 
   it('lists the five languages by their own names and switches the whole page at once, remembering the choice', async () => {
     renderSettings({});
-    const card = screen.getByRole('region', { name: 'Language' });
+    const card = screen.getByRole('group', { name: 'Language' });
     const names = within(card)
       .getAllByRole('radio')
       .map((radio) => radio.closest('label')?.textContent);

@@ -292,7 +292,15 @@ describe('signing in with an API key (admins)', () => {
 
   it('uses the Electron bridge’s connection instead of asking, as the admin', async () => {
     const getConnection = vi.fn(async () => ({ baseUrl: 'http://127.0.0.1:9999', apiKey: 'bridge-key' }));
-    window.nimbus = { getConnection, revealFile: vi.fn(), openExternal: vi.fn(), openStorageFolder: vi.fn(), platform: 'linux' };
+    window.nimbus = {
+      getConnection,
+      revealFile: vi.fn(),
+      openExternal: vi.fn(),
+      openStorageFolder: vi.fn(),
+      setLanguage: vi.fn(async () => undefined),
+      setTheme: vi.fn(async () => undefined),
+      platform: 'linux',
+    };
     try {
       renderApp();
       expect(await screen.findByText('Signed in as no user by key with bridge-key')).toBeTruthy();

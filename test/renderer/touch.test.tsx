@@ -232,6 +232,7 @@ const commands = (): ActionCommands => ({
   download: vi.fn(),
   downloadLink: () => null,
   rename: vi.fn(),
+  edit: vi.fn(),
   move: vi.fn(),
   copy: vi.fn(),
   share: vi.fn(),

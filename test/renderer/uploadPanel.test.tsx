@@ -86,12 +86,15 @@ describe('UploadPanel', () => {
     expect(screen.queryByRole('button', { name: 'Cancel upload of b.bin' })).toBeNull();
   });
 
-  it('says plainly when quota refused an upload, with the daemon’s message', async () => {
+  it('says plainly when quota refused an upload, with what it needed and what was free', async () => {
     const { queue, calls } = setup();
     act(() => void queue.add([{ name: 'movie.mkv', body: blob(10) }], 'ana', null));
-    await act(async () => calls[0].reject(new ApiError(507, 'quota_exceeded', 'Storage quota exceeded: 0.9 MB of 1.0 MB used')));
+    const room = { needed: 10, available: 0 };
+    await act(async () =>
+      calls[0].reject(new ApiError(507, 'quota_exceeded', 'Storage quota exceeded: 0.9 MB of 1.0 MB used', null, room)),
+    );
     const alert = screen.getByRole('alert');
-    expect(alert.textContent).toBe('Not enough storage space: Storage quota exceeded: 0.9 MB of 1.0 MB used');
+    expect(alert.textContent).toBe('Not enough storage space: “movie.mkv” needs 10 B; 0 B free.');
     expect(screen.getByRole('heading').textContent).toBe('1 upload failed');
   });
 

@@ -98,18 +98,29 @@ describe('UploadQueue', () => {
     expect(pending).toHaveLength(1);
   });
 
-  it('keeps the daemon’s message when quota refuses an upload (507)', async () => {
+  it('says what a quota refusal (507) needed and what was free, in the UI’s units, not the daemon’s words', async () => {
     const { uploader, pending } = manualUploader();
     const failed = vi.fn();
     const queue = new UploadQueue(uploader, { onFailed: failed });
     queue.add([{ name: 'movie.mkv', body: blob(10) }], 'ana', null);
-    pending[0].reject(new ApiError(507, 'quota_exceeded', 'Storage quota exceeded for ana'));
+    pending[0].reject(
+      new ApiError(507, 'quota_exceeded', 'Storage quota exceeded for ana', null, { needed: 5_033_165, available: 4_404_019 }),
+    );
     await vi.waitFor(() => expect(statusOf(queue)).toEqual(['failed']));
     const item = queue.getSnapshot()[0];
-    expect(item.error).toBe('Storage quota exceeded for ana');
+    expect(item.error).toBe('“movie.mkv” needs 4.8 MiB; 4.2 MiB free.');
     expect(item.errorStatus).toBe(507);
     expect(failureHeadline(item)).toBe('Not enough storage space');
     expect(failed).toHaveBeenCalledOnce();
+  });
+
+  it('adds nothing to the headline when a 507 does not say what was free', async () => {
+    const { uploader, pending } = manualUploader();
+    const queue = new UploadQueue(uploader);
+    queue.add([{ name: 'movie.mkv', body: blob(10) }], 'ana', null);
+    pending[0].reject(new ApiError(507, 'quota_exceeded', 'Storage quota exceeded for ana'));
+    await vi.waitFor(() => expect(statusOf(queue)).toEqual(['failed']));
+    expect(queue.getSnapshot()[0].error).toBe('');
   });
 
   it('retries a name clash (409) as a replacement', async () => {

@@ -22,7 +22,7 @@ describe('the table gives each endpoint its parameter and response types', () =>
   it('derives required, optional and typed parameters from the row', () => {
     expectTypeOf<ParamsOf<'files.rename'>>().toEqualTypeOf<{ username: string; file: string; newname: string; folder?: string }>();
     // Values are what the checks produce: a number for maxStorage, a boolean for a flag.
-    expectTypeOf<ParamsOf<'role.create'>>().toEqualTypeOf<{ name: string; maxStorage: number; badge: string }>();
+    expectTypeOf<ParamsOf<'role.create'>>().toEqualTypeOf<{ name: string; maxStorage: number; badge?: string }>();
     expectTypeOf<ParamsOf<'files.upload'>['overwrite']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<ParamsOf<'keys.create'>['scope']>().toEqualTypeOf<'admin' | 'read' | 'write'>();
     // A path parameter is a parameter like any other.

@@ -145,7 +145,9 @@ async function copyFolderTo(nimbus: NimbusContext, from: DavPath, to: DavPath): 
   const node = nimbus.index.folder(username, from.path);
   const user = nimbus.store.users.get(username)!;
   const maxBytes = maxBytesOf(nimbus, user);
-  if (maxBytes >= 0 && usedBytesOf(nimbus, username) + (node?.sizeBytes ?? 0) > maxBytes) throw quotaExceeded();
+  const needed = node?.sizeBytes ?? 0;
+  const used = usedBytesOf(nimbus, username);
+  if (maxBytes >= 0 && used + needed > maxBytes) throw quotaExceeded(undefined, { needed, available: maxBytes - used });
   await copyTree(nimbus, username, from.path, to.path);
 }
 

@@ -79,6 +79,7 @@ export function Shell() {
   const openUser = useCallback((username: string) => navigate({ page: 'files', username, folder: null }), [navigate]);
   const openRoles = useCallback(() => navigate({ page: 'roles' }), [navigate]);
   const openOverview = useCallback(() => navigate({ page: 'home' }), [navigate]);
+  const openSettings = useCallback(() => navigate({ page: 'settings' }), [navigate]);
   const { place, account } = useAccountPlaces(view, selfName, navigate);
   const selfRecord = selfName !== null ? userByName.get(selfName) : undefined;
   const startCreating = useCallback(() => setCreating(true), []);
@@ -91,8 +92,9 @@ export function Shell() {
     main = <RolesPage live={live} />;
   } else if (view.kind === 'trash' && selfName !== null) {
     main = <TrashView username={selfName} />;
-  } else if (view.kind === 'settings' && selfRecord) {
-    main = <Settings user={selfRecord} live={live} />;
+  } else if (view.kind === 'settings' && (selfName === null || selfRecord)) {
+    // Signed in with the key (no user), Settings has only the appearance.
+    main = <Settings user={selfRecord ?? null} live={live} />;
   } else if (view.kind === 'shared' && selfName !== null) {
     main = (
       <SharedByMe username={selfName} live={live} onOpenFolder={(folder) => navigate({ page: 'files', username: selfName, folder })} />
@@ -182,9 +184,11 @@ export function Shell() {
       selectedUser={selected}
       rolesSelected={view.kind === 'roles'}
       overviewSelected={view.kind === 'overview'}
+      settingsSelected={view.kind === 'settings'}
       onSelectUser={openUser}
       onSelectRoles={openRoles}
       onSelectOverview={openOverview}
+      onSelectSettings={openSettings}
       onNewUser={startCreating}
       onSignOut={session.mode === 'browser' ? session.signOut : undefined}
       account={account}

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../ConfirmDialog/ConfirmDialog';
 import { MoveDialog, type TransferMode } from '../MoveDialog/MoveDialog';
 import { NameDialog } from '../NameDialog/NameDialog';
 import { ShareDialog } from '../ShareDialog/ShareDialog';
+import { LazyTextEditor } from '../TextEditor/LazyTextEditor';
 import { VersionsDialog } from '../VersionsDialog/VersionsDialog';
 import { DeleteSummary } from './DeleteSummary';
 
@@ -20,6 +21,7 @@ export type DialogState =
   | { kind: 'new-folder' }
   | { kind: 'transfer'; mode: TransferMode; rows: Row[] }
   | { kind: 'versions'; file: FileEntry }
+  | { kind: 'edit'; file: FileEntry }
   | null;
 
 interface BrowserDialogsProps {
@@ -92,6 +94,8 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
     }
     case 'versions':
       return <VersionsDialog username={username} folder={dialog.file.folder} file={dialog.file} onClose={onClose} />;
+    case 'edit':
+      return <LazyTextEditor username={username} file={dialog.file} onClose={onClose} />;
     default:
       return null;
   }

@@ -3,6 +3,7 @@ import {
   Copy,
   Download,
   Eye,
+  FilePenLine,
   FolderInput,
   FolderOpen,
   FolderSearch,
@@ -15,6 +16,8 @@ import {
 } from 'lucide-react';
 import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
+import { formatBytes } from '../../lib/format';
+import { EDIT_LIMIT_BYTES, fitsEditor, isTextFile } from '../TextEditor/editableText';
 
 /** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
 export interface ActionTarget {
@@ -39,6 +42,8 @@ export interface ActionCommands {
   /** The one plain link that downloads the target, when there is one (an `<a download>` in the menu). */
   downloadLink(target: ActionTarget): { href: string; saveAs: string } | null;
   rename(row: Row): void;
+  /** A text file opened in the editor (a file over the size limit opens to say why it is not edited). */
+  edit(row: FileRowOf): void;
   move(rows: readonly Row[]): void;
   copy(rows: readonly Row[]): void;
   /** A file's link, or a folder's (its whole tree), shown and made first when there is none. */
@@ -61,7 +66,7 @@ export type Surface = 'toolbar' | 'menu';
  * language ("Eliminar (Supr)"), so they live in the hint's text.
  */
 export interface FileAction {
-  id: 'open' | 'openFolder' | 'download' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'versions' | 'reveal' | 'delete';
+  id: 'open' | 'openFolder' | 'download' | 'edit' | 'rename' | 'move' | 'copy' | 'share' | 'uploadLink' | 'versions' | 'reveal' | 'delete';
   surfaces: readonly Surface[];
   label(t: TFunction, target: ActionTarget): string;
   /** The toolbar's tooltip, when it says more than the label (a shortcut, what is shared). */
@@ -136,6 +141,22 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     applies: any,
     run: (commands, target) => commands.download(target),
     link: (commands, target) => commands.downloadLink(target),
+  },
+  {
+    // A text file edited in place and saved as its new content (the old one kept as a version).
+    // Over the size limit the label says why it is off; choosing it says so at more length.
+    id: 'edit',
+    surfaces: ['menu'],
+    label: (t, target) => {
+      const file = singleFile(target);
+      return file && !fitsEditor(file) ? t('editor:actionTooLarge', { limit: formatBytes(EDIT_LIMIT_BYTES) }) : t('editor:action');
+    },
+    icon: always(FilePenLine),
+    applies: (target) => {
+      const file = singleFile(target);
+      return file !== null && isTextFile(file.file);
+    },
+    run: (commands, target) => commands.edit(singleFile(target)!),
   },
   {
     id: 'rename',

@@ -114,6 +114,7 @@ export function useBrowserCommands(options: CommandOptions) {
       download: (target) => void actions.download(target.rows, target.everything),
       downloadLink: (target) => actions.downloadLink(target.rows, target.everything),
       rename: onStartRename,
+      edit: (row) => setDialog({ kind: 'edit', file: row.file }),
       move: (rows) => setDialog({ kind: 'transfer', mode: 'move', rows: [...rows] }),
       copy: (rows) => setDialog({ kind: 'transfer', mode: 'copy', rows: [...rows] }),
       share: (row) => void openShare(row),

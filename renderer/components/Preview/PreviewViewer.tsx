@@ -1,9 +1,11 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { X } from 'lucide-react';
+import { FilePenLine, X } from 'lucide-react';
 import type { FileEntry } from '../../../shared/types';
 import { formatBytes } from '../../lib/format';
+import { isTextFile } from '../TextEditor/editableText';
+import { LazyTextEditor } from '../TextEditor/LazyTextEditor';
 import { ToastPlace } from '../Toasts/ToastPlace';
 import { DownloadButton, PreviewBody } from './PreviewBody';
 import { previewKind, previewRing } from './previewKind';
@@ -42,6 +44,7 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
   const dialog = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const file = files[index] as FileEntry | undefined;
+  const [editing, setEditing] = useState<FileEntry | null>(null);
   const ring = useMemo(() => previewRing(files, index), [files, index]);
   const place = ring.indexOf(index);
   const previous = place > 0 ? ring[place - 1] : null;
@@ -155,6 +158,12 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
             </p>
           </div>
           <div className="preview__actions">
+            {isTextFile(file) ? (
+              <button type="button" className="button" aria-label={t('editor:action')} onClick={() => setEditing(file)}>
+                <FilePenLine size={16} aria-hidden="true" />
+                <span className="preview__label">{t('editor:action')}</span>
+              </button>
+            ) : null}
             {kind !== null ? <DownloadButton username={username} file={file} /> : null}
             <button
               type="button"
@@ -177,6 +186,7 @@ export function PreviewViewer({ username, files, index, onIndexChange, onClose }
           {ring.length > 1 ? <RingButton direction="next" target={next} onGo={onIndexChange} /> : null}
         </div>
       </div>
+      {editing ? <LazyTextEditor username={username} file={editing} onClose={() => setEditing(null)} /> : null}
     </div>,
     document.body,
   );

@@ -5,16 +5,17 @@ import './RoleBadge.css';
 
 interface RoleBadgeProps {
   role: string;
-  /** The role's badge URL; a broken or missing image falls back to an icon. */
+  /** The role's badge URL; none ('' or undefined) shows nothing, and a broken image falls back to an icon. */
   src: string | undefined;
   size?: number;
 }
 
-/** A role's badge image, loaded from its http(s) URL without sending a referrer. */
+/** A role's badge image, loaded from its http(s) URL without sending a referrer; nothing for a role without one. */
 export function RoleBadge({ role, src, size = 16 }: RoleBadgeProps) {
   const { t } = useTranslation();
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  if (!src || failedSrc === src) {
+  if (!src) return null;
+  if (failedSrc === src) {
     return <ShieldCheck className="role-badge role-badge--fallback" size={size} role="img" aria-label={t('admin:badge', { role })} />;
   }
   return (

@@ -1,19 +1,22 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '../../../shared/types';
-import { checkAccountName, checkBadgeUrl, checkMaxStorage } from '../../../shared/validation';
+import { checkAccountName, checkMaxStorage } from '../../../shared/validation';
 import { checkText } from '../UserDialog/checkText';
 import { useSaveThenClose } from '../Dialog/DialogButtons';
 import { FormDialog } from '../Dialog/FormDialog';
+import { useClient } from '../Session/sessionContext';
 import { TextField } from '../TextField/TextField';
-import { BadgePreview } from './BadgePreview';
+import { BadgePicker } from './BadgePicker';
+import { badgeOf, checkDraft, draftOf, type BadgeDraft } from './badgeChoice';
 import './RoleDialog.css';
 
 export interface RoleFormValues {
   name: string;
   /** MiB, -1 for unlimited. */
   maxStorage: number;
-  badge: string;
+  /** A path of the daemon's badges, an http(s) URL, or undefined: no badge. */
+  badge: string | undefined;
 }
 
 interface RoleDialogProps {
@@ -32,7 +35,7 @@ function initialQuota(role: Role | undefined): { amount: string; unit: Unit; unl
   return { amount: String(role.maxStorage), unit: 'MB', unlimited: false };
 }
 
-/** Create or edit a role: name (fixed for built-in roles), quota in MiB or GiB, badge URL with a live preview. */
+/** Create or edit a role: name (fixed for built-in roles), quota in MiB or GiB, and a badge (BadgePicker). */
 export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
   const { t } = useTranslation();
   const quota0 = initialQuota(role);
@@ -40,7 +43,11 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
   const [amount, setAmount] = useState(quota0.amount);
   const [unit, setUnit] = useState<Unit>(quota0.unit);
   const [unlimited, setUnlimited] = useState(quota0.unlimited);
-  const [badge, setBadge] = useState(role?.badge ?? '');
+  const client = useClient();
+  // The daemon answers its own badges on its address: the page's, or the desktop shell's daemon.
+  const [draft, setDraft] = useState<BadgeDraft>(() =>
+    draftOf(role?.badge, [new URL(client.connection.baseUrl || '/', window.location.href).origin, window.location.origin]),
+  );
   const [submitted, setSubmitted] = useState(false);
   const { busy, save } = useSaveThenClose(onClose);
   const unitId = useId();
@@ -52,11 +59,15 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
     : /^\d+(\.\d+)?$/.test(amount.trim())
       ? checkMaxStorage(String(Math.round(megabytes)))
       : checkMaxStorage(amount);
-  const badgeCheck = checkBadgeUrl(badge);
+  const badgeCheck = checkDraft(draft);
   const errors = {
     name: checkText(t, 'roleName', nameCheck),
     quota: checkText(t, 'quota', quotaCheck),
-    badge: checkText(t, 'badge', badgeCheck),
+    badge: badgeCheck.ok
+      ? null
+      : badgeCheck.message === 'no picture'
+        ? t('admin:badgePicker.needPicture')
+        : checkText(t, 'badge', badgeCheck),
   };
 
   async function submit(event: FormEvent) {
@@ -64,7 +75,7 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
     setSubmitted(true);
     if (errors.name || errors.quota || errors.badge || !quotaCheck.ok) return;
     const maxStorage = quotaCheck.value;
-    await save(() => onSubmit({ name, maxStorage, badge }));
+    await save(() => onSubmit({ name, maxStorage, badge: badgeOf(draft) }));
   }
 
   return (
@@ -117,18 +128,7 @@ export function RoleDialog({ role, onSubmit, onClose }: RoleDialogProps) {
         </div>
         {errors.quota ? <p className="field__error">{errors.quota}</p> : <p className="field__hint">{t('admin:roleDialog.quotaHint')}</p>}
       </div>
-      <TextField
-        label={t('admin:roleDialog.badge')}
-        type="url"
-        value={badge}
-        onChange={setBadge}
-        placeholder="https://example.com/badge.png"
-        hint={t('admin:roleDialog.badgeHint')}
-        error={submitted || badge ? errors.badge : null}
-        spellCheck={false}
-      >
-        <BadgePreview url={badge} valid={badgeCheck.ok} />
-      </TextField>
+      <BadgePicker draft={draft} onChange={setDraft} error={submitted || (draft.kind === 'url' && draft.url) ? errors.badge : null} />
     </FormDialog>
   );
 }

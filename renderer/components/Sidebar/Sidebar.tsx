@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LayoutDashboard, LogOut, Plus, ShieldCheck } from 'lucide-react';
+import { LayoutDashboard, LogOut, Plus, Settings, ShieldCheck } from 'lucide-react';
 import type { Role, User } from '../../../shared/types';
 import { AccountNav, type AccountPlace } from '../AccountNav/AccountNav';
 import { FolderTree } from './FolderTree';
@@ -14,9 +14,13 @@ interface SidebarProps {
   selectedUser: string | null;
   rolesSelected: boolean;
   overviewSelected: boolean;
+  /** Settings is open. */
+  settingsSelected?: boolean;
   onSelectUser: (username: string) => void;
   onSelectRoles: () => void;
   onSelectOverview: () => void;
+  /** Settings, linked under Manage when there is no `account` (the admin key); an account's own places have it otherwise. */
+  onSelectSettings?: () => void;
   onNewUser: () => void;
   /** Present in browser mode only. */
   onSignOut?: () => void;
@@ -31,7 +35,7 @@ interface SidebarProps {
   };
 }
 
-/** The admin's places: Overview, the users, Roles. Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
+/** The admin's places: Overview, Roles, the users (and Settings when signed in with the key). Memoised: opening a folder re-renders only the browser pane, so callbacks must be stable. */
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const { t } = useTranslation();
   return (
@@ -72,6 +76,17 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
           {t('shell:nav.roles')}
           {props.roles ? <span className="sidebar__count">{props.roles.length}</span> : null}
         </button>
+        {props.onSelectSettings && !props.account ? (
+          <button
+            type="button"
+            className={`sidebar__link${props.settingsSelected ? ' is-current' : ''}`}
+            aria-current={props.settingsSelected ? 'page' : undefined}
+            onClick={props.onSelectSettings}
+          >
+            <Settings size={17} aria-hidden="true" />
+            {t('shell:nav.settings')}
+          </button>
+        ) : null}
         <div className="sidebar__section">
           <h2 className="sidebar__heading" id="sidebar-users">
             {t('shell:nav.users')}

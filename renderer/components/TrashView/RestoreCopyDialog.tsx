@@ -13,7 +13,7 @@ interface RestoreCopyDialogProps {
 /**
  * The choice the daemon leaves to the person when a name is taken again (docs/explorer.md:
  * 409, nothing changed): keep it in the trash, or restore it beside the other as
- * "name (restored).ext".
+ * "name (restored).ext", the word in the person's language (the daemon takes it as `suffix`).
  */
 export function RestoreCopyDialog({ items, onConfirm, onClose }: RestoreCopyDialogProps) {
   const { t } = useTranslation();
@@ -36,8 +36,8 @@ export function RestoreCopyDialog({ items, onConfirm, onClose }: RestoreCopyDial
     >
       <p>
         {one
-          ? t('trash:copyText', { name: one.name, place: one.folder ?? t('trash:root') })
-          : t('trash:copyManyText', { count: items.length })}
+          ? t('trash:copyText', { name: one.name, place: one.folder ?? t('trash:root'), word: t('trash:restoredWord') })
+          : t('trash:copyManyText', { count: items.length, word: t('trash:restoredWord') })}
       </p>
       {one ? null : (
         <ul className="trash__copy-list">

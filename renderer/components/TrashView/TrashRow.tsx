@@ -55,6 +55,7 @@ export function TrashRow({ item, picked, busy, onToggle, onRestore, onDelete }: 
           className="button"
           disabled={busy}
           aria-label={t('trash:restoreNamed', { name: item.name })}
+          title={t('trash:restore')}
           onClick={onRestore}
         >
           <RotateCcw size={15} aria-hidden="true" />

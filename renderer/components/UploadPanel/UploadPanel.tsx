@@ -32,7 +32,7 @@ function headline(item: UploadItem, t: TFunction): string {
     case 413:
       return t('upload:headline.tooLarge');
     case 0:
-      return item.error?.startsWith('The name') ? t('upload:headline.badName') : t('upload:headline.failed');
+      return item.badName ? t('upload:headline.badName') : t('upload:headline.failed');
     default:
       return t('upload:headline.failed');
   }
@@ -49,7 +49,8 @@ function statusText(item: UploadItem, t: TFunction): string {
     case 'cancelled':
       return t('upload:status.cancelled');
     case 'failed':
-      return t('upload:status.failed', { headline: headline(item, t), error: item.error ?? '' });
+      // Said once: the headline alone when the error adds nothing to it.
+      return item.error ? t('upload:status.failed', { headline: headline(item, t), error: item.error }) : headline(item, t);
   }
 }
 

@@ -11,6 +11,7 @@ import shareDownloads from './005-share-downloads.js';
 import folderLinks from './006-folder-links.js';
 import versions from './007-versions.js';
 import tusUploads from './008-tus-uploads.js';
+import badges from './009-badges.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -31,4 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   versions,
   // Resumable uploads with several daemons (docs/uploads.md).
   tusUploads,
+  // Uploaded badge pictures (shared/badges.ts).
+  badges,
 ];
