@@ -73,7 +73,7 @@ const FIELD: Readonly<Record<string, string>> = {
 
 const field = (parameter: string) => i18next.t(`errors:field.${FIELD[parameter] ?? 'value'}`);
 
-// shared/validation's file-name rules are English (they are the daemon's 400s too); found by
+// shared/validation's rules (file and account names, e-mail addresses, passwords) are English (they are the daemon's 400s too); found by
 // their wording, they are said in the UI's language. In English the words are the same.
 const NAME_RULES: readonly [RegExp, string][] = [
   [/^must be 1–255 bytes long$/, 'length'],
@@ -82,6 +82,11 @@ const NAME_RULES: readonly [RegExp, string][] = [
   [/^must not end with a dot or a space$/, 'trailing'],
   [/reserved device name/, 'device'],
   [/^must not be a reserved name/, 'reserved'],
+  [/^must be 1–64 characters: letters, digits/, 'accountName'],
+  [/^must not end with a dot$/, 'trailingDot'],
+  [/^must be an e-mail address/, 'email'],
+  [/^must be at least 8 characters$/, 'passwordShort'],
+  [/^must be at most 1024 characters$/, 'passwordLong'],
 ];
 
 /** A name rule ("must not end with a dot or a space") in the UI's language; one it does not know, in general words. */

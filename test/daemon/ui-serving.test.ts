@@ -168,6 +168,8 @@ describe('the built UI, served like a production site', () => {
     expect(texts.length).toBeGreaterThan(5);
     for (const name of texts) {
       const size = (await readFile(path.join(DIST, 'assets', name))).length;
+      // A chunk of one re-export line (~45 bytes: Rollup's facade for a shared module) packs no smaller; it is served as it is.
+      if (size < 128) continue;
       for (const suffix of ['.br', '.gz']) expect(assets, `${name}${suffix}`).toContain(`${name}${suffix}`);
       expect((await readFile(path.join(DIST, 'assets', `${name}.br`))).length).toBeLessThan(size);
     }

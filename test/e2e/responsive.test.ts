@@ -20,7 +20,7 @@ import {
   type TestBrowser,
 } from '../helpers/browser.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { PASSWORD, seedUsers, signInAs } from '../helpers/ui-shell.js';
+import { PASSWORD, axeProblems, seedUsers, signInAs } from '../helpers/ui-shell.js';
 
 const runUi = browserAvailable();
 const SIZES = { wide: { width: 1400, height: 900 }, medium: { width: 800, height: 600 }, phone: { width: 390, height: 844 } } as const;
@@ -29,11 +29,25 @@ const PHONE = SIZES.phone;
 /** How far the page scrolls sideways (0 when it fits). */
 const sidewaysScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
 
+/**
+ * The view at each size in both themes, for a person to look at (test-artifacts/). axe-core
+ * checks it dark at each size (the light theme is a11y.test.ts's): contrast is where a dark
+ * palette goes wrong.
+ */
 async function shots(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `responsive-${name}-${size}.png`), animations: 'disabled', caret: 'hide' });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [size, viewport] of Object.entries(SIZES)) {
+      await page.setViewportSize(viewport);
+      if (scheme === 'dark') expect(await axeProblems(page), `${name} at ${size}, dark`).toEqual([]);
+      await page.screenshot({
+        path: path.join(ARTIFACTS_DIR, `responsive-${name}-${size}-${scheme}.png`),
+        animations: 'disabled',
+        caret: 'hide',
+      });
+    }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(SIZES.wide);
 }
 

@@ -186,8 +186,8 @@ describe.skipIf(!runUi)('editing a text file in place (Chromium, real daemon, si
       // The previewer's Edit button, beside Download.
       await row('notes.md', words).dblclick();
       const edit = page.getByRole('dialog', { name: 'notes.md' }).getByRole('button', { name: words.edit, exact: true });
-      // (axe-core on the previewer's bar, where the button is: the text view below is the previewer's own.)
-      await shoot(`preview-${lang}`, () => edit.waitFor(), '.preview__bar');
+      // axe-core on the whole previewer, its text view and line numbers too.
+      await shoot(`preview-${lang}`, () => edit.waitFor());
       await page.keyboard.press('Escape');
       await page.evaluate(() => localStorage.removeItem('nimbus.language'));
       expect(pageErrors).toEqual([]);

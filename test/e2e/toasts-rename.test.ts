@@ -140,13 +140,16 @@ describe.skipIf(!runUi)('toasts and inline rename (issue 29, items 3 and 5)', ()
         await page.setViewportSize(SIZES[0]);
         await open(lang, '/settings');
         await page.getByRole('heading', { name: s.settingsTitle, level: 1 }).waitFor();
-        // Five different failures of the e-mail form: the tallest stack there can be.
+        // Five different failures of the e-mail form: the tallest stack there can be. Worded by
+        // the UI from their codes (a language other than English never shows the daemon's own
+        // words), so five different missing parameters: five different sentences in any language.
+        const missing = ['email', 'password', 'username', 'folder', 'file'];
         let attempt = 0;
         await page.route('**/api/user/edit**', (route) =>
           route.fulfill({
             status: 500,
             contentType: 'application/json',
-            body: JSON.stringify({ error: `Attempt ${++attempt}: the address could not be saved`, code: 'edit_failed' }),
+            body: JSON.stringify({ error: `Missing parameter: ${missing[attempt++ % missing.length]}`, code: 'missing_parameter' }),
           }),
         );
         const email = page.getByRole('region', { name: s.emailTitle, exact: true });

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '../../../shared/types';
-import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
+import { FILE_NAME_REFUSED_CHARACTERS, checkFileName } from '../../../shared/validation';
 import type { useFileActions } from '../../hooks/useFileActions';
 import { useLinkActions } from '../../hooks/useLinkActions';
 import { copyText } from '../../lib/clipboard';
@@ -71,7 +71,7 @@ export function BrowserDialogs({ username, folder, dialog, actions, onConfirmDel
         <NameDialog
           title={t('explorer:newFolder.title', { username: folder ?? username })}
           label={t('explorer:newFolder.label')}
-          rule={FILE_NAME_RULE}
+          rule={t('errors:fileNameRule', { characters: FILE_NAME_REFUSED_CHARACTERS })}
           submitLabel={t('explorer:newFolder.submit')}
           validate={checkFileName}
           onSubmit={actions.createFolder}

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { useFileActions } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 import { selectOnly, type Selection } from '../../lib/selection';
@@ -25,6 +25,16 @@ export function useInPlaceRename(
     setRefusal(null);
   }, []);
 
+  // The editor held the focus and goes with the daemon's answer: once it is gone from the page
+  // (after React's commit, not on a timer that may run before it), the keyboard goes on in the
+  // list (F2 again, arrows), not from the page's top.
+  const refocusAfterClose = useRef(false);
+  useEffect(() => {
+    if (editingKey !== null || !refocusAfterClose.current) return;
+    refocusAfterClose.current = false;
+    if (document.activeElement === document.body || document.activeElement === null) refocusList();
+  }, [editingKey, refocusList]);
+
   const onStartRename = useCallback((row: Row) => edit(row.key), [edit]);
   const onRenameCancel = useCallback(() => edit(null), [edit]);
   const onRenameCommit = useCallback(
@@ -47,15 +57,11 @@ export function useInPlaceRename(
           setSelection((current) => (current.active === key || current.active === row.key ? selectOnly(settled) : current));
           if (editing.current !== row.key) return;
           if (refused !== null) return setRefusal({ name, reason: refused });
+          refocusAfterClose.current = true;
           edit(null);
-          // The editor held the focus and is gone with the answer: the keyboard goes on in the
-          // list (F2 again, arrows), not from the page's top.
-          setTimeout(() => {
-            if (document.activeElement === document.body || document.activeElement === null) refocusList();
-          }, 0);
         });
     },
-    [actions, rowsRef, setSelection, edit, refocusList],
+    [actions, rowsRef, setSelection, edit],
   );
   return { editingKey, refusal, onStartRename, onRenameCancel, onRenameCommit };
 }

@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FILE_NAME_RULE, checkFileName } from '../../../shared/validation';
+import { FILE_NAME_REFUSED_CHARACTERS, checkFileName } from '../../../shared/validation';
 import { queryKeys } from '../../api/queryKeys';
 import { useApiAction } from '../../hooks/useApiAction';
 import { childFolder } from '../../lib/places';
 import { useClient } from '../Session/sessionContext';
+import { ruleText } from '../../api/errorText';
 
 interface NewFolderFieldProps {
   username: string;
@@ -31,7 +32,7 @@ export function NewFolderField({ username, at, onCreated, onCancel }: NewFolderF
     event.stopPropagation();
     const checked = checkFileName(value);
     if (!checked.ok) {
-      setError(t('errors:invalidName', { rule: checked.message }));
+      setError(t('errors:invalidName', { rule: ruleText(checked.message) }));
       return;
     }
     const path = childFolder(at, checked.value);
@@ -77,7 +78,7 @@ export function NewFolderField({ username, at, onCreated, onCancel }: NewFolderF
         {t('explorer:move.cancel')}
       </button>
       <p id={`${id}-hint`} className={error ? 'field__error move-new__hint' : 'visually-hidden'} role={error ? 'alert' : undefined}>
-        {error ?? FILE_NAME_RULE}
+        {error ?? t('errors:fileNameRule', { characters: FILE_NAME_REFUSED_CHARACTERS })}
       </p>
     </form>
   );

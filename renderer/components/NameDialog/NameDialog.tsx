@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Checked } from '../../../shared/validation';
 import { useSaveThenClose } from '../Dialog/DialogButtons';
 import { FormDialog } from '../Dialog/FormDialog';
+import { ruleText } from '../../api/errorText';
 
 interface NameDialogProps {
   title: string;
@@ -27,7 +28,7 @@ export function NameDialog(props: NameDialogProps) {
     event.preventDefault();
     const checked = props.validate(value);
     if (!checked.ok) {
-      setError(t('errors:invalidName', { rule: checked.message }));
+      setError(t('errors:invalidName', { rule: ruleText(checked.message) }));
       return;
     }
     await save(() => props.onSubmit(checked.value));

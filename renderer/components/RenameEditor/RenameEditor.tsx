@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { checkFileName } from '../../../shared/validation';
 import type { RenameRefusal } from './renameRefusal';
 import './RenameEditor.css';
+import { ruleText } from '../../api/errorText';
 
 interface RenameEditorProps {
   initial: string;
@@ -60,7 +61,7 @@ export function RenameEditor({ initial, onCommit, onCancel, refusal = null }: Re
     }
     const checked = checkFileName(value);
     if (!checked.ok) {
-      setError(t('explorer:rename.invalid', { problem: checked.message }));
+      setError(t('explorer:rename.invalid', { problem: ruleText(checked.message) }));
       return;
     }
     finished.current = true;

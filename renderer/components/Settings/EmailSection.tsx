@@ -13,6 +13,7 @@ import { CurrentPasswordField } from './CurrentPasswordField';
 import { useToast } from '../Toasts/toastContext';
 import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import { SettingsCard } from './SettingsCard';
+import { ruleText } from '../../api/errorText';
 
 /**
  * The address, whether it is verified (with the mail that verifies it), and changing it
@@ -31,7 +32,7 @@ export function EmailSection({ user }: { user: User }) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const check = checkEmail(email.trim());
-  const error = tried && !check.ok ? t('settings:email.invalid', { rule: check.message }) : null;
+  const error = tried && !check.ok ? t('settings:email.invalid', { rule: ruleText(check.message) }) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();

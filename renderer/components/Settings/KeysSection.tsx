@@ -16,6 +16,7 @@ import { CurrentPasswordField } from './CurrentPasswordField';
 import { useToast } from '../Toasts/toastContext';
 import { NewKeyDialog } from './NewKeyDialog';
 import { SettingsCard } from './SettingsCard';
+import { ruleText } from '../../api/errorText';
 
 /**
  * Personal API keys (`keys.*`): for scripts and tools acting as this user, each shown once when
@@ -41,7 +42,7 @@ export function KeysSection({ username }: { username: string }) {
   const [created, setCreated] = useState<{ label: string; key: string } | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyInfo | null>(null);
   const check = checkAccountName(label.trim());
-  const labelError = tried && !check.ok ? t('settings:keys.invalid', { rule: check.message }) : null;
+  const labelError = tried && !check.ok ? t('settings:keys.invalid', { rule: ruleText(check.message) }) : null;
   const scopeText: Record<string, string> = {
     write: t('settings:keys.write'),
     read: t('settings:keys.read'),

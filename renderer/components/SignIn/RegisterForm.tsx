@@ -8,6 +8,7 @@ import { FormProblem } from './FormProblem';
 import { passwordProblem, passwordRule } from './passwordRules';
 import { SubmitButton } from './SubmitButton';
 import { UsernameField } from './UsernameField';
+import { ruleText } from '../../api/errorText';
 
 interface RegisterFormProps {
   client: NimbusClient;
@@ -30,8 +31,8 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
   const nameCheck = checkAccountName(username.trim());
   const emailCheck = checkEmail(email.trim());
   const errors = {
-    username: tried && !nameCheck.ok ? t('signin:register.badUsername', { rule: nameCheck.message }) : null,
-    email: tried && !emailCheck.ok ? t('signin:register.badEmail', { rule: emailCheck.message }) : null,
+    username: tried && !nameCheck.ok ? t('signin:register.badUsername', { rule: ruleText(nameCheck.message) }) : null,
+    email: tried && !emailCheck.ok ? t('signin:register.badEmail', { rule: ruleText(emailCheck.message) }) : null,
     password: tried ? passwordProblem(password, username.trim(), t) : null,
   };
 
