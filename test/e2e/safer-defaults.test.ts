@@ -217,9 +217,14 @@ describe.skipIf(!runUi)('safer defaults (Chromium, real daemon, no SMTP)', () =>
     // The listing the question is asked from misses notes (2).txt, as if it had just been made elsewhere.
     const stale = (url: URL) => url.pathname === '/api/files' && url.searchParams.get('username') === 'ana';
     await page.route(stale, async (route) => {
-      const response = await route.fetch();
-      const listed = (await response.json()) as { files: { name: string }[] };
-      await route.fulfill({ response, json: { ...listed, files: listed.files.filter((file) => file.name !== 'notes (2).txt') } });
+      try {
+        const response = await route.fetch();
+        const listed = (await response.json()) as { files: { name: string }[] };
+        await route.fulfill({ response, json: { ...listed, files: listed.files.filter((file) => file.name !== 'notes (2).txt') } });
+      } catch {
+        // A listing still in flight when the test unroutes (or the page moves on) is let go: its
+        // route is no longer this handler's to fulfil (Playwright: "Route is already handled").
+      }
     });
     try {
       await choose({ name: 'notes.txt', text: 'notes, raced\n' });

@@ -29,10 +29,16 @@ let nginx: RunningNginx | undefined;
 let key: string;
 let ports: number[];
 
-/** Polls `url` until it answers 200. */
+/**
+ * Polls `url` until it answers 200. A container that exited meanwhile is started again, up to
+ * three times, as deploy/compose.yaml's `restart: unless-stopped` would: a daemon whose start met
+ * Swift still busy (its S3 layer answering "Please reduce your request rate", a 503, on a loaded
+ * machine) stops with that message, as it should, and its restart policy brings it back.
+ */
 async function until200(url: string, what: string, container: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   let last = '';
+  let restarts = 0;
   while (Date.now() < deadline) {
     try {
       const res = await fetch(url);
@@ -40,6 +46,11 @@ async function until200(url: string, what: string, container: string): Promise<v
       last = `${res.status}`;
     } catch (err) {
       last = (err as Error).message;
+      const state = await podman(['inspect', '-f', '{{.State.Running}}', container]);
+      if (state.code === 0 && state.stdout.trim() === 'false' && restarts < 3) {
+        restarts += 1;
+        await podman(['start', container]);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
