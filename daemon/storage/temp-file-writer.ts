@@ -4,7 +4,6 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { noteBytesWritten } from '../util/received-bytes.js';
 
 /** fdatasync of the temp file every this many bytes, while the body still streams (see TempFileWriter). */
 const SYNC_EVERY_BYTES = 64 << 20;
@@ -122,7 +121,6 @@ export class TempFileWriter extends Writable {
       const rest = Buffer.concat(chunks).subarray(bytesWritten);
       bytesWritten += await writevOf(fd, [rest]);
     }
-    noteBytesWritten(bytes);
     this.#sinceSync += bytes;
     if (this.#sinceSync >= SYNC_EVERY_BYTES && this.#syncing === null) {
       this.#sinceSync = 0;

@@ -7,7 +7,6 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.js';
-import { noteBytesWritten } from '../util/received-bytes.js';
 
 /**
  * While one long PATCH streams (tus-js-client sends a whole file as one PATCH unless told a
@@ -155,8 +154,7 @@ class Appender {
 
   async #flush(): Promise<void> {
     let chunks = this.#batch;
-    const batched = this.#batched;
-    let left = batched;
+    let left = this.#batched;
     this.#batch = [];
     this.#batched = 0;
     while (left > 0) {
@@ -166,6 +164,5 @@ class Appender {
       // A short write (rare on a regular file): the rest, from where it stopped.
       if (left > 0) chunks = [Buffer.concat(chunks).subarray(bytesWritten)];
     }
-    noteBytesWritten(batched);
   }
 }
