@@ -28,6 +28,7 @@ import { followMovedFolder, watchForVanishedShares } from './services/shares.js'
 import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
 import { dropPast, sweepVersions } from './services/versions.js';
 import { ChangeFeed } from './storage/change-feed.js';
+import { releaseHeldUnder } from './storage/held-dirs.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
 import { LiveStorage } from './storage/watcher.js';
@@ -95,6 +96,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const admin = await loadAdminKey(config, log);
     const disk = backends.objects ? null : new Storage(config.storageDir, path.join(config.dataDir, 'tmp'), index);
     await disk?.cleanTemp();
+    // Directories kept open across requests (storage/held-dirs.ts) are let go when the daemon stops.
+    if (disk) cleanups.push(() => releaseHeldUnder(config.storageDir, config.dataDir));
     // User deletions a crash cut short, put back or removed before the first scan (storage/tombstones.ts).
     const finishingDeletions = await disk?.finishDeletions((name) => store.users.get(name)?.createdAt, log);
     cleanups.push(() => finishingDeletions);

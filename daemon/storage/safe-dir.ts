@@ -17,14 +17,17 @@
  * directories on a request's path are in the kernel's dentry cache, where one open costs a
  * few µs, while each async call cost ~20–40 µs of main-thread time in promise and thread-pool
  * hops. A walk to a folder was 6 such calls, and an upload walks twice (issue 30: 7.4 opens,
- * 7.4 closes per 4 KiB upload; 53–60 % of the main thread in file-system calls). Nothing is
- * kept open between requests, so nothing can go stale: every request walks again.
+ * 7.4 closes per 4 KiB upload; 53–60 % of the main thread in file-system calls). So a walk's
+ * directory is kept open across requests (held-dirs.ts) and each later `open()` of the same
+ * path checks it again with one `readlink`, walking anew when it moved: a lease, ended by
+ * `close()` as an owned directory is closed.
  */
 import { closeSync, constants, existsSync, fstat, openSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fsyncDirectory } from '../store/fsync.js';
+import { heldKey, holdWalked, kernelPathOf, leaseHeld, releaseHeld, type HeldDir } from './held-dirs.js';
 import { fsyncDirectoryShared } from './shared-fsync.js';
 
 export const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
@@ -50,11 +53,19 @@ export class OpenDir {
   #fd: number | null;
   readonly #path: string;
   readonly #chain: { path: string; dev: number; ino: number }[];
+  /** Set when the fd is a lease on a held directory (held-dirs.ts): close() ends the lease instead of closing the fd. */
+  readonly #held: HeldDir | null;
 
-  private constructor(fd: number | null, dirPath: string, chain: { path: string; dev: number; ino: number }[]) {
+  private constructor(
+    fd: number | null,
+    dirPath: string,
+    chain: { path: string; dev: number; ino: number }[],
+    held: HeldDir | null = null,
+  ) {
     this.#fd = fd;
     this.#path = dirPath;
     this.#chain = chain;
+    this.#held = held;
   }
 
   /** Opens `root` (the operator's choice: followed), then each component inside it without following links. */
@@ -62,22 +73,31 @@ export class OpenDir {
     return VIA_PROC ? OpenDir.#openNow(root, components) : OpenDir.#checkPath(root, components);
   }
 
-  /** open(), synchronously (Linux only): each component's openat from the one before, then that one's close. */
+  /**
+   * open(), synchronously (Linux only): a lease on the held directory when it is still where it
+   * was walked to, else each component's openat from the one before, then that one's close.
+   */
   static #openNow(root: string, components: string[]): OpenDir {
+    const where = components.length === 0 ? root : path.join(root, ...components);
+    const key = heldKey(root, components);
+    const leased = leaseHeld(key);
+    if (leased !== null) return new OpenDir(leased.fd, where, [], leased);
     let fd = openSync(root, DIR_FLAGS);
-    let where = root;
+    const rootPath = kernelPathOf(fd);
+    let reached = root;
     for (const name of components) {
-      where = path.join(where, name);
+      reached = path.join(reached, name);
       try {
         const next = openSync(`/proc/self/fd/${fd}/${name}`, DIR_FLAGS | NOFOLLOW);
         closeSync(fd);
         fd = next;
       } catch (err) {
         closeSync(fd);
-        throw normalise(err, where);
+        throw normalise(err, reached);
       }
     }
-    return new OpenDir(fd, where, []);
+    const kept = rootPath === null ? null : holdWalked(key, fd, expectedPath(rootPath, components));
+    return new OpenDir(fd, where, [], kept);
   }
 
   static async #checkPath(root: string, components: string[]): Promise<OpenDir> {
@@ -136,13 +156,20 @@ export class OpenDir {
     }
   }
 
-  /** Closes the directory (once; later calls do nothing). Synchronous where it is open: a directory's close writes nothing. */
+  /** Closes the directory, or ends its lease when held (once; later calls do nothing). Synchronous: a directory's close writes nothing. */
   async close(): Promise<void> {
     const fd = this.#fd;
     if (fd === null || fd < 0) return;
     this.#fd = -1;
-    closeSync(fd);
+    if (this.#held !== null) releaseHeld(this.#held);
+    else closeSync(fd);
   }
+}
+
+/** The kernel's path of `<root>/<components…>` given the root's: the walked directory must read as exactly this. */
+function expectedPath(rootPath: Buffer, components: string[]): Buffer {
+  const base = rootPath.at(-1) === 0x2f ? rootPath.subarray(0, -1) : rootPath;
+  return Buffer.concat([base, ...components.map((name) => Buffer.from(`/${name}`))]);
 }
 
 /** Runs `fn` with the directory `<root>/<components…>` open, and closes it however `fn` ends. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchFactory } from '../../daemon/storage/watcher.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { openPathsUnder } from '../helpers/open-fds.js';
 import { slowUpload } from '../helpers/slow-upload.js';
 
 const ROUNDS = 60;
@@ -51,11 +52,8 @@ async function makeVictim(): Promise<void> {
   }
 }
 
-/** File descriptors of this process (the daemon runs in it) open on something under `dir`. */
-async function fdsUnder(dir: string): Promise<string[]> {
-  const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-  return targets.filter((p) => p === dir || p.startsWith(dir + path.sep));
-}
+/** File descriptors of this process (the daemon runs in it) open on something under `dir`, held directories aside. */
+const fdsUnder = openPathsUnder;
 
 const listNames = async (username: string, folder?: string) => {
   const res = await t.api('GET', '/api/files', folder ? { username, folder } : { username });

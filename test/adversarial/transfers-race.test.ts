@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WatchFactory } from '../../daemon/storage/watcher.js';
 import { api } from '../helpers/api.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
+import { openPathsUnder } from '../helpers/open-fds.js';
 import { slowUpload } from '../helpers/slow-upload.js';
 
 const ROUNDS = 30;
@@ -387,10 +388,7 @@ describe('a symlink swapped in mid-request', () => {
   }, 180_000);
 
   it('leaves no file descriptor open in the storage tree or outside it', async () => {
-    const fds = async (dir: string) =>
-      (await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter(
-        (p) => p === dir || p.startsWith(dir + path.sep),
-      );
+    const fds = openPathsUnder;
     expect(await fds(t.storageDir)).toEqual([]);
     expect(await fds(outside)).toEqual([]);
   });

@@ -4,11 +4,12 @@
  * downloads), copies counted against the quota, every refusal a clear 4xx that changes
  * nothing, the event stream, and the same status codes for a DaneeCloud key.
  */
-import { readdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, apiLoose } from '../helpers/api.js';
 import { embeddedRun, onDisk } from '../helpers/backend.js';
+import { openPathsUnder } from '../helpers/open-fds.js';
 import { createUser, snapshotState, startTestDaemon, storedBytes, upload, type TestDaemon } from '../helpers/daemon.js';
 import { openEventStream } from '../helpers/events.js';
 import { expectErrorBody, expectFileEntry, expectFolder } from '../helpers/records.js';
@@ -47,11 +48,8 @@ const whenOnDisk = async (check: () => Promise<void>) => {
 const probe = (username: string) => (embeddedRun ? writeFile(diskPath(username, 'probe.txt'), 'p') : upload(t, username, 'probe.txt', 'p'));
 const names = async (username: string, folder?: string) =>
   (await api(t, 'files.list', folder ? { username, folder } : { username })).body.files.map((f) => f.name);
-/** File descriptors of this process (the daemon runs in it) open on something under `dir`. */
-async function fdsUnder(dir: string): Promise<string[]> {
-  const targets = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-  return targets.filter((p) => p === dir || p.startsWith(dir + path.sep));
-}
+/** File descriptors of this process (the daemon runs in it) open on something under `dir`, held directories aside. */
+const fdsUnder = openPathsUnder;
 const tokenOf = (shareUrl: string | null) => new URL(shareUrl ?? 'http://missing/').pathname.split('/')[2];
 
 async function share(username: string, file: string, folder?: string): Promise<string> {

@@ -14,6 +14,7 @@ import { api, apiLoose } from '../helpers/api.js';
 import { call, makeUser, userSession } from '../helpers/accounts.js';
 import { childEnv, spawnDaemon } from '../helpers/child.js';
 import { onDisk } from '../helpers/backend.js';
+import { openPathsUnder } from '../helpers/open-fds.js';
 import { createUser, snapshotState, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readZip, saveSparse, sha256, testBigZip, type ZipEntryInfo } from '../helpers/zip.js';
 
@@ -207,11 +208,9 @@ describe('who may zip what, and bad input', () => {
   });
 });
 
-/** Files this process has open under `dir` (the in-process daemon's), from /proc/self/fd. */
+/** Files this process has open under `dir` (the in-process daemon's), from /proc/self/fd, held directories aside. */
 async function openFilesUnder(dir: string): Promise<string[]> {
-  const fds = await readdir('/proc/self/fd');
-  const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-  return targets.filter((target) => target.startsWith(dir + path.sep));
+  return (await openPathsUnder(dir)).filter((target) => target !== dir);
 }
 
 /**
