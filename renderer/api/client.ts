@@ -1,9 +1,10 @@
 /**
- * The only module that talks to the daemon: JSON calls (fetch), downloads (fetch as a
- * blob), uploads (XMLHttpRequest, for upload progress) and the event stream (fetch,
- * because EventSource cannot send the API-Key header). With a key, every request carries
- * it; in a signed-in session (no key) the browser sends the HttpOnly session cookie itself,
- * as every request here is same-origin.
+ * The renderer's one way to the daemon: JSON calls (fetch), downloads (fetch as a blob),
+ * uploads (XMLHttpRequest, for upload progress: fileUpload.ts, sent from here) and the
+ * event stream (fetch, because EventSource cannot send the API-Key header). With a key, every
+ * request carries it; in a signed-in session (no key) the browser sends the HttpOnly session
+ * cookie itself, as every request here is same-origin. A failed call throws an ApiError
+ * (apiError.ts).
  */
 import i18next from 'i18next';
 import {
@@ -16,8 +17,11 @@ import {
   type ParamsOf,
   type ResponseOf,
 } from '../../shared/endpoints.js';
-import type { ErrorBody } from '../../shared/types.js';
-import { userMessage } from './errorText.js';
+import { ApiError, UNREACHABLE, endsCredential, errorFromBody, isAbort } from './apiError.js';
+import { sendFileUpload } from './fileUpload.js';
+
+// What callers have always imported from here.
+export { ApiError, UNREACHABLE, endsCredential, errorMessage, isAbort, roomOf, type QuotaRoom } from './apiError.js';
 
 export interface Connection {
   /** e.g. http://127.0.0.1:7878 — no trailing slash. */
@@ -34,74 +38,6 @@ export type CallArgs<Id extends EndpointId> =
   Record<string, never> extends ParamsOf<Id>
     ? [params?: CallParams<Id>, signal?: AbortSignal]
     : [params: CallParams<Id>, signal?: AbortSignal];
-
-/** A failed call: the daemon's `error` message and `code`, or status 0 when it could not be reached. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  /** Seconds until trying again may work (a 429's Retry-After), when the daemon said. */
-  readonly retryAfter: number | null;
-  /** A quota refusal's bytes: what was needed and what was free, as far as the daemon said. */
-  readonly room: QuotaRoom | null;
-  constructor(status: number, code: string, message: string, retryAfter: number | null = null, room: QuotaRoom | null = null) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.retryAfter = retryAfter;
-    this.room = room;
-  }
-}
-
-/** A 507 `quota_exceeded` body's `needed` and `available` bytes (null where it has none). */
-export interface QuotaRoom {
-  needed: number | null;
-  available: number | null;
-}
-
-/** The room a daemon's error body states, or null when it states none. */
-export function roomOf(body: { needed?: unknown; available?: unknown }): QuotaRoom | null {
-  const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
-  const room = { needed: count(body.needed), available: count(body.available) };
-  return room.needed === null && room.available === null ? null : room;
-}
-
-export const UNREACHABLE = 'Cannot reach the Nimbus daemon';
-
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
-/** The message to show a person for any thrown value (API wording reworded: see errorText.ts). */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return userMessage(error.code, error.message, error.retryAfter);
-  if (error instanceof Error && error.message) return error.message;
-  return 'Something went wrong';
-}
-
-function isErrorBody(value: unknown): value is ErrorBody {
-  return typeof value === 'object' && value !== null && typeof (value as ErrorBody).error === 'string';
-}
-
-function errorFromBody(status: number, statusText: string, text: string, wait: number | null = null): ApiError {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (isErrorBody(body)) return new ApiError(status, body.code ?? 'error', body.error, wait, roomOf(body));
-  } catch {
-    // not JSON: fall through to the status line
-  }
-  if (status === 500) return new ApiError(status, 'internal', 'The daemon hit an internal error');
-  return new ApiError(status, 'http_' + status, `${status} ${statusText || 'Request failed'}`.trim());
-}
-
-/**
- * Whether a failed call means the key or session no longer works (back to sign-in). A wrong
- * password is also a 401 (`invalid_credentials`, from sign-in or a password change): that one
- * is the person's typo, not the end of their session.
- */
-export function endsCredential(error: ApiError): boolean {
-  return error.status === 401 && error.code !== 'invalid_credentials';
-}
 
 /** Seconds to wait from a 429's Retry-After, or null when it has none. */
 function retryAfter(response: Response): number | null {
@@ -207,51 +143,15 @@ export class NimbusClient {
     return response.body;
   }
 
-  /**
-   * Uploads one file as the raw request body. XMLHttpRequest rather than fetch because
-   * only it reports upload progress.
-   */
+  /** Uploads one file as the raw request body, reporting its progress (fileUpload.ts). */
   upload(
     params: ParamsOf<'files.upload'>,
     body: Blob,
     onProgress: (loaded: number, total: number) => void,
     signal: AbortSignal,
   ): Promise<ResponseOf<'files.upload'>> {
-    const endpoint = ENDPOINT_BY_ID['files.upload'];
     const url = this.url('files.upload', { ...params, overwrite: params.overwrite || undefined });
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) {
-        reject(new DOMException('Upload cancelled', 'AbortError'));
-        return;
-      }
-      const xhr = new XMLHttpRequest();
-      const onAbort = (): void => xhr.abort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      xhr.open(endpoint.method, url);
-      if (this.connection.apiKey !== null) xhr.setRequestHeader('API-Key', this.connection.apiKey);
-      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-      xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : body.size);
-      xhr.onload = () => {
-        signal.removeEventListener('abort', onAbort);
-        if (xhr.status >= 200 && xhr.status < 300) {
-          onProgress(body.size, body.size);
-          try {
-            resolve(JSON.parse(xhr.responseText) as ResponseOf<'files.upload'>);
-          } catch {
-            reject(new ApiError(xhr.status, 'bad_response', 'The daemon sent an unreadable answer'));
-          }
-          return;
-        }
-        const error = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);
-        if (endsCredential(error)) this.#onUnauthorized();
-        reject(error);
-      };
-      xhr.onerror = () => {
-        signal.removeEventListener('abort', onAbort);
-        reject(new ApiError(0, 'unreachable', UNREACHABLE));
-      };
-      xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
-      xhr.send(body);
-    });
+    const request = { url, apiKey: this.connection.apiKey, onUnauthorized: () => this.#onUnauthorized() };
+    return sendFileUpload(request, body, onProgress, signal);
   }
 }

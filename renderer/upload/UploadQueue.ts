@@ -5,35 +5,11 @@
  * name whose new name was taken meanwhile (a 409) goes up under the next free one. Pure logic:
  * the actual transfer and the folder's listing are injected, so it is tested without a network.
  */
-import i18next from 'i18next';
-import { checkFileName } from '../../shared/validation';
 import { ApiError, isAbort } from '../api/client';
-import { ruleText } from '../api/errorText';
 import { failureDetail } from './failureWords';
+import { newUploadItem, type UploadItem, type UploadSource, type UploadTarget } from './uploadItem';
 
-export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
-
-export interface UploadTarget {
-  username: string;
-  folder: string | null;
-  name: string;
-  overwrite: boolean;
-}
-
-export interface UploadItem extends UploadTarget {
-  id: string;
-  size: number;
-  loaded: number;
-  status: UploadStatus;
-  /** Why it failed, in the UI's language (the daemon's message worded by errorText); '' when the headline says it all. */
-  error: string | null;
-  /** Refused for its name (or a folder's) before anything was sent. */
-  badName: boolean;
-  /** HTTP status of the failure; 0 when the daemon was unreachable or the name was refused locally. */
-  errorStatus: number | null;
-  /** A kept-both copy: the taken name it goes beside (its free name is found again on a 409); else null. */
-  besides: string | null;
-}
+export type { UploadItem, UploadSource, UploadStatus, UploadTarget } from './uploadItem';
 
 export type Uploader = (target: UploadTarget, body: Blob, onProgress: (loaded: number) => void, signal: AbortSignal) => Promise<unknown>;
 
@@ -50,23 +26,6 @@ export interface UploadQueueOptions {
 
 /** How often a kept-both copy looks for another free name before it fails as any 409 does. */
 const MAX_RENAMES = 5;
-
-export interface UploadSource {
-  name: string;
-  body: Blob;
-  /** Its own folder (a folder upload's files go to many); else the batch's destination. */
-  folder?: string | null;
-  /** Replace the file of that name (a folder upload's answer to its conflicts). */
-  overwrite?: boolean;
-  /** Why it is not sent at all (a folder upload's bad folder name): failed at once with this message, not reported to `onFailed`. */
-  refused?: string;
-  /** Kept both: the taken name this copy goes beside (`name` is the free one chosen for it). */
-  besides?: string;
-  /** `refused` is about a name (its own or a folder's), not a folder the daemon would not make. */
-  badName?: boolean;
-}
-
-let nextId = 0;
 
 export class UploadQueue {
   #items: readonly UploadItem[] = [];
@@ -94,26 +53,10 @@ export class UploadQueue {
 
   /** Queues files for one destination (or each for its own folder); returns the new items' ids. */
   add(sources: readonly UploadSource[], username: string, folder: string | null): string[] {
-    const added: UploadItem[] = sources.map((source) => {
-      const id = `upload-${++nextId}`;
-      this.#bodies.set(id, source.body);
-      const checked = checkFileName(source.name);
-      const base: UploadItem = {
-        id,
-        username,
-        folder: source.folder === undefined ? folder : source.folder,
-        name: checked.ok ? checked.value : source.name,
-        overwrite: source.overwrite ?? false,
-        size: source.body.size,
-        loaded: 0,
-        status: 'queued',
-        error: null,
-        errorStatus: null,
-        besides: source.besides ?? null,
-        badName: source.badName ?? !checked.ok,
-      };
-      const refusal = source.refused ?? (checked.ok ? null : i18next.t('errors:invalidName', { rule: ruleText(checked.message) }));
-      return refusal === null ? base : { ...base, status: 'failed', error: refusal, errorStatus: 0 };
+    const added = sources.map((source) => {
+      const item = newUploadItem(source, username, folder);
+      this.#bodies.set(item.id, source.body);
+      return item;
     });
     this.#items = [...this.#items, ...added];
     this.#emit();

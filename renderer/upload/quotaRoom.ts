@@ -6,9 +6,9 @@
  */
 import i18next from 'i18next';
 import type { UsageDetail } from '../../shared/types';
-import type { QuotaRoom } from '../api/client';
+import type { QuotaRoom } from '../api/apiError';
 import { formatBytes } from '../lib/format';
-import type { UploadItem } from './UploadQueue';
+import type { UploadItem } from './uploadItem';
 
 /** One file by its name, or a batch by its count. */
 export type Needing = { name: string } | { count: number };

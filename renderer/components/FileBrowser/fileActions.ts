@@ -18,22 +18,9 @@ import { FOLDER_TRANSFER } from '../../hooks/useFileActions';
 import type { Row } from '../../lib/rows';
 import { formatBytes } from '../../lib/format';
 import { EDIT_LIMIT_BYTES, fitsEditor, isTextFile } from '../TextEditor/editableText';
+import { hasRows, onlyFiles, single, singleFile, singleFolder, type ActionTarget, type FileRowOf, type FolderRowOf } from './actionTarget';
 
-/** The rows an action would act on (the selection, or the row a menu was opened for), and where the UI runs. */
-export interface ActionTarget {
-  rows: readonly Row[];
-  /** The rows are the whole listing (a download at the root is then the whole storage's zip). */
-  everything: boolean;
-  /** Inside Electron: the shell can show a file in the OS file manager. */
-  inShell: boolean;
-  /** The rows are search results, each in its own folder (which "Open containing folder" opens). */
-  search?: boolean;
-}
-
-/** A file among the target's rows. */
-export type FileRowOf = Extract<Row, { kind: 'file' }>;
-/** A folder among the target's rows. */
-export type FolderRowOf = Extract<Row, { kind: 'folder' }>;
+export type { ActionTarget, FileRowOf, FolderRowOf } from './actionTarget';
 
 /** What the actions run, supplied by the file browser. */
 export interface ActionCommands {
@@ -82,17 +69,6 @@ export interface FileAction {
   link?(commands: ActionCommands, target: ActionTarget): { href: string; saveAs: string } | null;
 }
 
-const single = ({ rows }: ActionTarget): Row | null => (rows.length === 1 ? rows[0] : null);
-const singleFile = (target: ActionTarget): FileRowOf | null => {
-  const row = single(target);
-  return row?.kind === 'file' ? row : null;
-};
-const singleFolder = (target: ActionTarget): FolderRowOf | null => {
-  const row = single(target);
-  return row?.kind === 'folder' ? row : null;
-};
-const any = ({ rows }: ActionTarget) => rows.length > 0;
-const onlyFiles = ({ rows }: ActionTarget) => rows.length > 0 && rows.every((row) => row.kind === 'file');
 /** The same whatever the rows. */
 function always<T>(value: T): () => T {
   return () => value;
@@ -104,7 +80,7 @@ const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideI
   surfaces: ['toolbar', 'menu'],
   label,
   icon: always(icon),
-  applies: FOLDER_TRANSFER[id] === null ? onlyFiles : any,
+  applies: FOLDER_TRANSFER[id] === null ? onlyFiles : hasRows,
   run: (commands, target) => commands[id](target.rows),
 });
 
@@ -136,9 +112,10 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     id: 'download',
     surfaces: ['toolbar', 'menu'],
     // One file downloads as itself; anything else as a zip.
-    label: (t, target) => (any(target) && !singleFile(target) ? t('explorer:fileAction.downloadZip') : t('explorer:fileAction.download')),
+    label: (t, target) =>
+      hasRows(target) && !singleFile(target) ? t('explorer:fileAction.downloadZip') : t('explorer:fileAction.download'),
     icon: always(Download),
-    applies: any,
+    applies: hasRows,
     run: (commands, target) => commands.download(target),
     link: (commands, target) => commands.downloadLink(target),
   },
@@ -217,7 +194,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     hint: (t) => t('explorer:fileAction.deleteHint'),
     icon: always(Trash2),
     danger: true,
-    applies: any,
+    applies: hasRows,
     run: (commands, target) => commands.remove(target.rows),
   },
 ];
