@@ -57,8 +57,9 @@ export const MeSchema = named(
     {
       user: nullable(UserSchema, 'null for the admin key and machine keys, which act as no user'),
       admin: boolean(),
+      canWrite: boolean('May change things: false for a `read` key, whose every changing request is 403 `insufficient_scope`'),
     },
-    'Who is calling: their user record, and whether they are an admin',
+    'Who is calling: their user record, whether they are an admin, and whether they may change things',
   ),
 );
 

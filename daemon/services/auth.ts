@@ -83,9 +83,10 @@ export async function logout(nimbus: NimbusContext, caller: Caller): Promise<voi
   if (nimbus.sessions.endOne(caller.username, caller.sessionId)) await nimbus.store.commit();
 }
 
+/** Who is calling; `canWrite` lets the explorer hide what a `read` key would be refused. */
 export function me(nimbus: NimbusContext, caller: Caller): Me {
   const user = caller.username === null ? undefined : nimbus.store.users.get(caller.username);
-  return { user: user ? toUser(nimbus, user) : null, admin: caller.admin };
+  return { user: user ? toUser(nimbus, user) : null, admin: caller.admin, canWrite: caller.canWrite };
 }
 
 function requireCallerUser(caller: Caller): string {

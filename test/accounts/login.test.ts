@@ -214,17 +214,17 @@ describe('auth.me', () => {
   it('answers a session with its user', async () => {
     const res = await me({ cookie: anaCookie });
     expect(res.status, show(res)).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['admin', 'user']);
+    expect(Object.keys(res.body).sort()).toEqual(['admin', 'canWrite', 'user']);
     expectUser(res.body.user);
     expect(res.body).toMatchObject({ user: { username: 'ana', role: 'user' }, admin: false });
   });
 
   it('answers the admin key and a machine key with user null, admin true', async () => {
-    expect((await me({ key: t.key })).body).toEqual({ user: null, admin: true });
+    expect((await me({ key: t.key })).body).toEqual({ user: null, admin: true, canWrite: true });
     const machineRead = await makeKey(t, { key: t.key }, 'me-machine-read', 'read');
     const res = await me({ key: machineRead });
     expect(res.status, show(res)).toBe(200);
-    expect(res.body).toEqual({ user: null, admin: true });
+    expect(res.body).toEqual({ user: null, admin: true, canWrite: false });
   });
 
   it('answers a personal key (write or read) as its user', async () => {
@@ -253,7 +253,7 @@ describe('auth.me', () => {
 
   it('lets a key win over a cookie: the cookie is ignored when a key is sent', async () => {
     const both = await me({ key: t.key, cookie: anaCookie });
-    expect(both.body).toEqual({ user: null, admin: true });
+    expect(both.body).toEqual({ user: null, admin: true, canWrite: true });
     const wrongKey = await call(t, '/api/auth/me', { key: 'not-a-key-at-all', cookie: anaCookie, from: '127.0.0.70' });
     expect(wrongKey.status, `a wrong key with a good cookie: ${show(wrongKey)}`).toBe(401);
   });

@@ -190,14 +190,29 @@ describe('auth.me and auth.logout', () => {
     const username = await newUser();
     const { headers } = await signIn(t, username);
     expect((await api(t, 'auth.me', {}, { key: null, headers })).body).toMatchObject({ user: { username }, admin: false });
-    expect((await api(t, 'auth.me')).body).toEqual({ user: null, admin: true });
+    expect((await api(t, 'auth.me')).body).toEqual({ user: null, admin: true, canWrite: true });
     const machine = await api(t, 'keys.create', { label: unique('m'), scope: 'read' });
-    expect((await api(t, 'auth.me', {}, { key: machine.body.key })).body).toEqual({ user: null, admin: true });
+    expect((await api(t, 'auth.me', {}, { key: machine.body.key })).body).toEqual({ user: null, admin: true, canWrite: false });
+  });
+
+  it('says whether the caller may write: a session and a write key may, a read key may not', async () => {
+    const username = await newUser();
+    const { headers } = await signIn(t, username);
+    const asSession = await api(t, 'auth.me', {}, { key: null, headers });
+    expect(asSession.body).toMatchObject({ user: { username }, canWrite: true });
+    for (const [scope, canWrite] of [
+      ['write', true],
+      ['read', false],
+    ] as const) {
+      const made = await api(t, 'keys.create', { label: unique(scope), scope, password: 'password123' }, { key: null, headers });
+      expect(made.status).toBe(201);
+      expect((await api(t, 'auth.me', {}, { key: made.body.key })).body).toMatchObject({ user: { username }, admin: false, canWrite });
+    }
   });
 
   it('lets a key win over a cookie', async () => {
     const { headers } = await signIn(t, await newUser());
-    expect((await api(t, 'auth.me', {}, { headers })).body).toEqual({ user: null, admin: true });
+    expect((await api(t, 'auth.me', {}, { headers })).body).toEqual({ user: null, admin: true, canWrite: true });
   });
 
   it('ends the session on the server: the same cookie is refused afterwards', async () => {

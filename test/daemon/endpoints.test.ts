@@ -1527,7 +1527,7 @@ const CASES: Record<EndpointId, Case[]> = {
       'answers no user for the admin key',
       200,
       (fx) => api(fx.t, 'auth.me'),
-      (res) => expect(res.body).toEqual({ user: null, admin: true }),
+      (res) => expect(res.body).toEqual({ user: null, admin: true, canWrite: true }),
     ),
   ],
   'auth.password': [

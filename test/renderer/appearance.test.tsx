@@ -33,8 +33,8 @@ describe('appearance, per account in this browser', () => {
       createdAt: '',
       usage: { usedBytes: 0, maxBytes: -1, overQuota: false },
     };
-    expect(accountOf({ user, admin: false })).toBe('user.ana');
-    expect(accountOf({ user: null, admin: true })).toBe('key');
+    expect(accountOf({ user, admin: false, canWrite: true })).toBe('user.ana');
+    expect(accountOf({ user: null, admin: true, canWrite: true })).toBe('key');
   });
 
   it('gives each account its own theme and language, and the last one in effect to the next start', async () => {
@@ -83,7 +83,7 @@ describe('Settings with the admin key', () => {
     renderWithSession(<Settings user={null} live="live" />, {
       client: new NimbusClient({ baseUrl: BASE, apiKey: 'k' }, () => {}),
       auth: 'key',
-      me: { user: null, admin: true },
+      me: { user: null, admin: true, canWrite: true },
     });
     expect(screen.getByText('You are signed in with a key, not as a user: there is no account to manage here.')).toBeTruthy();
     expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['Appearance']);

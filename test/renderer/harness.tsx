@@ -48,7 +48,7 @@ export function renderWithSession(ui: ReactNode, session: Partial<SessionApi> = 
     client: new NimbusClient({ baseUrl: BASE, apiKey: KEY }),
     mode: 'browser',
     auth: 'key',
-    me: { user: null, admin: true },
+    me: { user: null, admin: true, canWrite: true },
     bridge: null,
     signOut: () => {},
     ...session,

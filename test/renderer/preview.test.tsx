@@ -67,7 +67,7 @@ function renderSignedIn(files: FileEntry[], start: number, routes: Record<string
   renderWithSession(<Host files={files} start={start} onClose={onClose} />, {
     client: new NimbusClient({ baseUrl: BASE, apiKey: null }),
     auth: 'session',
-    me: { user: null, admin: false },
+    me: { user: null, admin: false, canWrite: true },
   });
   return { ...stub, onClose };
 }

@@ -52,7 +52,7 @@ describe('promoting a user to admin', () => {
     renderWithSession(<UserSection user={user} roles={ROLES} folderCount={0} onRenamed={() => {}} onDeleted={() => {}} />, {
       client: new NimbusClient({ baseUrl: BASE, apiKey: null }),
       auth: 'session',
-      me: { user: userNamed('ada', 'admin'), admin: true },
+      me: { user: userNamed('ada', 'admin'), admin: true, canWrite: true },
     });
     return roleCalls;
   }

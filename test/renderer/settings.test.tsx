@@ -55,7 +55,7 @@ function renderSettings(routes: Record<string, Route>) {
   renderWithSession(<Settings user={ANA} live="live" />, {
     client: new NimbusClient({ baseUrl: BASE, apiKey: null }, onUnauthorized),
     auth: 'session',
-    me: { user: ANA, admin: false },
+    me: { user: ANA, admin: false, canWrite: true },
     signOut,
   });
   return { ...stub, signOut, onUnauthorized };

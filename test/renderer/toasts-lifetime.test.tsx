@@ -240,7 +240,7 @@ describe('one message, one place', () => {
         client: new NimbusClient({ baseUrl: BASE, apiKey: KEY }),
         mode: 'browser',
         auth: 'key',
-        me: { user: null, admin: true },
+        me: { user: null, admin: true, canWrite: true },
         bridge: null,
         signOut: () => {},
       };

@@ -38,7 +38,7 @@ function renderSection(user: User) {
   renderWithSession(<UserSection user={user} roles={ROLES} folderCount={0} onRenamed={() => {}} onDeleted={() => {}} />, {
     client: new NimbusClient({ baseUrl: BASE, apiKey: null }),
     auth: 'session',
-    me: { user: ADA, admin: true },
+    me: { user: ADA, admin: true, canWrite: true },
   });
   return edits;
 }

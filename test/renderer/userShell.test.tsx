@@ -70,7 +70,7 @@ function renderUserShell() {
     <UploadsProvider>
       <UserShell username="ana" />
     </UploadsProvider>,
-    { client: new NimbusClient({ baseUrl: BASE, apiKey: null }), auth: 'session', me: { user: ANA, admin: false } },
+    { client: new NimbusClient({ baseUrl: BASE, apiKey: null }), auth: 'session', me: { user: ANA, admin: false, canWrite: true } },
   );
   return stub;
 }

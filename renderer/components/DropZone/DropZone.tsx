@@ -10,13 +10,15 @@ interface DropZoneProps {
   onFiles: (files: File[]) => void;
   /** A drop that holds a folder: its entries, read as a tree by the receiver. */
   onEntries: (entries: FileSystemEntry[]) => void;
+  /** Said over the area while dragging, instead of where files go, when a drop will upload nothing (a read-only key). */
+  refusal?: string;
   children: ReactNode;
 }
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 /** Accepts files and folders dragged from the desktop anywhere over its area. */
-export function DropZone({ destination, onFiles, onEntries, children }: DropZoneProps) {
+export function DropZone({ destination, onFiles, onEntries, refusal, children }: DropZoneProps) {
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
   const depth = useRef(0);
@@ -54,8 +56,8 @@ export function DropZone({ destination, onFiles, onEntries, children }: DropZone
         <div className="dropzone__overlay" aria-hidden="true">
           <div className="dropzone__card">
             <CloudUpload size={36} />
-            <div className="dropzone__title">{t('explorer:dropzone.title')}</div>
-            <div className="dropzone__dest">{t('explorer:dropzone.destination', { destination })}</div>
+            <div className="dropzone__title">{refusal ?? t('explorer:dropzone.title')}</div>
+            {refusal ? null : <div className="dropzone__dest">{t('explorer:dropzone.destination', { destination })}</div>}
           </div>
         </div>
       ) : null}

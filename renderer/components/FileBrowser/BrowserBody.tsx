@@ -26,7 +26,8 @@ interface BrowserBodyProps {
   viewProps: Omit<FileViewProps, 'label'>;
   sort: Sort;
   onSort: (key: SortKey) => void;
-  onChooseFiles: () => void;
+  /** Absent for a caller who may only read: the empty state then says nothing can be added. */
+  onChooseFiles?: () => void;
   /** What the search results do (the folder's actions among them), while `query` shows them. */
   search: Omit<SearchViewProps, 'username' | 'query'>;
 }
@@ -90,12 +91,14 @@ export function BrowserBody(props: BrowserBodyProps) {
         icon={CloudUpload}
         title={props.emptyRoot ? t('explorer:browser.emptyRoot') : t('explorer:browser.emptyFolder')}
         action={
-          <button type="button" className="button button--primary" onClick={props.onChooseFiles}>
-            {t('explorer:browser.uploadFiles')}
-          </button>
+          props.onChooseFiles ? (
+            <button type="button" className="button button--primary" onClick={props.onChooseFiles}>
+              {t('explorer:browser.uploadFiles')}
+            </button>
+          ) : undefined
         }
       >
-        {t('explorer:browser.emptyHint')}
+        {props.onChooseFiles ? t('explorer:browser.emptyHint') : t('explorer:browser.emptyReadOnlyHint')}
       </EmptyState>
     );
   }

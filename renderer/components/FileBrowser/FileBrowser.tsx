@@ -23,6 +23,7 @@ import { useDirectoryRows } from './useDirectoryRows';
 import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
 import { useOfferRowDrop } from './rowDrop';
+import { useReadOnlyDrop } from './readOnlyDrop';
 import { useRevealedFile } from './revealFile';
 import { useRowDrag } from './useRowDrag';
 import { useRowMenu } from './useRowMenu';
@@ -44,12 +45,16 @@ interface FileBrowserProps {
 }
 
 const ignoreSearch = () => {};
+const ignore = () => {};
 
 /** One directory of one user: toolbar, list or grid, search, context menu, previews, drop target, dialogs. */
 export function FileBrowser({ username, folder, focusList = false, live, onOpenFolder, ...props }: FileBrowserProps) {
   const { t } = useTranslation();
   const actions = useFileActions(username, folder);
   const uploads = useExplorerUploads(username, folder);
+  const drop = useReadOnlyDrop(uploads);
+  // A read key's changes would be refused: F2 and drags onto folders do nothing (Delete: useBrowserCommands).
+  const canWrite = drop.refusal === undefined;
   const [view, setView] = useViewMode(username);
   const { text: search, setText: setSearch, query } = useSearchText(props.search ?? '', props.onSearch ?? ignoreSearch);
   const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'asc' });
@@ -65,8 +70,8 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const { menu, onMenu, closeMenu } = useRowMenu(selectedRef, setSelection, refocusList);
   const rename = useInPlaceRename(actions, rowsRef, setSelection, refocusList);
   const drag = useRowDrag({ folder, actions, rowsRef, selectedRef, setSelection });
-  useOfferRowDrop(username, drag.dropInto);
-  const { onStartRename } = rename;
+  useOfferRowDrop(username, canWrite ? drag.dropInto : ignore);
+  const onStartRename = canWrite ? rename.onStartRename : ignore;
   // While a search is shown, its results have the folder's actions, each in the file's own folder.
   const found = useSearchResults(username, query, setSearch, onOpenFolder);
   useRevealedFile(username, folder, rows, !loading && query === '' && !files.isFetching, setSelection, refocusList);
@@ -104,7 +109,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   };
 
   return (
-    <DropZone destination={location} onFiles={uploads.onFiles} onEntries={uploads.onEntries}>
+    <DropZone destination={location} onFiles={drop.onFiles} onEntries={drop.onEntries} refusal={drop.refusal}>
       <section
         ref={sectionRef}
         className="browser"
@@ -119,7 +124,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
               folder={folder}
               search={query || undefined}
               onOpen={query ? found.leave : onOpenFolder}
-              onDropOn={drag.dropInto}
+              onDropOn={canWrite ? drag.dropInto : undefined}
             />
           }
           search={search}
@@ -159,12 +164,12 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
               onMenu,
               onShareClick: (row: Row) => void browser.openShare(row),
               onRowDragStart: drag.onRowDragStart,
-              onDropOnFolder: drag.onDropOnFolder,
+              onDropOnFolder: canWrite ? drag.onDropOnFolder : undefined,
               onGoUp: folder === null ? undefined : () => onOpenFolder(parentFolder(folder)),
             }}
             sort={sort}
             onSort={(key) => setSort((current) => nextSort(current, key))}
-            onChooseFiles={uploads.chooseFiles}
+            onChooseFiles={canWrite ? uploads.chooseFiles : undefined}
             search={{
               onOpenFolder: found.leave,
               onPreview: (list, index) => setPreview({ files: list, index }),

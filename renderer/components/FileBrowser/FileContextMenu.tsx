@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ContextMenu, type MenuItem } from '../ContextMenu/ContextMenu';
+import { useCanWrite } from '../Session/sessionContext';
 import { actionsOn, type ActionCommands, type ActionTarget } from './fileActions';
 
 interface FileContextMenuProps {
@@ -17,7 +18,7 @@ interface FileContextMenuProps {
  */
 export function FileContextMenu({ target, commands, position, onClose }: FileContextMenuProps) {
   const { t } = useTranslation();
-  const items = actionsOn('menu')
+  const items = actionsOn('menu', useCanWrite())
     .filter((action) => action.applies(target))
     .map((action): MenuItem => {
       const link = action.link?.(commands, target);

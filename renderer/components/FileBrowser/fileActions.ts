@@ -60,6 +60,8 @@ export interface FileAction {
   hint?(t: TFunction, target: ActionTarget): string;
   icon(target: ActionTarget): LucideIcon;
   danger?: boolean;
+  /** It changes storage (or makes a link): a caller who may only read is not offered it (useCanWrite). */
+  writes?: boolean;
   /** Whether it applies to the target: the menu lists it only then, the toolbar enables it only then. */
   applies(target: ActionTarget): boolean;
   /** The toolbar leaves it out, rather than greyed, when it does not apply. */
@@ -80,6 +82,7 @@ const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideI
   surfaces: ['toolbar', 'menu'],
   label,
   icon: always(icon),
+  writes: true,
   applies: FOLDER_TRANSFER[id] === null ? onlyFiles : hasRows,
   run: (commands, target) => commands[id](target.rows),
 });
@@ -87,7 +90,8 @@ const transfer = (id: 'move' | 'copy', label: FileAction['label'], icon: LucideI
 /**
  * The explorer's file actions, in the order the toolbar and the context menu show them
  * (docs/explorer.md). No rule depends on the caller's role: whoever may list a directory may
- * do all of these to it, and the daemon answers for the rest.
+ * do all of these to it, and the daemon answers for the rest; only a caller who may not write
+ * (a `read` key) is offered no action marked `writes`.
  */
 export const FILE_ACTIONS: readonly FileAction[] = [
   {
@@ -129,6 +133,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
       return file && !fitsEditor(file) ? t('editor:actionTooLarge', { limit: formatBytes(EDIT_LIMIT_BYTES) }) : t('editor:action');
     },
     icon: always(FilePenLine),
+    writes: true,
     applies: (target) => {
       const file = singleFile(target);
       return file !== null && isTextFile(file.file);
@@ -141,6 +146,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     label: (t) => t('explorer:fileAction.rename'),
     hint: (t) => t('explorer:fileAction.renameHint'),
     icon: always(Pencil),
+    writes: true,
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.rename(target.rows[0]),
   },
@@ -153,6 +159,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     label: (t, target) => (singleFolder(target) ? t('explorer:fileAction.shareFolder') : t('explorer:fileAction.share')),
     hint: (t, target) => (singleFolder(target) ? t('explorer:fileAction.shareFolderHint') : t('explorer:fileAction.shareHint')),
     icon: always(Link2),
+    writes: true,
     applies: (target) => single(target) !== null,
     run: (commands, target) => commands.share(single(target) as FileRowOf | FolderRowOf),
   },
@@ -163,6 +170,7 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     label: (t) => t('explorer:fileAction.uploadLink'),
     hint: (t) => t('explorer:fileAction.uploadLinkHint'),
     icon: always(Inbox),
+    writes: true,
     applies: (target) => singleFolder(target) !== null,
     hiddenUnlessApplies: true,
     run: (commands, target) => commands.uploadLink(singleFolder(target)!),
@@ -194,10 +202,15 @@ export const FILE_ACTIONS: readonly FileAction[] = [
     hint: (t) => t('explorer:fileAction.deleteHint'),
     icon: always(Trash2),
     danger: true,
+    writes: true,
     applies: hasRows,
     run: (commands, target) => commands.remove(target.rows),
   },
 ];
 
-/** The actions a surface offers, in their order. */
-export const actionsOn = (surface: Surface): readonly FileAction[] => FILE_ACTIONS.filter((action) => action.surfaces.includes(surface));
+/** Whether a caller who may (or may not) write is offered the action at all. */
+export const offeredTo = (canWrite: boolean) => (action: FileAction) => canWrite || !action.writes;
+
+/** The actions a surface offers, in their order; without the writing ones for a caller who may only read. */
+export const actionsOn = (surface: Surface, canWrite = true): readonly FileAction[] =>
+  FILE_ACTIONS.filter((action) => action.surfaces.includes(surface) && offeredTo(canWrite)(action));

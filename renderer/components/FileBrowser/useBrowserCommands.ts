@@ -7,7 +7,7 @@ import { copyText } from '../../lib/clipboard';
 import { childFolder } from '../../lib/places';
 import type { Row } from '../../lib/rows';
 import { EMPTY_SELECTION, type Selection } from '../../lib/selection';
-import { useSession } from '../Session/sessionContext';
+import { useCanWrite, useSession } from '../Session/sessionContext';
 import { useToast } from '../Toasts/toastContext';
 import type { DialogState } from './BrowserDialogs';
 import type { ActionCommands } from './fileActions';
@@ -37,6 +37,7 @@ export function useBrowserCommands(options: CommandOptions) {
   const { username, folder, actions, rowsRef, onOpenFolder, onShowFile, onStartRename, setDialog, setPreview, setSelection } = options;
   const { t } = useTranslation();
   const { bridge } = useSession();
+  const canWrite = useCanWrite();
   const toast = useToast();
   const links = useLinkActions(username);
 
@@ -122,9 +123,12 @@ export function useBrowserCommands(options: CommandOptions) {
       versions: (row) => setDialog({ kind: 'versions', file: row.file }),
       reveal: (row) => void bridge?.revealFile(username, row.file.folder, row.name),
       openFolder: (row) => onShowFile(row.file),
-      remove: (rows) => setDialog({ kind: 'delete', rows: [...rows] }),
+      // The Delete key reaches here from the list and the search results alike: a read key's would be refused.
+      remove: (rows) => {
+        if (canWrite) setDialog({ kind: 'delete', rows: [...rows] });
+      },
     }),
-    [actions, bridge, onOpen, onShowFile, onStartRename, openFolderLink, openShare, setDialog, username],
+    [actions, bridge, canWrite, onOpen, onShowFile, onStartRename, openFolderLink, openShare, setDialog, username],
   );
 
   return { commands, openShare, onOpen, onPreview, confirmDelete, inShell: bridge !== null };

@@ -20,7 +20,7 @@ type State =
 /** The English of `shell:session.passwordResetDone`, for tests. */
 export const PASSWORD_RESET_DONE = 'Your password is changed. Sign in with the new one.';
 /** The Electron app acts as the machine's admin through the keychain key, as before accounts. */
-const DESKTOP_ME: Me = { user: null, admin: true };
+const DESKTOP_ME: Me = { user: null, admin: true, canWrite: true };
 
 /** The token of a password-reset link (`/reset?token=…`), or null on any other page. */
 function resetToken(location: Location): string | null {

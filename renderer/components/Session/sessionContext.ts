@@ -26,3 +26,10 @@ export function useSession(): SessionApi {
 }
 
 export const useClient = (): NimbusClient => useSession().client;
+
+/**
+ * Whether the caller may change things (`auth.me`'s `canWrite`): false for a `read` key, whose
+ * changes the daemon refuses, so the explorer leaves them out. Outside a session (a component
+ * rendered alone) nothing says otherwise, so it is true.
+ */
+export const useCanWrite = (): boolean => useContext(SessionContext)?.me.canWrite !== false;

@@ -35,7 +35,8 @@ export function PasswordForm({ client, message, goodNews, onSignedIn, onForgot }
     setBusy(true);
     try {
       const me = await client.call('auth.login', { username: username.trim(), password });
-      onSignedIn(me);
+      // A password session may always write; only a `read` key may not.
+      onSignedIn({ ...me, canWrite: true });
     } catch (error) {
       setProblem(errorMessage(error));
       setBusy(false);

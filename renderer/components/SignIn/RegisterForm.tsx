@@ -44,7 +44,7 @@ export function RegisterForm({ client, onRegistered, onClosed }: RegisterFormPro
     setProblem(null);
     try {
       const created = await client.call('auth.register', { username: nameCheck.value, email: emailCheck.value, password });
-      onRegistered({ user: created.user, admin: false });
+      onRegistered({ user: created.user, admin: false, canWrite: true });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'registration_closed') {
         onClosed(errorMessage(error));

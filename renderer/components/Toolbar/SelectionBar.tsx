@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { MoreHorizontal, X } from 'lucide-react';
-import { FILE_ACTIONS, type ActionCommands, type ActionTarget, type FileAction } from '../FileBrowser/fileActions';
+import { FILE_ACTIONS, offeredTo, type ActionCommands, type ActionTarget, type FileAction } from '../FileBrowser/fileActions';
+import { useCanWrite } from '../Session/sessionContext';
 import { menuPositionOf } from '../FileTable/rowEvents';
 import { useCompact } from '../FileTable/useCompact';
 import { ToolTile } from './Toolbar';
@@ -25,9 +26,12 @@ interface SelectionBarProps {
 export function SelectionBar({ target, commands, onClear, onMore }: SelectionBarProps) {
   const { t } = useTranslation();
   const compact = useCompact();
+  const canWrite = useCanWrite();
   const count = target.rows.length;
   if (!compact || count === 0) return null;
-  const actions = BAR_ACTIONS.map((id) => FILE_ACTIONS.find((action) => action.id === id)!).filter((action) => action.applies(target));
+  const actions = BAR_ACTIONS.map((id) => FILE_ACTIONS.find((action) => action.id === id)!).filter(
+    (action) => offeredTo(canWrite)(action) && action.applies(target),
+  );
   return (
     <div className="selection-bar" role="group" aria-label={t('explorer:selectionBar.label')}>
       <div className="selection-bar__head">

@@ -4,6 +4,7 @@ import { FolderPlus, FolderUp, LayoutGrid, List, Search, Upload, type LucideIcon
 import { actionsOn, type ActionCommands, type ActionTarget } from '../FileBrowser/fileActions';
 import type { ViewMode } from '../FileBrowser/viewMode';
 import { useCompact } from '../FileTable/useCompact';
+import { useCanWrite } from '../Session/sessionContext';
 import './Toolbar.css';
 
 interface ToolbarProps {
@@ -14,7 +15,7 @@ interface ToolbarProps {
   view: ViewMode;
   onViewChange: (view: ViewMode) => void;
   onUpload: () => void;
-  /** Absent where a folder cannot be uploaded as a tree. */
+  /** Absent where a folder cannot be uploaded as a tree. Upload, New folder and this are left out for a caller who may only read. */
   onUploadFolder?: () => void;
   /** Absent where folders cannot be created. */
   onNewFolder?: () => void;
@@ -116,7 +117,11 @@ function ViewSwitch({ view, compact, onViewChange }: { view: ViewMode; compact: 
 export function Toolbar(props: ToolbarProps) {
   const { t } = useTranslation();
   const compact = useCompact();
+  const canWrite = useCanWrite();
   const { target, commands } = props;
+  const onNewFolder = canWrite ? props.onNewFolder : undefined;
+  const onUploadFolder = canWrite ? props.onUploadFolder : undefined;
+  const onUpload = canWrite ? props.onUpload : undefined;
   const search = (
     <div className="toolbar__search" role="search">
       <Search size={15} aria-hidden="true" />
@@ -140,11 +145,9 @@ export function Toolbar(props: ToolbarProps) {
         <div className="toolbar__crumbs">{props.breadcrumb}</div>
         <div className="toolbar__tiles">
           <ViewSwitch view={props.view} compact onViewChange={props.onViewChange} />
-          {props.onNewFolder ? <ToolTile text={t('explorer:toolbar.newFolder')} icon={FolderPlus} onClick={props.onNewFolder} /> : null}
-          {props.onUploadFolder ? (
-            <ToolTile text={t('explorer:toolbar.uploadFolder')} icon={FolderUp} onClick={props.onUploadFolder} />
-          ) : null}
-          <ToolTile text={t('explorer:toolbar.upload')} icon={Upload} primary onClick={props.onUpload} />
+          {onNewFolder ? <ToolTile text={t('explorer:toolbar.newFolder')} icon={FolderPlus} onClick={onNewFolder} /> : null}
+          {onUploadFolder ? <ToolTile text={t('explorer:toolbar.uploadFolder')} icon={FolderUp} onClick={onUploadFolder} /> : null}
+          {onUpload ? <ToolTile text={t('explorer:toolbar.upload')} icon={Upload} primary onClick={onUpload} /> : null}
         </div>
         {search}
       </div>
@@ -155,7 +158,7 @@ export function Toolbar(props: ToolbarProps) {
       <div className="toolbar__crumbs">{props.breadcrumb}</div>
       <div className="toolbar__group">
         {/* Every action stays in its place, disabled when it does not apply (the menu lists only those that do). */}
-        {actionsOn('toolbar').map((action) => {
+        {actionsOn('toolbar', canWrite).map((action) => {
           const applies = action.applies(target);
           if (!applies && action.hiddenUnlessApplies) return null;
           const label = action.label(t, target);
@@ -174,24 +177,26 @@ export function Toolbar(props: ToolbarProps) {
       </div>
       <ViewSwitch view={props.view} compact={false} onViewChange={props.onViewChange} />
       {search}
-      {props.onNewFolder ? (
-        <button type="button" className="button" onClick={props.onNewFolder}>
+      {onNewFolder ? (
+        <button type="button" className="button" onClick={onNewFolder}>
           <FolderPlus size={16} aria-hidden="true" />
           {t('explorer:toolbar.newFolder')}
         </button>
       ) : null}
-      {props.onUploadFolder ? (
+      {onUploadFolder ? (
         <ToolButton
           label={t('explorer:toolbar.uploadFolder')}
           title={t('explorer:toolbar.uploadFolder')}
           icon={FolderUp}
-          onClick={props.onUploadFolder}
+          onClick={onUploadFolder}
         />
       ) : null}
-      <button type="button" className="button button--primary" onClick={props.onUpload}>
-        <Upload size={16} aria-hidden="true" />
-        {t('explorer:toolbar.upload')}
-      </button>
+      {onUpload ? (
+        <button type="button" className="button button--primary" onClick={onUpload}>
+          <Upload size={16} aria-hidden="true" />
+          {t('explorer:toolbar.upload')}
+        </button>
+      ) : null}
     </div>
   );
 }

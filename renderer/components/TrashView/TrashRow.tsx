@@ -3,6 +3,7 @@ import { Folder, RotateCcw, Trash2 } from 'lucide-react';
 import type { TrashItem } from '../../../shared/types';
 import { KIND_ICON, fileKind } from '../../lib/fileIcon';
 import { formatBytes, formatFullDate, formatModified } from '../../lib/format';
+import { useCanWrite } from '../Session/sessionContext';
 import { daysLeft } from './trashDates';
 
 interface TrashRowProps {
@@ -17,6 +18,8 @@ interface TrashRowProps {
 /** One deleted file or folder: where it was, its size, when it was deleted, the days it has left, and its own Restore and Delete. */
 export function TrashRow({ item, picked, busy, onToggle, onRestore, onDelete }: TrashRowProps) {
   const { t } = useTranslation();
+  // A read key sees what is in the trash, but would be refused putting it back or deleting it.
+  const canWrite = useCanWrite();
   const Icon = item.kind === 'folder' ? Folder : KIND_ICON[fileKind(item.name)];
   const days = daysLeft(item.purgeAt);
   const left = days === null ? '—' : days === 0 ? t('trash:today') : t('trash:days', { count: days });
@@ -50,27 +53,31 @@ export function TrashRow({ item, picked, busy, onToggle, onRestore, onDelete }: 
         {left}
       </td>
       <td className="trash__actions">
-        <button
-          type="button"
-          className="button"
-          disabled={busy}
-          aria-label={t('trash:restoreNamed', { name: item.name })}
-          title={t('trash:restore')}
-          onClick={onRestore}
-        >
-          <RotateCcw size={15} aria-hidden="true" />
-          <span className="trash__label">{t('trash:restore')}</span>
-        </button>
-        <button
-          type="button"
-          className="button button--ghost"
-          disabled={busy}
-          aria-label={t('trash:deleteNamed', { name: item.name })}
-          title={t('trash:deleteForGood')}
-          onClick={onDelete}
-        >
-          <Trash2 size={15} aria-hidden="true" />
-        </button>
+        {canWrite ? (
+          <>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              aria-label={t('trash:restoreNamed', { name: item.name })}
+              title={t('trash:restore')}
+              onClick={onRestore}
+            >
+              <RotateCcw size={15} aria-hidden="true" />
+              <span className="trash__label">{t('trash:restore')}</span>
+            </button>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={busy}
+              aria-label={t('trash:deleteNamed', { name: item.name })}
+              title={t('trash:deleteForGood')}
+              onClick={onDelete}
+            >
+              <Trash2 size={15} aria-hidden="true" />
+            </button>
+          </>
+        ) : null}
       </td>
     </tr>
   );

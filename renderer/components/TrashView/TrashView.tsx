@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { RotateCcw, Trash2, X } from 'lucide-react';
 import { useTrash } from '../../hooks/useTrash';
 import { ListState } from '../ListState/ListState';
+import { useCanWrite } from '../Session/sessionContext';
 import { TrashQuestions } from './TrashQuestions';
 import { TrashTable } from './TrashTable';
 import { useTrashCommands } from './useTrashCommands';
@@ -25,6 +26,8 @@ export function TrashView({ username }: TrashViewProps) {
   const { items } = trash;
   const commands = useTrashCommands(username, items);
   const { selected, busy, setQuestion } = commands;
+  // A read key lists the trash; Empty, Restore and Delete for good would be refused.
+  const canWrite = useCanWrite();
 
   useEffect(() => {
     document.title = t('trash:documentTitle');
@@ -65,34 +68,40 @@ export function TrashView({ username }: TrashViewProps) {
           <h1 id="trash-title">{t('trash:title')}</h1>
           <p>{t('trash:intro')}</p>
         </div>
-        <button
-          type="button"
-          className="button button--danger trash__empty"
-          disabled={busy || items.length === 0}
-          onClick={() => setQuestion({ kind: 'empty' })}
-        >
-          <Trash2 size={16} aria-hidden="true" />
-          {t('trash:empty')}
-        </button>
+        {canWrite ? (
+          <button
+            type="button"
+            className="button button--danger trash__empty"
+            disabled={busy || items.length === 0}
+            onClick={() => setQuestion({ kind: 'empty' })}
+          >
+            <Trash2 size={16} aria-hidden="true" />
+            {t('trash:empty')}
+          </button>
+        ) : null}
       </header>
       {selected.length > 0 ? (
         <div className="trash__selection" role="toolbar" aria-label={t('trash:selectionActions')}>
           <span className="trash__count" aria-live="polite">
             {t('trash:selected', { count: selected.length })}
           </span>
-          <button type="button" className="button" disabled={busy} onClick={() => void commands.restore(selected)}>
-            <RotateCcw size={16} aria-hidden="true" />
-            {t('trash:restoreSelected')}
-          </button>
-          <button
-            type="button"
-            className="button button--danger"
-            disabled={busy}
-            onClick={() => setQuestion({ kind: 'delete', items: selected })}
-          >
-            <Trash2 size={16} aria-hidden="true" />
-            {t('trash:deleteSelected')}
-          </button>
+          {canWrite ? (
+            <>
+              <button type="button" className="button" disabled={busy} onClick={() => void commands.restore(selected)}>
+                <RotateCcw size={16} aria-hidden="true" />
+                {t('trash:restoreSelected')}
+              </button>
+              <button
+                type="button"
+                className="button button--danger"
+                disabled={busy}
+                onClick={() => setQuestion({ kind: 'delete', items: selected })}
+              >
+                <Trash2 size={16} aria-hidden="true" />
+                {t('trash:deleteSelected')}
+              </button>
+            </>
+          ) : null}
           <button type="button" className="button button--ghost" onClick={commands.clearSelection}>
             <X size={16} aria-hidden="true" />
             {t('trash:clearSelection')}
