@@ -3,6 +3,7 @@ import { Check, Copy, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { isLoopbackUrl, linkName, type LinkTarget } from '../../lib/shareLinks';
 import { Dialog } from '../Dialog/Dialog';
+import { useCanWrite } from '../Session/sessionContext';
 import { LoopbackNotice } from './LoopbackNotice';
 import { ShareOptions } from './ShareOptions';
 import './ShareDialog.css';
@@ -37,6 +38,8 @@ export function ShareDialog({ username, link, copied: initiallyCopied, onCopy, o
   const { url, kind } = link;
   const name = linkName(link);
   const words = WORDS[kind] ?? WORDS.file;
+  // A `read` key may show and copy a link, not change or revoke it (the daemon would refuse).
+  const canWrite = useCanWrite();
   return (
     <Dialog
       title={t(`share:dialog.${words.title}`, { file: name })}
@@ -45,19 +48,21 @@ export function ShareDialog({ username, link, copied: initiallyCopied, onCopy, o
       initialFocus="[data-share-url]"
       footer={
         <>
-          <button
-            type="button"
-            className="button button--ghost share__stop"
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              await onUnshare();
-              setBusy(false);
-            }}
-          >
-            <Link2Off size={15} aria-hidden="true" />
-            {t('share:stopSharing')}
-          </button>
+          {canWrite ? (
+            <button
+              type="button"
+              className="button button--ghost share__stop"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                await onUnshare();
+                setBusy(false);
+              }}
+            >
+              <Link2Off size={15} aria-hidden="true" />
+              {t('share:stopSharing')}
+            </button>
+          ) : null}
           <span className="share__spacer" />
           <button type="button" className="button button--primary" onClick={onClose}>
             {t('share:dialog.done')}
@@ -87,7 +92,7 @@ export function ShareDialog({ username, link, copied: initiallyCopied, onCopy, o
         {copied ? t('share:dialog.onClipboard') : t('share:dialog.selectAndCopy')}
       </p>
       {isLoopbackUrl(url) ? <LoopbackNotice url={url} /> : null}
-      <ShareOptions username={username} url={url} kind={kind} />
+      {canWrite ? <ShareOptions username={username} url={url} kind={kind} /> : null}
     </Dialog>
   );
 }

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { linkUrl, linksAreDirect } from '../../api/links';
 import { formatBytes, formatDateTime, formatFullDate, formatModified } from '../../lib/format';
 import { saveBlob } from '../../lib/saveBlob';
-import { useSession } from '../Session/sessionContext';
+import { useCanWrite, useSession } from '../Session/sessionContext';
 import { useToast } from '../Toasts/toastContext';
 
 interface VersionRowProps {
@@ -38,6 +38,8 @@ export function CurrentRow({ file }: { file: FileEntry }) {
 export function VersionRow({ username, folder, file, version, onRestore }: VersionRowProps) {
   const { t } = useTranslation();
   const when = formatDateTime(version.keptAt);
+  // A `read` key downloads an earlier version but cannot put it back (the daemon would refuse).
+  const canWrite = useCanWrite();
   return (
     <li className="versions__item">
       <span className="versions__what">
@@ -48,10 +50,12 @@ export function VersionRow({ username, folder, file, version, onRestore }: Versi
       </span>
       <span className="versions__actions">
         <VersionDownload username={username} folder={folder} file={file} version={version} label={t('versions:downloadNamed', { when })} />
-        <button type="button" className="button" aria-label={t('versions:restoreNamed', { when })} onClick={onRestore}>
-          <RotateCcw size={15} aria-hidden="true" />
-          {t('versions:restoreAction')}
-        </button>
+        {canWrite ? (
+          <button type="button" className="button" aria-label={t('versions:restoreNamed', { when })} onClick={onRestore}>
+            <RotateCcw size={15} aria-hidden="true" />
+            {t('versions:restoreAction')}
+          </button>
+        ) : null}
       </span>
     </li>
   );
