@@ -6,14 +6,33 @@
  * uploaded; on a phone the selection bar offers Download and nothing that writes. The same page
  * with a write key of hers still offers Upload.
  */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { makeKey, signIn as signInByHttp } from '../helpers/accounts.js';
-import { browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { PASSWORD } from '../helpers/ui-shell.js';
 
 const runUi = browserAvailable();
+const SHOTS = path.join(ARTIFACTS_DIR, 'read-only-key');
+const SIZES = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** The explorer as a reader sees it, at both sizes, light and dark; back to the desktop size and light after. */
+async function shots(page: Page, name: string): Promise<void> {
+  await mkdir(SHOTS, { recursive: true });
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.getByText('notes.txt', { exact: true }).first().waitFor();
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${size}-${scheme}.png`), animations: 'disabled', caret: 'hide' });
+    }
+  }
+  await page.setViewportSize(SIZES.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 describe.skipIf(!runUi)('the explorer with a read-only key (Chromium, real daemon)', () => {
   let t: TestDaemon;
@@ -60,6 +79,10 @@ describe.skipIf(!runUi)('the explorer with a read-only key (Chromium, real daemo
   it('offers no writing action to a read key, and refuses a drop with a message', async () => {
     const tab = await openWithKey(keys.read);
     try {
+      // Said where the missing Upload would be looked for; no account change offered either.
+      await tab.getByText('Read-only key', { exact: true }).waitFor();
+      expect(await tab.getByRole('button', { name: 'Send verification e-mail' }).count()).toBe(0);
+      await shots(tab, 'reader');
       const grid = tab.getByRole('grid', { name: /^Files in ana/ });
       expect(await tab.getByRole('button', { name: 'Upload', exact: true }).count()).toBe(0);
       expect(await tab.getByRole('button', { name: 'New folder', exact: true }).count()).toBe(0);
@@ -102,6 +125,7 @@ describe.skipIf(!runUi)('the explorer with a read-only key (Chromium, real daemo
     try {
       await tab.getByRole('button', { name: 'Upload', exact: true }).waitFor();
       await tab.getByRole('button', { name: 'New folder', exact: true }).waitFor();
+      expect(await tab.getByText('Read-only key', { exact: true }).count()).toBe(0);
       await tab
         .getByRole('grid', { name: /^Files in ana/ })
         .getByText('notes.txt', { exact: true })

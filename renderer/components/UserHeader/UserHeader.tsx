@@ -5,6 +5,7 @@ import type { Role, User } from '../../../shared/types';
 import { Avatar } from '../Avatar/Avatar';
 import { QuotaBar } from '../QuotaBar/QuotaBar';
 import { RoleBadge } from '../RoleBadge/RoleBadge';
+import { useCanWrite } from '../Session/sessionContext';
 import { StorageUsage } from '../StorageUsage/StorageUsage';
 import { VerifiedTag } from '../VerifiedTag/VerifiedTag';
 import './UserHeader.css';
@@ -28,6 +29,8 @@ interface UserHeaderProps {
 export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDelete, detailedUsage = false }: UserHeaderProps) {
   const { t } = useTranslation();
   const roleId = useId();
+  // A `read` key: say so where the missing Upload would be looked for, and offer no account change.
+  const canWrite = useCanWrite();
   const badge = roles.find((role) => role.name === user.role)?.badge;
   const roleNames = roles.some((role) => role.name === user.role)
     ? roles.map((role) => role.name)
@@ -76,7 +79,12 @@ export function UserHeader({ user, roles, onChangeRole, onVerify, onEdit, onDele
         )}
       </div>
       <div className="user-header__actions">
-        {!user.emailVerified ? (
+        {!canWrite ? (
+          <span className="tag" title={t('admin:header.readOnlyTitle')}>
+            {t('admin:header.readOnly')}
+          </span>
+        ) : null}
+        {canWrite && !user.emailVerified ? (
           <button type="button" className="button user-header__verify" title={t('admin:header.verify')} onClick={onVerify}>
             <Mail size={15} aria-hidden="true" />
             <span className="button__label">{t('admin:header.verify')}</span>
