@@ -24,6 +24,7 @@ import { useInPlaceRename } from './useInPlaceRename';
 import { useListFocus } from './useListFocus';
 import { useOfferRowDrop } from './rowDrop';
 import { useReadOnlyDrop } from './readOnlyDrop';
+import { useCanWrite } from '../Session/sessionContext';
 import { useRevealedFile } from './revealFile';
 import { useRowDrag } from './useRowDrag';
 import { useRowMenu } from './useRowMenu';
@@ -54,7 +55,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   const uploads = useExplorerUploads(username, folder);
   const drop = useReadOnlyDrop(uploads);
   // A read key's changes would be refused: F2 and drags onto folders do nothing (Delete: useBrowserCommands).
-  const canWrite = drop.refusal === undefined;
+  const canWrite = useCanWrite();
   const [view, setView] = useViewMode(username);
   const { text: search, setText: setSearch, query } = useSearchText(props.search ?? '', props.onSearch ?? ignoreSearch);
   const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'asc' });

@@ -209,8 +209,8 @@ export const FILE_ACTIONS: readonly FileAction[] = [
 ];
 
 /** Whether a caller who may (or may not) write is offered the action at all. */
-export const offeredTo = (canWrite: boolean) => (action: FileAction) => canWrite || !action.writes;
+export const isOffered = (action: FileAction, canWrite: boolean): boolean => canWrite || !action.writes;
 
 /** The actions a surface offers, in their order; without the writing ones for a caller who may only read. */
 export const actionsOn = (surface: Surface, canWrite = true): readonly FileAction[] =>
-  FILE_ACTIONS.filter((action) => action.surfaces.includes(surface) && offeredTo(canWrite)(action));
+  FILE_ACTIONS.filter((action) => action.surfaces.includes(surface) && isOffered(action, canWrite));

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { MoreHorizontal, X } from 'lucide-react';
-import { FILE_ACTIONS, offeredTo, type ActionCommands, type ActionTarget, type FileAction } from '../FileBrowser/fileActions';
+import { FILE_ACTIONS, isOffered, type ActionCommands, type ActionTarget, type FileAction } from '../FileBrowser/fileActions';
 import { useCanWrite } from '../Session/sessionContext';
 import { menuPositionOf } from '../FileTable/rowEvents';
 import { useCompact } from '../FileTable/useCompact';
@@ -30,7 +30,7 @@ export function SelectionBar({ target, commands, onClear, onMore }: SelectionBar
   const count = target.rows.length;
   if (!compact || count === 0) return null;
   const actions = BAR_ACTIONS.map((id) => FILE_ACTIONS.find((action) => action.id === id)!).filter(
-    (action) => offeredTo(canWrite)(action) && action.applies(target),
+    (action) => isOffered(action, canWrite) && action.applies(target),
   );
   return (
     <div className="selection-bar" role="group" aria-label={t('explorer:selectionBar.label')}>
