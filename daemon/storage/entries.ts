@@ -1,10 +1,10 @@
 /** Folders and files inside a user's directory: made, deleted, renamed, always through directories opened without following links. */
-import { linkSync, renameSync, unlinkSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
-import { lstatIn, mkdirIn, removeTree } from './safe-ops.js';
+import { linkInSync, lstatIn, mkdirIn, removeTree, unlinkInSync } from './safe-ops.js';
 import { splitFolder } from './paths.js';
 import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 
@@ -87,12 +87,12 @@ export async function renameFile(
         renameSync(dir.at(file), dir.at(newName));
       } else {
         try {
-          linkSync(dir.at(file), dir.at(newName));
+          linkInSync(dir, file, dir, newName);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists');
           throw fromFsError(err) ?? err;
         }
-        unlinkSync(dir.at(file));
+        unlinkInSync(dir, file);
       }
       await dir.fsync();
       s.index.removeFile(username, folder, file);

@@ -6,8 +6,24 @@ import { PathOutsideRoot } from '../errors.js';
  * have passed the shared name checks; this is the second wall: whatever the names,
  * each is one plain path component and the result is inside `<storageDir>/<username>`,
  * or it throws.
+ *
+ * On POSIX, a name that passed `assertComponent` (no separator, not `.` or `..`, not empty)
+ * can only add one level, so the path is the names joined: the same string path.resolve
+ * gives, without its ~2 µs of normalising on every request (3 % of the main thread under a
+ * WebDAV MOVE load). Windows keeps path.resolve and the inside checks: a name such as `C:`
+ * would change the drive there.
  */
 export function resolveUserPath(storageDir: string, username: string, ...components: (string | null | undefined)[]): string {
+  if (!WINDOWS) {
+    assertComponent(username);
+    let target = `${resolvedRoot(storageDir)}/${username}`;
+    for (const name of components) {
+      if (typeof name !== 'string') continue;
+      assertComponent(name);
+      target += `/${name}`;
+    }
+    return target;
+  }
   const names = components.filter((c): c is string => typeof c === 'string');
   for (const name of [username, ...names]) assertComponent(name);
   const userRoot = path.resolve(storageDir, username);
@@ -15,6 +31,21 @@ export function resolveUserPath(storageDir: string, username: string, ...compone
   const target = path.resolve(userRoot, ...names);
   if (target !== userRoot) assertInside(userRoot, target);
   return target;
+}
+
+const WINDOWS = process.platform === 'win32';
+/** path.resolve of each storage directory seen (a daemon has one; tests have many), without its trailing "/" for the root. */
+const resolvedRoots = new Map<string, string>();
+function resolvedRoot(storageDir: string): string {
+  // A relative one depends on the working directory at each call: resolved each time.
+  if (!path.isAbsolute(storageDir)) return path.resolve(storageDir).replace(/\/$/, '');
+  let root = resolvedRoots.get(storageDir);
+  if (root === undefined) {
+    root = path.resolve(storageDir).replace(/\/$/, '');
+    if (resolvedRoots.size > 1000) resolvedRoots.clear();
+    resolvedRoots.set(storageDir, root);
+  }
+  return root;
 }
 
 /**

@@ -137,6 +137,11 @@ export class OpenDir {
     return name === undefined ? base : `${base}/${name}`;
   }
 
+  /** The open directory's descriptor, for the *at() calls (at-calls.ts); null where it is not open (no /proc) or closed. */
+  get fd(): number | null {
+    return this.#fd !== null && this.#fd >= 0 ? this.#fd : null;
+  }
+
   /** The directory's own stat (fstat where it is open). */
   stat(): Promise<Stats> {
     return this.#fd !== null ? fstatOf(this.#fd) : lstat(this.#path);

@@ -6,7 +6,7 @@ import { fsyncDirectory } from '../store/fsync.js';
 import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
-import { lstatIn } from './safe-ops.js';
+import { linkIntoSync, lstatIn } from './safe-ops.js';
 import { replacingName } from './staging-names.js';
 import { keysOf, within, type StorageParts } from './storage-parts.js';
 import type { UploadTicket } from './upload-tickets.js';
@@ -67,7 +67,8 @@ export async function placeUpload(
         else await moveNoClobber(tempPath, dir, file);
         await dir.fsync();
         await dir.recheck();
-        const stat = lstatSync(dir.at(file));
+        // Null only if the file went meanwhile: then the plain call fails with its own ENOENT.
+        const stat = (await lstatIn(dir, file)) ?? lstatSync(dir.at(file));
         const meta = { size: stat.size, mtimeMs: stat.mtimeMs };
         s.index.setFile(username, folder, file, meta);
         return meta;
@@ -88,7 +89,7 @@ export async function placeUpload(
 async function moveNoClobber(from: string, dir: OpenDir, name: string): Promise<void> {
   const to = dir.at(name);
   try {
-    linkSync(from, to);
+    linkIntoSync(from, dir, name);
     unlinkSync(from);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -11,8 +11,11 @@ import { SETTINGS, type Setting } from '../../daemon/config-table.js';
 import { resolveConfig, type ConfigInput } from '../../daemon/config.js';
 import { ROOT, runCli } from '../helpers/child.js';
 
-/** NIMBUS_* names in daemon/ that are not settings of a daemon: a test-only switch. */
-const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS']);
+/**
+ * NIMBUS_* names in daemon/ that are not settings of a daemon: a test-only switch, and the
+ * process-wide switch back to /proc paths that the bench's A/B runs use (storage/at-calls.ts).
+ */
+const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS', 'NIMBUS_AT_CALLS']);
 
 /** Every NIMBUS_* name the daemon's sources mention (read, or named in a message). */
 async function variablesNamedInDaemon(): Promise<string[]> {

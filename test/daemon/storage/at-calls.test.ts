@@ -1,0 +1,113 @@
+/**
+ * The *at() calls through koffi (storage/at-calls.ts): on Linux they load, and what they answer
+ * is what Node's own calls on the /proc paths answer — every field of an lstat, null for
+ * nothing there, the same error codes — and the last name is never followed.
+ */
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { atCalls, type AtCalls } from '../../../daemon/storage/at-calls.js';
+
+const linux = process.platform === 'linux';
+let root: string;
+let fd: number;
+let at: AtCalls;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'nimbus-at-'));
+  fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  at = atCalls()!;
+});
+
+afterEach(async () => {
+  closeSync(fd);
+  await rm(root, { recursive: true, force: true });
+});
+
+const codeOf = (fn: () => void): string | undefined => {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code;
+  }
+};
+
+describe.runIf(linux)('at-calls', () => {
+  it('load on Linux (a koffi that failed to load would leave every request on the slower /proc paths)', () => {
+    expect(atCalls()).not.toBeNull();
+  });
+
+  it('answer an lstat with every field fs.lstat gives, on a file, a directory, a link, a dangling link and a fifo', () => {
+    writeFileSync(path.join(root, 'file.txt'), 'x'.repeat(5000));
+    mkdirSync(path.join(root, 'dir'));
+    symlinkSync('file.txt', path.join(root, 'link'));
+    symlinkSync('/nowhere/at/all', path.join(root, 'dangling'));
+    execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    const decomposed = 'ünïcödé'.normalize('NFD');
+    writeFileSync(path.join(root, decomposed), '');
+    for (const name of ['file.txt', 'dir', 'link', 'dangling', 'fifo', decomposed]) {
+      const ours = at.lstat(fd, name)!;
+      const node = lstatSync(path.join(root, name));
+      expect({ ...ours }, name).toEqual({ ...node });
+      expect(Object.getPrototypeOf(ours)).toBe(Object.getPrototypeOf(node));
+      expect([ours.isFile(), ours.isDirectory(), ours.isSymbolicLink(), ours.isFIFO()], name).toEqual([
+        node.isFile(),
+        node.isDirectory(),
+        node.isSymbolicLink(),
+        node.isFIFO(),
+      ]);
+      expect(ours.mtime.getTime()).toBe(node.mtime.getTime());
+    }
+  });
+
+  it('answer null for nothing there and for a name below a file, as lstatIn did', () => {
+    writeFileSync(path.join(root, 'file.txt'), 'x');
+    expect(at.lstat(fd, 'missing')).toBeNull();
+    expect(at.lstat(fd, 'file.txt/below')).toBeNull();
+  });
+
+  it('link without replacing (EEXIST) and without following a link; unlink fails with ENOENT for nothing', () => {
+    writeFileSync(path.join(root, 'a'), 'a');
+    writeFileSync(path.join(root, 'b'), 'b');
+    symlinkSync('/etc/passwd', path.join(root, 'evil'));
+    expect(codeOf(() => at.link(fd, 'a', fd, 'b'))).toBe('EEXIST');
+    expect(codeOf(() => at.link(fd, 'missing', fd, 'c'))).toBe('ENOENT');
+    at.link(fd, 'evil', fd, 'evil2');
+    expect(lstatSync(path.join(root, 'evil2')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(root, 'evil2'))).toBe('/etc/passwd');
+    at.link(fd, 'a', fd, 'c');
+    expect(lstatSync(path.join(root, 'c')).ino).toBe(lstatSync(path.join(root, 'a')).ino);
+    at.unlink(fd, 'a');
+    expect(at.lstat(fd, 'a')).toBeNull();
+    const err = (() => {
+      try {
+        at.unlink(fd, 'a');
+      } catch (e) {
+        return e as NodeJS.ErrnoException;
+      }
+    })();
+    expect(err).toMatchObject({ code: 'ENOENT', syscall: 'unlink', errno: -os.constants.errno.ENOENT });
+  });
+
+  it('resolve in the directory open, wherever it is now: a directory renamed and a link put at its old path change nothing', () => {
+    mkdirSync(path.join(root, 'd'));
+    writeFileSync(path.join(root, 'd', 'f'), 'in d');
+    mkdirSync(path.join(root, 'elsewhere'));
+    writeFileSync(path.join(root, 'elsewhere', 'f'), 'elsewhere, bigger');
+    const dirFd = openSync(path.join(root, 'd'), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      renameSync(path.join(root, 'd'), path.join(root, 'moved'));
+      symlinkSync('elsewhere', path.join(root, 'd'));
+      expect(at.lstat(dirFd, 'f')!.size).toBe(4);
+      at.link(dirFd, 'f', dirFd, 'g');
+      expect(lstatSync(path.join(root, 'moved', 'g')).size).toBe(4);
+      expect(() => lstatSync(path.join(root, 'elsewhere', 'g'))).toThrow();
+    } finally {
+      closeSync(dirFd);
+    }
+  });
+});
