@@ -7,6 +7,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { ApiError } from '../errors.js';
+import { bodyBytesReceived } from '../util/body-memory.js';
+
+const countBody = (chunk: Buffer) => bodyBytesReceived(chunk.length);
 
 /**
  * Pipes `source` (a request) into `sink`; the sink is destroyed with an error if the source
@@ -23,10 +26,13 @@ export function pipeFromClient(source: Readable, sink: Writable): () => void {
   source.on('close', onSourceGone);
   source.on('error', onSourceGone);
   source.pipe(sink);
+  // After pipe, which has made the source flow: counting only (util/body-memory.ts).
+  source.on('data', countBody);
   // The client may have gone while the caller was getting ready: its events have fired already.
   if (source.destroyed) onSourceGone();
   return () => {
     source.unpipe(sink);
+    source.off('data', countBody);
     source.off('close', onSourceGone);
     source.off('error', onSourceGone);
   };

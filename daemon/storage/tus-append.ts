@@ -3,6 +3,7 @@
  * before they are acknowledged: the bytes are fdatasynced, then the new offset is recorded,
  * at the end of the body and every CHECKPOINT_BYTES while it streams.
  */
+import { bodyBytesReceived } from '../util/body-memory.js';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -90,7 +91,10 @@ export class BodyChunks {
   async next(): Promise<Buffer | null> {
     for (;;) {
       const chunk = this.source.read() as Buffer | null;
-      if (chunk !== null) return chunk;
+      if (chunk !== null) {
+        bodyBytesReceived(chunk.length);
+        return chunk;
+      }
       if (this.#over || this.source.destroyed || this.source.readableEnded) return null;
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }

@@ -114,11 +114,11 @@ async function byMethod(ctx: Context, options: DavDoorOptions, at: DavPath, call
   if (nimbus.store.database && MISS_IS_AN_ERROR.has(ctx.method) && resourceAt(nimbus, at).kind === 'none') await nimbus.store.catchUp(true);
   // The If header holds (else 412 or 423), and the lock tokens it names are this request's.
   const tokens = await submittedTokens(ctx, nimbus, at);
-  const paths = [at.path, ...destinationPaths(ctx)];
   try {
     await withLockTokens(tokens, () => runMethod(ctx, options, at, caller));
   } catch (err) {
-    throw asLockCondition(err, nimbus, at.username, paths, tokens);
+    // The Destination parsed again only here, for a refusal to name (a MOVE's third parse otherwise).
+    throw asLockCondition(err, nimbus, at.username, [at.path, ...destinationPaths(ctx)], tokens);
   }
 }
 
