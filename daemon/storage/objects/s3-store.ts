@@ -1,8 +1,7 @@
 /**
  * ObjectStore on an S3 bucket (docs/cluster.md, "Bytes"), through the AWS SDK with the
  * settings S3 servers other than AWS need (s3-client.ts). Uploads stream through
- * lib-storage's Upload (5 MiB parts, 3 at a time), so memory stays flat whatever the size; a
- * body declared no longer than one part goes as one PutObject (s3-whole-put.ts).
+ * lib-storage's Upload (5 MiB parts, 3 at a time), so memory stays flat whatever the size.
  */
 import {
   CopyObjectCommand,
@@ -20,7 +19,6 @@ import { asStoreFailure, ObjectMissing, type ObjectStore, type OpenUpload, type 
 import { createS3Client, type S3Settings } from './s3-client.js';
 import { abortOpenUpload, abortUploadsOf, beginParts, completeParts, lastPartAt, listOpenUploads, putPart } from './s3-multipart.js';
 import { PART_SIZE, PARTS_IN_FLIGHT, partSizeFor } from './s3-parts.js';
-import { putWhole } from './s3-whole-put.js';
 
 export { partSizeFor };
 
@@ -71,8 +69,6 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
-    if (options.expectedBytes !== undefined && options.expectedBytes <= this.partSize)
-      return putWhole(this.client, this.bucket, key, body, options, options.expectedBytes);
     let total = 0;
     let failure: unknown;
     const counter = new Transform({
