@@ -1,7 +1,7 @@
 /**
  * The *at() system calls Node lacks, on Linux, through koffi's FFI (its binary ships inside
- * the npm package): lstat (`statx`), `linkat` and `unlinkat` of a name inside a directory
- * already open (safe-dir.ts), by its descriptor.
+ * the npm package): lstat (`statx`), `linkat`, `unlinkat` and `renameat2` of a name inside a
+ * directory already open (safe-dir.ts), by its descriptor.
  *
  * Why: the same calls on `/proc/self/fd/<fd>/<name>` paths make the kernel resolve /proc,
  * the process, the descriptor's magic link and then the name, every time. Measured on this
@@ -25,11 +25,17 @@ export interface AtCalls {
   link(fromFd: number, fromName: string, toFd: number, toName: string): void;
   /** Removes the name `name` (not a directory) from `dirFd`. */
   unlink(dirFd: number, name: string): void;
+  /**
+   * Renames `fromName` in `fromFd` to `toName` in `toFd`, failing with EEXIST rather than replace
+   * anything there (renameat2's RENAME_NOREPLACE); EINVAL where the file system cannot promise that.
+   */
+  renameNoReplace(fromFd: number, fromName: string, toFd: number, toName: string): void;
 }
 
 /** A path relative to the working directory (an absolute one: as plain link(2) takes it). */
 export const AT_FDCWD = -100;
 const AT_SYMLINK_NOFOLLOW = 0x100;
+const RENAME_NOREPLACE = 1;
 /** STATX_BASIC_STATS | STATX_BTIME: what libuv asks for, so the fields agree with fs.lstat's. */
 const STATX_MASK = 0xfff;
 const STATX_SIZE = 256;
@@ -60,6 +66,7 @@ function load(): AtCalls | null {
     const statx = libc.func('int statx(int, const char *, int, unsigned int, _Out_ uint8_t *)');
     const linkat = libc.func('int linkat(int, const char *, int, const char *, int)');
     const unlinkat = libc.func('int unlinkat(int, const char *, int)');
+    const renameat2 = libc.func('int renameat2(int, const char *, int, const char *, unsigned int)');
     const buffer = Buffer.alloc(STATX_SIZE);
     const fail = (syscall: string, name: string): never => {
       throw errnoError(koffi.errno(), syscall, name);
@@ -76,6 +83,9 @@ function load(): AtCalls | null {
       },
       unlink(dirFd, name) {
         if (unlinkat(dirFd, name, 0) !== 0) fail('unlink', name);
+      },
+      renameNoReplace(fromFd, fromName, toFd, toName) {
+        if (renameat2(fromFd, fromName, toFd, toName, RENAME_NOREPLACE) !== 0) fail('rename', toName);
       },
     };
   } catch {

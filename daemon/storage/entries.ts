@@ -4,7 +4,7 @@ import { lstat, unlink } from 'node:fs/promises';
 import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
-import { linkInSync, lstatIn, mkdirIn, removeTree, unlinkInSync } from './safe-ops.js';
+import { lstatIn, mkdirIn, removeTree, renameNoClobberSync } from './safe-ops.js';
 import { splitFolder } from './paths.js';
 import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 
@@ -59,7 +59,7 @@ export async function deleteFile(s: StorageParts, username: string, folder: stri
   );
 }
 
-/** Renames without ever replacing another file (link + unlink fails atomically on EEXIST). */
+/** Renames without ever replacing another file (renameat2's RENAME_NOREPLACE, or link + unlink: both fail on EEXIST). */
 export async function renameFile(
   s: StorageParts,
   username: string,
@@ -78,8 +78,8 @@ export async function renameFile(
     within(s.storageDir, username, folder, 'file_not_found', async (dir) => {
       const stat = await lstatIn(dir, file);
       if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
-      // Synchronous link and unlink: directory metadata in the kernel's caches, cheaper than a
-      // trip through the thread pool (safe-dir.ts); the fsync that makes them durable is not.
+      // Synchronous: directory metadata in the kernel's caches, cheaper than a trip through the
+      // thread pool (safe-dir.ts); the fsync that makes it durable is not.
       if (foldName(file) === foldName(newName)) {
         // A case-only rename: on a case-insensitive disk link() would find "itself".
         const there = await lstatIn(dir, newName);
@@ -87,12 +87,11 @@ export async function renameFile(
         renameSync(dir.at(file), dir.at(newName));
       } else {
         try {
-          linkInSync(dir, file, dir, newName);
+          renameNoClobberSync(dir, file, dir, newName);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict('file_exists', 'A file with that name already exists');
           throw fromFsError(err) ?? err;
         }
-        unlinkInSync(dir, file);
       }
       await dir.fsync();
       s.index.removeFile(username, folder, file);

@@ -7,10 +7,9 @@
 import type { Stats } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { ApiError, conflict, fromFsError, notFound } from '../errors.js';
-import { ignoreMissing } from './fs-helpers.js';
 import type { FileMeta } from './file-index.js';
 import type { OpenDir } from './safe-dir.js';
-import { linkInSync, lstatIn, unlinkInSync } from './safe-ops.js';
+import { lstatIn, renameNoClobberSync } from './safe-ops.js';
 import { keysOf, within, type StorageParts } from './storage-parts.js';
 
 const missingDir = (folder: string | null) => (folder === null ? 'user_not_found' : 'folder_not_found');
@@ -22,10 +21,10 @@ function takenAt(to: string | null, there: Stats | null): ApiError {
 }
 
 /**
- * Moves `file` from folder `from` to folder `to` (null: the root) of the same user: a link
- * under the new name, then the old name unlinked, so it never replaces a file another
- * program put there meanwhile (a crash between the two leaves the file under both names,
- * never under none). Holds both directories shared, so neither is deleted or renamed
+ * Moves `file` from folder `from` to folder `to` (null: the root) of the same user: one
+ * rename that never replaces (RENAME_NOREPLACE), or else a link under the new name and the
+ * old name unlinked, so it never replaces a file another program put there meanwhile (a crash
+ * between the two leaves the file under both names, never under none). Holds both directories shared, so neither is deleted or renamed
  * meanwhile. `whileLocked` runs once the index has the file at its new place, still under
  * the locks (the caller moves its share there, so a folder rename cannot slip in between).
  */
@@ -50,7 +49,7 @@ export async function moveFile(
         if (!stat?.isFile()) throw notFound('file_not_found', 'File not found');
         const there = await lstatIn(target, file);
         if (there) throw takenAt(to, there);
-        await linkThenUnlink(source, target, file, to);
+        await moveName(source, target, file, to);
         await target.fsync();
         await source.fsync();
         await source.recheck();
@@ -65,10 +64,10 @@ export async function moveFile(
   );
 }
 
-/** Synchronous link and unlink, as a rename's (entries.ts): metadata in the kernel's caches, cheaper than the thread pool. */
-async function linkThenUnlink(source: OpenDir, target: OpenDir, file: string, to: string | null): Promise<void> {
+/** Synchronous, as a rename's (entries.ts): metadata in the kernel's caches, cheaper than the thread pool. */
+async function moveName(source: OpenDir, target: OpenDir, file: string, to: string | null): Promise<void> {
   try {
-    linkInSync(source, file, target, file);
+    renameNoClobberSync(source, file, target, file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw takenAt(to, await lstatIn(target, file));
@@ -79,11 +78,5 @@ async function linkThenUnlink(source: OpenDir, target: OpenDir, file: string, to
     const there = await lstatIn(target, file);
     if (there) throw takenAt(to, there);
     await rename(source.at(file), target.at(file));
-    return;
-  }
-  try {
-    unlinkInSync(source, file);
-  } catch (err) {
-    ignoreMissing(err);
   }
 }

@@ -45,6 +45,33 @@ export function linkIntoSync(fromPath: string, to: OpenDir, toName: string): voi
   else linkSync(fromPath, to.at(toName));
 }
 
+/**
+ * Gives `fromName` in `from` the name `toName` in `to`, synchronously, never replacing anything
+ * there (EEXIST): one renameat2(RENAME_NOREPLACE) where the file system offers it, else a link
+ * and an unlink (a crash between them leaves both names, never none). One call instead of two,
+ * and one pair of watcher events instead of a link's, an unlink's and the file's change of link
+ * count. Like the link, it moves a name: a symlink is moved as the link it is.
+ */
+export function renameNoClobberSync(from: OpenDir, fromName: string, to: OpenDir, toName: string): void {
+  const at = atCalls();
+  if (at !== null && from.fd !== null && to.fd !== null) {
+    try {
+      at.renameNoReplace(from.fd, fromName, to.fd, toName);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'ENOSYS' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    }
+  }
+  linkInSync(from, fromName, to, toName);
+  try {
+    unlinkInSync(from, fromName);
+  } catch (err) {
+    // Gone meanwhile: the old name is gone either way, which is what the rename was for.
+    ignoreMissing(err);
+  }
+}
+
 /** Removes the name `name` (a file or a link, never what it points to) from `dir`, synchronously. */
 export function unlinkInSync(dir: OpenDir, name: string): void {
   const at = atCalls();

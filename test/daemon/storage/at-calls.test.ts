@@ -3,7 +3,18 @@
  * is what Node's own calls on the /proc paths answer — every field of an lstat, null for
  * nothing there, the same error codes — and the last name is never followed.
  */
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -91,6 +102,27 @@ describe.runIf(linux)('at-calls', () => {
       }
     })();
     expect(err).toMatchObject({ code: 'ENOENT', syscall: 'unlink', errno: -os.constants.errno.ENOENT });
+  });
+
+  it('rename without replacing: EEXIST leaves both files as they were; a link moves as itself; across two directories', () => {
+    writeFileSync(path.join(root, 'a'), 'a');
+    writeFileSync(path.join(root, 'b'), 'b');
+    symlinkSync('/etc/passwd', path.join(root, 'evil'));
+    mkdirSync(path.join(root, 'sub'));
+    expect(codeOf(() => at.renameNoReplace(fd, 'a', fd, 'b'))).toBe('EEXIST');
+    expect([readFileSync(path.join(root, 'a'), 'utf8'), readFileSync(path.join(root, 'b'), 'utf8')]).toEqual(['a', 'b']);
+    expect(codeOf(() => at.renameNoReplace(fd, 'missing', fd, 'c'))).toBe('ENOENT');
+    at.renameNoReplace(fd, 'evil', fd, 'evil2');
+    expect(readlinkSync(path.join(root, 'evil2'))).toBe('/etc/passwd');
+    const sub = openSync(path.join(root, 'sub'), constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      const ino = lstatSync(path.join(root, 'a')).ino;
+      at.renameNoReplace(fd, 'a', sub, 'a');
+      expect(at.lstat(fd, 'a')).toBeNull();
+      expect(lstatSync(path.join(root, 'sub', 'a')).ino).toBe(ino);
+    } finally {
+      closeSync(sub);
+    }
   });
 
   it('resolve in the directory open, wherever it is now: a directory renamed and a link put at its old path change nothing', () => {

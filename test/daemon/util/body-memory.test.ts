@@ -3,7 +3,7 @@
  * collection (the buffers Node's HTTP parser copied each body piece into go back then), with a
  * `gc` that is never a global of the daemon's code nor of contexts made later.
  */
-import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { bodyBytesReceived } from '../../../daemon/util/body-memory.js';
@@ -12,7 +12,8 @@ import { bodyBytesReceived } from '../../../daemon/util/body-memory.js';
 async function minorCollectionsDuring(fn: () => void): Promise<number> {
   let minor = 0;
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if ((entry.detail as { kind?: number })?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor++;
+    for (const entry of list.getEntries())
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor++;
   });
   observer.observe({ entryTypes: ['gc'] });
   fn();
