@@ -20,7 +20,19 @@ const DAEMON_DIR = fileURLToPath(new URL('./daemon/', import.meta.url));
 const DAEMON_LAYERS = [
   [
     'entry',
-    ['index.ts', 'daemon-types.ts', 'daemon.ts', 'backends.ts', 'object-mode.ts', 'cli.ts', 'cli/', 'paths-command.ts', 'migrate/'],
+    [
+      'index.ts',
+      'daemon-types.ts',
+      'daemon.ts',
+      'daemon-serve.ts',
+      'daemon-upkeep.ts',
+      'backends.ts',
+      'object-mode.ts',
+      'cli.ts',
+      'cli/',
+      'paths-command.ts',
+      'migrate/',
+    ],
   ],
   ['http', ['http/']],
   ['services', ['services/', 'context.ts', 'keys/', 'accounts/', 'mail.ts']],

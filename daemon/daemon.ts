@@ -1,6 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { assertSharedAdminKey, backendMode, needsDataDirLock, openBackends } from './backends.js';
 import { redactUrl, resolveConfig } from './config.js';
@@ -8,12 +6,11 @@ import { announceRemoteChange } from './http/remote-events.js';
 import type { NimbusContext } from './context.js';
 import { EventHub } from './http/events.js';
 import { openResumableUploads } from './http/tus/start.js';
-import { createApp } from './http/app.js';
-import { limitSlowBodies } from './http/body-timeout.js';
-import { createHttpServer } from './http/server.js';
 import { preloadBodyParser } from './http/params.js';
 import { preloadZip } from './services/zip.js';
 import type { DaemonOptions, RunningDaemon } from './daemon-types.js';
+import { serveHttp } from './daemon-serve.js';
+import { followStorageFolder, startUpkeep } from './daemon-upkeep.js';
 import { loadAdminKey } from './keys/admin-key.js';
 import { hashSecret } from './keys/secrets.js';
 import { Mailer } from './mail.js';
@@ -22,17 +19,12 @@ import { observeDaemon } from './services/metrics-sources.js';
 import { MemoryQuotaLedger } from './services/quota.js';
 import { Revocations } from './services/revocations.js';
 import { Sessions } from './services/sessions.js';
-import { followWatchedMove, watchForVanishedResources } from './services/dav-follow.js';
-import { sweepExpiredLocks } from './services/dav-locks.js';
-import { followMovedFolder, watchForVanishedShares } from './services/shares.js';
-import { adoptTrash, purgeTrash, trashRoot } from './services/trash.js';
-import { dropPast, sweepVersions } from './services/versions.js';
+import { watchForVanishedResources } from './services/dav-follow.js';
+import { watchForVanishedShares } from './services/shares.js';
 import { ChangeFeed } from './storage/change-feed.js';
 import { releaseHeldUnder } from './storage/held-dirs.js';
 import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
-import { LiveStorage } from './storage/watcher.js';
-import { ApiError } from './errors.js';
 import { DataDirLock } from './store/lock.js';
 import { KeyedMutex } from './util/mutex.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
@@ -40,8 +32,6 @@ import { openDaemonLog } from './logging.js';
 import { removeRunFile, writeRunFile } from './run-file.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
-/** How often trash items past NIMBUS_TRASH_DAYS are looked for (besides at start). */
-const TRASH_PURGE_INTERVAL_MS = 60 * 60_000;
 
 /** Each running daemon's context, for code in the same process that works below the HTTP API (the tests of services). */
 const contexts = new WeakMap<RunningDaemon, NimbusContext>();
@@ -130,29 +120,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     observeDaemon(metrics, nimbus, backends.objects?.objects ?? null, mode);
     watchForVanishedShares(nimbus);
     watchForVanishedResources(nimbus);
-    // The trash after a crash: entries without records adopted, records without entries dropped; then what is due is purged.
-    await mkdir(trashRoot(nimbus), { recursive: true, mode: 0o700 });
-    await adoptTrash(nimbus);
-    // Versions after a crash: bytes without a record removed, records without bytes dropped (docs/versions.md).
-    await sweepVersions(nimbus).catch((err: Error) => log(`Nimbus: sweeping the versions failed: ${err.message}`));
-    // The hourly upkeep: the trash's due items, versions past their days, and WebDAV locks that expired unused (never honoured meanwhile).
-    const purge = () =>
-      Promise.all([
-        purgeTrash(nimbus).catch((err: Error) => log(`Nimbus: purging the trash failed: ${err.message}`)),
-        dropPast(nimbus)
-          .then((n) => (n > 0 ? nimbus.store.commit() : undefined))
-          .catch((err: Error) => log(`Nimbus: dropping old versions failed: ${err.message}`)),
-        sweepExpiredLocks(nimbus).catch((err: Error) => log(`Nimbus: sweeping expired WebDAV locks failed: ${err.message}`)),
-      ]);
-    let purging: Promise<unknown> = purge();
-    await purging;
-    const purgeTimer = setInterval(() => (purging = purging.then(purge)), TRASH_PURGE_INTERVAL_MS);
-    purgeTimer.unref();
-    const stopPurging = async () => {
-      clearInterval(purgeTimer);
-      await purging;
-    };
-    cleanups.push(stopPurging);
+    const upkeep = await startUpkeep(nimbus, log);
+    cleanups.push(() => upkeep.stop());
     // Resumable uploads kept by the previous run, their quota held again before anyone is answered.
     const resumable = await openResumableUploads(nimbus, mode === 'cluster');
     if (resumable) cleanups.push(() => resumable.close());
@@ -160,29 +129,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.push(() => events.close());
     // What other daemons change enters this one's feed, with this daemon's ids (files: through the index, above).
     store.onRemoteChange((change) => announceRemoteChange(change, (event) => changes.publish(event), revocations));
-    // Node checks the headers timeout on this interval (30 s by default, longer than the timeout).
-    const server = createHttpServer(Math.max(100, Math.min(5000, config.headersTimeoutMs / 4)));
-    const app = createApp(nimbus, events, () => (server.address() as AddressInfo | null)?.port ?? config.port, {
-      routing: options.routing,
-      tus: resumable?.uploads ?? null,
-    });
-    server.on('request', app.callback());
-    server.requestTimeout = 0; // uploads of many GiB may take long; idle sockets still time out
-    server.headersTimeout = config.headersTimeoutMs;
-    // ...and so do idle and too slow bodies
-    limitSlowBodies(server, { idleMs: config.bodyIdleMs, minBytesPerSecond: config.minBodyRate, graceMs: config.minBodyGraceMs });
-    // Past this many, connections are refused rather than the process running out of file handles.
-    server.maxConnections = config.maxConnections;
-    let dropLogged = false;
-    server.on('drop', () => {
-      if (!dropLogged) log(`Nimbus: ${config.maxConnections} connections are open; refusing more (NIMBUS_MAX_CONNECTIONS).`);
-      dropLogged = true;
-    });
-    await listen(server, config.port, config.host);
-    const port = (server.address() as AddressInfo).port;
-    const urlHost =
-      config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-    const url = `http://${urlHost}:${port}`;
+    const { server, port, url } = await serveHttp(nimbus, events, resumable?.uploads ?? null, options, log);
     nimbus.baseUrl = config.publicUrl ?? url;
     await writeRunFile(config.dataDir, { pid: process.pid, url });
     cleanups.push(() => removeRunFile(config.dataDir));
@@ -222,7 +169,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         await closed;
         clearTimeout(grace);
         await scanning;
-        await stopPurging();
+        await upkeep.stop();
         await sessions.close();
         await closeStore();
         logs.logger.info('Nimbus stopped');
@@ -246,47 +193,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     for (const cleanup of cleanups.reverse()) await cleanup();
     throw err;
   }
-}
-
-/** The storage folder followed: the first scan (in the background), the watcher, and the periodic reconcile. */
-function followStorageFolder(
-  target: NimbusContext & { storage: Storage },
-  watchFactory: DaemonOptions['watchFactory'],
-  log: (line: string) => void,
-) {
-  const { storageDir, reconcileIntervalMs } = target.config;
-  const live = new LiveStorage(target, watchFactory, (move) => {
-    followMovedFolder(target, move.username, move.from, move.to);
-    followWatchedMove(target, move.username, move.from, move.to);
-  });
-  const rescan = async () => {
-    if (!(await live.reconcile())) throw new ApiError('storage_unavailable', `The storage directory ${storageDir} is not available`);
-  };
-  const scanning = live.reconcile().catch((err: Error) => log(`Nimbus: the first scan of ${storageDir} failed: ${err.message}`));
-  const timer =
-    reconcileIntervalMs > 0
-      ? setInterval(
-          () => void live.reconcile().catch((err: Error) => log(`Nimbus: the periodic reconcile failed: ${err.message}`)),
-          reconcileIntervalMs,
-        )
-      : null;
-  timer?.unref();
-  return { live, rescan, scanning, timer };
-}
-
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE')
-        reject(new Error(`Port ${port} on ${host} is already in use: stop what uses it, or pass --port (0 picks a free one).`));
-      else reject(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }
 
 /** The modules the daemon requires on first use (a request body, a zip), loaded ahead of it. */
