@@ -6,6 +6,7 @@
 import { linkSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
 import { lstat, mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoCode } from '../util/errno.js';
 import { AT_FDCWD, atCalls } from './at-calls.js';
 import { ignoreMissing, isNoDir } from './fs-helpers.js';
 import { OpenDir, VIA_PROC, withDir } from './safe-dir.js';
@@ -59,7 +60,7 @@ export function renameNoClobberSync(from: OpenDir, fromName: string, to: OpenDir
       at.renameNoReplace(from.fd, fromName, to.fd, toName);
       return;
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errnoCode(err);
       if (code !== 'EINVAL' && code !== 'ENOSYS' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
     }
   }

@@ -12,7 +12,7 @@ import type { FileEntry, Folder, ShareInfo } from '../../shared/types';
 import { NimbusClient } from '../../renderer/api/client';
 import { FileBrowser } from '../../renderer/components/FileBrowser/FileBrowser';
 import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
-import { BASE, fakeLayout, json, renderWithSession, stubFetch } from './harness';
+import { BASE, fakeLayout, json, renderWithSession, shareInfo, stubFetch } from './harness';
 
 const folder = (name: string, path = name): Folder => ({
   name,
@@ -31,19 +31,8 @@ const entry = (name: string): FileEntry => ({
   shared: false,
   shareUrl: null,
 });
-const share = (kind: 'folder' | 'upload', path: string): ShareInfo => ({
-  url: `${BASE}/s/${kind}-${path.replace(/\W/g, '-')}-token-0123456789abcdef`,
-  kind,
-  username: 'ana',
-  folder: path,
-  file: '',
-  createdAt: '2026-01-02T00:00:00.000Z',
-  expiresAt: null,
-  hasPassword: false,
-  maxDownloads: null,
-  downloads: 0,
-  state: 'active',
-});
+const share = (kind: 'folder' | 'upload', path: string): ShareInfo =>
+  shareInfo({ url: `${BASE}/s/${kind}-${path.replace(/\W/g, '-')}-token-0123456789abcdef`, kind, folder: path, file: '' });
 
 const bodyOf = (init: RequestInit) => JSON.parse(String(init.body ?? '{}')) as Record<string, string>;
 

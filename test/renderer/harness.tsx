@@ -9,9 +9,27 @@ import { ApiError, NimbusClient, errorMessage } from '../../renderer/api/client'
 import { SessionContext, type SessionApi } from '../../renderer/components/Session/sessionContext';
 import { ToastProvider } from '../../renderer/components/Toasts/ToastProvider';
 import { useToast } from '../../renderer/components/Toasts/toastContext';
+import type { ShareInfo } from '../../shared/types';
 
 export const BASE = 'http://127.0.0.1:7878';
 export const KEY = 'test-key-0123456789';
+
+/** A share link as the daemon lists it: ana's active file link to Docs/report.pdf, no limits, with `over` changed. */
+export const shareInfo = (over: Partial<ShareInfo> = {}): ShareInfo =>
+  ({
+    url: `${BASE}/s/report-token-0123456789abcdef`,
+    kind: 'file',
+    username: 'ana',
+    folder: 'Docs',
+    file: 'report.pdf',
+    createdAt: '2026-01-02T00:00:00.000Z',
+    expiresAt: null,
+    hasPassword: false,
+    maxDownloads: null,
+    downloads: 0,
+    state: 'active',
+    ...over,
+  }) as ShareInfo;
 
 export type Route = (url: URL, init: RequestInit) => Response | Promise<Response>;
 

@@ -6,24 +6,12 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
-import type { FileVersion, ShareInfo } from '../../shared/types';
+import type { FileVersion } from '../../shared/types';
 import { ShareDialog } from '../../renderer/components/ShareDialog/ShareDialog';
 import { VersionRow } from '../../renderer/components/VersionsDialog/VersionRow';
-import { json, renderWithSession, stubFetch } from './harness';
+import { json, renderWithSession, shareInfo, stubFetch } from './harness';
 
-const link = {
-  url: 'https://files.example.com/s/report-token-0123456789abcdef',
-  kind: 'file',
-  username: 'ana',
-  folder: 'Docs',
-  file: 'report.pdf',
-  createdAt: '2026-01-02T00:00:00.000Z',
-  expiresAt: null,
-  hasPassword: false,
-  maxDownloads: null,
-  downloads: 0,
-  state: 'active',
-} as ShareInfo;
+const link = shareInfo({ url: 'https://files.example.com/s/report-token-0123456789abcdef' });
 
 const version: FileVersion = {
   id: 'a'.repeat(32),

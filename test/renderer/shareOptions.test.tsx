@@ -12,26 +12,12 @@ import userEvent from '@testing-library/user-event';
 import type { ShareInfo } from '../../shared/types';
 import { ShareDialog } from '../../renderer/components/ShareDialog/ShareDialog';
 import { dayStart, editOf, isLoopbackUrl } from '../../renderer/lib/shareLinks';
-import { json, renderWithSession, stubFetch } from './harness';
+import { json, renderWithSession, shareInfo, stubFetch } from './harness';
 
 const LOCAL_URL = 'http://127.0.0.1:7878/s/report-token-0123456789abcdef';
 const PUBLIC_URL = 'https://files.example.com/s/report-token-0123456789abcdef';
 
-const link = (over: Partial<ShareInfo> = {}): ShareInfo =>
-  ({
-    url: LOCAL_URL,
-    kind: 'file',
-    username: 'ana',
-    folder: 'Docs',
-    file: 'report.pdf',
-    createdAt: '2026-01-02T00:00:00.000Z',
-    expiresAt: null,
-    hasPassword: false,
-    maxDownloads: null,
-    downloads: 0,
-    state: 'active',
-    ...over,
-  }) as ShareInfo;
+const link = (over: Partial<ShareInfo> = {}): ShareInfo => shareInfo({ url: LOCAL_URL, ...over });
 
 const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as Record<string, string>;
 

@@ -12,23 +12,16 @@ import userEvent from '@testing-library/user-event';
 import type { ShareInfo } from '../../shared/types';
 import { SharedByMe } from '../../renderer/components/SharedByMe/SharedByMe';
 import { formatDate } from '../../renderer/lib/format';
-import { BASE, json, renderWithSession, stubFetch } from './harness';
+import { BASE, json, renderWithSession, shareInfo, stubFetch } from './harness';
 
 const link = (file: string, folder: string | null, over: Partial<ShareInfo> = {}): ShareInfo =>
-  ({
+  shareInfo({
     url: `${BASE}/s/${file || `${over.kind ?? 'folder'}-${folder}`}-token-0123456789abcdef`.replace(/[^\w:/.-]/g, '_'),
     kind: file ? 'file' : 'folder',
-    username: 'ana',
     folder,
     file,
-    createdAt: '2026-01-02T00:00:00.000Z',
-    expiresAt: null,
-    hasPassword: false,
-    maxDownloads: null,
-    downloads: 0,
-    state: 'active',
     ...over,
-  }) as ShareInfo;
+  });
 
 const EXPIRY = '2026-03-01T00:00:00.000Z';
 const SHARES = [

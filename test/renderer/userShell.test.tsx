@@ -5,7 +5,7 @@ import type { FileEntry, ShareInfo, User } from '../../shared/types';
 import { NimbusClient } from '../../renderer/api/client';
 import { UserShell } from '../../renderer/components/UserShell/UserShell';
 import { UploadsProvider } from '../../renderer/upload/UploadsProvider';
-import { BASE, fakeLayout, json, renderWithSession, stubFetch } from './harness';
+import { BASE, fakeLayout, json, renderWithSession, shareInfo, stubFetch } from './harness';
 
 const ANA: User = {
   username: 'ana',
@@ -25,19 +25,7 @@ const file = (name: string, folder: string | null, shared: boolean): FileEntry =
   shareUrl: shared ? `${BASE}/s/${name}-token-0123456789abcdef` : null,
 });
 const link = (name: string, folder: string | null): ShareInfo =>
-  ({
-    url: `${BASE}/s/${name}-token-0123456789abcdef`,
-    kind: 'file',
-    username: 'ana',
-    folder,
-    file: name,
-    createdAt: '2026-01-02T00:00:00.000Z',
-    expiresAt: null,
-    hasPassword: false,
-    maxDownloads: null,
-    downloads: 0,
-    state: 'active',
-  }) as ShareInfo;
+  shareInfo({ url: `${BASE}/s/${name}-token-0123456789abcdef`, folder, file: name });
 const ADMIN_ONLY = ['/api/user/all', '/api/role/all', '/api/dash', '/api/dash/rescan'];
 
 function renderUserShell() {
