@@ -33,6 +33,10 @@ function withAncestors(path: string): string[] {
   return paths;
 }
 
+/** Whether any resource of the user holds a dead property (a listing of one who has none looks none up). */
+export const anyDeadProps = (nimbus: NimbusContext, username: string): boolean =>
+  (nimbus.store.dav.propsByUser.of(username)?.size ?? 0) > 0;
+
 /** The dead properties of the resource at `path`, in the order they were first set. */
 export function deadProps(nimbus: NimbusContext, username: string, path: string): DeadProp[] {
   return [...(nimbus.store.dav.propsByUser.of(username)?.get(path)?.props ?? [])];

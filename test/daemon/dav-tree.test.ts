@@ -89,6 +89,39 @@ describe('PROPFIND', () => {
     expect(after).toBe(download.headers.get('etag'));
   });
 
+  it('lists again from kept entries, yet shows a dead property and a lock set since on that one file only', async () => {
+    await mkcol('kept');
+    for (const name of ['%C3%A9t%C3%A9.txt', 'b.txt', 'c.txt']) await put(`kept/${name}`, 'four');
+    const listing = async () => {
+      const res = await dav(t, 'PROPFIND', '/dav/kim/kept/', as({ headers: { Depth: '1' } }));
+      expect(res.status, show(res)).toBe(207);
+      const entries = new Map(res.text.split('<D:response>').map((r) => [/<D:href>([^<]*)</.exec(r)?.[1] ?? '', r] as const));
+      return { text: res.text, entry: (name: string) => entries.get(`/dav/kim/kept/${name}`)! };
+    };
+    // Strong tags first (a weak one is never kept), then the same listing twice: the second from kept bytes.
+    await vi.waitFor(async () => expect((await listing()).text).not.toContain('W/'), { timeout: 10_000, interval: 200 });
+    const first = await listing();
+    expect((await listing()).text).toBe(first.text);
+    expect(first.entry('%C3%A9t%C3%A9.txt')).toContain('<D:displayname>été.txt</D:displayname>');
+
+    const set =
+      '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example:z"><D:set><D:prop><Z:colour>blue</Z:colour></D:prop></D:set></D:propertyupdate>';
+    expect((await dav(t, 'PROPPATCH', '/dav/kim/kept/b.txt', as({ body: set }))).status).toBe(207);
+    const lockinfo =
+      '<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    const lock = await dav(t, 'LOCK', '/dav/kim/kept/c.txt', as({ body: lockinfo, headers: { Timeout: 'Second-60', Depth: '0' } }));
+    expect(lock.status, show(lock)).toBe(200);
+
+    const after = await listing();
+    expect(after.entry('b.txt')).toContain('<Z:colour xmlns:Z="urn:example:z">blue</Z:colour>');
+    expect(after.entry('c.txt')).toContain('<D:lockdiscovery><D:activelock>');
+    expect(after.entry('%C3%A9t%C3%A9.txt')).toBe(first.entry('%C3%A9t%C3%A9.txt'));
+    for (const name of ['%C3%A9t%C3%A9.txt', 'c.txt']) expect(after.entry(name)).not.toContain('colour');
+    for (const name of ['%C3%A9t%C3%A9.txt', 'b.txt']) expect(after.entry(name)).toContain('<D:lockdiscovery></D:lockdiscovery>');
+    const token = /^<(.+)>$/.exec(lock.headers['lock-token'] as string)![1];
+    expect((await dav(t, 'UNLOCK', '/dav/kim/kept/c.txt', as({ headers: { 'Lock-Token': `<${token}>` } }))).status).toBe(204);
+  });
+
   it('reports the quota as /api/user does (RFC 4331), and an unknown property 404 in its own propstat', async () => {
     const user = await t.api('GET', '/api/user', { username: 'kim' });
     const { usedBytes, maxBytes } = user.body.usage;

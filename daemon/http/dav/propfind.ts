@@ -88,7 +88,7 @@ export async function propfind(ctx: Context, nimbus: NimbusContext, at: DavPath)
     sendXml(ctx, 207, multistatus([answer(hrefOf(username, at.path, false), src, deadProps(nimbus, username, at.path), wanted, asked)]));
     return;
   }
-  const responses = [
+  const responses: (string | Buffer)[] = [
     answer(
       hrefOf(username, at.path, true),
       folderSource(nimbus, at, quota, locksOf(at.path)),

@@ -6,11 +6,12 @@ export {
   createLock,
   locksCovering,
   locksWithin,
+  liveLocksOf,
   refreshLock,
   removeLock,
   type DavLock,
   type LockRequest,
 } from '../../services/dav-locks.js';
-export { copyDeadProps, deadProps, patchDeadProps, type DeadProp } from '../../services/dav-props.js';
+export { anyDeadProps, copyDeadProps, deadProps, patchDeadProps, type DeadProp } from '../../services/dav-props.js';
 export { withLockTokens } from '../../services/lock-tokens.js';
 export { parseIf, type IfCondition, type IfList } from './if-header.js';

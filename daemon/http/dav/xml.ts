@@ -73,9 +73,17 @@ export const davChild = (el: Element, name: string): Element | undefined =>
 /** Whether `el` is DAV:`name`. */
 export const isDav = (el: Element, name: string): boolean => el.namespaceURI === DAV_NS && el.localName === name;
 
-/** A multistatus document of the given <D:response> elements. */
-export function multistatus(responses: string[]): string {
-  return `<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">${responses.join('')}</D:multistatus>`;
+const MULTISTATUS_HEAD = Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">');
+const MULTISTATUS_TAIL = Buffer.from('</D:multistatus>');
+
+/**
+ * A multistatus document of the given <D:response> elements, as UTF-8 bytes: each part encoded
+ * once (a listing's kept entries already are bytes) and copied into one buffer, never joined
+ * into a string the socket would encode again.
+ */
+export function multistatus(responses: readonly (string | Buffer)[]): Buffer {
+  const parts = [MULTISTATUS_HEAD, ...responses.map((r) => (typeof r === 'string' ? Buffer.from(r) : r)), MULTISTATUS_TAIL];
+  return Buffer.concat(parts);
 }
 
 /** One <D:response> with a status for its href (a method's outcome per resource). */
@@ -95,8 +103,8 @@ const REASONS: Record<number, string> = {
 };
 export const reason = (status: number): string => REASONS[status] ?? 'Error';
 
-/** Sends an XML answer. */
-export function sendXml(ctx: Context, status: number, xml: string): void {
+/** Sends an XML answer (text, or its UTF-8 bytes). */
+export function sendXml(ctx: Context, status: number, xml: string | Buffer): void {
   ctx.status = status;
   ctx.type = 'application/xml; charset=utf-8';
   ctx.body = xml;
