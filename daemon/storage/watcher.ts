@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Stats } from 'node:fs';
-import { applyChange, confirmRemovals, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
+import { applyChange, confirmRemovals, indexHolds, knownNames, lookFresh, touchedLocation, type Removal } from './live/apply-changes.js';
 import { DirMoves, resyncMoved, type DirMove, type FolderMoved } from './live/dir-moves.js';
 import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerCode, waitForStorage } from './live/fallback.js';
 import { MarkerGuard } from './live/marker-guard.js';
@@ -63,6 +63,7 @@ export class LiveStorage {
     this.#settler = new Settler<Location>({
       look: (batch) => lookFresh(root, t.index, batch, touchedLocation),
       settled: (p, at, stat) => this.#onSettled(p, at, stat),
+      known: (at, stat) => indexHolds(t.index, at, stat),
     });
     this.#removals = new MarkerGuard<Removal>({
       storageDir: root,

@@ -29,6 +29,12 @@ export interface SettleOptions<T> {
   look(batch: [path: string, at: T][]): Promise<Look[]>;
   /** A name that has settled: what the disk holds now (null: nothing). */
   settled(path: string, at: T, stat: Stats | null): void;
+  /**
+   * Whether a file found is already known as it is (the daemon's own write, echoed): settled at
+   * the first look, without the quiet time, since handing it on changes nothing. A write after
+   * that look brings another event, and the name waits as any other.
+   */
+  known?(at: T, stat: Stats): boolean;
   quietMs?: number;
   pollMs?: number;
 }
@@ -47,7 +53,7 @@ export class Settler<T> {
   #failedLooks = 0;
 
   constructor(options: SettleOptions<T>) {
-    this.#options = { quietMs: WRITE_FINISH_MS, pollMs: SETTLE_POLL_MS, ...options };
+    this.#options = { quietMs: WRITE_FINISH_MS, pollMs: SETTLE_POLL_MS, known: () => false, ...options };
   }
 
   get size(): number {
@@ -90,7 +96,7 @@ export class Settler<T> {
       const [p, pending] = batch[i];
       const stat = looks[i];
       if (stat === undefined) continue;
-      if (stat?.isFile()) {
+      if (stat?.isFile() && !this.#options.known(pending.at, stat)) {
         // Still being written: wait until the size has been still for quietMs.
         if (pending.size !== -1 && stat.size !== pending.size) pending.since = now;
         pending.size = stat.size;

@@ -8,6 +8,7 @@ import { FileIndex } from '../../../daemon/storage/file-index.js';
 import {
   applyChange,
   applyRemovals,
+  indexHolds,
   knownNames,
   lookFresh,
   touchedLocation,
@@ -48,6 +49,18 @@ describe('applyChange', () => {
     t.index.moveEchoes.expect('ana', 'Docs', { dev: 7, ino: 43 });
     const other = { ...dir, dev: 7, ino: 44 } as Stats;
     expect(applyChange(t, { username: 'ana', folder: null, name: 'Docs' }, other)).toEqual({ list: { username: 'ana', folder: 'Docs' } });
+  });
+
+  it('knows a file the index holds with the same size and modification time, and no other', () => {
+    const t = target();
+    const at = { username: 'ana', folder: null, name: 'a.txt' };
+    expect(indexHolds(t.index, at, file(3))).toBe(false);
+    applyChange(t, at, file(3));
+    expect(indexHolds(t.index, at, file(3))).toBe(true);
+    expect(indexHolds(t.index, at, file(4))).toBe(false);
+    expect(indexHolds(t.index, at, { ...file(3), mtimeMs: 2 } as Stats)).toBe(false);
+    expect(indexHolds(t.index, { ...at, folder: 'x' }, file(3))).toBe(false);
+    expect(indexHolds(t.index, { username: null, folder: null, name: 'ana' }, file(3))).toBe(false);
   });
 
   it('returns removals instead of applying them: a file, a folder, a user directory swapped for a link', () => {

@@ -35,6 +35,38 @@ describe('Settler', () => {
     expect(s.size).toBe(0);
   });
 
+  it('hands on at the first look a file it already knows as it is (the daemon’s own write), and waits again for a later write', async () => {
+    const looks = new Map<string, Look>([
+      ['/own', file(4)],
+      ['/other', file(4)],
+    ]);
+    const settled: [string, number | undefined][] = [];
+    let known = true;
+    const s = new Settler<string>({
+      look: async (batch) => batch.map(([p]) => looks.get(p)),
+      settled: (p, _at, stat) => settled.push([p, stat?.size]),
+      known: (at, stat) => known && at === 'own' && stat.size === 4,
+      quietMs: 200,
+      pollMs: 50,
+    });
+    s.add('/own', 'own');
+    s.add('/other', 'other');
+    await vi.advanceTimersByTimeAsync(60);
+    expect(settled).toEqual([['/own', 4]]);
+    expect(s.size).toBe(1);
+    // Written again (the file no longer as known): the quiet time as for any other name.
+    known = false;
+    looks.set('/own', file(9));
+    s.add('/own', 'own');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(settled).toEqual([['/own', 4]]);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(settled.slice(1).sort()).toEqual([
+      ['/other', 4],
+      ['/own', 9],
+    ]);
+  });
+
   it('looks again after a failed look instead of taking the names as gone (a busy machine’s EMFILE lost new files)', async () => {
     const settled: [string, Stats | null][] = [];
     let failures = 2;
