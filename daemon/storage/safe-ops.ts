@@ -54,21 +54,37 @@ export function linkIntoSync(fromPath: string, to: OpenDir, toName: string): voi
  * count. Like the link, it moves a name: a symlink is moved as the link it is.
  */
 export function renameNoClobberSync(from: OpenDir, fromName: string, to: OpenDir, toName: string): void {
-  const at = atCalls();
-  if (at !== null && from.fd !== null && to.fd !== null) {
-    try {
-      at.renameNoReplace(from.fd, fromName, to.fd, toName);
-      return;
-    } catch (err) {
-      const code = errnoCode(err);
-      if (code !== 'EINVAL' && code !== 'ENOSYS' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
-    }
-  }
+  if (from.fd !== null && renamedNoReplace(from.fd, fromName, to, toName)) return;
   linkInSync(from, fromName, to, toName);
+  unlinkKeepingGone(() => unlinkInSync(from, fromName));
+}
+
+/** As renameNoClobberSync, from an absolute path (an upload's temp file in the daemon's own data directory). */
+export function renameIntoNoClobberSync(fromPath: string, to: OpenDir, toName: string): void {
+  if (renamedNoReplace(AT_FDCWD, fromPath, to, toName)) return;
+  linkIntoSync(fromPath, to, toName);
+  unlinkKeepingGone(() => unlinkSync(fromPath));
+}
+
+/** renameat2(RENAME_NOREPLACE), or false where this system or file system has none (then: a link and an unlink). */
+function renamedNoReplace(fromFd: number, fromName: string, to: OpenDir, toName: string): boolean {
+  const at = atCalls();
+  if (at === null || to.fd === null) return false;
   try {
-    unlinkInSync(from, fromName);
+    at.renameNoReplace(fromFd, fromName, to.fd, toName);
+    return true;
   } catch (err) {
-    // Gone meanwhile: the old name is gone either way, which is what the rename was for.
+    const code = errnoCode(err);
+    if (code !== 'EINVAL' && code !== 'ENOSYS' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    return false;
+  }
+}
+
+/** The old name's unlink after a link: gone meanwhile is the old name gone either way, which is what the rename was for. */
+function unlinkKeepingGone(unlinkOld: () => void): void {
+  try {
+    unlinkOld();
+  } catch (err) {
     ignoreMissing(err);
   }
 }

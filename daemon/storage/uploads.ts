@@ -1,12 +1,12 @@
 /** Uploads on disk: checked before the body is read, received into a temp file (temp-upload.ts), then moved into place. */
-import { constants, linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { constants, linkSync, lstatSync, renameSync } from 'node:fs';
 import { copyFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDirectory } from '../store/fsync.js';
 import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
-import { linkIntoSync, lstatIn } from './safe-ops.js';
+import { lstatIn, renameIntoNoClobberSync } from './safe-ops.js';
 import { replacingName } from './staging-names.js';
 import { keysOf, within, type StorageParts } from './storage-parts.js';
 import type { UploadTicket } from './upload-tickets.js';
@@ -82,15 +82,15 @@ export async function placeUpload(
 }
 
 /**
- * The link and unlink are synchronous: metadata the kernel changes in its caches, in a few µs,
+ * The temp file takes its name with one renameat2(RENAME_NOREPLACE) (a link and an unlink where
+ * there is none: safe-ops.ts), synchronously: metadata the kernel changes in its caches, in a few µs,
  * where a trip through the thread pool cost ~40 µs of the main thread (safe-dir.ts). Only the
  * fsyncs, which wait for the disk, go to the pool.
  */
 async function moveNoClobber(from: string, dir: OpenDir, name: string): Promise<void> {
   const to = dir.at(name);
   try {
-    linkIntoSync(from, dir, name);
-    unlinkSync(from);
+    renameIntoNoClobberSync(from, dir, name);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw fileTaken();

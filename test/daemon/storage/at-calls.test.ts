@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { atCalls, type AtCalls } from '../../../daemon/storage/at-calls.js';
+import { AT_FDCWD, atCalls, type AtCalls } from '../../../daemon/storage/at-calls.js';
 
 const linux = process.platform === 'linux';
 let root: string;
@@ -122,6 +122,22 @@ describe.runIf(linux)('at-calls', () => {
       expect(lstatSync(path.join(root, 'sub', 'a')).ino).toBe(ino);
     } finally {
       closeSync(sub);
+    }
+  });
+
+  it('rename from an absolute path into a directory open (an upload’s temp file taking its name), never replacing', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'nimbus-at-tmp-'));
+    try {
+      const temp = path.join(elsewhere, 'upload-1');
+      writeFileSync(temp, 'new');
+      writeFileSync(path.join(root, 'taken'), 'old');
+      expect(codeOf(() => at.renameNoReplace(AT_FDCWD, temp, fd, 'taken'))).toBe('EEXIST');
+      expect(readFileSync(path.join(root, 'taken'), 'utf8')).toBe('old');
+      at.renameNoReplace(AT_FDCWD, temp, fd, 'free');
+      expect(readFileSync(path.join(root, 'free'), 'utf8')).toBe('new');
+      expect(codeOf(() => lstatSync(temp))).toBe('ENOENT');
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 
