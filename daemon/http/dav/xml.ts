@@ -1,7 +1,7 @@
 /**
  * WebDAV's XML: request bodies read with a cap and parsed namespace-aware (@xmldom/xmldom), no
- * DOCTYPE or entity ever expanded; answers written as text (a 10,000-entry multistatus is one
- * string join, no DOM).
+ * DOCTYPE or entity ever expanded; answers written as text, no DOM (a 10,000-entry multistatus
+ * is its parts' UTF-8 bytes copied into one buffer: `multistatus`).
  */
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import type { Context } from 'koa';

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFileActions } from '../../hooks/useFileActions';
 import type { LiveState } from '../../hooks/useLiveEvents';
@@ -15,6 +15,7 @@ import { StatusBar } from '../StatusBar/StatusBar';
 import { SelectionBar } from '../Toolbar/SelectionBar';
 import { Toolbar } from '../Toolbar/Toolbar';
 import { BrowserBody } from './BrowserBody';
+import { sectionKeyHandler, useDirectoryTitle } from './browserSection';
 import { BrowserDialogs, type DialogState } from './BrowserDialogs';
 import { directorySummary } from './directorySummary';
 import { FileContextMenu } from './FileContextMenu';
@@ -96,18 +97,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
   }, [commands, selectedRows]);
 
   const location = folder === null ? username : `${username} › ${folder}`;
-  useEffect(() => {
-    document.title = `${location} — Nimbus`;
-  }, [location]);
-
-  const onSectionKeyDown = (event: KeyboardEvent) => {
-    // The list handles its own keys; this is for an empty folder, where the section has the focus.
-    if (event.target !== event.currentTarget || folder === null) return;
-    if (event.key === 'Backspace' || (event.key === 'ArrowUp' && event.altKey)) {
-      event.preventDefault();
-      onOpenFolder(parentFolder(folder));
-    }
-  };
+  useDirectoryTitle(location);
 
   return (
     <DropZone destination={location} onFiles={drop.onFiles} onEntries={drop.onEntries} refusal={drop.refusal}>
@@ -116,7 +106,7 @@ export function FileBrowser({ username, folder, focusList = false, live, onOpenF
         className="browser"
         aria-label={t('explorer:browser.label', { username })}
         tabIndex={-1}
-        onKeyDown={onSectionKeyDown}
+        onKeyDown={sectionKeyHandler(folder, onOpenFolder)}
       >
         <Toolbar
           breadcrumb={
