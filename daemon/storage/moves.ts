@@ -24,9 +24,10 @@ function takenAt(to: string | null, there: Stats | null): ApiError {
  * Moves `file` from folder `from` to folder `to` (null: the root) of the same user: one
  * rename that never replaces (RENAME_NOREPLACE), or else a link under the new name and the
  * old name unlinked, so it never replaces a file another program put there meanwhile (a crash
- * between the two leaves the file under both names, never under none). Holds both directories shared, so neither is deleted or renamed
- * meanwhile. `whileLocked` runs once the index has the file at its new place, still under
- * the locks (the caller moves its share there, so a folder rename cannot slip in between).
+ * between the two leaves the file under both names, never under none). Holds both
+ * directories shared, so neither is deleted or renamed meanwhile. `whileLocked` runs once the
+ * index has the file at its new place, still under the locks (the caller moves its share
+ * there, so a folder rename cannot slip in between).
  */
 export async function moveFile(
   s: StorageParts,

@@ -2,9 +2,9 @@
  * Keeps a large upload from growing the daemon's memory. Node's HTTP parser copies each piece
  * of a request body into a new buffer (64 KiB), and that memory goes back only when V8 next
  * collects garbage, which a fast upload makes rarely: it allocates little besides those
- * buffers. A 1 GiB upload grew the daemon's RSS by 17–44 MiB (issue 30's goal: under 16);
- * with a young-generation collection after every 8 MiB of bodies, by 7–13 MiB, with no change
- * in speed (bench/NOTES.md). A young collection of a daemon at rest takes well under a
+ * buffers. A 1 GiB upload grew the daemon's RSS by up to 60 MiB (issue 30's goal: under 16);
+ * with a young-generation collection after every 8 MiB of bodies, by 0–17 MiB, with a third
+ * less CPU (bench/NOTES.md). A young collection of a daemon at rest takes well under a
  * millisecond: at 8 MiB a time that is ~128 per GiB.
  *
  * `gc` is taken from a fresh context with --expose-gc turned on only for that moment, as

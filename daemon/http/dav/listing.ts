@@ -48,12 +48,13 @@ export async function fileEntries(
   const askedKey = wanted.kind === 'propname' ? '\0propname' : asked.map((a) => `${a.ns}\0${a.name}`).join('\n');
   const keepable = !asked.some((a) => a.live === 'quota-used-bytes' || a.live === 'quota-available-bytes');
   // Once per listing: most users hold no lock and no dead property, and then no file needs its own look-up.
-  const lockFree = liveLocksOf(nimbus, username).length === 0;
+  const userLocks = liveLocksOf(nimbus, username);
+  const lockFree = userLocks.length === 0;
   const propFree = !anyDeadProps(nimbus, username);
   for (const [name, meta] of files) {
     const identity = identities.get(name) ?? null;
     const path = lockFree && propFree ? '' : joinPath(folder, name);
-    const locks = lockFree ? NO_LOCKS : locksCovering(nimbus, username, path);
+    const locks = lockFree ? NO_LOCKS : locksCovering(nimbus, username, path, userLocks);
     const dead = propFree ? NO_PROPS : deadProps(nimbus, username, path);
     const keep = keepable && identity !== null && identity.identityIsStrong && locks.length === 0 && dead.length === 0;
     if (keep) {
