@@ -106,11 +106,20 @@ const requestLineSinks = new WeakMap<Logger, { write(line: string): void }>();
 /** A request line's fields: flat, undefined ones left out (as pino does). */
 export type LineFields = Record<string, string | number | boolean | undefined>;
 
+/** A character JSON.stringify escapes: a quote, a backslash, a control character, or half of a surrogate pair. */
+const NEEDS_ESCAPE = /[\x00-\x1f"\\\ud800-\udfff]/;
+
+/** `text` as a JSON string literal, exactly as JSON.stringify writes it; most text escapes nothing and is quoted as it is. */
+export const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+
 /**
  * Writes the line `logger[level](fields, msg)` writes — the same JSON, key for key (level
  * label, time, pid, the fields, msg) — built by hand: pino's generic serialiser was ~10 µs of
- * the ~90 µs a GET costs the daemon (issue 15's profile), a request line one string here. The
- * caller has checked the level. Any other logger (a test's) goes through pino.
+ * the ~90 µs a GET costs the daemon (issue 15's profile), a request line one string here, its
+ * values quoted one by one (0.56 µs a request line against 0.74 µs for one JSON.stringify of
+ * the fields and one of the message; issue 30). The field names are the caller's own, plain
+ * words that need no escaping. The caller has checked the level. Any other logger (a test's)
+ * goes through pino.
  */
 export function writeLine(logger: Logger, level: 'debug' | 'info' | 'error', fields: LineFields, msg: string): void {
   const sink = requestLineSinks.get(logger);
@@ -118,11 +127,15 @@ export function writeLine(logger: Logger, level: 'debug' | 'info' | 'error', fie
     logger[level](fields, msg);
     return;
   }
-  // One JSON.stringify of the flat fields (it leaves out the undefined ones, as pino does)
-  // rather than one per field.
-  const json = JSON.stringify(fields);
-  const rest = json.length > 2 ? `,${json.slice(1, -1)}` : '';
-  sink.write(`{"level":"${level}"${isoTimeOncePerMs()},"pid":${process.pid}${rest},"msg":${JSON.stringify(msg)}}\n`);
+  let line = `{"level":"${level}"${isoTimeOncePerMs()},"pid":${process.pid}`;
+  for (const name in fields) {
+    const value = fields[name];
+    // Left out when undefined, as pino does; a number that JSON cannot hold is null, as in JSON.stringify.
+    if (value === undefined) continue;
+    const json = typeof value === 'string' ? jsonString(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : value;
+    line += `,"${name}":${json}`;
+  }
+  sink.write(`${line},"msg":${jsonString(msg)}}\n`);
 }
 
 /** Opens (creating, 0700/0600) the log folder and file of a data directory, and a logger on them. */

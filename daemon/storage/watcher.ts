@@ -6,6 +6,7 @@ import { every, FALLBACK_POLL_MS, fallbackReconcileMs, limitMessage, logOncePerC
 import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
 import { Settler } from './live/settle.js';
+import { QUEUE_OVERFLOW } from './live/inotify.js';
 import { readArrival, SubtreeWatches } from './live/subtree-watches.js';
 import {
   limitCode,
@@ -190,6 +191,8 @@ export class LiveStorage {
 
   #onError(err: unknown): void {
     if (this.#closed) return;
+    // The kernel dropped changes (live/inotify.ts): what they were is found as at startup.
+    if ((err as NodeJS.ErrnoException | null)?.code === QUEUE_OVERFLOW) return this.#watchAfresh();
     const limit = limitCode(err);
     if (limit) this.#fallBack(limit);
     else this.#logError(err);

@@ -228,7 +228,7 @@ describe('rotation', () => {
     const fields = {
       reqId: 'ab12cd34-1',
       method: 'GET',
-      url: '/api/files?q="quoted" \\ ü',
+      url: '/api/files?q="quoted" \\ ü \u0001 \ud800 😀',
       status: 200,
       ms: 0.4,
       bytes: undefined,
@@ -237,8 +237,8 @@ describe('rotation', () => {
     };
     writeLine(log.logger, 'info', fields, 'GET /x 200 0.4ms');
     log.logger.info(fields, 'GET /x 200 0.4ms');
-    writeLine(log.logger, 'debug', { reqId: 'x', status: 503 }, 'health');
-    log.logger.debug({ reqId: 'x', status: 503 }, 'health');
+    writeLine(log.logger, 'debug', { reqId: 'x', status: 503, ms: Number.NaN }, 'health "quoted"');
+    log.logger.debug({ reqId: 'x', status: 503, ms: Number.NaN }, 'health "quoted"');
     log.close();
     const { lines } = await readLog(dataDir);
     const withoutTime = ({ time, ...rest }: Line) => {

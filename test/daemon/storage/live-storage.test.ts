@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../../shared/types.js';
 import { STORAGE_MARKER } from '../../../daemon/storage/availability.js';
+import { QUEUE_OVERFLOW } from '../../../daemon/storage/live/inotify.js';
 import { FileIndex } from '../../../daemon/storage/file-index.js';
 import type { ShareRef } from '../../../daemon/storage/reconcile.js';
 import { Storage } from '../../../daemon/storage/storage.js';
@@ -135,6 +136,26 @@ describe('LiveStorage', () => {
     // Followed by polling now.
     await writeFile(path.join(storageDir, 'ana', 'later.txt'), 'x');
     await expect.poll(() => t.index.getFile('ana', null, 'later.txt')?.size, { timeout: 6000 }).toBe(1);
+  });
+
+  it('starts afresh when the kernel dropped changes: what no event told is found, and the watch is made again', async () => {
+    const t = target();
+    const sub = standIn();
+    let subscriptions = 0;
+    const counted: WatchFactory = async (root, onEvents) => {
+      subscriptions++;
+      return sub.factory(root, onEvents);
+    };
+    live = new LiveStorage(t, counted);
+    await live.reconcile();
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    // Written while the queue overflowed: no event will ever name it.
+    await writeFile(path.join(storageDir, 'ana', 'unseen.txt'), 'xyz');
+    sub.fail(Object.assign(new Error('inotify queue overflow'), { code: QUEUE_OVERFLOW }));
+    await expect.poll(() => t.index.getFile('ana', null, 'unseen.txt')?.size, { timeout: 3000 }).toBe(3);
+    await expect.poll(() => subscriptions).toBe(2);
+    await expect.poll(() => t.watcherMode).toBe('inotify');
+    expect(sub.unsubscribed()).toBe(1);
   });
 
   describe('a directory moved (delete of the old path, create of the new one)', () => {
