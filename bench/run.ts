@@ -59,6 +59,7 @@ const SCENARIOS: [key: string, title: string, run: (b: Bench) => Promise<Row | R
   ['events', 'The event stream: 1,000 subscribers', eventsRow],
   ['watcher', 'File copied into the storage dir', watcherRow],
   ['watchers', 'Watching the storage folder: chokidar 6', watchersRow('chokidar')],
+  ['watchers', "Watching the storage folder: Nimbus's inotify reader", watchersRow('nimbus')],
   ['watchers', 'Watching the storage folder: @parcel/watcher', watchersRow('parcel')],
   ['watchers', 'Watching the storage folder: fs.watch per directory', watchersRow('fs-watch')],
   ['download', 'Download of the big file', downloadRow],

@@ -1,6 +1,6 @@
 /**
- * Watching the storage folder (issue 11): chokidar 6, @parcel/watcher and today's watcher
- * (one fs.watch per directory), each alone in a fresh child process (bench/watchers/*.mjs)
+ * Watching the storage folder (issue 11): chokidar 6, @parcel/watcher, the fs.watch per
+ * directory of before issue 11, and Nimbus's own inotify reader (issue 30), each alone in a fresh child process (bench/watchers/*.mjs)
  * over the dataset's tree (10,000 user directories, one user with 100,000 files in 1,000
  * folders). Per round: spawn to every directory watched, RSS, inotify watches, latency of
  * a new file, rename and delete reported right, a directory made after the start (and a
@@ -18,12 +18,13 @@ import { median, percentile } from '../lib/stats.js';
 
 const WATCHERS = [
   ['chokidar', 'chokidar 6 (one watcher over the root)'],
+  ['nimbus', "Nimbus's own inotify reader (the daemon's watch on Linux)"],
   ['parcel', '@parcel/watcher (one subscription)'],
   ['fs-watch', 'fs.watch per directory (the watcher before issue 11)'],
 ] as const;
 type WatcherKey = (typeof WATCHERS)[number][0];
 /** Which of them the running daemon uses, to estimate the daemon's RSS with each of the others. */
-const DAEMON_WATCHER: WatcherKey = 'parcel';
+const DAEMON_WATCHER: WatcherKey = 'nimbus';
 const LATENCY_SAMPLES = 40;
 const MKDIR_SAMPLES = 10;
 const WAIT_MS = 2000;
@@ -218,7 +219,7 @@ async function measureAll(b: Bench): Promise<Row[]> {
 
 let measured: Promise<Row[]> | null = null;
 
-/** The row of one watcher; the first call measures all three (alternating, so they share the machine's state). */
+/** The row of one watcher; the first call measures all four (alternating, so they share the machine's state). */
 export function watchersRow(key: WatcherKey): (b: Bench) => Promise<Row> {
   return async (b) => (await (measured ??= measureAll(b)))[WATCHERS.findIndex(([k]) => k === key)];
 }

@@ -7,11 +7,11 @@ import { MarkerGuard } from './live/marker-guard.js';
 import { DirPoller } from './live/poller.js';
 import { Settler } from './live/settle.js';
 import { QUEUE_OVERFLOW } from './live/inotify.js';
+import { nativeWatch } from './live/native-watch.js';
 import { readArrival, SubtreeWatches } from './live/subtree-watches.js';
 import {
   limitCode,
   locate,
-  nativeWatch,
   type DirAt,
   type Location,
   type WatchEvent,
@@ -27,7 +27,8 @@ type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
 
 /**
  * Keeps the file index equal to the storage directory while the daemon runs: one
- * @parcel/watcher subscription over the storage directory, started after the first scan.
+ * subscription over the storage directory (our inotify reader on Linux, @parcel/watcher
+ * elsewhere: live/subscription.ts), started after the first scan.
  * Each changed name settles (settle.ts), then goes into the index (apply-changes.ts), which
  * ignores the echo of the daemon's own operations; removals wait for the storage-marker
  * check (marker-guard.ts), and a folder's for a directory with its identity to appear: one

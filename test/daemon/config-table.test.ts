@@ -13,9 +13,10 @@ import { ROOT, runCli } from '../helpers/child.js';
 
 /**
  * NIMBUS_* names in daemon/ that are not settings of a daemon: a test-only switch, and the
- * process-wide switch back to /proc paths that the bench's A/B runs use (storage/at-calls.ts).
+ * process-wide switches the bench's A/B runs use: back to /proc paths (storage/at-calls.ts),
+ * and to @parcel/watcher on Linux (storage/live/inotify-calls.ts).
  */
-const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS', 'NIMBUS_AT_CALLS']);
+const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS', 'NIMBUS_AT_CALLS', 'NIMBUS_WATCHER']);
 
 /** Every NIMBUS_* name the daemon's sources mention (read, or named in a message). */
 async function variablesNamedInDaemon(): Promise<string[]> {

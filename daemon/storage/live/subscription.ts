@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { isAddressableName, isFolderPathInLimits } from '../scan.js';
-import { inotifyWatch } from './inotify.js';
 
 /** One change below the storage directory, as @parcel/watcher reports it. */
 export interface WatchEvent {
@@ -18,18 +17,6 @@ export interface WatchSubscription {
  * (the watch limit reached while following a new directory). Tests pass a stand-in.
  */
 export type WatchFactory = (root: string, onEvents: (err: Error | null, events: WatchEvent[]) => void) => Promise<WatchSubscription>;
-
-/**
- * On Linux our own inotify reader (live/inotify.ts: no threads to wake per change); elsewhere,
- * or with NIMBUS_WATCHER=parcel, @parcel/watcher, the native watcher VS Code uses (chosen by
- * measurement: bench/NOTES.md).
- */
-export const nativeWatch: WatchFactory = async (root, onEvents) => {
-  const inotify = inotifyWatch();
-  if (inotify) return inotify(root, onEvents);
-  // Loaded when the watcher starts, after the first scan: not on the way to the API answering (~35 ms).
-  return (await import('@parcel/watcher')).subscribe(root, onEvents);
-};
 
 /** Where a name is in the storage tree: top level (username null), a user's root (folder null) or a folder (its path). */
 export interface Location {

@@ -1,9 +1,10 @@
-/** The @parcel/watcher side of the watcher: where a path is, what is in a new directory, which limit an error means. */
+/** The subscription side of the watcher: where a path is, what is in a new directory, which limit an error means, and a real subscription of each kind. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { limitCode, locate, nativeWatch, type WatchEvent } from '../../../daemon/storage/live/subscription.js';
+import { nativeWatch, parcelWatch } from '../../../daemon/storage/live/native-watch.js';
+import { limitCode, locate, type WatchEvent } from '../../../daemon/storage/live/subscription.js';
 import { readArrival } from '../../../daemon/storage/live/subtree-watches.js';
 
 const root = '/srv/storage';
@@ -37,7 +38,11 @@ describe('limitCode', () => {
   });
 });
 
-describe('a real subscription', () => {
+// The daemon's own inotify reader on Linux; @parcel/watcher, which macOS and Windows use, checked here too.
+describe.each([
+  ['the native watch', nativeWatch],
+  ['@parcel/watcher', parcelWatch],
+])('a real subscription: %s', (_name, watch) => {
   let dir = '';
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -45,7 +50,7 @@ describe('a real subscription', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-sub-'));
     await mkdir(path.join(dir, 'ana', 'f'), { recursive: true });
     const events: WatchEvent[] = [];
-    const sub = await nativeWatch(dir, (err, batch) => {
+    const sub = await watch(dir, (err, batch) => {
       if (!err) events.push(...batch);
     });
     try {

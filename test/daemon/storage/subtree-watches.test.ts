@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nativeWatch, type WatchEvent, type WatchFactory } from '../../../daemon/storage/live/subscription.js';
+import { nativeWatch } from '../../../daemon/storage/live/native-watch.js';
+import type { WatchEvent, WatchFactory } from '../../../daemon/storage/live/subscription.js';
 import { MAX_SUBTREE_WATCHES, SubtreeWatches } from '../../../daemon/storage/live/subtree-watches.js';
 
 describe('SubtreeWatches', () => {
