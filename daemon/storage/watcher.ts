@@ -193,7 +193,10 @@ export class LiveStorage {
   #onError(err: unknown): void {
     if (this.#closed) return;
     // The kernel dropped changes (live/inotify.ts): what they were is found as at startup.
-    if ((err as NodeJS.ErrnoException | null)?.code === QUEUE_OVERFLOW) return this.#watchAfresh();
+    if ((err as NodeJS.ErrnoException | null)?.code === QUEUE_OVERFLOW) {
+      this.#t.log(`Nimbus: changes in ${this.#t.config.storageDir} came faster than they were read; reading it again.`);
+      return this.#watchAfresh();
+    }
     const limit = limitCode(err);
     if (limit) this.#fallBack(limit);
     else this.#logError(err);

@@ -5,10 +5,12 @@
  * Why our own: @parcel/watcher reads inotify on a thread of its own and hands each batch to a
  * debounce thread, which calls into JavaScript: two wake-ups between threads for every batch
  * of events, and under a WebDAV MOVE load its threads took ~50 µs of CPU a move, a fifth of
- * the daemon's (bench/NOTES.md, issues 26 and 30). Here the inotify descriptor is read every
- * READ_EVERY_MS on the main thread, without blocking: one read(2) takes whatever queued since,
- * and nothing wakes between events. The watcher settles a change for 200 ms anyway, so the
- * wait adds nothing a user sees.
+ * the daemon's (bench/NOTES.md, issues 26 and 30). Here the inotify descriptor is read on the
+ * main thread, without blocking: every READ_EVERY_MS while changes come, every IDLE_READ_MS
+ * after a second without any (a wake-up costs ~180 µs of CPU on a virtual machine: 0.4 % of a
+ * core at 50 ms, 0.1 % at 250 ms). One read(2) takes whatever queued since, and nothing wakes
+ * between changes. The watcher settles a change for 200 ms anyway, so the wait adds at most
+ * a quarter of a second to the first change after a quiet spell.
  *
  * What it reports is what @parcel/watcher's inotify backend reports (subscription.ts's
  * WatchFactory): a create, update or delete per path; a new directory watched in turn (not
@@ -43,44 +45,37 @@ import {
   MASK,
   type Libc,
 } from './inotify-calls.js';
-import type { WatchEvent, WatchFactory, WatchSubscription } from './subscription.js';
+import { WatchTable, type Subscription, type Watched } from './inotify-watches.js';
+import type { WatchFactory, WatchSubscription } from './subscription.js';
 
-/** How often the queue is read. */
+/** How often the queue is read while changes come… */
 export const READ_EVERY_MS = 50;
+/** …and once QUIET_READS reads in a row found nothing. */
+export const IDLE_READ_MS = 250;
+const QUIET_READS = 20;
 const BUFFER_BYTES = 64 * 1024;
 
 /** The code of the error a subscription receives when the kernel dropped changes. */
 export const QUEUE_OVERFLOW = 'EOVERFLOW';
 
-type OnEvents = (err: Error | null, events: WatchEvent[]) => void;
-
-interface Subscription {
-  root: string;
-  onEvents: OnEvents;
-  wds: Set<number>;
-  events: WatchEvent[];
-}
-
-/** One watched directory: its path and the subscriptions that follow it (a subtree's may share it with the root's). */
-interface Watched {
-  dir: string;
-  subs: Set<Subscription>;
-}
+type OnEvents = Subscription['onEvents'];
 
 /** One inotify descriptor for every subscription of the process (the kernel allows 128 per user by default). */
 class Inotify {
   readonly #libc: Libc;
   readonly #fd: number;
-  readonly #watched = new Map<number, Watched>();
+  readonly #watched = new WatchTable();
   readonly #subs = new Set<Subscription>();
   readonly #buffer = Buffer.alloc(BUFFER_BYTES);
-  readonly #timer: NodeJS.Timeout;
+  #timer: NodeJS.Timeout | null = null;
+  /** Reads in a row that found nothing. */
+  #quiet = 0;
 
   constructor(libc: Libc) {
     this.#libc = libc;
     this.#fd = libc.init(IN_NONBLOCK | IN_CLOEXEC);
     if (this.#fd < 0) throw errnoError(libc.errno(), 'inotify_init1');
-    this.#timer = setInterval(() => this.#readAll(), READ_EVERY_MS).unref();
+    this.#schedule();
   }
 
   get idle(): boolean {
@@ -100,7 +95,8 @@ class Inotify {
   }
 
   close(): void {
-    clearInterval(this.#timer);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
     closeSync(this.#fd);
   }
 
@@ -120,24 +116,12 @@ class Inotify {
       if (errno === ENOENT || errno === ENOTDIR || errno === ELOOP || errno === EACCES) return false;
       throw errnoError(errno, `inotify_add_watch '${dir}'`);
     }
-    // The same directory watched again (a subtree's subscription, or a directory moved here) keeps its descriptor: its path is the latest.
-    const watched = this.#watched.get(wd);
-    if (watched) {
-      watched.dir = dir;
-      watched.subs.add(sub);
-    } else this.#watched.set(wd, { dir, subs: new Set([sub]) });
-    sub.wds.add(wd);
+    this.#watched.add(wd, dir, sub);
     return true;
   }
 
   #unwatch(wd: number, sub: Subscription): void {
-    sub.wds.delete(wd);
-    const watched = this.#watched.get(wd);
-    if (!watched) return;
-    watched.subs.delete(sub);
-    if (watched.subs.size > 0) return;
-    this.#watched.delete(wd);
-    this.#libc.rm(this.#fd, wd);
+    if (this.#watched.remove(wd, sub)) this.#libc.rm(this.#fd, wd);
   }
 
   #unsubscribe(sub: Subscription): void {
@@ -146,10 +130,22 @@ class Inotify {
     if (this.idle) closeShared();
   }
 
-  #readAll(): void {
+  /** The next read, sooner while changes come; none once closed. Not keeping the process alive (the daemon's server does). */
+  #schedule(): void {
+    const ms = this.#quiet >= QUIET_READS ? IDLE_READ_MS : READ_EVERY_MS;
+    this.#timer = setTimeout(() => {
+      this.#quiet = this.#readAll() ? 0 : this.#quiet + 1;
+      if (this.#timer) this.#schedule();
+    }, ms).unref();
+  }
+
+  /** Reads and hands on whatever queued; whether anything had. */
+  #readAll(): boolean {
+    let any = false;
     for (;;) {
       const n = this.#libc.read(this.#fd, this.#buffer, BUFFER_BYTES);
       if (n <= 0) break;
+      any = true;
       eachEvent(this.#buffer, n, (wd, mask, name) => this.#onRecord(wd, mask, name));
       if (n < BUFFER_BYTES - 4096) break;
     }
@@ -159,6 +155,7 @@ class Inotify {
       sub.events = [];
       sub.onEvents(null, events);
     }
+    return any;
   }
 
   /** One record: a full queue, a watch the kernel dropped (its directory gone), or a change. */
@@ -170,15 +167,11 @@ class Inotify {
     }
     const watched = this.#watched.get(wd);
     if (!watched) return;
-    if (mask & IN_IGNORED) {
-      this.#watched.delete(wd);
-      for (const sub of watched.subs) sub.wds.delete(wd);
-      return;
-    }
-    this.#handle(watched, wd, mask, name);
+    if (mask & IN_IGNORED) return this.#watched.dropped(wd);
+    this.#handle(watched, mask, name);
   }
 
-  #handle(watched: Watched, wd: number, mask: number, name: string): void {
+  #handle(watched: Watched, mask: number, name: string): void {
     const p = name === '' ? watched.dir : `${watched.dir}/${name}`;
     for (const sub of [...watched.subs]) {
       if (mask & (IN_CREATE | IN_MOVED_TO)) {
@@ -191,7 +184,7 @@ class Inotify {
         if (p === sub.root) sub.events.push({ type: 'delete', path: p });
       } else if (mask & (IN_DELETE | IN_MOVED_FROM)) {
         sub.events.push({ type: 'delete', path: p });
-        if (mask & IN_ISDIR) this.#forget(sub, p);
+        if (mask & IN_ISDIR) this.#watched.forget(sub, p);
       }
     }
   }
@@ -202,22 +195,6 @@ class Inotify {
       this.#watch(sub, dir);
     } catch (err) {
       sub.onEvents(err as Error, []);
-    }
-  }
-
-  /**
-   * A directory moved away or deleted: its path no longer names its watch. As @parcel/watcher,
-   * the watch itself is kept (a move within the tree finds it again, the same descriptor, when
-   * its new path is watched), and so are those below it, still under their old paths: the
-   * watcher maps those to where the directory went (live/dir-moves.ts).
-   */
-  #forget(sub: Subscription, dir: string): void {
-    for (const wd of [...sub.wds]) {
-      const watched = this.#watched.get(wd);
-      if (watched?.dir !== dir) continue;
-      sub.wds.delete(wd);
-      watched.subs.delete(sub);
-      if (watched.subs.size === 0) this.#watched.delete(wd);
     }
   }
 }
