@@ -116,8 +116,8 @@ export const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? J
  * Writes the line `logger[level](fields, msg)` writes — the same JSON, key for key (level
  * label, time, pid, the fields, msg) — built by hand: pino's generic serialiser was ~10 µs of
  * the ~90 µs a GET costs the daemon (issue 15's profile), a request line one string here, its
- * values quoted one by one (0.56 µs a request line against 0.74 µs for one JSON.stringify of
- * the fields and one of the message; issue 30). The field names are the caller's own, plain
+ * values quoted one by one (0.86 µs a request line with its share of the writes, against
+ * 1.19 µs with one JSON.stringify of the fields and one of the message; bench/NOTES.md, issue 30). The field names are the caller's own, plain
  * words that need no escaping. The caller has checked the level. Any other logger (a test's)
  * goes through pino.
  */

@@ -40,7 +40,8 @@ const RENAME_NOREPLACE = 1;
 const STATX_MASK = 0xfff;
 const STATX_SIZE = 256;
 
-type Koffi = {
+/** What the daemon uses of koffi (also live/inotify-calls.ts). */
+export type Koffi = {
   load(lib: string): { func(signature: string): (...args: unknown[]) => number };
   errno(): number;
 };
@@ -98,8 +99,8 @@ const ENOENT = ERRNO.ENOENT;
 const ENOTDIR = ERRNO.ENOTDIR;
 const CODES = new Map(Object.entries(ERRNO).map(([code, n]) => [n, code]));
 
-/** An error like Node's own for a failed call: `code` (EEXIST…), negative `errno`, `syscall`. */
-function errnoError(errno: number, syscall: string, name: string): NodeJS.ErrnoException {
+/** An error like Node's own for a failed call: `code` (EEXIST…), negative `errno`, `syscall` (also live/inotify-calls.ts). */
+export function errnoError(errno: number, syscall: string, name: string): NodeJS.ErrnoException {
   const code = CODES.get(errno) ?? `E${errno}`;
   return Object.assign(new Error(`${code}: ${syscall} '${name}'`), { code, errno: -errno, syscall });
 }

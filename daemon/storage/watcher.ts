@@ -28,7 +28,7 @@ type Phase = 'idle' | 'watching' | 'fallback' | 'unavailable';
 /**
  * Keeps the file index equal to the storage directory while the daemon runs: one
  * subscription over the storage directory (our inotify reader on Linux, @parcel/watcher
- * elsewhere: live/subscription.ts), started after the first scan.
+ * elsewhere: live/native-watch.ts), started after the first scan.
  * Each changed name settles (settle.ts), then goes into the index (apply-changes.ts), which
  * ignores the echo of the daemon's own operations; removals wait for the storage-marker
  * check (marker-guard.ts), and a folder's for a directory with its identity to appear: one
@@ -187,7 +187,7 @@ export class LiveStorage {
     if (this.#closed || this.#phase !== 'watching') return;
     void this.#stop();
     this.#phase = 'idle';
-    void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
+    this.#reconcileInBackground();
   }
 
   #onError(err: unknown): void {
@@ -211,7 +211,7 @@ export class LiveStorage {
     this.#t.watcherMode = 'polling';
     this.#poller.start(FALLBACK_POLL_MS, Date.now());
     this.#stopTimer = every(fallbackReconcileMs(this.#t.config.reconcileIntervalMs), () => void this.reconcile().catch(() => undefined));
-    void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
+    this.#reconcileInBackground();
   }
 
   #onUnavailable(reason: string): void {
@@ -228,8 +228,12 @@ export class LiveStorage {
     this.#stopTimer = waitForStorage(this.#t.config.storageDir, () => {
       this.#stopTimer = null;
       if (this.#closed || this.#phase !== 'unavailable') return;
-      void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
+      this.#reconcileInBackground();
     });
+  }
+
+  #reconcileInBackground(): void {
+    void this.reconcile().catch((e: Error) => this.#t.log(`Nimbus: reconcile failed: ${e.message}`));
   }
 
   /** Ends the subscription, the poller and the timers, and drops whatever waits; resolves once unsubscribed. */

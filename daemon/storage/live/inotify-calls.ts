@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import type { Koffi } from '../at-calls.js';
 
 export const IN_MODIFY = 0x2;
 export const IN_ATTRIB = 0x4;
@@ -51,10 +52,7 @@ export interface Libc {
 export function loadLibc(): Libc | null {
   if (process.platform !== 'linux' || process.env.NIMBUS_WATCHER === 'parcel') return null;
   try {
-    const koffi = createRequire(import.meta.url)('koffi') as {
-      load(lib: string): { func(signature: string): (...args: unknown[]) => number };
-      errno(): number;
-    };
+    const koffi = createRequire(import.meta.url)('koffi') as Koffi;
     const libc = koffi.load('libc.so.6');
     const init = libc.func('int inotify_init1(int)');
     const add = libc.func('int inotify_add_watch(int, const char *, uint32_t)');
@@ -70,12 +68,6 @@ export function loadLibc(): Libc | null {
   } catch {
     return null;
   }
-}
-
-/** An error like Node's own for a failed call: `code` (ENOSPC…) and negative `errno`. */
-export function errnoError(errno: number, what: string): NodeJS.ErrnoException {
-  const code = Object.keys(ERRNO).find((name) => ERRNO[name] === errno) ?? `E${errno}`;
-  return Object.assign(new Error(`${code}: ${what}`), { code, errno: -errno });
 }
 
 /** Calls `each` with every `struct inotify_event` in the first `n` bytes of `b`: its watch, its mask and its name ('' for the directory itself). */

@@ -27,7 +27,6 @@ import {
   ELOOP,
   ENOENT,
   ENOTDIR,
-  errnoError,
   IN_ATTRIB,
   IN_CLOEXEC,
   IN_CREATE,
@@ -45,6 +44,7 @@ import {
   MASK,
   type Libc,
 } from './inotify-calls.js';
+import { errnoError } from '../at-calls.js';
 import { WatchTable, type Subscription, type Watched } from './inotify-watches.js';
 import type { WatchFactory, WatchSubscription } from './subscription.js';
 
@@ -74,7 +74,7 @@ class Inotify {
   constructor(libc: Libc) {
     this.#libc = libc;
     this.#fd = libc.init(IN_NONBLOCK | IN_CLOEXEC);
-    if (this.#fd < 0) throw errnoError(libc.errno(), 'inotify_init1');
+    if (this.#fd < 0) throw errnoError(libc.errno(), 'inotify_init1', '');
     this.#schedule();
   }
 
@@ -114,7 +114,7 @@ class Inotify {
     if (wd < 0) {
       const errno = this.#libc.errno();
       if (errno === ENOENT || errno === ENOTDIR || errno === ELOOP || errno === EACCES) return false;
-      throw errnoError(errno, `inotify_add_watch '${dir}'`);
+      throw errnoError(errno, 'inotify_add_watch', dir);
     }
     this.#watched.add(wd, dir, sub);
     return true;

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IDLE_READ_MS, inotifyWatch } from '../../../daemon/storage/live/inotify.js';
+import { inotifyWatch } from '../../../daemon/storage/live/inotify.js';
 import type { WatchEvent, WatchSubscription } from '../../../daemon/storage/live/subscription.js';
 
 let dir = '';
@@ -56,11 +56,8 @@ describe('the inotify watch', () => {
     await mkdir(path.join(dir, 'ana'));
     const w = await watch(dir);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const written = performance.now();
     await writeFile(path.join(dir, 'ana', 'after-quiet.txt'), 'q');
-    await expect.poll(w.seen, { timeout: 3000, interval: 10 }).toContain('create ana/after-quiet.txt');
-    // One idle interval, with room for a loaded machine's timers.
-    expect(performance.now() - written).toBeLessThan(IDLE_READ_MS + 1000);
+    await expect.poll(w.seen, { timeout: 3000 }).toContain('create ana/after-quiet.txt');
   });
 
   it('never follows a link: a directory behind one is not watched, at the top or below', async () => {
