@@ -36,8 +36,22 @@ export function mayStillHave(nimbus: NimbusContext, caller: Caller, named: strin
  * another (what such a caller opened closes, as a session's does when it ends).
  */
 export function passwordCredential(user: StoredUser): string {
-  return `${PASSWORD_CREDENTIAL}${user.username}:${createHash('sha256').update(user.passwordHash).digest('base64url')}`;
+  let digest = credentialDigests.get(user.passwordHash);
+  if (digest === undefined) {
+    if (credentialDigests.size >= CREDENTIAL_DIGESTS_MAX) credentialDigests.clear();
+    digest = createHash('sha256').update(user.passwordHash).digest('base64url');
+    credentialDigests.set(user.passwordHash, digest);
+  }
+  return `${PASSWORD_CREDENTIAL}${user.username}:${digest}`;
 }
+
+/**
+ * The digest of each stored password hash asked for lately: every WebDAV request signed in with
+ * a password names its credential, and a hash a request was ~0.6 µs and more under load.
+ * Keyed by the stored hash itself, so a new password is a new entry; emptied when full.
+ */
+const credentialDigests = new Map<string, string>();
+const CREDENTIAL_DIGESTS_MAX = 1024;
 
 const PASSWORD_CREDENTIAL = 'password:';
 

@@ -36,6 +36,8 @@ export interface HeldDir {
   lastUsed: number;
   /** Out of the map (stale, evicted or closing): closed when its last lease ends. */
   dropped: boolean;
+  /** Its device and inode for the shared fsync (shared-fsync.ts), read once: a descriptor's directory never changes. */
+  identity: string | null;
 }
 
 const held = new Map<string, HeldDir>();
@@ -79,7 +81,7 @@ export function holdWalked(key: string, fd: number, expected: Buffer): HeldDir |
   if (now === null || !now.equals(expected)) return null;
   const previous = held.get(key);
   if (previous !== undefined) drop(key, previous);
-  const dir: HeldDir = { fd, kernelPath: now, leases: 1, lastUsed: performance.now(), dropped: false };
+  const dir: HeldDir = { fd, kernelPath: now, leases: 1, lastUsed: performance.now(), dropped: false, identity: null };
   held.set(key, dir);
   if (held.size > MAX_HELD) evictOldest();
   sweeper ??= setInterval(sweepIdle, IDLE_MS).unref();

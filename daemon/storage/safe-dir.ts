@@ -28,7 +28,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fsyncDirectory } from '../store/fsync.js';
 import { heldKey, holdWalked, kernelPathOf, leaseHeld, releaseHeld, type HeldDir } from './held-dirs.js';
-import { fsyncDirectoryShared } from './shared-fsync.js';
+import { directoryIdentity, fsyncDirectoryShared } from './shared-fsync.js';
 
 export const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
@@ -149,8 +149,12 @@ export class OpenDir {
 
   /** Makes the directory's entries durable (fsync of the directory where it is open, shared with writers waiting at once). */
   async fsync(): Promise<void> {
-    if (this.#fd !== null) await fsyncDirectoryShared(this.#fd);
-    else await fsyncDirectory(this.#path);
+    if (this.#fd === null) return fsyncDirectory(this.#path);
+    const held = this.#held;
+    // A closed one (-1) still fails as it did, on its fstat.
+    if (held === null || this.#fd < 0) return fsyncDirectoryShared(this.#fd);
+    held.identity ??= directoryIdentity(this.#fd);
+    return fsyncDirectoryShared(this.#fd, held.identity);
   }
 
   /** Without /proc: fails unless every component is still the directory checked at open (dev/ino). */

@@ -22,10 +22,19 @@ interface Group {
 
 const groups = new Map<string, Group>();
 
-/** Resolves once an fsync of the open directory `fd` that began after this call has succeeded. */
-export function fsyncDirectoryShared(fd: number): Promise<void> {
+/** A directory's key here: its device and inode, which an open descriptor keeps for its whole life. */
+export function directoryIdentity(fd: number): string {
   const { dev, ino } = fstatSync(fd);
-  const key = `${dev}:${ino}`;
+  return `${dev}:${ino}`;
+}
+
+/**
+ * Resolves once an fsync of the open directory `fd` that began after this call has succeeded.
+ * `identity` is `directoryIdentity(fd)` when the caller has it already (a held directory keeps
+ * it: an `fstat` less a write).
+ */
+export function fsyncDirectoryShared(fd: number, identity: string = directoryIdentity(fd)): Promise<void> {
+  const key = identity;
   const group = groups.get(key);
   if (group === undefined) return begin(key, fd);
   // The caller keeps `fd` open until this settles (it awaits it), so it can serve the whole batch.

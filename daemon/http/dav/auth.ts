@@ -6,11 +6,11 @@
  * makes cross-site is refused before anything else. Every failure counts in the sign-in
  * throttle (LoginThrottle), as /api/auth/login's do.
  */
-import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { NimbusContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { checkUserPassword } from '../../keys/password-hash-check.js';
+import { hashPresented } from '../../keys/secrets.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
 import { passwordCredential } from '../../services/standing.js';
@@ -23,15 +23,13 @@ const REMEMBER_MAX = 10_000;
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message, { 'WWW-Authenticate': DAV_REALM });
 
-/** A password check passed: remembered by an HMAC of username and password, valid while the user's hash is the one it was checked against. */
+/** A password check passed: remembered by username and the password's hash, valid while the user's hash is the one it was checked against. */
 interface Remembered {
   passwordHash: string;
   until: number;
 }
 
 export class DavAuth {
-  /** Per process: what is remembered cannot be matched by anyone who reads memory dumps of another run. */
-  readonly #key = randomBytes(32);
   readonly #remembered = new Map<string, Remembered>();
 
   constructor(
@@ -96,8 +94,13 @@ export class DavAuth {
     return passwordCaller(now);
   }
 
+  /**
+   * The password's sha256 as `identify` has just computed it (kept for the secrets presented
+   * recently, keys/secrets.ts): no hash of its own a request. An HMAC here was ~1.3 µs of a
+   * WebDAV request on its own, more under load (bench/NOTES.md, issue 26).
+   */
   #rememberedKey(username: string, password: string): string {
-    return createHmac('sha256', this.#key).update(username).update('\0').update(password).digest('base64');
+    return `${username}\0${hashPresented(password)}`;
   }
 
   #forgetExpired(): void {

@@ -77,6 +77,24 @@ describe.runIf(VIA_PROC)('held directories', () => {
     expect(readdirSync(path.join(root, 'aside'))).toEqual(['deep']);
   });
 
+  it('a held directory’s fsync is its own: one made under its old name after a rename is another, the fsync shared only with itself', async () => {
+    const old = await OpenDir.open(root, ['alice', 'docs']);
+    await old.fsync(); // remembers the held directory's device and inode
+    await rename(path.join(root, 'alice', 'docs'), path.join(root, 'aside'));
+    await mkdir(path.join(root, 'alice', 'docs'));
+    const replacement = await OpenDir.open(root, ['alice', 'docs']);
+    expect(fdOf(replacement)).not.toBe(fdOf(old));
+    // Both at once: with one identity the second would join the first's fsync (and not sync its own directory).
+    const runningOld = old.fsync();
+    const runningNew = replacement.fsync();
+    expect(runningNew).not.toBe(runningOld);
+    await Promise.all([runningOld, runningNew]);
+    await old.close();
+    await replacement.close();
+    // Closed, it fails as before (never joins another fsync on the identity it remembered).
+    await expect(old.fsync()).rejects.toThrow();
+  });
+
   it('deleted: not found (and a new one made later is the one used)', async () => {
     await inodeVia(['alice', 'docs', 'deep']);
     await rm(path.join(root, 'alice', 'docs'), { recursive: true });
