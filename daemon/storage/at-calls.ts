@@ -1,7 +1,8 @@
 /**
  * The *at() system calls Node lacks, on Linux, through koffi's FFI (its binary ships inside
  * the npm package): lstat (`statx`), `linkat`, `unlinkat` and `renameat2` of a name inside a
- * directory already open (safe-dir.ts), by its descriptor.
+ * directory already open (safe-dir.ts), by its descriptor; and `readlinkat` of a descriptor's
+ * name in /proc/self/fd, for the check of a held directory (held-dirs.ts).
  *
  * Why: the same calls on `/proc/self/fd/<fd>/<name>` paths make the kernel resolve /proc,
  * the process, the descriptor's magic link and then the name, every time. Measured on this
@@ -14,7 +15,7 @@
  * `atCalls()` is null elsewhere (macOS, Windows), when koffi cannot load, or with
  * NIMBUS_AT_CALLS=off: callers then use the /proc paths as before.
  */
-import { Stats } from 'node:fs';
+import { constants, openSync, Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 
@@ -30,6 +31,12 @@ export interface AtCalls {
    * anything there (renameat2's RENAME_NOREPLACE); EINVAL where the file system cannot promise that.
    */
   renameNoReplace(fromFd: number, fromName: string, toFd: number, toName: string): void;
+  /**
+   * Where the kernel says the open descriptor `fd` is now (held-dirs.ts): `readlinkat` of its
+   * name in /proc/self/fd, opened once, into a buffer kept for it. Raw bytes, valid until the
+   * next call; null when it cannot say.
+   */
+  pathOf(fd: number): Buffer | null;
 }
 
 /** A path relative to the working directory (an absolute one: as plain link(2) takes it). */
@@ -39,6 +46,8 @@ const RENAME_NOREPLACE = 1;
 /** STATX_BASIC_STATS | STATX_BTIME: what libuv asks for, so the fields agree with fs.lstat's. */
 const STATX_MASK = 0xfff;
 const STATX_SIZE = 256;
+/** Linux's longest path, with its NUL: a longer link reads as cut short, so as no answer. */
+const PATH_MAX = 4096;
 
 /** What the daemon uses of koffi (also live/inotify-calls.ts). */
 export type Koffi = {
@@ -68,7 +77,12 @@ function load(): AtCalls | null {
     const linkat = libc.func('int linkat(int, const char *, int, const char *, int)');
     const unlinkat = libc.func('int unlinkat(int, const char *, int)');
     const renameat2 = libc.func('int renameat2(int, const char *, int, const char *, unsigned int)');
+    const readlinkat = libc.func('long readlinkat(int, const char *, _Out_ uint8_t *, size_t)');
     const buffer = Buffer.alloc(STATX_SIZE);
+    // The process's descriptors as a directory: a name in it is read without resolving /proc
+    // and the process again (2.2 µs against 3.8 µs for readlink of /proc/self/fd/<fd>).
+    let procFds: number | null = null;
+    const pathBuffer = Buffer.alloc(PATH_MAX);
     const fail = (syscall: string, name: string): never => {
       throw errnoError(koffi.errno(), syscall, name);
     };
@@ -87,6 +101,11 @@ function load(): AtCalls | null {
       },
       renameNoReplace(fromFd, fromName, toFd, toName) {
         if (renameat2(fromFd, fromName, toFd, toName, RENAME_NOREPLACE) !== 0) fail('rename', toName);
+      },
+      pathOf(fd) {
+        procFds ??= openSync('/proc/self/fd', constants.O_RDONLY | constants.O_DIRECTORY);
+        const length = readlinkat(procFds, String(fd), pathBuffer, PATH_MAX);
+        return length < 0 || length >= PATH_MAX ? null : pathBuffer.subarray(0, length);
       },
     };
   } catch {

@@ -5,7 +5,8 @@
  * is refused, and the directory is then used through its descriptor. That walk was 2 × depth
  * system calls per request, done twice per upload (issue 30: 7.4 opens and closes a 4 KiB
  * upload). Here the walk's result is kept, and before each use one `readlink` of
- * `/proc/self/fd/<fd>` asks the kernel where that directory is now: its path from the root
+ * `/proc/self/fd/<fd>` (a `readlinkat` in /proc/self/fd kept open, at-calls.ts) asks the kernel
+ * where that directory is now: its path from the root
  * through real directories (a dentry path has no symlinks in it), or `… (deleted)`. The
  * handle is used only if that is byte for byte the path the walk opened, i.e. at this instant
  * the same directory sits at `<storage>/<user>/<folder…>` through real directories: what the
@@ -23,6 +24,7 @@
  * when more than MAX_HELD are kept (least recently used first), or when found stale.
  */
 import { closeSync, readlinkSync } from 'node:fs';
+import { atCalls } from './at-calls.js';
 
 /** Enough for the folders in use at once on a busy daemon; each is one descriptor. */
 const MAX_HELD = 256;
@@ -43,13 +45,25 @@ export interface HeldDir {
 const held = new Map<string, HeldDir>();
 let sweeper: NodeJS.Timeout | null = null;
 
-/** Where the kernel says the open directory `fd` is now (raw bytes), or null when it cannot say. */
+/** Where the kernel says the open directory `fd` is now (raw bytes, the caller's own), or null when it cannot say. */
 export function kernelPathOf(fd: number): Buffer | null {
+  const at = atCalls();
+  if (at !== null) {
+    const now = at.pathOf(fd);
+    return now === null ? null : Buffer.from(now);
+  }
   try {
     return readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' });
   } catch {
     return null;
   }
+}
+
+/** Whether the kernel places the open directory `fd` at exactly `expected` now (no copy of its answer on the way). */
+function isStillAt(fd: number, expected: Buffer): boolean {
+  const at = atCalls();
+  const now = at !== null ? at.pathOf(fd) : kernelPathOf(fd);
+  return now !== null && now.equals(expected);
 }
 
 /** The key of a walk: the root as given and the names below it (names never hold NUL). */
@@ -59,8 +73,7 @@ export const heldKey = (root: string, components: readonly string[]) => `${root}
 export function leaseHeld(key: string): HeldDir | null {
   const dir = held.get(key);
   if (dir === undefined) return null;
-  const now = kernelPathOf(dir.fd);
-  if (now === null || !now.equals(dir.kernelPath)) {
+  if (!isStillAt(dir.fd, dir.kernelPath)) {
     drop(key, dir);
     return null;
   }

@@ -158,4 +158,23 @@ describe.runIf(linux)('at-calls', () => {
       closeSync(dirFd);
     }
   });
+
+  it('say where an open directory is now, byte for byte as readlink of /proc/self/fd says: renamed, deleted; nothing for no descriptor', () => {
+    const name = 'dir é\u00e9';
+    mkdirSync(path.join(root, name));
+    const dirFd = openSync(path.join(root, name), constants.O_RDONLY | constants.O_DIRECTORY);
+    const proc = () => readlinkSync(`/proc/self/fd/${dirFd}`, { encoding: 'buffer' });
+    try {
+      expect(Buffer.from(at.pathOf(dirFd)!)).toEqual(proc());
+      renameSync(path.join(root, name), path.join(root, 'moved'));
+      expect(at.pathOf(dirFd)!.toString()).toBe(path.join(readlinkSync(`/proc/self/fd/${fd}`), 'moved'));
+      execFileSync('rmdir', [path.join(root, 'moved')]);
+      expect(Buffer.from(at.pathOf(dirFd)!)).toEqual(proc());
+      expect(at.pathOf(dirFd)!.toString()).toMatch(/ \(deleted\)$/);
+    } finally {
+      closeSync(dirFd);
+    }
+    // No such descriptor (a closed one's number may be taken again at once by another thread's open).
+    expect(at.pathOf(999_999)).toBeNull();
+  });
 });
