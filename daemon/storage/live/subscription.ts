@@ -34,7 +34,7 @@ export type DirAt = Pick<Location, 'username' | 'folder'>;
  * not serve, or past the tree's limits (64 levels, 4,096 bytes; docs/tree.md).
  */
 export function locate(root: string, p: string): Location | null {
-  const rel = path.relative(root, p);
+  const rel = below(root, p) ?? path.relative(root, p);
   if (rel === '' || path.isAbsolute(rel) || rel.split(path.sep).includes('..')) return null;
   const parts = rel.split(path.sep);
   if (parts.length === 1) return { username: null, folder: null, name: parts[0] };
@@ -44,6 +44,22 @@ export function locate(root: string, p: string): Location | null {
   const folder = names.join('/');
   if (!names.every(isAddressableName) || !isFolderPathInLimits(folder)) return null;
   return { username: parts[0], folder, name: parts[parts.length - 1] };
+}
+
+/** A "." or ".." component: a path with one is not as the watch joins them, and goes through path.relative. */
+const DOT_COMPONENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)/;
+
+/**
+ * `p` relative to `root` when it is `root` joined with names, as the watch reports every path
+ * (a prefix and a slice: path.relative resolves both paths again, ~3 µs a WebDAV MOVE's two
+ * events, bench/NOTES.md); null for anything else, which path.relative then answers.
+ */
+function below(root: string, p: string): string | null {
+  if (p.length <= root.length + 1 || !p.startsWith(root) || p[root.length] !== path.sep) return null;
+  const rel = p.slice(root.length + 1);
+  const joined =
+    !DOT_COMPONENT.test(rel) && !rel.includes(`${path.sep}${path.sep}`) && !rel.startsWith(path.sep) && !rel.endsWith(path.sep);
+  return joined ? rel : null;
 }
 
 /** Which OS limit an error from the watcher means (no code from @parcel/watcher: its message carries strerror). */

@@ -27,6 +27,30 @@ describe('locate', () => {
   });
 });
 
+describe('locate, by prefix where the path is the root joined with names', () => {
+  /** What locate answered when it took every path through path.relative. */
+  const throughRelative = (base: string, p: string) => {
+    const rel = path.relative(base, p);
+    return rel === '' || path.isAbsolute(rel) || rel.split(path.sep).includes('..') ? null : locate(base, path.join(base, rel));
+  };
+  it.each([
+    '/srv/storage/ana/a.txt',
+    '/srv/storage/ana/.hidden',
+    '/srv/storage/ana/..dots../b',
+    '/srv/storage/ana/./a.txt',
+    '/srv/storage/ana/../bob/a.txt',
+    '/srv/storage/ana/Photos/..',
+    '/srv/storage//ana/a.txt',
+    '/srv/storage/ana/Photos/',
+    '/srv/storage/..',
+    '/srv/storage/../storage/ana/a.txt',
+    '/srv/storageX/ana',
+    '/srv/storage/',
+  ])('answers %s as path.relative would', (p) => {
+    for (const base of [root, `${root}/`]) expect(locate(base, p)).toEqual(throughRelative(base, p));
+  });
+});
+
 describe('limitCode', () => {
   it('reads the code, or strerror in the message of @parcel/watcher', () => {
     expect(limitCode(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe('ENOSPC');
