@@ -103,7 +103,13 @@ function load(): AtCalls | null {
         if (renameat2(fromFd, fromName, toFd, toName, RENAME_NOREPLACE) !== 0) fail('rename', toName);
       },
       pathOf(fd) {
-        procFds ??= openSync('/proc/self/fd', constants.O_RDONLY | constants.O_DIRECTORY);
+        if (procFds === null) {
+          try {
+            procFds = openSync('/proc/self/fd', constants.O_RDONLY | constants.O_DIRECTORY);
+          } catch {
+            return null; // no /proc here: the caller reads the link as before
+          }
+        }
         const length = readlinkat(procFds, String(fd), pathBuffer, PATH_MAX);
         return length < 0 || length >= PATH_MAX ? null : pathBuffer.subarray(0, length);
       },

@@ -47,23 +47,23 @@ let sweeper: NodeJS.Timeout | null = null;
 
 /** Where the kernel says the open directory `fd` is now (raw bytes, the caller's own), or null when it cannot say. */
 export function kernelPathOf(fd: number): Buffer | null {
-  const at = atCalls();
-  if (at !== null) {
-    const now = at.pathOf(fd);
-    return now === null ? null : Buffer.from(now);
-  }
+  const now = atCalls()?.pathOf(fd);
+  return now ? Buffer.from(now) : readlinkOf(fd);
+}
+
+/** Whether the kernel places the open directory `fd` at exactly `expected` now (no copy of its answer on the way). */
+function isStillAt(fd: number, expected: Buffer): boolean {
+  const now = atCalls()?.pathOf(fd) ?? readlinkOf(fd);
+  return now !== null && now.equals(expected);
+}
+
+/** The same through Node's readlink of the whole /proc path (no koffi, or it could not say). */
+function readlinkOf(fd: number): Buffer | null {
   try {
     return readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' });
   } catch {
     return null;
   }
-}
-
-/** Whether the kernel places the open directory `fd` at exactly `expected` now (no copy of its answer on the way). */
-function isStillAt(fd: number, expected: Buffer): boolean {
-  const at = atCalls();
-  const now = at !== null ? at.pathOf(fd) : kernelPathOf(fd);
-  return now !== null && now.equals(expected);
 }
 
 /** The key of a walk: the root as given and the names below it (names never hold NUL). */
