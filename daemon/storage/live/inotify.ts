@@ -18,9 +18,8 @@
  * directory moved or deleted unwatched; the root itself gone as a delete of the root. A full
  * kernel queue is reported as an error, so that the watcher reconciles.
  */
-import { readdir } from 'node:fs/promises';
 import { closeSync } from 'node:fs';
-import path from 'node:path';
+import { walkSliced } from '../sliced-dir.js';
 import {
   EACCES,
   eachEvent,
@@ -100,11 +99,9 @@ class Inotify {
     closeSync(this.#fd);
   }
 
-  /** Watches `dir` and every directory below it; throws when the kernel refuses a watch for a limit. */
-  async #watchTree(sub: Subscription, dir: string): Promise<void> {
-    if (!this.#watch(sub, dir)) return;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) if (entry.isDirectory()) await this.#watchTree(sub, path.join(dir, entry.name));
+  /** Watches `dir` and every directory below it, each before it is read (what appears in it then is reported); throws on a limit. */
+  #watchTree(sub: Subscription, dir: string): Promise<void> {
+    return walkSliced(dir, (next) => this.#subs.has(sub) && this.#watch(sub, next));
   }
 
   /** One directory's watch for `sub`: false when it is not there (or not a directory); throws on a limit. */
