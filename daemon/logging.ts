@@ -117,9 +117,9 @@ export const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? J
  * label, time, pid, the fields, msg) — built by hand: pino's generic serialiser was ~10 µs of
  * the ~90 µs a GET costs the daemon (issue 15's profile), a request line one string here, its
  * values quoted one by one (0.86 µs a request line with its share of the writes, against
- * 1.19 µs with one JSON.stringify of the fields and one of the message; bench/NOTES.md, issue 30). The field names are the caller's own, plain
- * words that need no escaping. The caller has checked the level. Any other logger (a test's)
- * goes through pino.
+ * 1.19 µs with one JSON.stringify of the fields and one of the message; bench/NOTES.md,
+ * issue 30). The field names are the caller's own, plain words that need no escaping. The
+ * caller has checked the level. Any other logger (a test's) goes through pino.
  */
 export function writeLine(logger: Logger, level: 'debug' | 'info' | 'error', fields: LineFields, msg: string): void {
   const sink = requestLineSinks.get(logger);

@@ -6,11 +6,11 @@
  * system calls per request, done twice per upload (issue 30: 7.4 opens and closes a 4 KiB
  * upload). Here the walk's result is kept, and before each use one `readlink` of
  * `/proc/self/fd/<fd>` (a `readlinkat` in /proc/self/fd kept open, at-calls.ts) asks the kernel
- * where that directory is now: its path from the root
- * through real directories (a dentry path has no symlinks in it), or `… (deleted)`. The
- * handle is used only if that is byte for byte the path the walk opened, i.e. at this instant
- * the same directory sits at `<storage>/<user>/<folder…>` through real directories: what the
- * walk proved, at one system call. A directory renamed (even into another user's tree),
+ * where that directory is now: its path from the root through real directories (a dentry
+ * path has no symlinks in it), or `… (deleted)`. The handle is used only if that is byte for
+ * byte the path the walk opened, i.e. at this instant the same directory sits at
+ * `<storage>/<user>/<folder…>` through real directories: what the walk proved, at one system
+ * call. A directory renamed (even into another user's tree),
  * replaced, deleted, or with a component above it swapped for a link, reads as another path:
  * the handle is dropped and the walk runs again (and refuses the link). What stays open
  * beyond the check is the same as before: a directory checked at one instant, then used
@@ -47,18 +47,22 @@ let sweeper: NodeJS.Timeout | null = null;
 
 /** Where the kernel says the open directory `fd` is now (raw bytes, the caller's own), or null when it cannot say. */
 export function kernelPathOf(fd: number): Buffer | null {
-  const now = atCalls()?.pathOf(fd);
-  return now ? Buffer.from(now) : readlinkOf(fd);
+  const now = pathNow(fd);
+  return now === null ? null : Buffer.from(now);
 }
 
 /** Whether the kernel places the open directory `fd` at exactly `expected` now (no copy of its answer on the way). */
 function isStillAt(fd: number, expected: Buffer): boolean {
-  const now = atCalls()?.pathOf(fd) ?? readlinkOf(fd);
-  return now !== null && now.equals(expected);
+  return pathNow(fd)?.equals(expected) ?? false;
 }
 
-/** The same through Node's readlink of the whole /proc path (no koffi, or it could not say). */
-function readlinkOf(fd: number): Buffer | null {
+/**
+ * The kernel's path of `fd`, valid until the next call: `readlinkat` in /proc/self/fd
+ * (at-calls.ts), else (no koffi, or it could not say) Node's readlink of the whole /proc path.
+ */
+function pathNow(fd: number): Buffer | null {
+  const now = atCalls()?.pathOf(fd);
+  if (now) return now;
   try {
     return readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' });
   } catch {

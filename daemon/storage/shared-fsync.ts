@@ -30,11 +30,10 @@ export function directoryIdentity(fd: number): string {
 
 /**
  * Resolves once an fsync of the open directory `fd` that began after this call has succeeded.
- * `identity` is `directoryIdentity(fd)` when the caller has it already (a held directory keeps
+ * `key` is `directoryIdentity(fd)` when the caller has it already (a held directory keeps
  * it: an `fstat` less a write).
  */
-export function fsyncDirectoryShared(fd: number, identity: string = directoryIdentity(fd)): Promise<void> {
-  const key = identity;
+export function fsyncDirectoryShared(fd: number, key: string = directoryIdentity(fd)): Promise<void> {
   const group = groups.get(key);
   if (group === undefined) return begin(key, fd);
   // The caller keeps `fd` open until this settles (it awaits it), so it can serve the whole batch.

@@ -92,8 +92,8 @@ export function readdirSyncOrNull(dir: string): Dirent[] | null {
  * before `dir` is read, and false leaves it and what is below it out. The reads are synchronous,
  * with the event loop let through every slice: through the thread pool each directory cost
  * ~40 µs of the main thread and a hop, and the inotify watch of a million-file tree's 100,000
- * directories took 11–14 s against the library's 8 s; read here, 8–9 s (bench/NOTES.md, issue 30). A directory
- * that cannot be read (gone meanwhile) has nothing below it.
+ * directories took 11–14 s against the library's 8 s; read here, 8–9 s (bench/NOTES.md,
+ * issue 30). A directory that cannot be read (gone meanwhile) has nothing below it.
  */
 export async function walkSliced(root: string, enter: (dir: string) => boolean): Promise<void> {
   const pending = [root];
