@@ -27,6 +27,7 @@ import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
 import { DataDirLock } from './store/lock.js';
 import { KeyedMutex } from './util/mutex.js';
+import { tuneMalloc } from './util/malloc-tuning.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 import { openDaemonLog } from './logging.js';
 import { removeRunFile, writeRunFile } from './run-file.js';
@@ -46,6 +47,8 @@ export function contextOf(daemon: RunningDaemon): NimbusContext {
 /** Starts the daemon: lock, store, admin key, HTTP server, then the index scan in the background. */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
+  // Freed buffers' pages stay in the process for the next answers (util/malloc-tuning.ts).
+  tuneMalloc(env);
   const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
   const mode = backendMode(config);
   assertSharedAdminKey(config);

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startChild } from '../lib/child.js';
+import { cpuMsOf } from '../lib/machine.js';
 import type { Bench } from '../lib/context.js';
 import { BIG_USER } from '../lib/dataset.js';
 import { load, LOADGEN, type LoadResult } from '../lib/load.js';
@@ -16,7 +17,19 @@ import { median, percentile } from '../lib/stats.js';
 const CONNECTIONS = 50;
 
 /** Alternates load runs on Nimbus and on a bare server answering Nimbus's own body for `route`. */
-async function versusBare(b: Bench, route: string, name: string): Promise<{ nimbus: LoadResult[]; bare: LoadResult[]; bodyBytes: number }> {
+/** A load run, with the server's CPU time (all its threads, from /proc) per request answered, in µs. */
+interface Measured extends LoadResult {
+  cpuUsPerRequest: number;
+}
+
+async function measured(pid: number, options: Parameters<typeof load>[0]): Promise<Measured> {
+  const before = cpuMsOf(pid);
+  const result = await load(options);
+  const cpuMs = cpuMsOf(pid) - before;
+  return { ...result, cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, result.reqPerSec * options.seconds) };
+}
+
+async function versusBare(b: Bench, route: string, name: string): Promise<{ nimbus: Measured[]; bare: Measured[]; bodyBytes: number }> {
   const url = `${b.nimbus.url}${route}`;
   const reply = await request('GET', url, b.nimbus.key);
   if (reply.status !== 200) throw new Error(`GET ${route} answered ${reply.status}`);
@@ -40,14 +53,14 @@ async function versusBare(b: Bench, route: string, name: string): Promise<{ nimb
     // Warm both up (JIT, connection pools) before anything counts.
     await load({ url, connections: CONNECTIONS, seconds: 2, headers });
     await load({ url: bareUrl, connections: CONNECTIONS, seconds: 2, headers });
-    const nimbus: LoadResult[] = [];
-    const bare: LoadResult[] = [];
+    const nimbus: Measured[] = [];
+    const bare: Measured[] = [];
     for (let round = 0; round < b.rounds; round++) {
-      nimbus.push(await load({ url, connections: CONNECTIONS, seconds: b.seconds, headers }));
-      bare.push(await load({ url: bareUrl, connections: CONNECTIONS, seconds: b.seconds, headers }));
+      nimbus.push(await measured(b.nimbus.pid, { url, connections: CONNECTIONS, seconds: b.seconds, headers }));
+      bare.push(await measured(child.pid, { url: bareUrl, connections: CONNECTIONS, seconds: b.seconds, headers }));
       const [x, y] = [nimbus.at(-1)!, bare.at(-1)!];
       b.log(
-        `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)}`,
+        `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} ${cpuUs(x)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)} ${cpuUs(y)}`,
       );
       if (x.errors + x.non2xx + y.errors + y.non2xx > 0)
         throw new Error(`${name}: errors or non-2xx answers (nimbus ${x.errors}/${x.non2xx}, bare ${y.errors}/${y.non2xx})`);
@@ -58,11 +71,13 @@ async function versusBare(b: Bench, route: string, name: string): Promise<{ nimb
   }
 }
 
+const cpuUs = (x: Measured) => `${x.cpuUsPerRequest.toFixed(1)} µs CPU`;
+
 function throughputRow(
   scenario: string,
   target: number,
   p99Factor: number | null,
-  r: { nimbus: LoadResult[]; bare: LoadResult[]; bodyBytes: number },
+  r: { nimbus: Measured[]; bare: Measured[]; bodyBytes: number },
   seconds: number,
   route: string,
 ): Row {
@@ -94,7 +109,13 @@ function throughputRow(
       )} (p99 ${fmt.list(
         r.bare.map((x) => x.p99),
         fmt.ms,
-      )}).`,
+      )}). Server CPU a request (all threads): Nimbus ${fmt.list(
+        r.nimbus.map((x) => x.cpuUsPerRequest),
+        (us) => `${us.toFixed(1)} µs`,
+      )}; bare ${fmt.list(
+        r.bare.map((x) => x.cpuUsPerRequest),
+        (us) => `${us.toFixed(1)} µs`,
+      )}.`,
   };
 }
 
