@@ -12,6 +12,7 @@
  * Every server's output goes to a file; each answer's status is checked, and each listing's length.
  */
 import type { Bench } from '../lib/context.js';
+import { deleting, untilDeletionsAged } from '../lib/deletes.js';
 import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { jobsPerSecond, median, percentile } from '../lib/stats.js';
@@ -35,8 +36,11 @@ interface Samples {
   move: number[];
 }
 
-/** One round on one server: PROPFIND samples, the two PUT series and the MOVE series. */
-async function roundOn(s: DavServer, round: number, b: Bench, out: Samples): Promise<void> {
+/**
+ * One round on one server: PROPFIND samples, the two PUT series and the MOVE series, in folders
+ * noted in `made` to be removed after the last round (bench/lib/deletes.ts says why).
+ */
+async function roundOn(s: DavServer, round: number, b: Bench, out: Samples, made: [DavServer, string][]): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
   const times: number[] = [];
   for (let i = 0; i < PROPFIND_REQUESTS; i++) {
@@ -81,27 +85,32 @@ async function roundOn(s: DavServer, round: number, b: Bench, out: Samples): Pro
       }
       out.move.push(median(passes));
     }
-    await s.clean(dir);
+    made.push([s, dir]);
   }
 }
 
 export async function davRows(b: Bench): Promise<Row[]> {
   const servers = await startServers(b);
   const samples = new Map(servers.map((s) => [s.name, { propfindMs: [], put4k: [], put64k: [], move: [] } as Samples]));
+  const made: [DavServer, string][] = [];
+  await untilDeletionsAged(b.log);
   try {
     // A warm-up round (JIT, connection pools, the listing in the page cache) that does not count.
     const warm: Samples = { propfindMs: [], put4k: [], put64k: [], move: [] };
-    for (const s of servers) await roundOn(s, -1, b, warm);
+    for (const s of servers) await roundOn(s, -1, b, warm, made);
     for (let round = 0; round < b.rounds; round++) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) await roundOn(s, round, b, samples.get(s.name)!);
+      for (const s of order) await roundOn(s, round, b, samples.get(s.name)!, made);
       const line = (k: keyof Samples, f: (v: number) => string) =>
         servers.map((s) => `${s.name} ${f(samples.get(s.name)![k].at(-1)!)}`).join(', ');
       b.log(`  dav round ${round + 1}: PROPFIND p50 ${line('propfindMs', fmt.ms)}`);
       b.log(`    PUT 4 KiB ${line('put4k', perSec)}; PUT 64 KiB ${line('put64k', perSec)}; MOVE ${line('move', perSec)}`);
     }
   } finally {
-    for (const s of servers) await s.stop();
+    await deleting(async () => {
+      for (const [s, dir] of made) await s.clean(dir).catch(() => undefined);
+      for (const s of servers) await s.stop();
+    });
   }
   return rowsFrom(b, samples);
 }

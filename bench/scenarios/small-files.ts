@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Bench } from '../lib/context.js';
+import { deleting, untilDeletionsAged } from '../lib/deletes.js';
 import { cpuMsOf, waitUntilQuiet } from '../lib/machine.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
@@ -58,8 +59,11 @@ export async function series(
   out.cpuUs[k].push(((await waitUntilQuiet(s.pid)) - cpuBefore) * (1000 / count));
 }
 
-/** One round on one server: the listings, then per size upload, download (and rename) in a fresh folder. */
-async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples): Promise<void> {
+/**
+ * One round on one server: the listings, then per size upload, download (and rename) in a fresh
+ * folder, noted in `made` to be removed after the last round (bench/lib/deletes.ts says why).
+ */
+async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples, made: [SmallFileServer, string][]): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
   const times: number[] = [];
   for (let i = 0; i < LISTINGS; i++) {
@@ -80,7 +84,7 @@ async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples):
     await series(s, `upload${kind}`, out, count, (i) => s.upload(dir, `f-${i}.bin`, body));
     await series(s, `download${kind}`, out, count, (i) => s.download(dir, `f-${i}.bin`, size));
     if (kind === '4k') await series(s, 'rename', out, count, (i) => s.rename(dir, `f-${i}.bin`, `r-${i}.bin`));
-    await s.clean(dir);
+    made.push([s, dir]);
   }
 }
 
@@ -92,13 +96,15 @@ export async function smallFileRows(b: Bench): Promise<Row[]> {
   const samples = new Map<ServerName, Samples>(servers.map((s) => [s.name, emptySamples()]));
   // Folder names of their own, so a run with BENCH_DATA never meets a folder an interrupted one left.
   const run = randomBytes(3).toString('hex');
+  const made: [SmallFileServer, string][] = [];
+  await untilDeletionsAged(b.log);
   try {
     // A warm-up round (JIT, connection pools, the listing in the page cache) that does not count.
     const warm = emptySamples();
-    for (const s of servers) await roundOn(s, `${run}-w`, b, warm);
+    for (const s of servers) await roundOn(s, `${run}-w`, b, warm, made);
     for (let round = 0; round < b.rounds; round++) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) await roundOn(s, `${run}-${round}`, b, samples.get(s.name)!);
+      for (const s of order) await roundOn(s, `${run}-${round}`, b, samples.get(s.name)!, made);
       const last = (f: (x: Samples) => string) => servers.map((s) => `${s.name} ${f(samples.get(s.name)!)}`).join(', ');
       const rateLine = (k: Series) => last((x) => `${perSec(x.perSec[k].at(-1)!)} (${us(x.cpuUs[k].at(-1)!)} CPU)`);
       b.log(
@@ -108,7 +114,10 @@ export async function smallFileRows(b: Bench): Promise<Row[]> {
     }
     return [...rowsFrom(b, samples), ...(await bigFileRows(b, servers))];
   } finally {
-    await stop();
+    await deleting(async () => {
+      for (const [s, dir] of made) await s.clean(dir);
+      await stop();
+    });
   }
 }
 
