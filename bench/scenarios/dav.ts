@@ -9,10 +9,13 @@
  * - MOVE of those 4 KiB files to new names in the same folder and back, three passes, 16
  *   connections, renames/s (the round's sample the passes' median); goal: at least the bare server's.
  * nginx and rclone do not fsync what they store (the bare server and Nimbus do before their 201).
+ * Each series begins after a `sync`, and the folders are deleted only after the last round (the
+ * disk as quiet for every server: bench/lib/quiet-disk.ts).
  * Every server's output goes to a file; each answer's status is checked, and each listing's length.
  */
+import { randomBytes } from 'node:crypto';
 import type { Bench } from '../lib/context.js';
-import { deleting, untilDeletionsAged } from '../lib/deletes.js';
+import { deleting, settle, untilDeletionsAged } from '../lib/quiet-disk.js';
 import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { jobsPerSecond, median, percentile } from '../lib/stats.js';
@@ -27,6 +30,9 @@ const putCount = (b: Bench) => Math.max(200, Math.round((2000 * b.ds.spec.files)
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>';
 
+/** Folder names of this run's own, so a run with BENCH_DATA never meets a folder an interrupted one left. */
+const RUN = randomBytes(3).toString('hex');
+
 const rate = (count: number, job: (i: number) => Promise<void>) => jobsPerSecond(count, CONNECTIONS, job);
 
 interface Samples {
@@ -38,7 +44,7 @@ interface Samples {
 
 /**
  * One round on one server: PROPFIND samples, the two PUT series and the MOVE series, in folders
- * noted in `made` to be removed after the last round (bench/lib/deletes.ts says why).
+ * noted in `made` to be removed after the last round (bench/lib/quiet-disk.ts says why).
  */
 async function roundOn(s: DavServer, round: number, b: Bench, out: Samples, made: [DavServer, string][]): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
@@ -60,10 +66,11 @@ async function roundOn(s: DavServer, round: number, b: Bench, out: Samples, made
     [4096, out.put4k],
     [65_536, out.put64k],
   ] as const) {
-    const dir = `dav-bench-${round}-${size}`;
+    const dir = `dav-bench-${RUN}-${round}-${size}`;
     const base = `${s.writeBase}${dir}/`;
     await expectStatus(await dav('MKCOL', base), [201], `${s.name} MKCOL`);
     const body = new Uint8Array(size).fill(round + 1);
+    settle();
     series.push(
       await rate(
         count,
@@ -71,11 +78,12 @@ async function roundOn(s: DavServer, round: number, b: Bench, out: Samples, made
       ),
     );
     if (size === 4096) {
-      // Back and forth (f → r → f → r): the first pass starts while the PUTs' disk work is still
-      // going, so one pass of ~0.3 s swung by ±30 % from round to round.
+      // Back and forth (f → r → f → r), the median pass: one pass of ~0.3 s right after the PUTs
+      // swung by ±30 % from round to round.
       const passes: number[] = [];
       for (let pass = 0; pass < MOVE_PASSES; pass++) {
         const [from, to] = pass % 2 === 0 ? ['f', 'r'] : ['r', 'f'];
+        settle();
         passes.push(
           await rate(count, async (i) => {
             const headers = { Destination: `${base}${to}-${i}.bin`, Overwrite: 'F' };
@@ -149,7 +157,7 @@ function rowsFrom(b: Bench, samples: Map<DavServer['name'], Samples>): Row[] {
       ratio: fmt.ratio(ratio),
       target: '≥ 1 × the bare server',
       verdict: verdict(ratio >= 1),
-      detail: `${CONNECTIONS} keep-alive connections (Node's fetch), into a fresh folder per round${k === 'move' ? `, the files moved to new names and back ${MOVE_PASSES} times (a round's sample the median pass)` : ''}; ${NO_FSYNC}. ${all(k, perSec)}.`,
+      detail: `${CONNECTIONS} keep-alive connections (Node's fetch), into a fresh folder per round, \`sync\` before each series and the folders deleted after the last round (bench/lib/quiet-disk.ts)${k === 'move' ? `, the files moved to new names and back ${MOVE_PASSES} times (a round's sample the median pass)` : ''}; ${NO_FSYNC}. ${all(k, perSec)}.`,
     });
   }
   return rows;

@@ -8,6 +8,8 @@
  *   (renames/s): 16 keep-alive connections through Node's fetch (undici), as in dav.ts;
  * - the listing of the dataset's 10,000-file folder, one request at a time (the round's p50):
  *   `GET /api/folders/files`, the bare server's readdir + stat, nginx's PROPFIND Depth 1.
+ * Each series begins after a `sync`, and the folders are deleted only after the last round (the
+ * disk as quiet for every server: bench/lib/quiet-disk.ts).
  * Beside each series' rate, the server's CPU time per operation (/proc/<pid>/stat) from the
  * series' start until the server is quiet again, so work set off in the background counts.
  * Every answer's status is checked (and each download's length, each listing's count). Then the
@@ -15,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Bench } from '../lib/context.js';
-import { deleting, untilDeletionsAged } from '../lib/deletes.js';
+import { deleting, settle, untilDeletionsAged } from '../lib/quiet-disk.js';
 import { cpuMsOf, waitUntilQuiet } from '../lib/machine.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
@@ -45,7 +47,7 @@ export const emptySamples = (): Samples => ({
 
 const rate = (count: number, job: (i: number) => Promise<void>) => jobsPerSecond(count, CONNECTIONS, job);
 
-/** One series on a quiet server: its rate and the server's CPU µs per job, until it is quiet again. */
+/** One series on a quiet server and disk: its rate and the server's CPU µs per job, until it is quiet again. */
 export async function series(
   s: Pick<SmallFileServer, 'pid'>,
   k: Series,
@@ -53,6 +55,7 @@ export async function series(
   count: number,
   job: (i: number) => Promise<void>,
 ): Promise<void> {
+  settle();
   await waitUntilQuiet(s.pid);
   const cpuBefore = cpuMsOf(s.pid);
   out.perSec[k].push(await rate(count, job));
@@ -61,7 +64,7 @@ export async function series(
 
 /**
  * One round on one server: the listings, then per size upload, download (and rename) in a fresh
- * folder, noted in `made` to be removed after the last round (bench/lib/deletes.ts says why).
+ * folder, noted in `made` to be removed after the last round (bench/lib/quiet-disk.ts says why).
  */
 async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples, made: [SmallFileServer, string][]): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
@@ -165,7 +168,7 @@ function rowsFrom(b: Bench, samples: Map<ServerName, Samples>): Row[] {
       target: `≥ ${TARGET[k]} × the bare server`,
       verdict: verdict(ratio >= TARGET[k]),
       detail:
-        `${CONNECTIONS} keep-alive connections (Node's fetch), a fresh folder per round; ${NO_FSYNC}. nginx ${perSec(m('nginx'))}, ${us(cpu('nginx'))} CPU each. ` +
+        `${CONNECTIONS} keep-alive connections (Node's fetch), a fresh folder per round, \`sync\` before each series and the folders deleted after the last round (bench/lib/quiet-disk.ts); ${NO_FSYNC}. nginx ${perSec(m('nginx'))}, ${us(cpu('nginx'))} CPU each. ` +
         `Server CPU per operation from /proc/<pid>/stat, from the series' start until the server is quiet again. ` +
         `Per round: ${perRound((x) => x.perSec[k], perSec)}. CPU: ${perRound((x) => x.cpuUs[k], us)}.`,
     });
