@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
-import { ApiError } from '../../daemon/errors.js';
+import { ApiError, databaseUnavailable } from '../../daemon/errors.js';
 import { startObjectMode } from '../../daemon/object-mode.js';
 import { ObjectStorage } from '../../daemon/storage/cluster/object-storage.js';
 import { MemoryQuotaLedger } from '../../daemon/services/quota.js';
@@ -155,6 +155,51 @@ describe('ObjectStorage (db.json + Swift)', () => {
       }),
     ).rejects.toBe(refused);
     expect(await bucketKeys(s.objects)).toEqual([]);
+  });
+
+  it('a commit lost with its connection after it was written keeps the object its row names; one that wrote nothing leaves none', async () => {
+    // As PostgreSQL restarting between its commit and the answer (the cluster soak caught it): written, then a 503.
+    const commit = s.store.commit.bind(s.store);
+    s.store.commit = async () => {
+      await commit();
+      throw databaseUnavailable();
+    };
+    await expect(upload(s.storage, 'ana', null, 'lost.txt', 'written all the same')).rejects.toMatchObject({
+      code: 'database_unavailable',
+    });
+    s.store.commit = commit;
+    const [row] = [...s.store.files.values()].filter((f) => f.name === 'lost.txt');
+    expect(await bucketKeys(s.objects)).toEqual([`files/${row.id}`]);
+
+    // A folder copy whose commit was written, then lost: its objects stay too.
+    await s.storage.createFolder('ana', 'docs');
+    await s.storage.createFolder('ana', 'src');
+    await upload(s.storage, 'ana', 'docs', 'd.txt', 'copied');
+    s.store.commit = async () => {
+      await commit();
+      throw databaseUnavailable();
+    };
+    await expect(s.storage.copyFolder('ana', 'docs', 'src', { reserve: () => undefined })).rejects.toMatchObject({
+      code: 'database_unavailable',
+    });
+    s.store.commit = commit;
+    const named = [...s.store.files.values()].map((f) => `files/${f.id}`).sort();
+    expect(named).toHaveLength(3);
+    expect(await bucketKeys(s.objects)).toEqual(named);
+
+    // Read again from the rows (as PostgreSQL's resync after the outage does), both download whole.
+    s.storage.close();
+    await s.store.close();
+    s = await openStorage(s.dir, s.objects);
+    expect((await (await s.storage.openFile('ana', null, 'lost.txt')).read()).toString()).toBe('written all the same');
+    expect((await (await s.storage.openFile('ana', 'src/docs', 'd.txt')).read()).toString()).toBe('copied');
+
+    // A commit that wrote nothing (a refusal, a failed disk write): the new object goes.
+    const reopened = s.store.commit.bind(s.store);
+    s.store.commit = () => Promise.reject(new Error('the disk refused the write'));
+    await expect(upload(s.storage, 'ana', null, 'refused.txt', 'never named')).rejects.toThrow('the disk refused');
+    s.store.commit = reopened;
+    expect(await bucketKeys(s.objects)).toEqual(named);
   });
 
   it('an empty file is an empty object', async () => {

@@ -23,7 +23,7 @@ import { assertComponent, assertFolderPath, splitFolder } from '../paths.js';
 import { isFolderPathInLimits } from '../scan.js';
 import { folderKey, keysOf } from '../storage-parts.js';
 import { newId, objectKey } from './ids.js';
-import { missingIn, type ObjectParts } from './object-parts.js';
+import { mayHaveCommitted, missingIn, type ObjectParts } from './object-parts.js';
 import { metaOf, parentOf } from './rows.js';
 
 /** CopyObject requests in flight at once for one folder copy. */
@@ -77,15 +77,18 @@ export async function copyFolderRows(
       await hooks.reserve(plan.bytes);
       const made: string[] = [];
       let files: StoredFile[];
+      let committing = false;
       try {
         files = await copyObjects(s, username, plan, made, hooks);
         failpoint('folder.copy.objects');
         if (isTaken()) throw folderTaken(to);
         for (const row of plan.folders) s.store.folders.set(row.id, row);
         for (const row of files) s.store.files.set(row.id, row);
+        committing = true;
         await s.store.commit();
       } catch (err) {
-        await s.deleteObjects(made);
+        // A commit lost with its connection may have been written: its rows would name these objects.
+        if (!(committing && mayHaveCommitted(err))) await s.deleteObjects(made);
         throw err;
       }
       // One folder.added: the subtree is linked whole first, so applying its rows then shows nothing new.

@@ -4,7 +4,7 @@
  * the locks and the upload tickets, and the few steps every one of them takes. The modules
  * import this, not ObjectStorage, so none of them imports another in a circle.
  */
-import { notFound } from '../../errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
@@ -97,4 +97,15 @@ export class ObjectParts {
       this.#log(`Nimbus: ${ids.length} object(s) could not be deleted (the sweeper will): ${(err as Error).message}`);
     }
   }
+}
+
+/**
+ * Whether a commit that threw may have been written all the same: its connection was lost (a
+ * 503 `database_unavailable`), perhaps after PostgreSQL committed and before its answer came
+ * back, and the store's resync then brings the rows back. The objects those rows would name
+ * must stay: the sweeper deletes them in an hour if no row names them. Any other failure (a
+ * conflict, a refused statement, a JSON store's failed write) wrote nothing.
+ */
+export function mayHaveCommitted(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 'database_unavailable';
 }

@@ -17,7 +17,7 @@ import { pipeFromClient } from '../pipe-from-client.js';
 import { keysOf } from '../storage-parts.js';
 import type { UploadTicket } from '../upload-tickets.js';
 import { fileIdOf, newId, objectKey } from './ids.js';
-import { missingIn, type ObjectParts } from './object-parts.js';
+import { mayHaveCommitted, missingIn, type ObjectParts } from './object-parts.js';
 import { metaOf } from './rows.js';
 
 /** What an upload's body became: a new object (`ref` its key), not yet named by any row. */
@@ -102,11 +102,13 @@ export async function streamToObject(
  * Names a received object: under the locks, inserts its row (or, with `overwrite`, replaces
  * the existing file's row by it, in the same commit: the name is never without a file),
  * commits, then deletes the replaced object. The new object is deleted on every failure
- * before the commit.
+ * before the commit, and on a commit known to have written nothing; one lost with its
+ * connection may have been written, so the object stays (the sweeper's, if no row names it).
  */
 export async function placeObject(s: ObjectParts, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
   const { username, folder, file, overwrite, ticket } = target;
   let committed = false;
+  let committing = false;
   try {
     return await s.live.run(keysOf(username, folder), false, async () => {
       if (ticket?.void || !target.isCurrent() || !s.index.user(username)) {
@@ -150,6 +152,7 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
         });
       }
       s.store.files.set(row.id, row);
+      committing = true;
       await s.store.commit();
       committed = true;
       s.rows.applyFile(row.id, row);
@@ -160,7 +163,10 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
       return metaOf(row);
     });
   } catch (err) {
-    if (!committed && !target.ownedByUpload) await s.deleteObjects([received.id]);
+    // The cluster soak caught a row naming a deleted object: its commit had been lost with the
+    // connection during a PostgreSQL restart after the server wrote it.
+    const mayBeNamed = committed || (committing && mayHaveCommitted(err));
+    if (!mayBeNamed && !target.ownedByUpload) await s.deleteObjects([received.id]);
     throw err;
   }
 }
