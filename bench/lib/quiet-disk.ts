@@ -36,7 +36,7 @@ export async function deleting(work: () => Promise<void> | void): Promise<void> 
 export async function untilDeletionsAged(log: (line: string) => void): Promise<void> {
   const wait = lastDeletedAt + RECENTLY_DELETED_MS - performance.now();
   if (wait <= 0) return;
-  log(`  waiting ${(wait / 1000).toFixed(0)} s for the last deletions to age (bench/lib/deletes.ts)`);
+  log(`  waiting ${(wait / 1000).toFixed(0)} s for the last deletions to age (bench/lib/quiet-disk.ts)`);
   await sleep(wait);
 }
 
