@@ -6,6 +6,7 @@
  * a time deletes orphans and keeps what rows name.
  */
 import { Readable } from 'node:stream';
+import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeEvent } from '../../shared/types.js';
 import { startObjectMode } from '../../daemon/object-mode.js';
@@ -69,6 +70,40 @@ async function overwrite(storage: ObjectStorage, username: string, folder: strin
   } finally {
     storage.endUpload(ticket);
   }
+}
+
+/**
+ * Holds `d`'s reads of other daemons' rows (the follower's snapshots) until its next write has
+ * been answered: `d` writes without having heard of what the others just committed.
+ */
+function holdReadsUntilNextWrite(d: Daemon): void {
+  const { database } = d;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const query = database.query.bind(database);
+  const transaction = database.transaction.bind(database);
+  database.query = ((text: string, values?: unknown[]) => query(text, values).finally(open)) as typeof database.query;
+  database.transaction = (async (fn: (client: PoolClient) => Promise<unknown>) => {
+    let reads = false;
+    const held = transaction((client) => {
+      const gated = new Proxy(client, {
+        get(target, key) {
+          if (key !== 'query') return Reflect.get(target, key) as unknown;
+          return async (text: unknown, ...rest: unknown[]) => {
+            if (typeof text === 'string' && text.includes('READ ONLY')) {
+              reads = true;
+              await gate;
+            }
+            return (target.query as (...args: unknown[]) => Promise<unknown>)(text, ...rest);
+          };
+        },
+      });
+      return fn(gated);
+    });
+    return held.finally(() => {
+      if (!reads) open();
+    });
+  }) as typeof database.transaction;
 }
 
 let a: Daemon;
@@ -167,6 +202,28 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     const rows = [...(await a.database.query<{ key: string }>('SELECT key FROM files')).rows];
     expect(rows).toHaveLength(1);
     expect(await bucketKeys(a.objects)).toEqual([`files/${rows[0].key}`]);
+  });
+
+  it('an overwrite through B of a file A made a moment ago, before B heard of it, replaces it: B catches up, not a 409', async () => {
+    // The cluster soak saw the 409: a client's upload through one daemon, then its overwrite through another.
+    holdReadsUntilNextWrite(b);
+    await upload(a.storage, 'ana', null, 'fresh.txt', 'first');
+    expect(b.index.getFile('ana', null, 'fresh.txt')).toBeUndefined();
+    const meta = await overwrite(b.storage, 'ana', null, 'fresh.txt', 'second');
+    expect(meta.size).toBe(6);
+    const rows = (await a.database.query<{ key: string }>('SELECT key FROM files')).rows;
+    expect(rows).toHaveLength(1);
+    expect(await bucketKeys(a.objects)).toEqual([`files/${rows[0].key}`]);
+    await vi.waitFor(() => expect(a.index.getFile('ana', null, 'fresh.txt')?.size).toBe(6));
+    expect((await (await a.storage.openFile('ana', null, 'fresh.txt')).read()).toString()).toBe('second');
+
+    // Without overwrite, the answer after catching up is the right one: the name is taken; nothing is left behind.
+    holdReadsUntilNextWrite(a);
+    await upload(b.storage, 'ana', null, 'taken.txt', 'from B');
+    await expect(upload(a.storage, 'ana', null, 'taken.txt', 'from A')).rejects.toMatchObject({ code: 'file_exists' });
+    const named = (await a.database.query<{ key: string }>('SELECT key FROM files')).rows.map((r) => `files/${r.key}`);
+    expect(named).toHaveLength(2);
+    expect(await bucketKeys(a.objects)).toEqual(named.sort());
   });
 
   it('reservations raced from A and B never pass the quota together; the files’ sizes count', async () => {

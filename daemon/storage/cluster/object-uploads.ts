@@ -2,13 +2,13 @@
  * Object mode's uploads (docs/cluster.md, "Bytes"): the body streams to a new object
  * `files/<newId>`, then a row names it, committed under the locks; a replaced file's object is
  * deleted only after the commit, and the new object is deleted on every failure before it
- * (a 409 from another daemon's row of that name, a 503). A crash in between leaves at most an
- * orphan object, which the sweeper deletes.
+ * (a 409 from another daemon's row of that name, once caught up with it; a 503). A crash in
+ * between leaves at most an orphan object, which the sweeper deletes.
  */
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
-import { conflict, fileTaken, notFound } from '../../errors.js';
+import { ApiError, conflict, fileTaken, notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
 import type { KeepReplaced, ReceivedUpload } from '../upload-call.js';
 import { joinFolder, type FileMeta } from '../index-tree.js';
@@ -106,69 +106,97 @@ export async function streamToObject(
  * connection may have been written, so the object stays (the sweeper's, if no row names it).
  */
 export async function placeObject(s: ObjectParts, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
-  const { username, folder, file, overwrite, ticket } = target;
-  let committed = false;
-  let committing = false;
+  const attempt: PlaceAttempt = { committing: false, committed: false };
   try {
-    return await s.live.run(keysOf(username, folder), false, async () => {
-      if (ticket?.void || !target.isCurrent() || !s.index.user(username)) {
-        throw folder === null
-          ? notFound('user_not_found', 'The user was deleted during the upload')
-          : notFound('folder_not_found', 'The folder was deleted during the upload');
-      }
-      const folderId = folder === null ? null : s.rows.folderId(username, folder);
-      if (folderId === undefined) throw notFound('folder_not_found', 'The folder was deleted during the upload');
-      if (s.rows.childFolderId(username, folderId, file) !== undefined)
-        throw conflict('file_exists', 'A folder or link with that name already exists');
-      const replacedId = s.rows.fileId(username, folder, file);
-      if (replacedId !== undefined && !overwrite) throw fileTaken();
-      const row: StoredFile = {
-        id: received.id,
-        username,
-        folderId,
-        name: file,
-        size: received.size,
-        mtimeMs: Date.now(),
-        contentType: target.contentType ?? (mime.lookup(file) || 'application/octet-stream'),
-        etag: received.etag,
-        trashId: null,
-      };
-      // The replaced row and the new one change in one commit: the name is never without a file.
-      // A version kept of it is made in the same commit: its object stays, named by the version.
-      const replaced = replacedId === undefined ? undefined : s.store.files.get(replacedId);
-      const kept = replaced && target.keep;
-      if (replacedId !== undefined) s.store.files.delete(replacedId);
-      if (replaced && kept) {
-        s.store.collection('versions').set(kept.id, {
-          id: kept.id,
-          username,
-          folder,
-          file,
-          size: replaced.size,
-          mtimeMs: replaced.mtimeMs,
-          keptAt: new Date().toISOString(),
-          objectId: replaced.id,
-          etag: replaced.etag,
-        });
-      }
-      s.store.files.set(row.id, row);
-      committing = true;
-      await s.store.commit();
-      committed = true;
-      s.rows.applyFile(row.id, row);
-      if (replacedId !== undefined) {
-        s.rows.applyFile(replacedId, undefined);
-        if (!kept) await s.deleteObjects([replacedId]);
-      }
-      return metaOf(row);
-    });
+    try {
+      return await placeUnderLocks(s, received, target, attempt);
+    } catch (err) {
+      // A conflicting commit wrote nothing. Its likeliest cause is another daemon's row of this
+      // name that this daemon has not heard of yet (the cluster soak saw an overwrite answer 409
+      // just after the same client's upload through another daemon): catch up, and place the
+      // object, already stored, once more under the locks. Without `overwrite` that answers
+      // `file_exists`, which is then right.
+      if (!(isCommitConflict(err, attempt) && (await catchUpAfterConflict(s, attempt)))) throw err;
+      return await placeUnderLocks(s, received, target, attempt);
+    }
   } catch (err) {
     // The cluster soak caught a row naming a deleted object: its commit had been lost with the
     // connection during a PostgreSQL restart after the server wrote it.
-    const mayBeNamed = committed || (committing && mayHaveCommitted(err));
+    const mayBeNamed = attempt.committed || (attempt.committing && mayHaveCommitted(err));
     if (!mayBeNamed && !target.ownedByUpload) await s.deleteObjects([received.id]);
     throw err;
   }
+}
+
+/** How far one placing went: whether its commit was sent, and whether it was written. */
+interface PlaceAttempt {
+  committing: boolean;
+  committed: boolean;
+}
+
+const isCommitConflict = (err: unknown, attempt: PlaceAttempt): boolean =>
+  attempt.committing && !attempt.committed && err instanceof ApiError && err.code === 'conflict';
+
+/** False without other daemons; a catch-up that cannot finish (the database away) throws 503. */
+async function catchUpAfterConflict(s: ObjectParts, attempt: PlaceAttempt): Promise<boolean> {
+  attempt.committing = false;
+  return s.store.catchUp(true);
+}
+
+async function placeUnderLocks(s: ObjectParts, received: ReceivedObject, target: PlaceTarget, attempt: PlaceAttempt): Promise<FileMeta> {
+  const { username, folder, file, overwrite, ticket } = target;
+  return s.live.run(keysOf(username, folder), false, async () => {
+    if (ticket?.void || !target.isCurrent() || !s.index.user(username)) {
+      throw folder === null
+        ? notFound('user_not_found', 'The user was deleted during the upload')
+        : notFound('folder_not_found', 'The folder was deleted during the upload');
+    }
+    const folderId = folder === null ? null : s.rows.folderId(username, folder);
+    if (folderId === undefined) throw notFound('folder_not_found', 'The folder was deleted during the upload');
+    if (s.rows.childFolderId(username, folderId, file) !== undefined)
+      throw conflict('file_exists', 'A folder or link with that name already exists');
+    const replacedId = s.rows.fileId(username, folder, file);
+    if (replacedId !== undefined && !overwrite) throw fileTaken();
+    const row: StoredFile = {
+      id: received.id,
+      username,
+      folderId,
+      name: file,
+      size: received.size,
+      mtimeMs: Date.now(),
+      contentType: target.contentType ?? (mime.lookup(file) || 'application/octet-stream'),
+      etag: received.etag,
+      trashId: null,
+    };
+    // The replaced row and the new one change in one commit: the name is never without a file.
+    // A version kept of it is made in the same commit: its object stays, named by the version.
+    const replaced = replacedId === undefined ? undefined : s.store.files.get(replacedId);
+    const kept = replaced && target.keep;
+    if (replacedId !== undefined) s.store.files.delete(replacedId);
+    if (replaced && kept) {
+      s.store.collection('versions').set(kept.id, {
+        id: kept.id,
+        username,
+        folder,
+        file,
+        size: replaced.size,
+        mtimeMs: replaced.mtimeMs,
+        keptAt: new Date().toISOString(),
+        objectId: replaced.id,
+        etag: replaced.etag,
+      });
+    }
+    s.store.files.set(row.id, row);
+    attempt.committing = true;
+    await s.store.commit();
+    attempt.committed = true;
+    s.rows.applyFile(row.id, row);
+    if (replacedId !== undefined) {
+      s.rows.applyFile(replacedId, undefined);
+      if (!kept) await s.deleteObjects([replacedId]);
+    }
+    return metaOf(row);
+  });
 }
 
 /** A ReceivedUpload made by streamToObject, with its id and ETag (asked of the bucket when it came from elsewhere). */
