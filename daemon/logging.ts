@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { LineBuffer } from './util/line-buffer.js';
 import { RotatingFile } from './util/rotating-file.js';
 
 export type { Logger };
@@ -101,42 +102,27 @@ function isoTimeOncePerMs(): string {
 }
 
 /** The sinks of the daemons' own loggers, for the request lines written without pino's generic serialiser. */
-const requestLineSinks = new WeakMap<Logger, { write(line: string): void }>();
+const handWrittenSinks = new WeakMap<Logger, { write(line: string): void }>();
 
-/** A request line's fields: flat, undefined ones left out (as pino does). */
-export type LineFields = Record<string, string | number | boolean | undefined>;
+/**
+ * Where a daemon's logger takes lines built by hand (daemon/http/request-log.ts): pino's
+ * generic serialiser was ~10 µs of the ~90 µs a GET cost the daemon (issue 15's profile).
+ * Undefined for any other logger (a test's): the caller then goes through pino.
+ */
+export function handWrittenSink(logger: Logger): { write(line: string): void } | undefined {
+  return handWrittenSinks.get(logger);
+}
+
+/** The start of a line as pino writes it at `level`: the level's label, the time, the pid. */
+export function lineHead(level: LogLevel): string {
+  return `{"level":"${level}"${isoTimeOncePerMs()},"pid":${process.pid}`;
+}
 
 /** A character JSON.stringify escapes: a quote, a backslash, a control character, or half of a surrogate pair. */
 const NEEDS_ESCAPE = /[\x00-\x1f"\\\ud800-\udfff]/;
 
 /** `text` as a JSON string literal, exactly as JSON.stringify writes it; most text escapes nothing and is quoted as it is. */
 export const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
-
-/**
- * Writes the line `logger[level](fields, msg)` writes — the same JSON, key for key (level
- * label, time, pid, the fields, msg) — built by hand: pino's generic serialiser was ~10 µs of
- * the ~90 µs a GET costs the daemon (issue 15's profile), a request line one string here, its
- * values quoted one by one (0.86 µs a request line with its share of the writes, against
- * 1.19 µs with one JSON.stringify of the fields and one of the message; bench/NOTES.md,
- * issue 30). The field names are the caller's own, plain words that need no escaping. The
- * caller has checked the level. Any other logger (a test's) goes through pino.
- */
-export function writeLine(logger: Logger, level: 'debug' | 'info' | 'error', fields: LineFields, msg: string): void {
-  const sink = requestLineSinks.get(logger);
-  if (!sink) {
-    logger[level](fields, msg);
-    return;
-  }
-  let line = `{"level":"${level}"${isoTimeOncePerMs()},"pid":${process.pid}`;
-  for (const name in fields) {
-    const value = fields[name];
-    // Left out when undefined, as pino does; a number that JSON cannot hold is null, as in JSON.stringify.
-    if (value === undefined) continue;
-    const json = typeof value === 'string' ? jsonString(value) : typeof value === 'number' && !Number.isFinite(value) ? 'null' : value;
-    line += `,"${name}":${json}`;
-  }
-  sink.write(`${line},"msg":${jsonString(msg)}}\n`);
-}
 
 /** Opens (creating, 0700/0600) the log folder and file of a data directory, and a logger on them. */
 export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
@@ -155,34 +141,29 @@ export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
   let closed = false;
   // Lines are gathered and written every 50 ms (or 64 KiB): one write(2) for a burst of
   // requests instead of one per line (and one more per line for stderr).
-  let pending = '';
+  const pending = new LineBuffer(2 * FLUSH_BYTES);
   let scheduled: NodeJS.Timeout | null = null;
+  const writeOut = (bytes: Buffer) => {
+    file.write(bytes);
+    if (!terminal) return;
+    if (!pretty) terminal.write(bytes);
+    else for (const line of bytes.toString('utf8').split('\n')) if (line !== '') terminal.write(pretty(line));
+  };
   const flush = () => {
     if (scheduled !== null) clearTimeout(scheduled);
     scheduled = null;
     unflushed.delete(flush);
-    if (pending === '') return;
-    const chunk = pending;
-    pending = '';
-    if (!terminal) {
-      file.write(chunk);
-      return;
-    }
-    if (pretty) {
-      file.write(chunk);
-      for (const line of chunk.split('\n')) if (line !== '') terminal.write(pretty(line));
-      return;
-    }
-    // Encoded once for the file and the echo (each write of the string encoded it again).
-    const bytes = Buffer.from(chunk, 'utf8');
-    file.write(bytes);
-    terminal.write(bytes);
+    if (pending.size > 0) writeOut(pending.take());
   };
   const sink = {
     write(line: string) {
       if (closed) return;
-      pending += line;
-      if (pending.length >= FLUSH_BYTES) flush();
+      if (!pending.tryAppend(line)) {
+        flush();
+        // A line longer than the buffer (a long stack) goes out alone.
+        if (!pending.tryAppend(line)) return writeOut(Buffer.from(line, 'utf8'));
+      }
+      if (pending.size >= FLUSH_BYTES) flush();
       else if (scheduled === null) {
         scheduled = setTimeout(flush, FLUSH_MS).unref();
         unflushed.add(flush);
@@ -198,7 +179,7 @@ export function openDaemonLog(options: DaemonLogOptions): DaemonLog {
     redact: { paths: REDACT, censor: '[redacted]' },
   };
   const logger = pino(settings, sink);
-  requestLineSinks.set(logger, sink);
+  handWrittenSinks.set(logger, sink);
   return {
     logger,
     dir,

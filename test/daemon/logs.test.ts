@@ -7,10 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../daemon/index.js';
-import { redactUrl } from '../../daemon/http/request-log.js';
-import { LOG_KEEP, openDaemonLog, writeLine } from '../../daemon/logging.js';
+import { handWrittenSink, LOG_KEEP, openDaemonLog } from '../../daemon/logging.js';
+import { redactUrl, requestLineJson, requestMessage, type RequestLine } from '../../daemon/http/request-log.js';
 import { createUser, startTestDaemon, TEST_KEY, upload, type TestDaemon } from '../helpers/daemon.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 
@@ -225,7 +226,8 @@ describe('rotation', () => {
   it('writes a request line by hand exactly as pino writes the same fields', async () => {
     const dataDir = await tempDir();
     const log = openDaemonLog({ dataDir, level: 'debug', terminal: null });
-    const fields = {
+    const sink = handWrittenSink(log.logger)!;
+    const escaped: RequestLine = {
       reqId: 'ab12cd34-1',
       method: 'GET',
       url: '/api/files?q="quoted" \\ ü \u0001 \ud800 😀',
@@ -235,10 +237,20 @@ describe('rotation', () => {
       ip: '::1',
       aborted: true,
     };
-    writeLine(log.logger, 'info', fields, 'GET /x 200 0.4ms');
-    log.logger.info(fields, 'GET /x 200 0.4ms');
-    writeLine(log.logger, 'debug', { reqId: 'x', status: 503, ms: Number.NaN }, 'health "quoted"');
-    log.logger.debug({ reqId: 'x', status: 503, ms: Number.NaN }, 'health "quoted"');
+    const plain: RequestLine = {
+      reqId: 'x',
+      method: 'GET',
+      url: '/api/health',
+      status: 503,
+      ms: 12,
+      bytes: 81,
+      ip: undefined,
+      aborted: undefined,
+    };
+    sink.write(requestLineJson('info', escaped));
+    log.logger.info(escaped, requestMessage(escaped));
+    sink.write(requestLineJson('debug', plain));
+    log.logger.debug(plain, requestMessage(plain));
     log.close();
     const { lines } = await readLog(dataDir);
     const withoutTime = ({ time, ...rest }: Line) => {
@@ -249,6 +261,8 @@ describe('rotation', () => {
     expect(withoutTime(lines[0])).toEqual(withoutTime(lines[1]));
     expect(withoutTime(lines[2])).toEqual(withoutTime(lines[3]));
     expect(Object.keys(lines[0])).toEqual(Object.keys(lines[1]));
+    expect(Object.keys(lines[2])).toEqual(Object.keys(lines[3]));
+    expect(lines[0].msg).toBe('GET /api/files?q="quoted" \\ ü \u0001 \ud800 😀 200 0.4ms (aborted)');
   });
 
   it('moves a full file to nimbus.1.log, shifts older ones, keeps five, all 0600', async () => {
@@ -283,6 +297,26 @@ describe('rotation', () => {
       expect(info.size, name).toBeLessThan(1000 + 20 * 150); // the limit, plus at most one batch
     }
     expect(await readFile(path.join(log.dir, 'nimbus.log'), 'utf8')).not.toContain('dropped');
+  });
+
+  it('keeps lines whole and in order around one longer than its buffer, in UTF-8, to the file and the terminal', async () => {
+    const dataDir = await tempDir();
+    const echoed: Buffer[] = [];
+    const terminal = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        echoed.push(Buffer.from(chunk));
+        done();
+      },
+    });
+    const log = openDaemonLog({ dataDir, level: 'info', terminal });
+    const long = `ü😀${'x'.repeat(300_000)}`;
+    for (let i = 0; i < 2000; i++) log.logger.info({ i }, `line ${i} — ü`);
+    log.logger.error(long);
+    log.logger.info('after');
+    log.close();
+    const { text, lines } = await readLog(dataDir);
+    expect(lines.map((l) => l.msg)).toEqual([...Array.from({ length: 2000 }, (_, i) => `line ${i} — ü`), long, 'after']);
+    expect(Buffer.concat(echoed).toString('utf8')).toBe(text);
   });
 
   it('writes the lines still waiting when the process exits without closing the log', async () => {
