@@ -115,7 +115,8 @@ export function requestLog(logger: Logger): Middleware {
     else ctx.set('X-Request-Id', id);
     // Read now: once the connection is gone its address is too (Node keeps it per socket).
     const ip = req.socket.remoteAddress;
-    res.once('close', () => logRequest(logger, req, res, id, started, ip));
+    // `on`, not `once`: a response closes once, and once's wrapper is two objects more a request.
+    res.on('close', () => logRequest(logger, req, res, id, started, ip));
     return next();
   };
 }
