@@ -6,6 +6,7 @@ import { splitFolder } from '../storage/paths.js';
 import { fileEntryBytes, requireUser, toFolder } from './records.js';
 import { type JsonBytes, jsonListBytes } from '../util/json-bytes.js';
 import { assertNoCaseTwin, fileLock } from './files.js';
+import { keepPage, keptPage } from './folder-pages.js';
 import { forgetResource } from './dav-follow.js';
 import { requireUnlocked } from './lock-tokens.js';
 import { revokeFolderShares } from './shares.js';
@@ -34,13 +35,17 @@ export function listFilesJson(
 ): { total: number; json: JsonBytes<{ files: FileEntry[] }> } {
   const files = filesOf(nimbus, username, folder);
   if (!files) return { total: 0, json: jsonListBytes('files', []) };
+  const anyShared = nimbus.store.sharesByPath.anyIn(username, folder);
+  const kept = anyShared ? undefined : keptPage(files, folder, offset, limit);
+  if (kept) return kept;
   const names = nimbus.index.sortedNames(files);
   const end = Math.min(names.length, offset + limit);
-  const anyShared = nimbus.store.sharesByPath.anyIn(username, folder);
   const entries: Buffer[] = [];
   for (let i = offset; i < end; i++) entries.push(fileEntryBytes(nimbus, username, folder, names[i], files.get(names[i])!, anyShared));
   // Each entry is the JSON of a FileEntry (fileEntryBytes), so this is {files: FileEntry[]}.
-  return { total: names.length, json: jsonListBytes('files', entries) };
+  const page = { total: names.length, json: jsonListBytes<{ files: FileEntry[] }>('files', entries) };
+  if (!anyShared) keepPage(files, folder, offset, limit, page);
+  return page;
 }
 
 function filesOf(nimbus: NimbusContext, username: string, folder: string | null) {

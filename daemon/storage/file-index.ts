@@ -7,6 +7,7 @@ import { diffFiles, diffFolders } from './index-diff.js';
 import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { graftFolder, relinkFolder } from './index-relink.js';
 import { MoveEchoes } from './move-echoes.js';
+import { VersionedMap } from '../util/versioned-map.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -83,7 +84,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   ensureUser(username: string): UserNode {
     let node = this.users.get(username);
     if (!node) {
-      node = { root: new Map(), folders: new Map(), usedBytes: 0 };
+      node = { root: new VersionedMap(), folders: new Map(), usedBytes: 0 };
       this.users.set(username, node);
     }
     return node;

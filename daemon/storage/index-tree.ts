@@ -1,5 +1,7 @@
 /** The shape of the file index's tree (users → folders → folders… → files), and the subtree totals kept along it (docs/tree.md). */
 
+import { VersionedMap } from '../util/versioned-map.js';
+
 /** What the index knows of one file. */
 export interface FileMeta {
   size: number;
@@ -61,7 +63,7 @@ function completeFolder(folder: FolderInput): void {
 
 export function emptyFolder(mtimeMs: number, id: DirId = NO_ID): FolderNode {
   return {
-    files: new Map(),
+    files: new VersionedMap(),
     folders: new Map(),
     mtimeMs,
     sizeBytes: 0,

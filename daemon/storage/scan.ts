@@ -18,6 +18,7 @@ import { isNoDir, readdirOrNull } from './fs-helpers.js';
 import { OpenDir, VIA_PROC } from './safe-dir.js';
 import { isAddressableName, noteLeftover, placeBelow, USER_DIR, withUsage, type Into, type Leftover, type Place } from './scan-rules.js';
 import { scanUserDirSliced, statIntoSliced } from './scan-sliced.js';
+import { VersionedMap } from '../util/versioned-map.js';
 
 export { isAddressableName, isFolderPathInLimits, type Leftover } from './scan-rules.js';
 
@@ -33,7 +34,7 @@ export { isAddressableName, isFolderPathInLimits, type Leftover } from './scan-r
  */
 export async function scanUserDir(storageDir: string, username: string, leftovers: Leftover[] | null = null): Promise<UserNode> {
   if (VIA_PROC) return scanUserDirSliced(storageDir, username, leftovers);
-  const node: UserNode = { root: new Map(), folders: new Map(), usedBytes: 0, unaddressable: 0 };
+  const node: UserNode = { root: new VersionedMap(), folders: new Map(), usedBytes: 0, unaddressable: 0 };
   const dir = await openOrNull(() => OpenDir.open(storageDir, [username]));
   if (!dir) return node;
   try {
