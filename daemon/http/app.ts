@@ -14,7 +14,7 @@ import { ConnectionTracker } from './connections.js';
 import { answersOptions, davDoor } from './dav/door.js';
 import { createDispatch } from './dispatch.js';
 import { errorHandler } from './error-handler.js';
-import { countRequests, servingMetrics } from './metrics.js';
+import { requestCounter, servingMetrics } from './metrics.js';
 import type { EventHub } from './events.js';
 import { LoginThrottle } from '../services/login-throttle.js';
 import { requestLog } from './request-log.js';
@@ -72,8 +72,8 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   const guards: Guards = { nimbus, throttle, connections, origins: currentOrigins };
   // Names each request's endpoint for the metrics, and answers /metrics (daemon/http/metrics.ts).
   const dispatch = servingMetrics(createDispatch(guards, events, logins), guards, events);
-  app.use(requestLog(nimbus.logger)); // outermost: sees the status the error handler sets
-  if (nimbus.metrics) app.use(countRequests(nimbus.metrics)); // outside the error handler too, for the same reason
+  // Outermost: sees the status the error handler sets; the metrics count each request as it is logged.
+  app.use(requestLog(nimbus.logger, nimbus.metrics ? requestCounter(nimbus.metrics) : null));
   app.use(errorHandler(nimbus.log));
   app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, (path) => answersOptions(path) || answersTusOptions(path)));
   // WebDAV's own door, before the API's routing: its methods, paths and authentication are its own.

@@ -15,7 +15,7 @@
  * admin's session), exactly as `GET /api/dash` is authorized. Anyone else gets the API's 401 or
  * 403 and not a byte of the metrics.
  */
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { ENDPOINTS } from '../../shared/endpoints.js';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../util/metrics.js';
@@ -65,27 +65,24 @@ function doorOf(ctx: Context): string {
 }
 
 /**
- * Counts and times every request once its response has ended (so a download is timed to its
- * last byte). Mount it just inside the request log, outside the error handler: it must see the
- * status the error handler sets, and the error body's code (a 507 is a quota refusal only when
- * its code says so; a full disk is 507 `disk_full`).
+ * Counts and times a request once its response has ended (so a download is timed to its last
+ * byte): the request log's hook (request-log.ts), which is outside the error handler, so the
+ * status and the error body's code are final (a 507 is a quota refusal only when its code says
+ * so; a full disk is 507 `disk_full`). One listener a request for both, not one each: the
+ * metrics' own middleware and listener were ~1.5 µs of a `GET /api/user` (bench/NOTES.md, issue 30).
  */
-export function countRequests(metrics: Metrics): Middleware {
-  return (ctx, next) => {
-    const started = performance.now();
-    ctx.res.on('close', () => {
-      const endpoint = (ctx.state as NamedState).endpointId ?? doorOf(ctx);
-      const status = ctx.res.statusCode;
-      // An event stream lasts as long as its client stays: its duration says nothing of the daemon.
-      metrics.request(endpoint, status, endpoint === 'events.stream' ? null : (performance.now() - started) / 1000);
-      if (status === 507 && (ctx.body as { code?: unknown } | null)?.code === 'quota_exceeded') metrics.quotaRefused();
-    });
-    return next();
+export function requestCounter(metrics: Metrics): (ctx: Context, seconds: number) => void {
+  return (ctx, seconds) => {
+    const endpoint = (ctx.state as NamedState).endpointId ?? doorOf(ctx);
+    const status = ctx.res.statusCode;
+    // An event stream lasts as long as its client stays: its duration says nothing of the daemon.
+    metrics.request(endpoint, status, endpoint === 'events.stream' ? null : seconds);
+    if (status === 507 && (ctx.body as { code?: unknown } | null)?.code === 'quota_exceeded') metrics.quotaRefused();
   };
 }
 
 /**
- * The dispatch, naming each routed request's endpoint for `countRequests`, and answering
+ * The dispatch, naming each routed request's endpoint for `requestCounter`, and answering
  * `/metrics` before the web UI could (a scraper must never get the page with a 200). Also
  * exports the open event streams, which only the app's EventHub knows.
  */

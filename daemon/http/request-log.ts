@@ -9,7 +9,7 @@
  * token of a share link `/s/<token>`.
  */
 import { randomBytes } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { NimbusResponse } from './response.js';
@@ -99,11 +99,12 @@ export function requestLineJson(level: 'debug' | 'info' | 'error', r: RequestLin
 }
 
 /**
- * Logs each request once its response has ended; mount it outside the error handler so it
- * sees the final status. Not an async function: it hands Koa the rest of the chain's promise
- * as it is (one promise less per request).
+ * Logs each request once its response has ended, and hands its end to `ended` (the metrics'
+ * count) with its duration; mount it outside the error handler so it sees the final status.
+ * Not an async function: it hands Koa the rest of the chain's promise as it is (one promise
+ * less per request).
  */
-export function requestLog(logger: Logger): Middleware {
+export function requestLog(logger: Logger, ended: ((ctx: Context, seconds: number) => void) | null = null): Middleware {
   const nextId = idSource();
   return (ctx, next) => {
     const started = performance.now();
@@ -116,17 +117,28 @@ export function requestLog(logger: Logger): Middleware {
     // Read now: once the connection is gone its address is too (Node keeps it per socket).
     const ip = req.socket.remoteAddress;
     // `on`, not `once`: a response closes once, and once's wrapper is two objects more a request.
-    res.on('close', () => logRequest(logger, req, res, id, started, ip));
+    res.on('close', () => {
+      const ms = performance.now() - started;
+      ended?.(ctx, ms / 1000);
+      logRequest(logger, req, res, id, ms, ip);
+    });
     return next();
   };
 }
 
-function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, started: number, ip: string | undefined): void {
+function logRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+  elapsedMs: number,
+  ip: string | undefined,
+): void {
   const status = res.statusCode;
   // A balancer polls /api/health every few seconds: a healthy answer is not worth a line at info.
   const level = status >= 500 ? 'error' : isHealthPoll(req.url) ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const ms = Math.round((performance.now() - started) * 10) / 10;
+  const ms = Math.round(elapsedMs * 10) / 10;
   const url = redactUrl(req.url ?? '');
   // A one-step JSON answer's headers went to node:http as a list, which getHeader does not see.
   const length = res instanceof NimbusResponse && res.sentLength !== undefined ? res.sentLength : Number(res.getHeader('Content-Length'));
