@@ -68,13 +68,13 @@ const QUIET_TIMEOUT_MS = 60_000;
  * QUIET_TIMEOUT_MS); resolves with its CPU time (ms) at the start of that quiet window, so work it
  * set off in the background counts and the idle window itself does not.
  */
-export async function waitUntilQuiet(pid: number): Promise<number> {
+export async function waitUntilQuiet(pid: number, windowMs = QUIET_WINDOW_MS, cpuMs = QUIET_CPU_MS): Promise<number> {
   const deadline = performance.now() + QUIET_TIMEOUT_MS;
   let last = cpuMsOf(pid);
   while (performance.now() < deadline) {
-    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS));
+    await new Promise((r) => setTimeout(r, windowMs));
     const now = cpuMsOf(pid);
-    if (now - last < QUIET_CPU_MS) return last;
+    if (now - last < cpuMs) return last;
     last = now;
   }
   return last;

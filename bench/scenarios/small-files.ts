@@ -8,8 +8,9 @@
  *   (renames/s): 16 keep-alive connections through Node's fetch (undici), as in dav.ts;
  * - the listing of the dataset's 10,000-file folder, one request at a time (the round's p50):
  *   `GET /api/folders/files`, the bare server's readdir + stat, nginx's PROPFIND Depth 1.
- * Each series begins after a `sync`, and the folders are deleted only after the last round (the
- * disk as quiet for every server: bench/lib/quiet-disk.ts).
+ * Each series runs on the servers in turns of 250 jobs (bench/lib/interleaved.ts), each turn
+ * after a `sync`, and the folders are deleted only after the last round (the disk as quiet for
+ * every server: bench/lib/quiet-disk.ts).
  * Beside each series' rate, the server's CPU time per operation (/proc/<pid>/stat) from the
  * series' start until the server is quiet again, so work set off in the background counts.
  * Every answer's status is checked (and each download's length, each listing's count). Then the
@@ -23,6 +24,7 @@ import { fmt, verdict, type Row } from '../lib/report.js';
 import { startSmallFileServers, type ServerName, type SmallFileServer } from '../lib/small-servers.js';
 import { jobsPerSecond, median, percentile } from '../lib/stats.js';
 import { bigFileRows } from './big-files.js';
+import { interleavedSeries, TURN } from '../lib/interleaved.js';
 
 export const CONNECTIONS = 16;
 /** Listings per server and round, one at a time: the round's sample is their p50. */
@@ -63,31 +65,49 @@ export async function series(
 }
 
 /**
- * One round on one server: the listings, then per size upload, download (and rename) in a fresh
- * folder, noted in `made` to be removed after the last round (bench/lib/quiet-disk.ts says why).
+ * One round on every server: the listings, then per size upload, download (and rename) in a
+ * fresh folder, each series in turns across the servers (bench/lib/interleaved.ts), the folders
+ * noted in `made` to be removed after the last round (bench/lib/quiet-disk.ts says why).
  */
-async function roundOn(s: SmallFileServer, tag: string, b: Bench, out: Samples, made: [SmallFileServer, string][]): Promise<void> {
+async function roundOn(
+  servers: SmallFileServer[],
+  tag: string,
+  b: Bench,
+  samplesOf: (s: SmallFileServer) => Samples,
+  made: [SmallFileServer, string][],
+): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
-  const times: number[] = [];
-  for (let i = 0; i < LISTINGS; i++) {
-    const t0 = performance.now();
-    const listed = await s.listBigFolder();
-    times.push(performance.now() - t0);
-    if (listed !== files) throw new Error(`${s.name} listed ${listed} files, not ${files}`);
+  for (const s of servers) {
+    const times: number[] = [];
+    for (let i = 0; i < LISTINGS; i++) {
+      const t0 = performance.now();
+      const listed = await s.listBigFolder();
+      times.push(performance.now() - t0);
+      if (listed !== files) throw new Error(`${s.name} listed ${listed} files, not ${files}`);
+    }
+    samplesOf(s).listingMs.push(percentile(times, 50));
   }
-  out.listingMs.push(percentile(times, 50));
   const count = fileCount(b);
+  const inTurns = async (k: Series, job: (s: SmallFileServer, i: number) => Promise<void>) => {
+    const results = await interleavedSeries(servers, count, CONNECTIONS, job);
+    for (const [n, s] of servers.entries()) {
+      samplesOf(s).perSec[k].push(results[n].perSec);
+      samplesOf(s).cpuUs[k].push(results[n].cpuUs);
+    }
+  };
   for (const [size, kind] of [
     [4096, '4k'],
     [65_536, '64k'],
   ] as const) {
     const dir = `small-${tag}-${kind}`;
-    await s.createFolder(dir);
+    for (const s of servers) {
+      await s.createFolder(dir);
+      made.push([s, dir]);
+    }
     const body = new Uint8Array(randomBytes(size));
-    await series(s, `upload${kind}`, out, count, (i) => s.upload(dir, `f-${i}.bin`, body));
-    await series(s, `download${kind}`, out, count, (i) => s.download(dir, `f-${i}.bin`, size));
-    if (kind === '4k') await series(s, 'rename', out, count, (i) => s.rename(dir, `f-${i}.bin`, `r-${i}.bin`));
-    made.push([s, dir]);
+    await inTurns(`upload${kind}`, (s, i) => s.upload(dir, `f-${i}.bin`, body));
+    await inTurns(`download${kind}`, (s, i) => s.download(dir, `f-${i}.bin`, size));
+    if (kind === '4k') await inTurns('rename', (s, i) => s.rename(dir, `f-${i}.bin`, `r-${i}.bin`));
   }
 }
 
@@ -104,10 +124,10 @@ export async function smallFileRows(b: Bench): Promise<Row[]> {
   try {
     // A warm-up round (JIT, connection pools, the listing in the page cache) that does not count.
     const warm = emptySamples();
-    for (const s of servers) await roundOn(s, `${run}-w`, b, warm, made);
+    await roundOn(servers, `${run}-w`, b, () => warm, made);
     for (let round = 0; round < b.rounds; round++) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) await roundOn(s, `${run}-${round}`, b, samples.get(s.name)!, made);
+      await roundOn(order, `${run}-${round}`, b, (s) => samples.get(s.name)!, made);
       const last = (f: (x: Samples) => string) => servers.map((s) => `${s.name} ${f(samples.get(s.name)!)}`).join(', ');
       const rateLine = (k: Series) => last((x) => `${perSec(x.perSec[k].at(-1)!)} (${us(x.cpuUs[k].at(-1)!)} CPU)`);
       b.log(
@@ -168,8 +188,8 @@ function rowsFrom(b: Bench, samples: Map<ServerName, Samples>): Row[] {
       target: `≥ ${TARGET[k]} × the bare server`,
       verdict: verdict(ratio >= TARGET[k]),
       detail:
-        `${CONNECTIONS} keep-alive connections (Node's fetch), a fresh folder per round, \`sync\` before each series and the folders deleted after the last round (bench/lib/quiet-disk.ts); ${NO_FSYNC}. nginx ${perSec(m('nginx'))}, ${us(cpu('nginx'))} CPU each. ` +
-        `Server CPU per operation from /proc/<pid>/stat, from the series' start until the server is quiet again. ` +
+        `${CONNECTIONS} keep-alive connections (Node's fetch), a fresh folder per round, the servers in turns of ${TURN} (bench/lib/interleaved.ts), \`sync\` before each turn and the folders deleted after the last round (bench/lib/quiet-disk.ts); ${NO_FSYNC}. nginx ${perSec(m('nginx'))}, ${us(cpu('nginx'))} CPU each. ` +
+        `Server CPU per operation from /proc/<pid>/stat, from the series' start until the server is quiet after its last turn. ` +
         `Per round: ${perRound((x) => x.perSec[k], perSec)}. CPU: ${perRound((x) => x.cpuUs[k], us)}.`,
     });
   }
