@@ -24,6 +24,8 @@ export interface DavServer {
   /** Empties what the writes of a round left (so the disk does not fill over the rounds). */
   clean(dir: string): Promise<void>;
   stop(): Promise<void>;
+  /** The server's process where it is one of ours (Nimbus, the bare server): its turns wait until it is quiet (bench/lib/interleaved.ts). */
+  pid?: number;
 }
 
 const auth = `Basic ${Buffer.from(`${BIG_USER}:${PASSWORD}`).toString('base64')}`;
@@ -52,6 +54,7 @@ export async function startServers(b: Bench): Promise<DavServer[]> {
   const folderPath = `${BIG_USER}/${encodeURIComponent(b.ds.bigFolder)}/`;
   const nimbus: DavServer = {
     name: 'Nimbus',
+    pid: b.nimbus.pid,
     bigFolder: `${b.nimbus.url}/dav/${folderPath}`,
     writeBase: `${b.nimbus.url}/dav/${BIG_USER}/`,
     async clean(dir) {
@@ -94,7 +97,7 @@ export async function startServers(b: Bench): Promise<DavServer[]> {
       /listening (\d+)/,
       { cwd: ROOT },
     );
-    servers.push(peer('bare', `http://127.0.0.1:${match[1]}/`, bareRoot, () => child.stop()));
+    servers.push({ ...peer('bare', `http://127.0.0.1:${match[1]}/`, bareRoot, () => child.stop()), pid: child.pid });
   } catch (err) {
     for (const s of servers) await s.stop();
     throw err;

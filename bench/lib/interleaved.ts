@@ -20,7 +20,7 @@ export const TURN = 250;
 export interface Interleaved {
   /** Jobs a second over the server's own turns. */
   perSec: number;
-  /** The server's CPU µs a job, from the series' start until it was quiet after its last turn. */
+  /** The server's CPU µs a job, from the series' start until it was quiet after its last turn (NaN without a pid). */
   cpuUs: number;
 }
 
@@ -29,14 +29,16 @@ export interface Interleaved {
  * Before each turn: a `sync`, and the server before it quiet (its background work done), so a
  * turn never shares the machine with another server's leftovers.
  */
-export async function interleavedSeries<S extends { pid: number }>(
+export async function interleavedSeries<S extends { pid?: number }>(
   servers: readonly S[],
   count: number,
   connections: number,
   job: (server: S, i: number) => Promise<void>,
 ): Promise<Interleaved[]> {
+  const quiet = (s: S, windowMs?: number, cpuMs?: number) =>
+    s.pid === undefined ? Promise.resolve(Number.NaN) : waitUntilQuiet(s.pid, windowMs, cpuMs);
   const cpuBefore: number[] = [];
-  for (const s of servers) cpuBefore.push(await waitUntilQuiet(s.pid));
+  for (const s of servers) cpuBefore.push(await quiet(s));
   const elapsedMs = servers.map(() => 0);
   for (let from = 0; from < count; from += TURN) {
     const to = Math.min(count, from + TURN);
@@ -51,12 +53,12 @@ export async function interleavedSeries<S extends { pid: number }>(
       );
       elapsedMs[n] += performance.now() - t0;
       // /proc counts in 10 ms ticks: quiet is at most one tick in 100 ms.
-      await waitUntilQuiet(s.pid, 100, 11);
+      await quiet(s, 100, 11);
     }
   }
   const out: Interleaved[] = [];
   for (const [n, s] of servers.entries()) {
-    const cpuAfter = await waitUntilQuiet(s.pid);
+    const cpuAfter = await quiet(s);
     out.push({ perSec: count / (elapsedMs[n] / 1000), cpuUs: ((cpuAfter - cpuBefore[n]) * 1000) / count });
   }
   return out;

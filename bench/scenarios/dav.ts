@@ -9,16 +9,18 @@
  * - MOVE of those 4 KiB files to new names in the same folder and back, three passes, 16
  *   connections, renames/s (the round's sample the passes' median); goal: at least the bare server's.
  * nginx and rclone do not fsync what they store (the bare server and Nimbus do before their 201).
- * Each series begins after a `sync`, and the folders are deleted only after the last round (the
- * disk as quiet for every server: bench/lib/quiet-disk.ts).
+ * Each series runs on the servers in turns of 250 requests (bench/lib/interleaved.ts), each turn
+ * after a `sync`, and the folders are deleted only after the last round (the disk as quiet for
+ * every server: bench/lib/quiet-disk.ts).
  * Every server's output goes to a file; each answer's status is checked, and each listing's length.
  */
 import { randomBytes } from 'node:crypto';
 import type { Bench } from '../lib/context.js';
-import { deleting, settle, untilDeletionsAged } from '../lib/quiet-disk.js';
+import { deleting, untilDeletionsAged } from '../lib/quiet-disk.js';
 import { dav, expectStatus, startServers, type DavServer } from '../lib/dav-servers.js';
 import { fmt, verdict, type Row } from '../lib/report.js';
-import { jobsPerSecond, median, percentile } from '../lib/stats.js';
+import { interleavedSeries, TURN } from '../lib/interleaved.js';
+import { median, percentile } from '../lib/stats.js';
 
 const CONNECTIONS = 16;
 /** MOVE passes over the 4 KiB files per server and round: the round's sample is their median. */
@@ -33,8 +35,6 @@ const PROPFIND_BODY =
 /** Folder names of this run's own, so a run with BENCH_DATA never meets a folder an interrupted one left. */
 const RUN = randomBytes(3).toString('hex');
 
-const rate = (count: number, job: (i: number) => Promise<void>) => jobsPerSecond(count, CONNECTIONS, job);
-
 interface Samples {
   propfindMs: number[];
   put4k: number[];
@@ -43,57 +43,63 @@ interface Samples {
 }
 
 /**
- * One round on one server: PROPFIND samples, the two PUT series and the MOVE series, in folders
- * noted in `made` to be removed after the last round (bench/lib/quiet-disk.ts says why).
+ * One round on every server: PROPFIND samples, the two PUT series and the MOVE passes, each in
+ * turns across the servers (bench/lib/interleaved.ts), in folders noted in `made` to be removed
+ * after the last round (bench/lib/quiet-disk.ts says why).
  */
-async function roundOn(s: DavServer, round: number, b: Bench, out: Samples, made: [DavServer, string][]): Promise<void> {
+async function roundOn(
+  servers: DavServer[],
+  round: number,
+  b: Bench,
+  samplesOf: (s: DavServer) => Samples,
+  made: [DavServer, string][],
+): Promise<void> {
   const files = b.ds.spec.bigFolderFiles;
-  const times: number[] = [];
-  for (let i = 0; i < PROPFIND_REQUESTS; i++) {
-    const t0 = performance.now();
-    const text = await expectStatus(
-      await dav('PROPFIND', s.bigFolder, { Depth: '1', 'Content-Type': 'application/xml' }, PROPFIND_BODY),
-      [207],
-      `${s.name} PROPFIND`,
-    );
-    times.push(performance.now() - t0);
-    const responses = text.match(/<([A-Za-z0-9]+:)?response[\s>]/g)?.length ?? 0;
-    if (responses !== files + 1) throw new Error(`${s.name} PROPFIND listed ${responses - 1} entries, not ${files}`);
+  for (const s of servers) {
+    const times: number[] = [];
+    for (let i = 0; i < PROPFIND_REQUESTS; i++) {
+      const t0 = performance.now();
+      const text = await expectStatus(
+        await dav('PROPFIND', s.bigFolder, { Depth: '1', 'Content-Type': 'application/xml' }, PROPFIND_BODY),
+        [207],
+        `${s.name} PROPFIND`,
+      );
+      times.push(performance.now() - t0);
+      const responses = text.match(/<([A-Za-z0-9]+:)?response[\s>]/g)?.length ?? 0;
+      if (responses !== files + 1) throw new Error(`${s.name} PROPFIND listed ${responses - 1} entries, not ${files}`);
+    }
+    samplesOf(s).propfindMs.push(percentile(times, 50));
   }
-  out.propfindMs.push(percentile(times, 50));
   const count = putCount(b);
-  for (const [size, series] of [
-    [4096, out.put4k],
-    [65_536, out.put64k],
+  const inTurns = (job: (s: DavServer, i: number) => Promise<void>) => interleavedSeries(servers, count, CONNECTIONS, job);
+  for (const [size, key] of [
+    [4096, 'put4k'],
+    [65_536, 'put64k'],
   ] as const) {
     const dir = `dav-bench-${RUN}-${round}-${size}`;
-    const base = `${s.writeBase}${dir}/`;
-    await expectStatus(await dav('MKCOL', base), [201], `${s.name} MKCOL`);
-    const body = new Uint8Array(size).fill(round + 1);
-    settle();
-    series.push(
-      await rate(
-        count,
-        async (i) => void (await expectStatus(await dav('PUT', `${base}f-${i}.bin`, {}, body), [201, 204], `${s.name} PUT`)),
-      ),
-    );
-    if (size === 4096) {
-      // Back and forth (f → r → f → r), the median pass: one pass of ~0.3 s right after the PUTs
-      // swung by ±30 % from round to round.
-      const passes: number[] = [];
-      for (let pass = 0; pass < MOVE_PASSES; pass++) {
-        const [from, to] = pass % 2 === 0 ? ['f', 'r'] : ['r', 'f'];
-        settle();
-        passes.push(
-          await rate(count, async (i) => {
-            const headers = { Destination: `${base}${to}-${i}.bin`, Overwrite: 'F' };
-            await expectStatus(await dav('MOVE', `${base}${from}-${i}.bin`, headers), [201, 204], `${s.name} MOVE`);
-          }),
-        );
-      }
-      out.move.push(median(passes));
+    const base = (s: DavServer) => `${s.writeBase}${dir}/`;
+    for (const s of servers) {
+      await expectStatus(await dav('MKCOL', base(s)), [201], `${s.name} MKCOL`);
+      made.push([s, dir]);
     }
-    made.push([s, dir]);
+    const body = new Uint8Array(size).fill(round + 1);
+    const puts = await inTurns(
+      async (s, i) => void (await expectStatus(await dav('PUT', `${base(s)}f-${i}.bin`, {}, body), [201, 204], `${s.name} PUT`)),
+    );
+    for (const [n, s] of servers.entries()) samplesOf(s)[key].push(puts[n].perSec);
+    if (size !== 4096) continue;
+    // Back and forth (f → r → f → r), the median pass: one pass of ~0.3 s right after the PUTs
+    // swung by ±30 % from round to round.
+    const passes: number[][] = servers.map(() => []);
+    for (let pass = 0; pass < MOVE_PASSES; pass++) {
+      const [from, to] = pass % 2 === 0 ? ['f', 'r'] : ['r', 'f'];
+      const moved = await inTurns(async (s, i) => {
+        const headers = { Destination: `${base(s)}${to}-${i}.bin`, Overwrite: 'F' };
+        await expectStatus(await dav('MOVE', `${base(s)}${from}-${i}.bin`, headers), [201, 204], `${s.name} MOVE`);
+      });
+      for (const n of servers.keys()) passes[n].push(moved[n].perSec);
+    }
+    for (const [n, s] of servers.entries()) samplesOf(s).move.push(median(passes[n]));
   }
 }
 
@@ -105,10 +111,10 @@ export async function davRows(b: Bench): Promise<Row[]> {
   try {
     // A warm-up round (JIT, connection pools, the listing in the page cache) that does not count.
     const warm: Samples = { propfindMs: [], put4k: [], put64k: [], move: [] };
-    for (const s of servers) await roundOn(s, -1, b, warm, made);
+    await roundOn(servers, -1, b, () => warm, made);
     for (let round = 0; round < b.rounds; round++) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) await roundOn(s, round, b, samples.get(s.name)!, made);
+      await roundOn(order, round, b, (s) => samples.get(s.name)!, made);
       const line = (k: keyof Samples, f: (v: number) => string) =>
         servers.map((s) => `${s.name} ${f(samples.get(s.name)![k].at(-1)!)}`).join(', ');
       b.log(`  dav round ${round + 1}: PROPFIND p50 ${line('propfindMs', fmt.ms)}`);
@@ -157,7 +163,7 @@ function rowsFrom(b: Bench, samples: Map<DavServer['name'], Samples>): Row[] {
       ratio: fmt.ratio(ratio),
       target: '≥ 1 × the bare server',
       verdict: verdict(ratio >= 1),
-      detail: `${CONNECTIONS} keep-alive connections (Node's fetch), into a fresh folder per round, \`sync\` before each series and the folders deleted after the last round (bench/lib/quiet-disk.ts)${k === 'move' ? `, the files moved to new names and back ${MOVE_PASSES} times (a round's sample the median pass)` : ''}; ${NO_FSYNC}. ${all(k, perSec)}.`,
+      detail: `${CONNECTIONS} keep-alive connections (Node's fetch), into a fresh folder per round, the servers in turns of ${TURN} (bench/lib/interleaved.ts), \`sync\` before each turn and the folders deleted after the last round (bench/lib/quiet-disk.ts)${k === 'move' ? `, the files moved to new names and back ${MOVE_PASSES} times (a round's sample the median pass)` : ''}; ${NO_FSYNC}. ${all(k, perSec)}.`,
     });
   }
   return rows;
