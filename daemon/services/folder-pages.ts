@@ -16,7 +16,7 @@ import type { FileMeta } from '../storage/index-tree.js';
 import type { JsonBytes } from '../util/json-bytes.js';
 import { VersionedMap } from '../util/versioned-map.js';
 
-/** Pages kept at most, the oldest dropped first; only pages up to 64 KiB (~400 entries), so at most 4 MiB. */
+/** Pages kept at most, one a folder (the last one asked for), the oldest folder dropped first; only pages up to 64 KiB (~400 entries), so at most 4 MiB. */
 const MAX_PAGES = 64;
 const MAX_PAGE_BYTES = 64 * 1024;
 

@@ -2,12 +2,11 @@ import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
 import { CaseFolds } from './case-folds.js';
 import type { ChangeFeed } from './change-feed.js';
-import { addToTotals, completeTree, countTotals, ensureChain, folderAt, folderChain } from './index-tree.js';
+import { addToTotals, completeTree, countTotals, emptyUser, ensureChain, folderAt, folderChain } from './index-tree.js';
 import { diffFiles, diffFolders } from './index-diff.js';
 import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { graftFolder, relinkFolder } from './index-relink.js';
 import { MoveEchoes } from './move-echoes.js';
-import { VersionedMap } from '../util/versioned-map.js';
 
 export { foldName } from './case-folds.js';
 export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
@@ -84,7 +83,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
   ensureUser(username: string): UserNode {
     let node = this.users.get(username);
     if (!node) {
-      node = { root: new VersionedMap(), folders: new Map(), usedBytes: 0 };
+      node = emptyUser();
       this.users.set(username, node);
     }
     return node;

@@ -61,6 +61,11 @@ function completeFolder(folder: FolderInput): void {
   sumFolder(folder as FolderNode);
 }
 
+/** A user with nothing indexed yet; its root's files count their changes, as a folder's do (services/folder-pages.ts). */
+export function emptyUser(): UserNode {
+  return { root: new VersionedMap(), folders: new Map(), usedBytes: 0 };
+}
+
 export function emptyFolder(mtimeMs: number, id: DirId = NO_ID): FolderNode {
   return {
     files: new VersionedMap(),

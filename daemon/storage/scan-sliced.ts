@@ -4,14 +4,13 @@
  * time with the event loop let through between slices (`slicer`, sliced-dir.ts).
  */
 import { fstatSync, lstatSync } from 'node:fs';
-import { folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
+import { emptyUser, folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
 import { isAddressableName, noteLeftover, placeBelow, USER_DIR, withUsage, type Into, type Leftover, type Place } from './scan-rules.js';
 import { DIR_FLAGS, openDirOrNull, readdirSyncOrNull, slicer, type SyncDir } from './sliced-dir.js';
-import { VersionedMap } from '../util/versioned-map.js';
 
 /** `scanUserDir` on Linux: the same reads and the same rules, made synchronously in slices. */
 export async function scanUserDirSliced(storageDir: string, username: string, leftovers: Leftover[] | null): Promise<UserNode> {
-  const node: UserNode = { root: new VersionedMap(), folders: new Map(), usedBytes: 0, unaddressable: 0 };
+  const node: UserNode = { ...emptyUser(), unaddressable: 0 };
   // The storage directory is the operator's choice (followed); the user's directory is not.
   const root = openDirOrNull(storageDir, DIR_FLAGS);
   if (!root) return node;

@@ -13,12 +13,11 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
+import { emptyUser, folderOfDir, sumFolder, type FileMeta, type UserNode } from './index-tree.js';
 import { isNoDir, readdirOrNull } from './fs-helpers.js';
 import { OpenDir, VIA_PROC } from './safe-dir.js';
 import { isAddressableName, noteLeftover, placeBelow, USER_DIR, withUsage, type Into, type Leftover, type Place } from './scan-rules.js';
 import { scanUserDirSliced, statIntoSliced } from './scan-sliced.js';
-import { VersionedMap } from '../util/versioned-map.js';
 
 export { isAddressableName, isFolderPathInLimits, type Leftover } from './scan-rules.js';
 
@@ -34,7 +33,7 @@ export { isAddressableName, isFolderPathInLimits, type Leftover } from './scan-r
  */
 export async function scanUserDir(storageDir: string, username: string, leftovers: Leftover[] | null = null): Promise<UserNode> {
   if (VIA_PROC) return scanUserDirSliced(storageDir, username, leftovers);
-  const node: UserNode = { root: new VersionedMap(), folders: new Map(), usedBytes: 0, unaddressable: 0 };
+  const node: UserNode = { ...emptyUser(), unaddressable: 0 };
   const dir = await openOrNull(() => OpenDir.open(storageDir, [username]));
   if (!dir) return node;
   try {

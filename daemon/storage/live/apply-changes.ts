@@ -3,13 +3,12 @@ import type { FileIndex } from '../file-index.js';
 import type { Storage } from '../storage.js';
 import { lstatBelow } from '../safe-ops.js';
 import { trackTouches, type Touches } from '../safe-touched.js';
-import { joinFolder } from '../index-tree.js';
+import { emptyUser, joinFolder } from '../index-tree.js';
 import { splitFolder } from '../paths.js';
 import { isAddressableName, isFolderPathInLimits } from '../scan.js';
 import { isTombstone } from '../tombstones.js';
 import type { Look } from './settle.js';
 import type { DirAt, Location } from './subscription.js';
-import { VersionedMap } from '../../util/versioned-map.js';
 
 /** What applying changes to the index needs: the index, who the users are, the orphan list. */
 export interface IndexTarget {
@@ -145,7 +144,7 @@ export function applyRemovals(t: IndexTarget, removals: Removal[], looks: Look[]
       if (!stat?.isFile()) index.removeFile(r.username, r.folder, r.file);
     } else if (!stat?.isDirectory()) {
       if (r.folder !== null) index.removeFolder(r.username, r.folder);
-      else index.replaceUser(r.username, { root: new VersionedMap(), folders: new Map(), usedBytes: 0 });
+      else index.replaceUser(r.username, emptyUser());
     }
   });
 }
