@@ -62,6 +62,16 @@ export const invalidToken = (message: string, status: 400 | 404 = 400) => new Ap
 export const notFound = (code: ErrorCode, message: string) => new ApiError(code, message);
 export const conflict = (code: ErrorCode, message: string) => new ApiError(code, message);
 /**
+ * 409 `conflict` from the database: a commit refused because another daemon changed the same
+ * rows first. Nothing of it was written and the store holds the database's rows again, so a
+ * change decided on rows this daemon had not yet heard of may be decided once more.
+ */
+export class CommitConflict extends ApiError {
+  constructor() {
+    super('conflict', 'Someone else changed this at the same time; the current state was reloaded, try again');
+  }
+}
+/**
  * 507 `quota_exceeded`, with the bytes the request needed (when its size was known) and what
  * was left of the quota, so a client can say both in its own words and units (the body's
  * `needed` and `available`; `error` keeps the daemon's sentence).

@@ -16,6 +16,11 @@ export interface Change {
   /** Whether the key was in the durable state before this change-set (UPDATE/DELETE, else INSERT). */
   existed: boolean;
   value: unknown;
+  /**
+   * A delete of the row only as this daemon knew it (TrackedMap.deleteExisting): its JSON then.
+   * Refused (409) when the row is gone or holds anything else.
+   */
+  expected?: string;
 }
 
 /** What one `commit()` call changed since the previous one. */

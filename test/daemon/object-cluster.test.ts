@@ -19,6 +19,7 @@ import { S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
 import { Database } from '../../daemon/store/postgres/database.js';
 import { MIGRATIONS } from '../../daemon/store/postgres/migrations/index.js';
 import reservations from '../../daemon/store/postgres/migrations/002-reservations.js';
+import type { StoredFile } from '../../daemon/store/schema.js';
 import { Store } from '../../daemon/store/store.js';
 import { sharedPostgres, sharedS3, startPostgres } from '../helpers/engines.js';
 
@@ -62,11 +63,12 @@ async function upload(storage: ObjectStorage, username: string, folder: string |
   }
 }
 
-async function overwrite(storage: ObjectStorage, username: string, folder: string | null, file: string, body: string) {
+/** `keepAs`: the replaced file's object stays, its row the version record of that id. */
+async function overwrite(storage: ObjectStorage, username: string, folder: string | null, file: string, body: string, keepAs?: string) {
   const ticket = storage.beginUpload(username, folder);
   try {
     const received = await storage.receive(Readable.from([Buffer.from(body)]), () => undefined);
-    return await storage.placeUpload(received, ticket, file, true, () => true);
+    return await storage.placeUpload(received, ticket, file, true, () => true, keepAs === undefined ? undefined : { id: keepAs, path: '' });
   } finally {
     storage.endUpload(ticket);
   }
@@ -223,6 +225,71 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     await expect(upload(a.storage, 'ana', null, 'taken.txt', 'from A')).rejects.toMatchObject({ code: 'file_exists' });
     const named = (await a.database.query<{ key: string }>('SELECT key FROM files')).rows.map((r) => `files/${r.key}`);
     expect(named).toHaveLength(2);
+    expect(await bucketKeys(a.objects)).toEqual(named.sort());
+  });
+
+  it('a rename, move, trash or delete through B of a file A has just overwritten, before B heard of it, acts on the new file: not a 409', async () => {
+    // The cluster soak saw the 409: an overwrite through one daemon replaces the file's row (the
+    // old one becomes its version), then the same client's rename through another daemon updated the old row.
+    await a.storage.createFolder('ana', 'docs');
+    const trashId = 'trash-item-1';
+    const steps: [string, (file: string) => Promise<unknown>, string | null, string][] = [
+      ['rename', (file) => b.storage.renameFile('ana', null, file, `${file}.renamed`), null, 'renamed'],
+      ['move', (file) => b.storage.moveFile('ana', null, file, 'docs'), 'docs', ''],
+      [
+        'trash',
+        (file) => b.storage.trash.moveIn({ username: 'ana', folder: null, name: file, kind: 'file', id: trashId }, () => undefined),
+        null,
+        'trashed',
+      ],
+      ['delete', (file) => b.storage.deleteFile('ana', null, file), null, 'deleted'],
+    ];
+    for (const [step, act, folder, suffix] of steps) {
+      const file = `${step}.txt`;
+      await upload(a.storage, 'ana', null, file, 'first');
+      await vi.waitFor(() => expect(b.index.getFile('ana', null, file)?.size).toBe(5));
+      holdReadsUntilNextWrite(b);
+      await overwrite(a.storage, 'ana', null, file, 'second!', `version-of-${step}`);
+      expect(b.index.getFile('ana', null, file)?.size, step).toBe(5);
+      await act(file);
+      const rows = (
+        await a.database.query<{ key: string; value: StoredFile }>("SELECT key, data AS value FROM files WHERE data->>'name' LIKE $1", [
+          `${file}%`,
+        ])
+      ).rows;
+      if (suffix === 'deleted') expect(rows, step).toEqual([]);
+      else {
+        expect(rows, step).toHaveLength(1);
+        expect(rows[0].value.size, step).toBe(7);
+        if (suffix === 'renamed') expect(rows[0].value.name).toBe(`${file}.renamed`);
+        if (suffix === 'trashed') expect(rows[0].value.trashId).toBe(trashId);
+        if (folder !== null) expect(rows[0].value.folderId).toBe(a.storage.rows.folderId('ana', folder));
+      }
+      expect(b.index.getFile('ana', null, file), step).toBeUndefined();
+    }
+    // Each overwrite kept the replaced object as a version: none was deleted with a row it no longer belonged to.
+    const kept = (await a.database.query<{ id: string }>("SELECT data->>'objectId' AS id FROM versions")).rows.map((r) => `files/${r.id}`);
+    expect(kept).toHaveLength(steps.length);
+    const inBucket = await bucketKeys(a.objects);
+    for (const key of kept) expect(inBucket).toContain(key);
+  });
+
+  it('an overwrite through B of a name A has just renamed away, before B heard of it, makes a new file: the renamed one stays', async () => {
+    await upload(a.storage, 'ana', null, 'old-name.txt', 'kept');
+    await vi.waitFor(() => expect(b.index.getFile('ana', null, 'old-name.txt')?.size).toBe(4));
+    holdReadsUntilNextWrite(b);
+    await a.storage.renameFile('ana', null, 'old-name.txt', 'new-name.txt');
+    expect(b.index.getFile('ana', null, 'old-name.txt')?.size).toBe(4);
+    await overwrite(b.storage, 'ana', null, 'old-name.txt', 'made anew', 'never-kept');
+    const rows = (
+      await a.database.query<{ name: string; size: number }>("SELECT data->>'name' AS name, (data->>'size')::int AS size FROM files")
+    ).rows;
+    expect(rows.sort((x, y) => x.name.localeCompare(y.name))).toEqual([
+      { name: 'new-name.txt', size: 4 },
+      { name: 'old-name.txt', size: 9 },
+    ]);
+    expect((await a.database.query('SELECT 1 FROM versions')).rows).toEqual([]);
+    const named = (await a.database.query<{ key: string }>('SELECT key FROM files')).rows.map((r) => `files/${r.key}`);
     expect(await bucketKeys(a.objects)).toEqual(named.sort());
   });
 

@@ -11,12 +11,25 @@ describe('TrackedMap', () => {
     map.set('a', 1).set('a', 2).set('b', 3);
     map.delete('b');
     map.delete('never');
-    expect([...map.takeDirty()].sort()).toEqual(['a', 'b']);
-    expect(map.takeDirty().size).toBe(0);
+    expect([...map.takeDirty().keys].sort()).toEqual(['a', 'b']);
+    expect(map.takeDirty().keys.size).toBe(0);
     map.clear();
-    expect([...map.takeDirty()]).toEqual(['a']);
+    expect([...map.takeDirty().keys]).toEqual(['a']);
     map.touch('x');
-    expect([...map.takeDirty()]).toEqual(['x']);
+    expect([...map.takeDirty().keys]).toEqual(['x']);
+  });
+
+  it('names the keys deleted with deleteExisting apart, with the record as it was, until taken', () => {
+    const map = new TrackedMap<number>();
+    map.set('a', 1).set('b', 2).set('c', 3);
+    map.takeDirty();
+    map.deleteExisting('a');
+    map.delete('b');
+    map.deleteExisting('never');
+    const taken = map.takeDirty();
+    expect([...taken.keys].sort()).toEqual(['a', 'b']);
+    expect([...taken.mustExist]).toEqual([['a', 1]]);
+    expect(map.takeDirty().mustExist.size).toBe(0);
   });
 
   it('records nothing that a backend loads or applies', () => {
@@ -32,7 +45,7 @@ describe('TrackedMap', () => {
       ['b', 2],
       ['c', 3],
     ]);
-    expect(map.takeDirty().size).toBe(0);
+    expect(map.takeDirty().keys.size).toBe(0);
   });
 
   it('records nothing when tracking is off (a backend that writes snapshots)', () => {
@@ -41,6 +54,6 @@ describe('TrackedMap', () => {
     map.set('a', 1);
     map.delete('a');
     map.touch('a');
-    expect(map.takeDirty().size).toBe(0);
+    expect(map.takeDirty().keys.size).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * the locks and the upload tickets, and the few steps every one of them takes. The modules
  * import this, not ObjectStorage, so none of them imports another in a circle.
  */
-import { ApiError, notFound } from '../../errors.js';
+import { ApiError, CommitConflict, notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { StoredFile, StoredFolder } from '../../store/schema.js';
 import type { FileIndex } from '../file-index.js';
@@ -66,6 +66,24 @@ export class ObjectParts {
     assertComponent(file);
   }
 
+  /**
+   * Runs `change` (a change of rows decided under the locks, then committed), and once more
+   * when its commit was refused as a conflict, after catching up with the other daemons. The
+   * likeliest cause is a row this daemon had not heard of yet: the cluster soak saw a client's
+   * rename through one daemon answer 409 just after its overwrite through another had replaced
+   * the file's row. Run again, the change is decided on the rows as they are (the rename
+   * renames the new file; a rename onto a name taken meanwhile answers `file_exists`). A
+   * conflict again, or a daemon alone (no catch-up), answers the 409.
+   */
+  async changeRows<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } catch (err) {
+      if (!(err instanceof CommitConflict && (await this.store.catchUp(true)))) throw err;
+      return change();
+    }
+  }
+
   /** Changes one file row, commits (with what `beforeCommit` changes in the store), then shows it in the index. */
   async putFile(row: StoredFile, beforeCommit: () => void = () => undefined): Promise<void> {
     this.store.files.set(row.id, row);
@@ -77,11 +95,15 @@ export class ObjectParts {
   /**
    * Deletes rows in one commit, then their files' objects (a failure there leaves orphans for
    * the sweeper). The folders are applied first, parents first: a subtree leaves the index
-   * as one folder.removed, not one event per file.
+   * as one folder.removed, not one event per file. `mustExist`: the commit is refused (409)
+   * if any of the rows is gone from the database: another daemon's overwrite has replaced
+   * that file's row and made its object a version's, which must stay (changeRows then decides
+   * again on the rows as they are). Without it, a row gone is taken as deleted (the trash's
+   * purge on two daemons at once).
    */
-  async deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void> {
-    for (const f of files) this.store.files.delete(f.id);
-    for (const f of folders) this.store.folders.delete(f.id);
+  async deleteRows(files: StoredFile[], folders: StoredFolder[], mustExist = false): Promise<void> {
+    for (const f of files) this.store.files[mustExist ? 'deleteExisting' : 'delete'](f.id);
+    for (const f of folders) this.store.folders[mustExist ? 'deleteExisting' : 'delete'](f.id);
     await this.store.commit();
     for (const f of folders) this.rows.applyFolder(f.id, undefined);
     for (const f of files) this.rows.applyFile(f.id, undefined);

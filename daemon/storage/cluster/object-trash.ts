@@ -29,8 +29,10 @@ export interface ObjectTrashParts {
   readonly store: Store;
   readonly index: FileIndex;
   readonly rows: IndexedRows;
+  /** Runs a change of rows, once more after a catch-up when its commit met another daemon's change (ObjectParts). */
+  changeRows<T>(change: () => Promise<T>): Promise<T>;
   /** Deletes rows in one commit, then their files' objects. */
-  deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
+  deleteRows(files: StoredFile[], folders: StoredFolder[], mustExist?: boolean): Promise<void>;
   /** A folder row and every row below it not in the trash, parents first. */
   visibleSubtree(id: string): { files: StoredFile[]; folders: StoredFolder[] };
 }
@@ -38,73 +40,77 @@ export interface ObjectTrashParts {
 export class ObjectTrash implements TrashStorage {
   constructor(private readonly s: ObjectTrashParts) {}
 
-  async moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
-    const { username, folder, name, kind, id } = target;
-    const s = this.s;
-    const at = joinFolder(folder, name);
-    const missing = () =>
-      kind === 'file' ? notFound('file_not_found', 'File not found') : notFound('folder_not_found', 'Folder not found');
-    // As a delete: a file's directory shared; a folder exclusively (its parents shared), so nothing is placed into it meanwhile.
-    const hold = (fn: () => Promise<Trashed>) =>
-      kind === 'file'
-        ? s.live.run(keysOf(username, folder), false, fn)
-        : s.live.run(keysOf(username, folder), false, () => s.live.run([folderKey(username, at)], true, fn));
-    return hold(async () => {
-      let files: StoredFile[] = [];
-      let folders: StoredFolder[] = [];
-      if (kind === 'file') {
-        const fileId = s.rows.fileId(username, folder, name);
-        if (fileId === undefined) throw missing();
-        files = [{ ...s.rows.files.get(fileId)!, trashId: id }];
-      } else {
-        const folderId = s.rows.folderId(username, at);
-        if (folderId === undefined) throw missing();
-        s.tickets.voidAll(username, at);
-        // The whole subtree is one item: every row of it marked, so a restore finds them all (rows.inTrash).
-        const subtree = s.visibleSubtree(folderId);
-        folders = subtree.folders.map((f) => ({ ...f, trashId: id }));
-        files = subtree.files.map((f) => ({ ...f, trashId: id }));
-      }
-      let trashed = null as Trashed | null;
-      await this.#commitRows(files, folders, () => {
-        trashed = takeOutOfIndex(s.index, target);
-        record(trashed);
+  moveIn(target: TrashTarget, record: (trashed: Trashed) => void): Promise<Trashed> {
+    return this.s.changeRows(async () => {
+      const { username, folder, name, kind, id } = target;
+      const s = this.s;
+      const at = joinFolder(folder, name);
+      const missing = () =>
+        kind === 'file' ? notFound('file_not_found', 'File not found') : notFound('folder_not_found', 'Folder not found');
+      // As a delete: a file's directory shared; a folder exclusively (its parents shared), so nothing is placed into it meanwhile.
+      const hold = (fn: () => Promise<Trashed>) =>
+        kind === 'file'
+          ? s.live.run(keysOf(username, folder), false, fn)
+          : s.live.run(keysOf(username, folder), false, () => s.live.run([folderKey(username, at)], true, fn));
+      return hold(async () => {
+        let files: StoredFile[] = [];
+        let folders: StoredFolder[] = [];
+        if (kind === 'file') {
+          const fileId = s.rows.fileId(username, folder, name);
+          if (fileId === undefined) throw missing();
+          files = [{ ...s.rows.files.get(fileId)!, trashId: id }];
+        } else {
+          const folderId = s.rows.folderId(username, at);
+          if (folderId === undefined) throw missing();
+          s.tickets.voidAll(username, at);
+          // The whole subtree is one item: every row of it marked, so a restore finds them all (rows.inTrash).
+          const subtree = s.visibleSubtree(folderId);
+          folders = subtree.folders.map((f) => ({ ...f, trashId: id }));
+          files = subtree.files.map((f) => ({ ...f, trashId: id }));
+        }
+        let trashed = null as Trashed | null;
+        await this.#commitRows(files, folders, () => {
+          trashed = takeOutOfIndex(s.index, target);
+          record(trashed);
+        });
+        return trashed!;
       });
-      return trashed!;
     });
   }
 
-  async restore(target: RestoreTarget, record: (placed: Placed) => void): Promise<Placed> {
-    const { username, kind, id, as, folder } = target;
-    const s = this.s;
-    return s.live.run(keysOf(username, folder), false, async () => {
-      const held = s.rows.inTrash(id, username);
-      if (held.files.length === 0 && held.folders.length === 0) throw notFound('trash_item_not_found', 'Trash item not found');
-      // The folder it goes back to, made again level by level where it is gone, as the disk path does.
-      const parent = folderPathRows(s.rows, username, folder);
-      const parentMtimeMs = parent.id === null ? null : (parent.made.at(-1) ?? s.rows.folders.get(parent.id)!).mtimeMs;
-      if (parent.made.length === 0) {
-        if (s.rows.fileId(username, folder, as) !== undefined) throw new NameTaken('file');
-        if (s.rows.childFolderId(username, parent.id, as) !== undefined) throw new NameTaken('folder');
-      }
-      let restoredFiles: StoredFile[];
-      let restoredFolders: StoredFolder[];
-      let placed: Placed;
-      if (kind === 'folder') {
-        const subtree = restoredSubtree(held, username, parent.id, as);
-        restoredFolders = [...parent.made, ...subtree.folders];
-        restoredFiles = subtree.files;
-        placed = subtree.placed;
-      } else {
-        restoredFolders = parent.made;
-        restoredFiles = held.files.map((f) => ({ ...f, name: as, folderId: parent.id, trashId: null }));
-        placed = { files: new Map(held.files.map((f) => [as, metaOf(f)])), folderMtimeMs: parentMtimeMs };
-      }
-      await this.#commitRows(restoredFiles, restoredFolders, () => {
-        showRestored(s.index, target, placed);
-        record(placed);
+  restore(target: RestoreTarget, record: (placed: Placed) => void): Promise<Placed> {
+    return this.s.changeRows(async () => {
+      const { username, kind, id, as, folder } = target;
+      const s = this.s;
+      return s.live.run(keysOf(username, folder), false, async () => {
+        const held = s.rows.inTrash(id, username);
+        if (held.files.length === 0 && held.folders.length === 0) throw notFound('trash_item_not_found', 'Trash item not found');
+        // The folder it goes back to, made again level by level where it is gone, as the disk path does.
+        const parent = folderPathRows(s.rows, username, folder);
+        const parentMtimeMs = parent.id === null ? null : (parent.made.at(-1) ?? s.rows.folders.get(parent.id)!).mtimeMs;
+        if (parent.made.length === 0) {
+          if (s.rows.fileId(username, folder, as) !== undefined) throw new NameTaken('file');
+          if (s.rows.childFolderId(username, parent.id, as) !== undefined) throw new NameTaken('folder');
+        }
+        let restoredFiles: StoredFile[];
+        let restoredFolders: StoredFolder[];
+        let placed: Placed;
+        if (kind === 'folder') {
+          const subtree = restoredSubtree(held, username, parent.id, as);
+          restoredFolders = [...parent.made, ...subtree.folders];
+          restoredFiles = subtree.files;
+          placed = subtree.placed;
+        } else {
+          restoredFolders = parent.made;
+          restoredFiles = held.files.map((f) => ({ ...f, name: as, folderId: parent.id, trashId: null }));
+          placed = { files: new Map(held.files.map((f) => [as, metaOf(f)])), folderMtimeMs: parentMtimeMs };
+        }
+        await this.#commitRows(restoredFiles, restoredFolders, () => {
+          showRestored(s.index, target, placed);
+          record(placed);
+        });
+        return placed;
       });
-      return placed;
     });
   }
 

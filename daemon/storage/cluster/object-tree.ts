@@ -78,34 +78,38 @@ export class ObjectTree extends ObjectFolders {
   // ---- files -------------------------------------------------------------------------
 
   /** Deletes a file for good: its row, then its object. */
-  async deleteFile(username: string, folder: string | null, file: string): Promise<void> {
-    this.checkNames(username, folder, file);
-    this.requireFile(username, folder, file);
-    await this.live.run(keysOf(username, folder), false, async () => {
-      const id = this.rows.fileId(username, folder, file);
-      if (id === undefined) throw notFound('file_not_found', 'File not found');
-      await this.deleteRows([this.rows.files.get(id)!], []);
+  deleteFile(username: string, folder: string | null, file: string): Promise<void> {
+    return this.changeRows(async () => {
+      this.checkNames(username, folder, file);
+      this.requireFile(username, folder, file);
+      await this.live.run(keysOf(username, folder), false, async () => {
+        const id = this.rows.fileId(username, folder, file);
+        if (id === undefined) throw notFound('file_not_found', 'File not found');
+        await this.deleteRows([this.rows.files.get(id)!], [], true);
+      });
     });
   }
 
   /** Renames a file: its row only. Never replaces another file. */
-  async renameFile(username: string, folder: string | null, file: string, newName: string, whileLocked?: () => void): Promise<void> {
-    this.checkNames(username, folder, file);
-    assertComponent(newName);
-    this.requireFile(username, folder, file);
-    if (file === newName) return;
-    if (this.index.getFile(username, folder, newName)) throw conflict('file_exists', 'A file with that name already exists');
-    await this.live.run(keysOf(username, folder), false, async () => {
-      const id = this.rows.fileId(username, folder, file);
-      if (id === undefined) throw notFound('file_not_found', 'File not found');
-      const other = this.rows.fileId(username, folder, newName);
-      if (other !== undefined && other !== id) throw conflict('file_exists', 'A file with that name already exists');
-      const row = this.rows.files.get(id)!;
-      // A folder of that name beside it too, as on disk (a rename() onto a directory fails).
-      if (this.rows.childFolderId(username, row.folderId, newName) !== undefined)
-        throw conflict('file_exists', 'A file with that name already exists');
-      // The share (and dead properties) that follow the file commit with its row, in one commit.
-      await this.putFile({ ...row, name: newName }, whileLocked);
+  renameFile(username: string, folder: string | null, file: string, newName: string, whileLocked?: () => void): Promise<void> {
+    return this.changeRows(async () => {
+      this.checkNames(username, folder, file);
+      assertComponent(newName);
+      this.requireFile(username, folder, file);
+      if (file === newName) return;
+      if (this.index.getFile(username, folder, newName)) throw conflict('file_exists', 'A file with that name already exists');
+      await this.live.run(keysOf(username, folder), false, async () => {
+        const id = this.rows.fileId(username, folder, file);
+        if (id === undefined) throw notFound('file_not_found', 'File not found');
+        const other = this.rows.fileId(username, folder, newName);
+        if (other !== undefined && other !== id) throw conflict('file_exists', 'A file with that name already exists');
+        const row = this.rows.files.get(id)!;
+        // A folder of that name beside it too, as on disk (a rename() onto a directory fails).
+        if (this.rows.childFolderId(username, row.folderId, newName) !== undefined)
+          throw conflict('file_exists', 'A file with that name already exists');
+        // The share (and dead properties) that follow the file commit with its row, in one commit.
+        await this.putFile({ ...row, name: newName }, whileLocked);
+      });
     });
   }
 
@@ -113,31 +117,33 @@ export class ObjectTree extends ObjectFolders {
    * Moves a file to another folder (or the root): its row only. `whileLocked` runs before the
    * commit (the share that follows the file commits with it).
    */
-  async moveFile(
+  moveFile(
     username: string,
     from: string | null,
     file: string,
     to: string | null,
     whileLocked: (meta: FileMeta) => void = () => undefined,
   ): Promise<FileMeta> {
-    this.checkNames(username, from, file);
-    this.checkNames(username, to, file);
-    this.requireFile(username, from, file);
-    this.requireFolder(username, to);
-    if (from === to) throw conflict('file_exists', 'A file with that name already exists in the target folder');
-    return this.live.run([...keysOf(username, from), ...keysOf(username, to)], false, async () => {
-      const id = this.rows.fileId(username, from, file);
-      if (id === undefined) throw notFound('file_not_found', 'File not found');
-      const toId = to === null ? null : this.rows.folderId(username, to);
-      if (toId === undefined) throw notFound('folder_not_found', 'Folder not found');
-      if (this.rows.fileId(username, to, file) !== undefined)
-        throw conflict('file_exists', 'A file with that name already exists in the target folder');
-      if (this.rows.childFolderId(username, toId, file) !== undefined)
-        throw conflict('folder_exists', `A folder with that name already exists ${to === null ? 'at the root' : 'in the target folder'}`);
-      const row = { ...this.rows.files.get(id)!, folderId: toId };
-      const meta = metaOf(row);
-      await this.putFile(row, () => whileLocked(meta));
-      return meta;
+    return this.changeRows(async () => {
+      this.checkNames(username, from, file);
+      this.checkNames(username, to, file);
+      this.requireFile(username, from, file);
+      this.requireFolder(username, to);
+      if (from === to) throw conflict('file_exists', 'A file with that name already exists in the target folder');
+      return this.live.run([...keysOf(username, from), ...keysOf(username, to)], false, async () => {
+        const id = this.rows.fileId(username, from, file);
+        if (id === undefined) throw notFound('file_not_found', 'File not found');
+        const toId = to === null ? null : this.rows.folderId(username, to);
+        if (toId === undefined) throw notFound('folder_not_found', 'Folder not found');
+        if (this.rows.fileId(username, to, file) !== undefined)
+          throw conflict('file_exists', 'A file with that name already exists in the target folder');
+        if (this.rows.childFolderId(username, toId, file) !== undefined)
+          throw conflict('folder_exists', `A folder with that name already exists ${to === null ? 'at the root' : 'in the target folder'}`);
+        const row = { ...this.rows.files.get(id)!, folderId: toId };
+        const meta = metaOf(row);
+        await this.putFile(row, () => whileLocked(meta));
+        return meta;
+      });
     });
   }
 

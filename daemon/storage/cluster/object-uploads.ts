@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import mime from 'mime-types';
-import { ApiError, conflict, fileTaken, notFound } from '../../errors.js';
+import { CommitConflict, conflict, fileTaken, notFound } from '../../errors.js';
 import type { StoredFile } from '../../store/schema.js';
 import type { KeepReplaced, ReceivedUpload } from '../upload-call.js';
 import { joinFolder, type FileMeta } from '../index-tree.js';
@@ -135,7 +135,7 @@ interface PlaceAttempt {
 }
 
 const isCommitConflict = (err: unknown, attempt: PlaceAttempt): boolean =>
-  attempt.committing && !attempt.committed && err instanceof ApiError && err.code === 'conflict';
+  attempt.committing && !attempt.committed && err instanceof CommitConflict;
 
 /** False without other daemons; a catch-up that cannot finish (the database away) throws 503. */
 async function catchUpAfterConflict(s: ObjectParts, attempt: PlaceAttempt): Promise<boolean> {
@@ -172,7 +172,8 @@ async function placeUnderLocks(s: ObjectParts, received: ReceivedObject, target:
     // A version kept of it is made in the same commit: its object stays, named by the version.
     const replaced = replacedId === undefined ? undefined : s.store.files.get(replacedId);
     const kept = replaced && target.keep;
-    if (replacedId !== undefined) s.store.files.delete(replacedId);
+    // Only the row as this daemon knows it: one renamed or replaced elsewhere meanwhile is not this name's (a 409, then placed again).
+    if (replacedId !== undefined) s.store.files.deleteExisting(replacedId);
     if (replaced && kept) {
       s.store.collection('versions').set(kept.id, {
         id: kept.id,

@@ -59,7 +59,7 @@ export function writtenKeys(sets: ChangeSet[]): Map<CollectionName, Set<string>>
 /** Writes one change-set: DELETEs, then UPDATEs, then INSERTs (so a record may take a name another just freed). */
 export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet): Promise<void> {
   const groups = groupChanges(changes);
-  for (const kind of ['delete', 'update', 'insert'] as const) {
+  for (const kind of ['delete', 'deleteExisting', 'update', 'insert'] as const) {
     for (const collection of COLLECTIONS) {
       const group = groups.get(`${kind}:${collection}`);
       if (!group) continue;
@@ -70,6 +70,11 @@ export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet):
       if (kind === 'delete') {
         // A row already deleted elsewhere is what this change wanted: not a conflict.
         await client.query(`DELETE FROM "${collection}" WHERE key = ANY($1::text[])`, [group.keys]);
+      } else if (kind === 'deleteExisting') {
+        const { rowCount } = await client.query(`DELETE FROM "${collection}" AS t USING ${ROWS} WHERE t.key = r.key AND t.data = r.data`, [
+          rowsJson(group.keys, group.data),
+        ]);
+        if (rowCount !== group.keys.length) throw new ChangeSetConflict(`${collection}: a record was deleted or changed elsewhere`);
       } else if (kind === 'update') {
         const { rowCount } = await client.query(`UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key`, [
           rowsJson(group.keys, group.data),
@@ -83,18 +88,20 @@ export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet):
   }
 }
 
-type Group = { kind: 'delete' | 'update' | 'insert'; collection: CollectionName; keys: string[]; data: string[] };
+type Group = { kind: 'delete' | 'deleteExisting' | 'update' | 'insert'; collection: CollectionName; keys: string[]; data: string[] };
 
 /** The changes by kind and table. */
 function groupChanges(changes: ChangeSet): Map<string, Group> {
   const groups = new Map<string, Group>();
   for (const change of changes) {
-    const kind = change.value === undefined ? 'delete' : change.existed ? 'update' : 'insert';
+    const kind =
+      change.value === undefined ? (change.expected !== undefined ? 'deleteExisting' : 'delete') : change.existed ? 'update' : 'insert';
     const id = `${kind}:${change.collection}`;
     let group = groups.get(id);
     if (!group) groups.set(id, (group = { kind, collection: change.collection, keys: [], data: [] }));
     group.keys.push(change.key);
     if (change.value !== undefined) group.data.push(change.value as string);
+    else if (change.expected !== undefined) group.data.push(change.expected);
   }
   return groups;
 }
@@ -110,6 +117,14 @@ export function oneStatement(changes: ChangeSet, notice: string): { text: string
   if (groups.size !== 1) return null;
   const { kind, collection, keys, data } = [...groups.values()][0];
   const notify = 'SELECT pg_notify($2, $3)';
+  // Fewer rows than named must write nothing: the statement then divides by zero (see above).
+  const notifyIfAllOfW = `${notify} WHERE 1 / (CASE WHEN (SELECT count(*) FROM w) = $4 THEN 1 ELSE 0 END) = 1`;
+  if (kind === 'deleteExisting') {
+    return {
+      text: `WITH w AS (DELETE FROM "${collection}" AS t USING ${ROWS} WHERE t.key = r.key AND t.data = r.data RETURNING 1) ${notifyIfAllOfW}`,
+      values: [rowsJson(keys, data), CHANGES_CHANNEL, notice, keys.length],
+    };
+  }
   if (kind === 'delete') {
     return {
       text: `WITH w AS (DELETE FROM "${collection}" WHERE key = ANY($1::text[])) ${notify}`,
@@ -130,9 +145,7 @@ export function oneStatement(changes: ChangeSet, notice: string): { text: string
     };
   }
   return {
-    text:
-      `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key RETURNING 1) ` +
-      `${notify} WHERE 1 / (CASE WHEN (SELECT count(*) FROM w) = $4 THEN 1 ELSE 0 END) = 1`,
+    text: `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key RETURNING 1) ${notifyIfAllOfW}`,
     values: [rows, CHANGES_CHANNEL, notice, keys.length],
   };
 }

@@ -6,8 +6,8 @@
  * Maps (follower.ts) and its commit rejects 409. The transaction ends with a NOTIFY naming the
  * changed keys; other daemons re-read them.
  */
-import { ApiError, databaseBusy, databaseUnavailable } from '../../errors.js';
-import type { ChangeSet, StoreHost } from '../backend.js';
+import { CommitConflict, databaseBusy, databaseUnavailable } from '../../errors.js';
+import type { Change, ChangeSet, StoreHost } from '../backend.js';
 import { COLLECTIONS, type CollectionName } from '../collections.js';
 import { ChangeSetConflict, applyChangeSet, followerUpdates, mergeDisjoint, oneStatement, writtenKeys } from './change-statements.js';
 import { Database } from './database.js';
@@ -21,9 +21,6 @@ export const noKnownKeys = (): KnownKeys => Object.fromEntries(COLLECTIONS.map((
 
 /** A NOTIFY payload must stay under 8000 bytes: above this, receivers are told to reload collections. */
 const NOTIFY_LIMIT = 7000;
-
-const conflictError = () =>
-  new ApiError('conflict', 'Someone else changed this at the same time; the current state was reloaded, try again');
 
 interface Pending {
   changes: ChangeSet;
@@ -74,14 +71,16 @@ export class ChangeWriter {
     for (const collection of COLLECTIONS) {
       const map = host.map(collection);
       const dirty = map.takeDirty();
-      if (dirty.size === 0) continue;
+      if (dirty.keys.size === 0) continue;
       const known = this.#deps.known[collection];
-      for (const key of dirty) {
+      for (const key of dirty.keys) {
         const value = map.get(key);
         const existed = known.has(key);
         if (value === undefined && !existed) continue; // made and removed before any write
         // Serialised now: the record may be changed in place before the flush runs.
-        changes.push({ collection, key, existed, value: value === undefined ? undefined : JSON.stringify(value) });
+        const change: Change = { collection, key, existed, value: value === undefined ? undefined : JSON.stringify(value) };
+        if (value === undefined && dirty.mustExist.has(key)) change.expected = JSON.stringify(dirty.mustExist.get(key));
+        changes.push(change);
         // Later change-sets build on this one.
         if (value === undefined) known.delete(key);
         else known.add(key);
@@ -124,7 +123,8 @@ export class ChangeWriter {
         batch.forEach((pending, i) => {
           const outcome = outcomes[i];
           if (!outcome) pending.resolve();
-          else if (outcome instanceof ChangeSetConflict || (outcome as { code?: string }).code === '23505') pending.reject(conflictError());
+          else if (outcome instanceof ChangeSetConflict || (outcome as { code?: string }).code === '23505')
+            pending.reject(new CommitConflict());
           else pending.reject(outcome);
         });
       // Refused for a busy pool, the commits answer at once: they already waited the pool's
