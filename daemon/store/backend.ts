@@ -17,8 +17,9 @@ export interface Change {
   existed: boolean;
   value: unknown;
   /**
-   * A delete of the row only as this daemon knew it (TrackedMap.deleteExisting): its JSON then.
-   * Refused (409) when the row is gone or holds anything else.
+   * An update or a delete (TrackedMap.deleteExisting) only of the record as this daemon knew
+   * it, in a Map that compares writes: that record's JSON. Refused (409) when the row is gone
+   * or holds anything else.
    */
   expected?: string;
 }

@@ -27,7 +27,10 @@ import { TrackedMap } from './tracked-map.js';
 interface CollectionSpec<R> {
   /** The record's key: the Map's key, and the `key` column in PostgreSQL. */
   key(record: R): string;
-  /** Object mode's file index (docs/cluster.md): empty in the other modes, and not carried by `nimbus migrate`. */
+  /**
+   * Object mode's file index (docs/cluster.md): empty in the other modes, and not carried by
+   * `nimbus migrate`. Its Maps compare writes (tracked-map.ts).
+   */
   fileIndex: boolean;
 }
 
@@ -77,9 +80,18 @@ export const RECORD_COLLECTIONS = COLLECTIONS.filter((name): name is RecordColle
 export const recordKey = (collection: CollectionName, record: unknown): string =>
   (COLLECTION_TABLE[collection].key as (record: unknown) => string)(record);
 
-/** An empty Map for each collection. */
+/**
+ * An empty Map for each collection. Object mode's rows are decided on what this daemon knows
+ * of them, so their Maps compare writes (tracked-map.ts): written only over that.
+ */
 export const newCollectionMaps = (): CollectionMaps =>
-  Object.fromEntries(COLLECTIONS.map((name) => [name, new TrackedMap()])) as CollectionMaps;
+  Object.fromEntries(
+    COLLECTIONS.map((name) => {
+      const map = new TrackedMap();
+      map.comparesWrites = COLLECTION_TABLE[name].fileIndex;
+      return [name, map];
+    }),
+  ) as CollectionMaps;
 
 /** Whether a name (read from a notification, say) is a collection's. */
 export const isCollection = (name: string): name is CollectionName => Object.hasOwn(COLLECTION_TABLE, name);

@@ -5,63 +5,79 @@
  * refresh the Map through `load` and `applyRemote`, which mark nothing: those records are
  * already in the database.
  *
+ * A Map that `comparesWrites` (object mode's file index: its rows are decided on what this
+ * daemon knows of them) also keeps each changed record as it was before its first change, so
+ * that the write applies only over that record: one another daemon changed meanwhile refuses
+ * the commit (409) instead of being overwritten with a change decided on what it used to be.
+ *
  * Cost on the hot path is one boolean test and one Set add; a backend that writes snapshots
  * (the embedded db.json) turns tracking off, and then `set` is a plain Map set.
  */
-/** What a Map changed since the last take: every key, and those deleted with deleteExisting (with the record as it was known). */
+/** What a Map changed since the last take: every key, and the records as they were known before, for the writes that compare. */
 export interface DirtyKeys {
   keys: ReadonlySet<string>;
-  mustExist: ReadonlyMap<string, unknown>;
+  expected: ReadonlyMap<string, unknown>;
 }
 
 export class TrackedMap<V> extends Map<string, V> {
   /** Whether changes are recorded (false: the backend writes whole snapshots). */
   tracking = true;
+  /** Whether updates (and deleteExisting) apply only over the record as this daemon knew it. */
+  comparesWrites = false;
   #dirty = new Set<string>();
-  /** Keys deleted with deleteExisting, each with the record as this daemon knew it. */
-  #mustExist = new Map<string, V>();
+  /** The records as they were before their first change since the last take (comparesWrites). */
+  #expected = new Map<string, V>();
 
   override set(key: string, value: V): this {
     // (Never constructed with entries: Map's constructor would call set() before #dirty exists.)
-    if (this.tracking) this.#dirty.add(key);
+    if (this.tracking) {
+      if (this.comparesWrites) this.#keepExpected(key);
+      this.#dirty.add(key);
+    }
     return super.set(key, value);
   }
 
+  /** Deletes a record, whatever another daemon has made of it meanwhile (one already gone is what was wanted). */
   override delete(key: string): boolean {
+    const existed = super.delete(key);
+    if (existed && this.tracking) {
+      this.#dirty.add(key);
+      this.#expected.delete(key);
+    }
+    return existed;
+  }
+
+  /**
+   * Deletes a record only as this daemon knew it (a Map that comparesWrites): when another
+   * daemon has deleted or changed it meanwhile, the commit is refused (409) instead of
+   * deleting what it has become. For a file whose object goes with its row: an overwrite
+   * elsewhere has made that object a version's, a rename elsewhere the row another name's.
+   */
+  deleteExisting(key: string): boolean {
+    if (!this.comparesWrites) throw new Error('deleteExisting needs a Map that compares writes');
+    if (this.tracking) this.#keepExpected(key);
     const existed = super.delete(key);
     if (existed && this.tracking) this.#dirty.add(key);
     return existed;
   }
 
-  /**
-   * Deletes a record only as this daemon knows it: when another daemon has deleted or changed
-   * it meanwhile, the commit is refused (409) instead of deleting what it has become, or taking
-   * its absence for the change wanted. For a file whose object goes with its row: an overwrite
-   * elsewhere has made that object a version's, a rename elsewhere has made the row another
-   * name's.
-   */
-  deleteExisting(key: string): boolean {
-    const before = super.get(key);
-    const existed = this.delete(key);
-    if (existed && this.tracking) this.#mustExist.set(key, before as V);
-    return existed;
-  }
-
   override clear(): void {
     if (this.tracking) for (const key of this.keys()) this.#dirty.add(key);
+    this.#expected.clear();
     super.clear();
   }
 
   /** Marks a record changed in place (e.g. a field of the stored object was assigned). */
   touch(key: string): void {
+    if (this.comparesWrites) throw new Error('A Map that compares writes is changed by set, not in place');
     if (this.tracking) this.#dirty.add(key);
   }
 
   /** The keys changed since the last call (or since the Map was loaded), forgetting them. */
   takeDirty(): DirtyKeys {
-    const taken = { keys: this.#dirty, mustExist: this.#mustExist };
+    const taken = { keys: this.#dirty, expected: this.#expected };
     if (taken.keys.size > 0) this.#dirty = new Set();
-    if (taken.mustExist.size > 0) this.#mustExist = new Map();
+    if (taken.expected.size > 0) this.#expected = new Map();
     return taken;
   }
 
@@ -70,12 +86,19 @@ export class TrackedMap<V> extends Map<string, V> {
     super.clear();
     for (const [key, value] of entries) super.set(key, value);
     this.#dirty.clear();
-    this.#mustExist.clear();
+    this.#expected.clear();
   }
 
   /** Applies a record read from the database (undefined: it is gone) without recording it. */
   applyRemote(key: string, value: V | undefined): void {
     if (value === undefined) super.delete(key);
     else super.set(key, value);
+  }
+
+  /** The record as it is now, kept at its first change since the last take (a new record has none). */
+  #keepExpected(key: string): void {
+    if (this.#dirty.has(key)) return;
+    const known = super.get(key);
+    if (known !== undefined) this.#expected.set(key, known);
   }
 }

@@ -274,6 +274,24 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     for (const key of kept) expect(inBucket).toContain(key);
   });
 
+  it('a rename through B of a file A has just moved, before B heard of it, renames it where it is now: the move is not undone', async () => {
+    await a.storage.createFolder('ana', 'docs');
+    await upload(a.storage, 'ana', null, 'wander.txt', 'here');
+    await vi.waitFor(() => expect(b.index.getFile('ana', null, 'wander.txt')?.size).toBe(4));
+    holdReadsUntilNextWrite(b);
+    await a.storage.moveFile('ana', null, 'wander.txt', 'docs');
+    expect(b.index.getFile('ana', null, 'wander.txt')?.size).toBe(4);
+    // B renames what it still sees at the root: caught up, the file is no longer there (404), and stays moved.
+    await expect(b.storage.renameFile('ana', null, 'wander.txt', 'renamed.txt')).rejects.toMatchObject({ code: 'file_not_found' });
+    const rows = (
+      await a.database.query<{ name: string; folder: string | null }>(
+        "SELECT data->>'name' AS name, data->>'folderId' AS folder FROM files",
+      )
+    ).rows;
+    expect(rows).toEqual([{ name: 'wander.txt', folder: a.storage.rows.folderId('ana', 'docs') }]);
+    await vi.waitFor(() => expect(b.index.getFile('ana', 'docs', 'wander.txt')?.size).toBe(4));
+  });
+
   it('an overwrite through B of a name A has just renamed away, before B heard of it, makes a new file: the renamed one stays', async () => {
     await upload(a.storage, 'ana', null, 'old-name.txt', 'kept');
     await vi.waitFor(() => expect(b.index.getFile('ana', null, 'old-name.txt')?.size).toBe(4));

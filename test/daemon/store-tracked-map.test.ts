@@ -19,17 +19,25 @@ describe('TrackedMap', () => {
     expect([...map.takeDirty().keys]).toEqual(['x']);
   });
 
-  it('names the keys deleted with deleteExisting apart, with the record as it was, until taken', () => {
+  it('compares writes: keeps each record as it was before its first change, for updates and deleteExisting, until taken', () => {
     const map = new TrackedMap<number>();
-    map.set('a', 1).set('b', 2).set('c', 3);
-    map.takeDirty();
-    map.deleteExisting('a');
-    map.delete('b');
+    map.comparesWrites = true;
+    map.set('a', 1).set('b', 2).set('c', 3).set('d', 4);
+    expect(map.takeDirty().expected.size).toBe(0); // new records: nothing to compare with
+    map.set('a', 10).set('a', 11);
+    map.deleteExisting('b');
+    map.delete('c');
     map.deleteExisting('never');
+    map.set('new', 5);
     const taken = map.takeDirty();
-    expect([...taken.keys].sort()).toEqual(['a', 'b']);
-    expect([...taken.mustExist]).toEqual([['a', 1]]);
-    expect(map.takeDirty().mustExist.size).toBe(0);
+    expect([...taken.keys].sort()).toEqual(['a', 'b', 'c', 'new']);
+    expect([...taken.expected].sort()).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    expect(map.takeDirty().expected.size).toBe(0);
+    expect(() => map.touch('a')).toThrow();
+    expect(() => new TrackedMap<number>().deleteExisting('a')).toThrow();
   });
 
   it('records nothing that a backend loads or applies', () => {

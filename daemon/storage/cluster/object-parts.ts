@@ -95,15 +95,15 @@ export class ObjectParts {
   /**
    * Deletes rows in one commit, then their files' objects (a failure there leaves orphans for
    * the sweeper). The folders are applied first, parents first: a subtree leaves the index
-   * as one folder.removed, not one event per file. `mustExist`: the commit is refused (409)
-   * if any of the rows is gone from the database: another daemon's overwrite has replaced
-   * that file's row and made its object a version's, which must stay (changeRows then decides
-   * again on the rows as they are). Without it, a row gone is taken as deleted (the trash's
-   * purge on two daemons at once).
+   * as one folder.removed, not one event per file. `asKnown`: the commit is refused (409) if
+   * any of the rows is gone from the database or changed (TrackedMap.deleteExisting): another
+   * daemon's overwrite has made that file's object a version's, a rename the row another
+   * name's (changeRows then decides again on the rows as they are). Without it, a row gone is
+   * taken as deleted (the trash's purge on two daemons at once).
    */
-  async deleteRows(files: StoredFile[], folders: StoredFolder[], mustExist = false): Promise<void> {
-    for (const f of files) this.store.files[mustExist ? 'deleteExisting' : 'delete'](f.id);
-    for (const f of folders) this.store.folders[mustExist ? 'deleteExisting' : 'delete'](f.id);
+  async deleteRows(files: StoredFile[], folders: StoredFolder[], asKnown = false): Promise<void> {
+    for (const f of files) this.store.files[asKnown ? 'deleteExisting' : 'delete'](f.id);
+    for (const f of folders) this.store.folders[asKnown ? 'deleteExisting' : 'delete'](f.id);
     await this.store.commit();
     for (const f of folders) this.rows.applyFolder(f.id, undefined);
     for (const f of files) this.rows.applyFile(f.id, undefined);

@@ -71,24 +71,29 @@ export async function applyChangeSet(client: pg.PoolClient, changes: ChangeSet):
         // A row already deleted elsewhere is what this change wanted: not a conflict.
         await client.query(`DELETE FROM "${collection}" WHERE key = ANY($1::text[])`, [group.keys]);
       } else if (kind === 'deleteExisting') {
-        const { rowCount } = await client.query(`DELETE FROM "${collection}" AS t USING ${ROWS} WHERE t.key = r.key AND t.data = r.data`, [
-          rowsJson(group.keys, group.data),
-        ]);
+        const { rowCount } = await client.query(`DELETE FROM "${collection}" AS t USING ${ROWS} WHERE ${AS_KNOWN}`, [rowsJson(group)]);
         if (rowCount !== group.keys.length) throw new ChangeSetConflict(`${collection}: a record was deleted or changed elsewhere`);
       } else if (kind === 'update') {
-        const { rowCount } = await client.query(`UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key`, [
-          rowsJson(group.keys, group.data),
+        const { rowCount } = await client.query(`UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE ${AS_KNOWN}`, [
+          rowsJson(group),
         ]);
         if (rowCount !== group.keys.length && !FOLLOWERS.has(collection))
-          throw new ChangeSetConflict(`${collection}: a record was deleted elsewhere`);
+          throw new ChangeSetConflict(`${collection}: a record was deleted or changed elsewhere`);
       } else {
-        await client.query(`INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}`, [rowsJson(group.keys, group.data)]);
+        await client.query(`INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}`, [rowsJson(group)]);
       }
     }
   }
 }
 
-type Group = { kind: 'delete' | 'deleteExisting' | 'update' | 'insert'; collection: CollectionName; keys: string[]; data: string[] };
+type Group = {
+  kind: 'delete' | 'deleteExisting' | 'update' | 'insert';
+  collection: CollectionName;
+  keys: string[];
+  /** Each key's record now (undefined: deleted), and as this daemon knew it (undefined: not compared), serialised. */
+  data: (string | undefined)[];
+  expected: (string | undefined)[];
+};
 
 /** The changes by kind and table. */
 function groupChanges(changes: ChangeSet): Map<string, Group> {
@@ -98,10 +103,10 @@ function groupChanges(changes: ChangeSet): Map<string, Group> {
       change.value === undefined ? (change.expected !== undefined ? 'deleteExisting' : 'delete') : change.existed ? 'update' : 'insert';
     const id = `${kind}:${change.collection}`;
     let group = groups.get(id);
-    if (!group) groups.set(id, (group = { kind, collection: change.collection, keys: [], data: [] }));
+    if (!group) groups.set(id, (group = { kind, collection: change.collection, keys: [], data: [], expected: [] }));
     group.keys.push(change.key);
-    if (change.value !== undefined) group.data.push(change.value as string);
-    else if (change.expected !== undefined) group.data.push(change.expected);
+    group.data.push(change.value as string | undefined);
+    group.expected.push(change.expected);
   }
   return groups;
 }
@@ -115,14 +120,15 @@ function groupChanges(changes: ChangeSet): Map<string, Group> {
 export function oneStatement(changes: ChangeSet, notice: string): { text: string; values: unknown[] } | null {
   const groups = groupChanges(changes);
   if (groups.size !== 1) return null;
-  const { kind, collection, keys, data } = [...groups.values()][0];
+  const group = [...groups.values()][0];
+  const { kind, collection, keys } = group;
   const notify = 'SELECT pg_notify($2, $3)';
   // Fewer rows than named must write nothing: the statement then divides by zero (see above).
   const notifyIfAllOfW = `${notify} WHERE 1 / (CASE WHEN (SELECT count(*) FROM w) = $4 THEN 1 ELSE 0 END) = 1`;
   if (kind === 'deleteExisting') {
     return {
-      text: `WITH w AS (DELETE FROM "${collection}" AS t USING ${ROWS} WHERE t.key = r.key AND t.data = r.data RETURNING 1) ${notifyIfAllOfW}`,
-      values: [rowsJson(keys, data), CHANGES_CHANNEL, notice, keys.length],
+      text: `WITH w AS (DELETE FROM "${collection}" AS t USING ${ROWS} WHERE ${AS_KNOWN} RETURNING 1) ${notifyIfAllOfW}`,
+      values: [rowsJson(group), CHANGES_CHANNEL, notice, keys.length],
     };
   }
   if (kind === 'delete') {
@@ -131,7 +137,7 @@ export function oneStatement(changes: ChangeSet, notice: string): { text: string
       values: [keys, CHANGES_CHANNEL, notice],
     };
   }
-  const rows = rowsJson(keys, data);
+  const rows = rowsJson(group);
   if (kind === 'insert') {
     return {
       text: `WITH w AS (INSERT INTO "${collection}" (key, data) SELECT r.key, r.data FROM ${ROWS}) ${notify}`,
@@ -145,16 +151,22 @@ export function oneStatement(changes: ChangeSet, notice: string): { text: string
     };
   }
   return {
-    text: `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE t.key = r.key RETURNING 1) ${notifyIfAllOfW}`,
+    text: `WITH w AS (UPDATE "${collection}" AS t SET data = r.data FROM ${ROWS} WHERE ${AS_KNOWN} RETURNING 1) ${notifyIfAllOfW}`,
     values: [rows, CHANGES_CHANNEL, notice, keys.length],
   };
 }
 
-/** The rows of a statement, from its one parameter: `[{"key": …, "data": {…}}, …]`. */
-const ROWS = 'jsonb_to_recordset($1::jsonb) AS r(key text, data jsonb)';
+/** The rows of a statement, from its one parameter: `[{"key": …, "data": {…}, "expected": {…}}, …]`. */
+const ROWS = 'jsonb_to_recordset($1::jsonb) AS r(key text, data jsonb, expected jsonb)';
+/** A row is the one named and, where the change compares, still the record this daemon knew. */
+const AS_KNOWN = 't.key = r.key AND (r.expected IS NULL OR t.data = r.expected)';
 
-/** Builds ROWS' parameter from keys and records already serialised (no second serialisation). */
-function rowsJson(keys: string[], data: string[]): string {
-  const rows = keys.map((key, i) => `{"key":${JSON.stringify(key)},"data":${data[i]}}`);
+/** Builds ROWS' parameter from a group's records, already serialised (no second serialisation). */
+function rowsJson({ keys, data, expected }: Group): string {
+  const rows = keys.map((key, i) => {
+    const record = data[i] === undefined ? '' : `,"data":${data[i]}`;
+    const known = expected[i] === undefined ? '' : `,"expected":${expected[i]}`;
+    return `{"key":${JSON.stringify(key)}${record}${known}}`;
+  });
   return `[${rows.join(',')}]`;
 }

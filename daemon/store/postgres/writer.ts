@@ -79,7 +79,9 @@ export class ChangeWriter {
         if (value === undefined && !existed) continue; // made and removed before any write
         // Serialised now: the record may be changed in place before the flush runs.
         const change: Change = { collection, key, existed, value: value === undefined ? undefined : JSON.stringify(value) };
-        if (value === undefined && dirty.mustExist.has(key)) change.expected = JSON.stringify(dirty.mustExist.get(key));
+        // Written only over the record as this daemon knew it (a Map that compares writes).
+        const expected = dirty.expected.size > 0 ? dirty.expected.get(key) : undefined;
+        if (expected !== undefined && existed) change.expected = JSON.stringify(expected);
         changes.push(change);
         // Later change-sets build on this one.
         if (value === undefined) known.delete(key);
