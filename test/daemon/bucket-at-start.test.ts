@@ -4,7 +4,7 @@
  * that drops every connection until it is mended, as a server not yet listening does. A wrong
  * key ends the start at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ensureBucketAtStart, mayPassLater } from '../../daemon/storage/objects/bucket-at-start.js';
 import { S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
 import { sharedS3 } from '../helpers/engines.js';
@@ -35,12 +35,10 @@ describe('the bucket at start', () => {
     proxy!.cut();
     const lines: string[] = [];
     const started = ensureBucketAtStart(objects, (line) => lines.push(line), 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/the bucket does not answer yet .*trying again for up to 30 s/);
+    await vi.waitFor(() => expect(lines[0]).toMatch(/the bucket does not answer yet .*trying again for up to 30 s/), { timeout: 10_000 });
     proxy!.mend();
     await started;
-    expect(lines.at(-1)).toBe('Nimbus: the bucket answers now; starting.');
+    expect(lines.slice(1)).toEqual(['Nimbus: the bucket answers now; starting.']);
     await objects.check();
     objects.close();
   });
@@ -48,19 +46,16 @@ describe('the bucket at start', () => {
   it('gives up after its wait, with the last failure', async () => {
     const objects = await storeThroughProxy();
     proxy!.cut();
-    const t0 = Date.now();
     await expect(ensureBucketAtStart(objects, () => undefined, 1_000)).rejects.toThrow();
-    expect(Date.now() - t0).toBeLessThan(5_000);
     objects.close();
   });
 
   it('ends the start at once on an answer that names a mistake (a wrong key: 403)', async () => {
     const objects = await storeThroughProxy('not-the-secret');
     const lines: string[] = [];
-    const t0 = Date.now();
     const failure = await ensureBucketAtStart(objects, (line) => lines.push(line), 30_000).catch((err: unknown) => err);
     expect(mayPassLater(failure)).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    // Not one wait: a wait is said in the log.
     expect(lines).toEqual([]);
     objects.close();
   });

@@ -32,7 +32,7 @@ export interface ObjectTrashParts {
   /** Runs a change of rows, once more after a catch-up when its commit met another daemon's change (ObjectParts). */
   changeRows<T>(change: () => Promise<T>): Promise<T>;
   /** Deletes rows in one commit, then their files' objects. */
-  deleteRows(files: StoredFile[], folders: StoredFolder[], asKnown?: boolean): Promise<void>;
+  deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
   /** A folder row and every row below it not in the trash, parents first. */
   visibleSubtree(id: string): { files: StoredFile[]; folders: StoredFolder[] };
 }

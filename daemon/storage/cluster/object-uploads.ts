@@ -108,17 +108,12 @@ export async function streamToObject(
 export async function placeObject(s: ObjectParts, received: ReceivedObject, target: PlaceTarget): Promise<FileMeta> {
   const attempt: PlaceAttempt = { committing: false, committed: false };
   try {
-    try {
-      return await placeUnderLocks(s, received, target, attempt);
-    } catch (err) {
-      // A conflicting commit wrote nothing. Its likeliest cause is another daemon's row of this
-      // name that this daemon has not heard of yet (the cluster soak saw an overwrite answer 409
-      // just after the same client's upload through another daemon): catch up, and place the
-      // object, already stored, once more under the locks. Without `overwrite` that answers
-      // `file_exists`, which is then right.
-      if (!(isCommitConflict(err, attempt) && (await catchUpAfterConflict(s, attempt)))) throw err;
-      return await placeUnderLocks(s, received, target, attempt);
-    }
+    // A conflicting commit wrote nothing. Its likeliest cause is another daemon's row of this
+    // name that this daemon has not heard of yet (the cluster soak saw an overwrite answer 409
+    // just after the same client's upload through another daemon): changeRows catches up, and
+    // the object, already stored, is placed once more under the locks. Without `overwrite`
+    // that answers `file_exists`, which is then right.
+    return await s.changeRows(() => placeUnderLocks(s, received, target, attempt));
   } catch (err) {
     // The cluster soak caught a row naming a deleted object: its commit had been lost with the
     // connection during a PostgreSQL restart after the server wrote it.
@@ -128,19 +123,10 @@ export async function placeObject(s: ObjectParts, received: ReceivedObject, targ
   }
 }
 
-/** How far one placing went: whether its commit was sent, and whether it was written. */
+/** How far one placing went: whether a commit was sent (and not refused as a conflict, which writes nothing), and whether it was written. */
 interface PlaceAttempt {
   committing: boolean;
   committed: boolean;
-}
-
-const isCommitConflict = (err: unknown, attempt: PlaceAttempt): boolean =>
-  attempt.committing && !attempt.committed && err instanceof CommitConflict;
-
-/** False without other daemons; a catch-up that cannot finish (the database away) throws 503. */
-async function catchUpAfterConflict(s: ObjectParts, attempt: PlaceAttempt): Promise<boolean> {
-  attempt.committing = false;
-  return s.store.catchUp(true);
 }
 
 async function placeUnderLocks(s: ObjectParts, received: ReceivedObject, target: PlaceTarget, attempt: PlaceAttempt): Promise<FileMeta> {
@@ -189,7 +175,11 @@ async function placeUnderLocks(s: ObjectParts, received: ReceivedObject, target:
     }
     s.store.files.set(row.id, row);
     attempt.committing = true;
-    await s.store.commit();
+    await s.store.commit().catch((err: unknown) => {
+      // Refused as a conflict: known to have written nothing (changeRows may place it again).
+      if (err instanceof CommitConflict) attempt.committing = false;
+      throw err;
+    });
     attempt.committed = true;
     s.rows.applyFile(row.id, row);
     if (replacedId !== undefined) {
