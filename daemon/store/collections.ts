@@ -5,22 +5,23 @@
  * it, the backends write and read every collection through it, and `nimbus migrate` takes the
  * records it carries from it: a collection is added here, and nowhere else by name.
  */
-import type {
-  DbData,
-  StoredBadge,
-  StoredDavLock,
-  StoredDavProps,
-  StoredFile,
-  StoredFolder,
-  StoredKey,
-  StoredReset,
-  StoredRole,
-  StoredSession,
-  StoredShare,
-  StoredTrashItem,
-  StoredUser,
-  StoredVerification,
-  StoredVersion,
+import {
+  SCHEMA_VERSION,
+  type DbData,
+  type StoredBadge,
+  type StoredDavLock,
+  type StoredDavProps,
+  type StoredFile,
+  type StoredFolder,
+  type StoredKey,
+  type StoredReset,
+  type StoredRole,
+  type StoredSession,
+  type StoredShare,
+  type StoredTrashItem,
+  type StoredUser,
+  type StoredVerification,
+  type StoredVersion,
 } from './schema.js';
 import { TrackedMap } from './tracked-map.js';
 
@@ -92,6 +93,22 @@ export const newCollectionMaps = (): CollectionMaps =>
       return [name, map];
     }),
   ) as CollectionMaps;
+
+/** A copy-free picture of every Map, as db.json holds it. */
+export function snapshotOf(maps: CollectionMaps): DbData {
+  const data: Record<string, unknown> = { schema: SCHEMA_VERSION };
+  for (const name of COLLECTIONS) data[name] = [...maps[name].values()];
+  return data as unknown as DbData;
+}
+
+/** Replaces every Map's records (untracked) with a copy of `data`'s. */
+export function loadAll(maps: CollectionMaps, data: DbData): void {
+  const copy = structuredClone(data);
+  for (const name of COLLECTIONS) {
+    const records: unknown[] = copy[name] ?? [];
+    (maps[name] as TrackedMap<unknown>).load(records.map((record) => [recordKey(name, record), record]));
+  }
+}
 
 /** Whether a name (read from a notification, say) is a collection's. */
 export const isCollection = (name: string): name is CollectionName => Object.hasOwn(COLLECTION_TABLE, name);

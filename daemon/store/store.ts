@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { databaseUnavailable } from '../errors.js';
 import type { RemoteChange, StoreBackend, StoreHost } from './backend.js';
-import { COLLECTIONS, newCollectionMaps, recordKey, type CollectionName, type CollectionRecords } from './collections.js';
+import { COLLECTIONS, loadAll, newCollectionMaps, snapshotOf, type CollectionName, type CollectionRecords } from './collections.js';
 import { JsonBackend } from './json-backend.js';
 import type { Database } from './postgres/database.js';
 import type { PgBackendOptions } from './postgres/pg-backend.js';
-import { SCHEMA_VERSION, type DbData, type StoredShare, type StoredTrashItem } from './schema.js';
+import type { StoredShare, StoredTrashItem } from './schema.js';
 import type { TrackedMap } from './tracked-map.js';
+import { Listeners } from '../util/listeners.js';
 import { DavRecords } from './dav-records.js';
+import { applyToDerived, rebuildDerived, TrashByUser, type DerivedIndexes } from './derived-indexes.js';
 import { SharePaths, shareKey } from './share-paths.js';
 
 export { CorruptStoreError } from './json-backend.js';
@@ -41,18 +43,18 @@ export class Store {
   readonly files = this.#maps.files;
   /** Object mode's folders by id (docs/cluster.md); empty in the other modes. */
   readonly folders = this.#maps.folders;
-  /** Each user's trash items by id, and their bytes: usage reads these on every upload. */
-  readonly #trashByUser = new Map<string, { items: Map<string, StoredTrashItem>; bytes: number }>();
   /** WebDAV's locks and dead properties, grouped by user too (dav-records.ts); changed through its methods. */
   readonly dav = new DavRecords(this.#maps.davLocks, this.#maps.davProps);
+  /** The indexes derived from the records (derived-indexes.ts). */
+  readonly #derived: DerivedIndexes = { sharesByPath: this.sharesByPath, trashByUser: new TrashByUser(), dav: this.dav };
   /** Called just before each write takes its snapshot or change-set (sessions flush their last use into it). */
   beforeWrite: (() => void) | null = null;
   /** Told how long each commit() waited until it was durable, or failed (the metrics, daemon/util/metrics.ts). */
   onCommitted: ((seconds: number) => void) | null = null;
 
   readonly #backend: StoreBackend;
-  readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
-  readonly #availabilityListeners = new Set<(available: boolean) => void>();
+  readonly #remoteListeners = new Listeners<RemoteChange>('store');
+  readonly #availabilityListeners = new Listeners<boolean>('store');
   #available = true;
 
   /** A path: db.json (the embedded mode), as before issue 14; or any backend. */
@@ -104,8 +106,7 @@ export class Store {
 
   /** Calls `fn(available)` when the database is lost or back; returns the unsubscribe. */
   onAvailability(fn: (available: boolean) => void): () => void {
-    this.#availabilityListeners.add(fn);
-    return () => this.#availabilityListeners.delete(fn);
+    return this.#availabilityListeners.add(fn);
   }
 
   /**
@@ -114,8 +115,7 @@ export class Store {
    * the database's state. Called after the Maps hold `after`. Returns the unsubscribe.
    */
   onRemoteChange(fn: (change: RemoteChange) => void): () => void {
-    this.#remoteListeners.add(fn);
-    return () => this.#remoteListeners.delete(fn);
+    return this.#remoteListeners.add(fn);
   }
 
   /** Adds or replaces a share, keeping both of its indexes in step (`previous`: the record it replaces). */
@@ -134,9 +134,9 @@ export class Store {
   /** Adds or replaces a trash item, keeping the per-user lists and bytes in step. */
   putTrash(item: StoredTrashItem): void {
     const previous = this.trash.get(item.id);
-    if (previous) this.#unindexTrash(previous);
+    if (previous) this.#derived.trashByUser.remove(previous);
     this.trash.set(item.id, item);
-    this.#indexTrash(item);
+    this.#derived.trashByUser.add(item);
   }
 
   /** Removes a trash item (by its id). */
@@ -144,17 +144,17 @@ export class Store {
     const stored = this.trash.get(item.id);
     if (!stored) return;
     this.trash.delete(item.id);
-    this.#unindexTrash(stored);
+    this.#derived.trashByUser.remove(stored);
   }
 
   /** A user's trash items, in no particular order. */
   trashOf(username: string): StoredTrashItem[] {
-    return [...(this.#trashByUser.get(username)?.items.values() ?? [])];
+    return this.#derived.trashByUser.itemsOf(username);
   }
 
   /** The bytes in a user's trash (part of their usage). */
   trashBytes(username: string): number {
-    return this.#trashByUser.get(username)?.bytes ?? 0;
+    return this.#derived.trashByUser.bytesOf(username);
   }
 
   /** Waits for pending writes, then closes the backend (db.json: refreshes the backup; PostgreSQL: disconnects). */
@@ -192,84 +192,31 @@ export class Store {
     return path.dirname(this.file);
   }
 
-  #indexTrash(item: StoredTrashItem): void {
-    let mine = this.#trashByUser.get(item.username);
-    if (!mine) this.#trashByUser.set(item.username, (mine = { items: new Map(), bytes: 0 }));
-    mine.items.set(item.id, item);
-    mine.bytes += item.size;
-  }
-
-  #unindexTrash(item: StoredTrashItem): void {
-    const mine = this.#trashByUser.get(item.username);
-    if (!mine || !mine.items.delete(item.id)) return;
-    mine.bytes -= item.size;
-    if (mine.items.size === 0) this.#trashByUser.delete(item.username);
-  }
-
   /** What the backend may do to the store (backend.ts). */
   #host(): StoreHost {
     return {
       map: (collection) => this.#maps[collection] as TrackedMap<unknown>,
-      replaceAll: (data) => this.#replaceAll(data),
-      snapshot: () => this.#snapshot(),
-      applyRemote: (collection, key, after) => this.#applyRemote(collection, key, after),
-      emitRemote: (change) => notifyAll(this.#remoteListeners, change),
+      replaceAll: (data) => {
+        loadAll(this.#maps, data);
+        rebuildDerived(this.#derived, this.sharesByToken.values(), this.trash.values());
+      },
+      snapshot: () => snapshotOf(this.#maps),
+      // One record from the database, untracked; the derived indexes follow.
+      applyRemote: (collection, key, after) => {
+        const map = this.#maps[collection] as TrackedMap<unknown>;
+        const before = map.get(key);
+        applyToDerived(this.#derived, collection, before, after);
+        map.applyRemote(key, after);
+        return before;
+      },
+      emitRemote: (change) => this.#remoteListeners.notify(change),
       setAvailable: (available) => {
         if (available === this.#available) return;
         this.#available = available;
-        notifyAll(this.#availabilityListeners, available);
+        this.#availabilityListeners.notify(available);
       },
       beforeWrite: () => this.beforeWrite?.(),
     };
-  }
-
-  #snapshot(): DbData {
-    const data: Record<string, unknown> = { schema: SCHEMA_VERSION };
-    for (const name of COLLECTIONS) data[name] = [...this.#maps[name].values()];
-    return data as unknown as DbData;
-  }
-
-  #replaceAll(data: DbData): void {
-    const copy = structuredClone(data);
-    for (const name of COLLECTIONS) {
-      const records: unknown[] = copy[name] ?? [];
-      (this.#maps[name] as TrackedMap<unknown>).load(records.map((record) => [recordKey(name, record), record]));
-    }
-    this.sharesByPath.clear();
-    for (const s of copy.shares) this.sharesByPath.set(shareKey(s), s);
-    this.#trashByUser.clear();
-    for (const item of this.trash.values()) this.#indexTrash(item);
-    this.dav.rebuild();
-  }
-
-  /** One record from the database, untracked; the derived indexes (share paths, trash by user) follow. */
-  #applyRemote(collection: CollectionName, key: string, after: unknown): unknown {
-    const map = this.#maps[collection] as TrackedMap<unknown>;
-    const before = map.get(key);
-    if (collection === 'shares') {
-      const [was, now] = [before as StoredShare | undefined, after as StoredShare | undefined];
-      const wasPath = was && shareKey(was);
-      if (wasPath && this.sharesByPath.get(wasPath) === was) this.sharesByPath.delete(wasPath);
-      if (now) this.sharesByPath.set(shareKey(now), now);
-    } else if (collection === 'trash') {
-      if (before) this.#unindexTrash(before as StoredTrashItem);
-      if (after) this.#indexTrash(after as StoredTrashItem);
-    } else if (collection === 'davLocks' || collection === 'davProps') {
-      this.dav.applied(collection, before, after);
-    }
-    map.applyRemote(key, after);
-    return before;
-  }
-}
-
-/** Calls every listener; one that throws does not keep the others (or the store's bookkeeping) from running. */
-function notifyAll<T>(listeners: Set<(value: T) => void>, value: T): void {
-  for (const fn of listeners) {
-    try {
-      fn(value);
-    } catch (err) {
-      process.emitWarning(`A store listener failed: ${(err as Error).stack ?? String(err)}`);
-    }
   }
 }
 
