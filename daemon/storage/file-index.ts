@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { ChangeEvent, IndexState } from '../../shared/types.js';
-import { CaseFolds } from './case-folds.js';
+import { IndexLookups } from './index-lookups.js';
 import type { ChangeFeed } from './change-feed.js';
-import { addToTotals, completeTree, countTotals, emptyUser, ensureChain, folderAt, folderChain } from './index-tree.js';
+import { addToTotals, completeTree, countTotals, emptyUser, ensureChain, folderChain } from './index-tree.js';
 import { diffFiles, diffFolders } from './index-diff.js';
 import type { DirId, FileMeta, FolderNode, UserInput, UserNode } from './index-tree.js';
 import { graftFolder, relinkFolder } from './index-relink.js';
@@ -19,16 +18,11 @@ export type { FileMeta, FolderNode, UserNode } from './index-tree.js';
  * own events are only for what follows the index itself (the watcher's bookkeeping, the
  * wait for the first scan, the thumbnail cache): it is not the daemon's bus.
  */
-export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned: [string] }> {
+export class FileIndex extends IndexLookups {
   readonly #changes: ChangeFeed | null;
-  readonly users = new Map<string, UserNode>();
   state: IndexState = 'scanning';
   /** Whether the index has ever matched the disk (false until the first scan completes). */
   everReady = false;
-  /** Sorted names of a file map, rebuilt only after a name is added or removed. */
-  readonly #sorted = new WeakMap<Map<string, FileMeta>, string[]>();
-  /** Names that differ only in case, per directory map (files, folders, users). */
-  readonly caseFolds = new CaseFolds();
   /** The folders the daemon moved, for the watcher to know their echo (move-echoes.ts). */
   readonly moveEchoes = new MoveEchoes();
   /**
@@ -46,39 +40,6 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     this.#changes = changes;
   }
 
-  /** The names of a file map in code-point order, cached between changes. */
-  sortedNames(files: Map<string, FileMeta>): string[] {
-    let names = this.#sorted.get(files);
-    if (!names) {
-      names = [...files.keys()].sort();
-      this.#sorted.set(files, names);
-    }
-    return names;
-  }
-
-  /**
-   * Another entry in the same directory whose name differs from `name` only in case (or
-   * normalisation): a file or folder in the same directory (one directory holds both), at
-   * the user's root or in `folder`. Undefined if there is none; `name` itself and `except`
-   * (a file being renamed to `name`) never count.
-   */
-  caseTwin(username: string, folder: string | null, name: string, except?: string): string | undefined {
-    const node = this.users.get(username);
-    const dir = folder === null ? node : folderAt(node, folder);
-    if (!dir) return undefined;
-    const files = 'root' in dir ? dir.root : dir.files;
-    return this.caseFolds.twin(files, name, except) ?? this.caseFolds.twin(dir.folders, name, except);
-  }
-
-  /** The folder at `folder` (a path), or undefined. */
-  folder(username: string, folder: string): FolderNode | undefined {
-    return folderAt(this.users.get(username), folder);
-  }
-
-  user(username: string): UserNode | undefined {
-    return this.users.get(username);
-  }
-
   /** The user's node, created empty if missing. */
   ensureUser(username: string): UserNode {
     let node = this.users.get(username);
@@ -89,27 +50,13 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     return node;
   }
 
-  usedBytes(username: string): number {
-    return this.users.get(username)?.usedBytes ?? 0;
-  }
-
-  files(username: string, folder: string | null): Map<string, FileMeta> | undefined {
-    const node = this.users.get(username);
-    if (!node) return undefined;
-    return folder === null ? node.root : folderAt(node, folder)?.files;
-  }
-
-  getFile(username: string, folder: string | null, name: string): FileMeta | undefined {
-    return this.files(username, folder)?.get(name);
-  }
-
   setFile(username: string, folder: string | null, name: string, meta: FileMeta): void {
     const node = this.ensureUser(username);
     const chain = folder === null ? [] : this.#ensureChain(node, username, folder, meta.mtimeMs);
     const files = chain.length > 0 ? chain[chain.length - 1].files : node.root;
     const old = files.get(name);
     if (old && old.size === meta.size && old.mtimeMs === meta.mtimeMs) return;
-    if (!old) this.#sorted.delete(files);
+    if (!old) this.namesChanged(files);
     files.set(name, meta);
     if (!old) this.caseFolds.added(files, name);
     const delta = meta.size - (old?.size ?? 0);
@@ -125,7 +72,7 @@ export class FileIndex extends EventEmitter<{ change: [ChangeEvent]; userScanned
     const old = files?.get(name);
     if (!node || !files || !old) return false;
     files.delete(name);
-    this.#sorted.delete(files);
+    this.namesChanged(files);
     this.caseFolds.removed(files, name);
     node.usedBytes -= old.size;
     addToTotals(chain ?? [], -old.size, -1, 0);
