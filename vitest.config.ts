@@ -5,8 +5,16 @@ import { defineConfig } from 'vitest/config';
 // servers; renderer component tests run in jsdom. The node project's globalSetup starts the
 // shared PostgreSQL and Swift (S3) in the background for the tests that ask for them
 // (test/helpers/engines.ts). The cluster project runs the API tests again on PostgreSQL + S3.
+/**
+ * expect.poll's wait before it fails (vitest's default is 1 s). A poll ends as soon as it passes;
+ * under three files at once a watcher's event, a UI's answer or a daemon's start can take longer
+ * than a second on two cores (a tree test's poll for a folder removed on disk failed so).
+ */
+const POLL = { poll: { timeout: 10_000 } };
+
 /** The node project's settings, shared by the cluster project. */
 const nodeSettings = {
+  expect: POLL,
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -109,6 +117,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
+          expect: POLL,
           environment: 'node',
           include: [
             'test/daemon/**/*.test.ts',
@@ -135,6 +144,7 @@ export default defineConfig({
       {
         test: {
           name: 'renderer',
+          expect: POLL,
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
         },
