@@ -311,6 +311,36 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
     expect(await bucketKeys(a.objects)).toEqual(named.sort());
   });
 
+  it('a purge through B of a trash item A has just restored, before B heard of it, deletes nothing: the restored file keeps its bytes', async () => {
+    // The trash's upkeep (or "empty the trash") on one daemon, a restore of the same item on another.
+    const id = 'trash-item-restored';
+    await upload(a.storage, 'ana', null, 'keep.txt', 'restored bytes');
+    await a.storage.trash.moveIn({ username: 'ana', folder: null, name: 'keep.txt', kind: 'file', id }, () => undefined);
+    await vi.waitFor(() => expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1));
+    holdReadsUntilNextWrite(b);
+    await a.storage.trash.restore({ username: 'ana', folder: null, name: 'keep.txt', kind: 'file', id, as: 'keep.txt' }, () => undefined);
+    expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1);
+    // B's rows still show the item in the trash: caught up, they no longer do, and nothing is deleted.
+    await b.storage.trash.removeItem('ana', id);
+    const rows = (await a.database.query<{ key: string; value: StoredFile }>('SELECT key, data AS value FROM files')).rows;
+    expect(rows.map((r) => [r.value.name, r.value.trashId])).toEqual([['keep.txt', null]]);
+    expect(await bucketKeys(a.objects)).toEqual([`files/${rows[0].key}`]);
+    await vi.waitFor(() => expect(b.index.getFile('ana', null, 'keep.txt')?.size).toBe(14));
+    expect((await (await b.storage.openFile('ana', null, 'keep.txt')).read()).toString()).toBe('restored bytes');
+  });
+
+  it('a purge of one trash item through A and B at once deletes its rows and object once, and neither fails', async () => {
+    const id = 'trash-item-purged';
+    await upload(a.storage, 'ana', null, 'gone.txt', 'bytes');
+    await a.storage.trash.moveIn({ username: 'ana', folder: null, name: 'gone.txt', kind: 'file', id }, () => undefined);
+    await vi.waitFor(() => expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1));
+    holdReadsUntilNextWrite(b);
+    await a.storage.trash.removeItem('ana', id);
+    await b.storage.trash.removeItem('ana', id);
+    expect((await a.database.query('SELECT 1 FROM files')).rows).toEqual([]);
+    expect(await bucketKeys(a.objects)).toEqual([]);
+  });
+
   it('reservations raced from A and B never pass the quota together; the files’ sizes count', async () => {
     await upload(a.storage, 'ana', null, 'two.bin', Buffer.alloc(2 * MIB));
     const onA = new PgQuotaLedger(a.database);

@@ -98,8 +98,8 @@ export class ObjectParts {
    * as one folder.removed, not one event per file. `asKnown`: the commit is refused (409) if
    * any of the rows is gone from the database or changed (TrackedMap.deleteExisting): another
    * daemon's overwrite has made that file's object a version's, a rename the row another
-   * name's (changeRows then decides again on the rows as they are). Without it, a row gone is
-   * taken as deleted (the trash's purge on two daemons at once).
+   * name's, a restore the trashed row a file again (changeRows then decides again on the rows
+   * as they are). Without it, a row gone is taken as deleted (a deleted user's trashed rows).
    */
   async deleteRows(files: StoredFile[], folders: StoredFolder[], asKnown = false): Promise<void> {
     for (const f of files) this.store.files[asKnown ? 'deleteExisting' : 'delete'](f.id);

@@ -31,8 +31,8 @@ export interface ObjectTrashParts {
   readonly rows: IndexedRows;
   /** Runs a change of rows, once more after a catch-up when its commit met another daemon's change (ObjectParts). */
   changeRows<T>(change: () => Promise<T>): Promise<T>;
-  /** Deletes rows in one commit, then their files' objects. */
-  deleteRows(files: StoredFile[], folders: StoredFolder[]): Promise<void>;
+  /** Deletes rows in one commit, then their files' objects; `asKnown`: only as this daemon knows them (ObjectParts). */
+  deleteRows(files: StoredFile[], folders: StoredFolder[], asKnown?: boolean): Promise<void>;
   /** A folder row and every row below it not in the trash, parents first. */
   visibleSubtree(id: string): { files: StoredFile[]; folders: StoredFolder[] };
 }
@@ -114,11 +114,17 @@ export class ObjectTrash implements TrashStorage {
     });
   }
 
-  /** Deletes one item's rows, then its objects. */
-  async removeItem(username: string, id: string): Promise<void> {
-    const s = this.s;
-    const { files, folders } = s.rows.inTrash(id, username);
-    if (files.length > 0 || folders.length > 0) await s.deleteRows(files, folders);
+  /**
+   * Deletes one item's rows, then its objects. The rows are deleted only as this daemon knows
+   * them, still in the trash: another daemon may have restored the item a moment ago, and a
+   * plain delete would then take the restored files and their bytes. Refused so, the purge
+   * catches up and finds nothing left to delete (and the same when two daemons purge at once).
+   */
+  removeItem(username: string, id: string): Promise<void> {
+    return this.s.changeRows(async () => {
+      const { files, folders } = this.s.rows.inTrash(id, username);
+      if (files.length > 0 || folders.length > 0) await this.s.deleteRows(files, folders, true);
+    });
   }
 
   /** A deleted user's rows went with deleteUser; any trashed one left (a user deleted by another daemon) goes here. */
