@@ -110,6 +110,14 @@ function holdReadsUntilNextWrite(d: Daemon): void {
 
 let a: Daemon;
 let b: Daemon;
+
+/** A file uploaded and put in the trash (as item `id`) through A, seen in the trash by B; then B's reads are held until its next write. */
+async function trashedThroughA(id: string, name: string, body: string): Promise<void> {
+  await upload(a.storage, 'ana', null, name, body);
+  await a.storage.trash.moveIn({ username: 'ana', folder: null, name, kind: 'file', id }, () => undefined);
+  await vi.waitFor(() => expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1));
+  holdReadsUntilNextWrite(b);
+}
 const ledgers: PgQuotaLedger[] = [];
 
 describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
@@ -314,10 +322,7 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
   it('a purge through B of a trash item A has just restored, before B heard of it, deletes nothing: the restored file keeps its bytes', async () => {
     // The trash's upkeep (or "empty the trash") on one daemon, a restore of the same item on another.
     const id = 'trash-item-restored';
-    await upload(a.storage, 'ana', null, 'keep.txt', 'restored bytes');
-    await a.storage.trash.moveIn({ username: 'ana', folder: null, name: 'keep.txt', kind: 'file', id }, () => undefined);
-    await vi.waitFor(() => expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1));
-    holdReadsUntilNextWrite(b);
+    await trashedThroughA(id, 'keep.txt', 'restored bytes');
     await a.storage.trash.restore({ username: 'ana', folder: null, name: 'keep.txt', kind: 'file', id, as: 'keep.txt' }, () => undefined);
     expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1);
     // B's rows still show the item in the trash: caught up, they no longer do, and nothing is deleted.
@@ -331,10 +336,7 @@ describe('ObjectStorage, two daemons (PostgreSQL + Swift)', () => {
 
   it('a purge of one trash item through A and B at once deletes its rows and object once, and neither fails', async () => {
     const id = 'trash-item-purged';
-    await upload(a.storage, 'ana', null, 'gone.txt', 'bytes');
-    await a.storage.trash.moveIn({ username: 'ana', folder: null, name: 'gone.txt', kind: 'file', id }, () => undefined);
-    await vi.waitFor(() => expect(b.storage.rows.inTrash(id, 'ana').files).toHaveLength(1));
-    holdReadsUntilNextWrite(b);
+    await trashedThroughA(id, 'gone.txt', 'bytes');
     await a.storage.trash.removeItem('ana', id);
     await b.storage.trash.removeItem('ana', id);
     expect((await a.database.query('SELECT 1 FROM files')).rows).toEqual([]);
