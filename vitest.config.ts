@@ -11,10 +11,13 @@ import { defineConfig } from 'vitest/config';
  * than a second on two cores (a tree test's poll for a folder removed on disk failed so).
  */
 const POLL = { poll: { timeout: 10_000 } };
+/** vi.waitFor's wait before it fails, the same 10 s (no config sets it: this file does). */
+const SETUP = ['test/helpers/patient-waits.ts'];
 
 /** The node project's settings, shared by the cluster project. */
 const nodeSettings = {
   expect: POLL,
+  setupFiles: SETUP,
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -118,6 +121,7 @@ export default defineConfig({
         test: {
           name: 'node',
           expect: POLL,
+          setupFiles: SETUP,
           environment: 'node',
           include: [
             'test/daemon/**/*.test.ts',
@@ -145,6 +149,7 @@ export default defineConfig({
         test: {
           name: 'renderer',
           expect: POLL,
+          setupFiles: SETUP,
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
         },
