@@ -88,7 +88,8 @@ const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
  * obscured (`rclone obscure`), as its config file keeps it. Append a path to address inside it.
  */
 export async function rcloneWebdav(url: string, user: string, pass: string): Promise<string> {
-  const obscured = (await rclone(['obscure', pass])).stdout.trim();
+  // `--`: a personal key may begin with "-" (one in 64 do), which rclone would take for a flag.
+  const obscured = (await rclone(['obscure', '--', pass])).stdout.trim();
   return `:webdav,url=${quoted(url)},vendor=other,user=${quoted(user)},pass=${quoted(obscured)}:`;
 }
 

@@ -80,6 +80,8 @@ export interface RoundTripHooks {
   afterUpload?: () => Promise<void>;
   /** After the rename, the delete and the purge. */
   afterEdits?: () => Promise<void>;
+  /** More rclone flags for every call (a peer's quirk; Nimbus's own runs take rclone's defaults). */
+  flags?: readonly string[];
 }
 
 /**
@@ -93,15 +95,16 @@ export async function rcloneRoundTrip(remote: string, work: string, hooks: Round
   const back = path.join(work, 'back');
   await makeTree(source, options);
   const at = (rel: string) => `${remote}${rel.replace(/\/$/, '')}`;
-  await rclone(['copy', '--create-empty-src-dirs', source, remote]);
-  await rclone(['check', '--download', source, remote]);
+  const run = (args: string[]) => rclone([...(hooks.flags ?? []), ...args]);
+  await run(['copy', '--create-empty-src-dirs', source, remote]);
+  await run(['check', '--download', source, remote]);
   await hooks.afterUpload?.();
-  await rclone(['moveto', at(TREE.toRename), at(TREE.renamed)]);
-  await rclone(['deletefile', at(TREE.toDelete)]);
-  await rclone(['purge', at(TREE.toPurge)]);
+  await run(['moveto', at(TREE.toRename), at(TREE.renamed)]);
+  await run(['deletefile', at(TREE.toDelete)]);
+  await run(['purge', at(TREE.toPurge)]);
   await hooks.afterEdits?.();
   await applyEdits(source);
-  await rclone(['sync', '--create-empty-src-dirs', remote, back]);
+  await run(['sync', '--create-empty-src-dirs', remote, back]);
   await diffTrees(source, back);
 }
 
