@@ -14,7 +14,7 @@ const POLL = { poll: { timeout: 10_000 } };
 /** vi.waitFor's wait before it fails, the same 10 s (no config sets it: this file does). */
 const SETUP = ['test/helpers/patient-waits.ts'];
 
-/** The node project's settings, shared by the cluster project. */
+/** The node project's settings, and the cluster project's. */
 const nodeSettings = {
   expect: POLL,
   setupFiles: SETUP,
@@ -119,10 +119,8 @@ export default defineConfig({
     projects: [
       {
         test: {
+          ...nodeSettings,
           name: 'node',
-          expect: POLL,
-          setupFiles: SETUP,
-          environment: 'node',
           include: [
             'test/daemon/**/*.test.ts',
             'test/main/**/*.test.ts',
@@ -136,10 +134,6 @@ export default defineConfig({
             // Issue 28: the operator commands (nimbus user, role, backup, restore, check), run as the real binary.
             'test/cli/**/*.test.ts',
           ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-          globalSetup: ['test/helpers/engines/global-setup.ts'],
         },
       },
       {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { databaseUnavailable } from '../errors.js';
 import type { RemoteChange, StoreBackend, StoreHost } from './backend.js';
 import { COLLECTIONS, loadAll, newCollectionMaps, snapshotOf, type CollectionName, type CollectionRecords } from './collections.js';
@@ -182,14 +181,6 @@ export class Store {
   get file(): string {
     if (!(this.#backend instanceof JsonBackend)) throw new Error('This store has no file: it is kept in a database');
     return this.#backend.file;
-  }
-
-  get backupFile(): string {
-    return `${this.file}.bak`;
-  }
-
-  get dir(): string {
-    return path.dirname(this.file);
   }
 
   /** What the backend may do to the store (backend.ts). */

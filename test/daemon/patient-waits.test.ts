@@ -21,9 +21,8 @@ describe('waits in the tests', () => {
   });
 
   it('a wait given its own timeout keeps it', async () => {
+    // True after 5 s: within the 10 s default the wait would pass; with its own 300 ms it fails.
     const done = trueAfter(5_000);
-    const started = Date.now();
     await expect(vi.waitFor(() => expect(done()).toBe(true), { timeout: 300 })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

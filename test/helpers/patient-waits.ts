@@ -7,7 +7,7 @@
  */
 import { vi } from 'vitest';
 
-export const PATIENT_WAIT_MS = 10_000;
+const PATIENT_WAIT_MS = 10_000;
 
 const waitFor = vi.waitFor.bind(vi);
 vi.waitFor = ((callback: Parameters<typeof vi.waitFor>[0], options?: Parameters<typeof vi.waitFor>[1]) =>
