@@ -145,6 +145,32 @@ describe('signing in with a username and password', () => {
     expect(cookie).toBeNull();
   });
 
+  it('ignores 401s from calls still under way while signing out: no "session ended", and the form the person opens stays', async () => {
+    // The daemon deletes the session before auth.logout's answer arrives; a call in flight then
+    // answers 401. That must not read as the session ending elsewhere, nor reopen the sign-in
+    // page over the form the person went on to (a CI run met exactly that under load).
+    let answerLogout = () => {};
+    daemon({
+      'POST /api/auth/logout': () => {
+        cookie = null;
+        return new Promise<Response>((resolve) => {
+          answerLogout = () => resolve(json(200, { msg: 'Signed out' }));
+        });
+      },
+      'GET /api/user/all': UNAUTHORIZED,
+    });
+    cookie = 'ana';
+    renderApp();
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(cookie).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Load users' }));
+    await waitFor(() => expect(fetchStub.calls.some((call) => call.url.pathname === '/api/user/all')).toBe(true));
+    answerLogout();
+    await userEvent.click(await screen.findByRole('button', { name: 'Forgot password?' }));
+    expect(screen.getByLabelText('Username or e-mail')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('goes back to sign-in, saying why, when a call answers 401 (the session ended elsewhere)', async () => {
     cookie = 'ana';
     daemon({ 'GET /api/user/all': UNAUTHORIZED });

@@ -48,7 +48,12 @@ export function ReadySession(props: ReadySessionProps) {
   const endCurrent = useCallback(async () => {
     if (auth === 'session') await new NimbusClient(connection).call('auth.logout').catch(() => undefined);
   }, [auth, connection]);
+  // Ended before auth.logout is sent: the daemon drops the session before its answer arrives, and
+  // a call still under way then answers 401. Taken for an ended session, that 401 would open the
+  // sign-in page early, saying so, and the sign-out's own page would then replace whatever form
+  // the person had opened on it.
   const endSession = useCallback(() => {
+    ended.current = true;
     void endCurrent().then(() => signOut(null, form));
   }, [endCurrent, form, signOut]);
   // Signed out first, so the two identities never share the page (nor the cookie a key's requests would carry).
