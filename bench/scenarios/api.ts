@@ -1,7 +1,8 @@
 /**
  * The API under load, each against bare node:http sending the same bytes — status, headers
- * and JSON body (bench/baselines/bare-http.ts, a child process like the daemon): GET
- * /api/user, a page of a big listing, and the latency of a full 10,000-file listing.
+ * and JSON body (bench/baselines/bare-http.ts, a child process like the daemon), with plain Koa
+ * sending them too (bare-koa.ts) as the framework's floor: GET /api/user, a page of a big
+ * listing, and the latency of a full 10,000-file listing.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,6 @@ import { median, percentile } from '../lib/stats.js';
 
 const CONNECTIONS = 50;
 
-/** Alternates load runs on Nimbus and on a bare server answering Nimbus's own body for `route`. */
 /** A load run, with the server's CPU time (all its threads, from /proc) per request answered, in µs. */
 interface Measured extends LoadResult {
   cpuUsPerRequest: number;
@@ -29,7 +29,11 @@ async function measured(pid: number, options: Parameters<typeof load>[0]): Promi
   return { ...result, cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, result.reqPerSec * options.seconds) };
 }
 
-async function versusBare(b: Bench, route: string, name: string): Promise<{ nimbus: Measured[]; bare: Measured[]; bodyBytes: number }> {
+/** Each server's load runs: Nimbus, bare node:http (the row's baseline) and plain Koa (the framework's floor). */
+type Runs = Record<'nimbus' | 'bare' | 'koa', Measured[]>;
+
+/** Load runs in turns on Nimbus, a bare server and plain Koa, the two answering Nimbus's own bytes for `route`. */
+async function versusBare(b: Bench, route: string, name: string): Promise<Runs & { bodyBytes: number }> {
   const url = `${b.nimbus.url}${route}`;
   const reply = await request('GET', url, b.nimbus.key);
   if (reply.status !== 200) throw new Error(`GET ${route} answered ${reply.status}`);
@@ -41,34 +45,45 @@ async function versusBare(b: Bench, route: string, name: string): Promise<{ nimb
   for (let i = 0; i < reply.rawHeaders.length; i += 2)
     if (!added.has(reply.rawHeaders[i].toLowerCase())) sent.push(reply.rawHeaders[i], reply.rawHeaders[i + 1]);
   writeFileSync(bodyFile, JSON.stringify({ status: reply.status, headers: sent, body: reply.body.toString('base64') }));
+  const bare = await baseline('bare-http.ts', bodyFile);
+  const koa = await baseline('bare-koa.ts', bodyFile);
+  const headers = { 'API-Key': b.nimbus.key };
+  const servers = [
+    { name: 'nimbus', pid: b.nimbus.pid, url },
+    { name: 'bare', pid: bare.child.pid, url: `http://127.0.0.1:${bare.port}${route}` },
+    { name: 'koa', pid: koa.child.pid, url: `http://127.0.0.1:${koa.port}${route}` },
+  ] as const;
+  try {
+    // Warm them up (JIT, connection pools) before anything counts.
+    for (const server of servers) await load({ url: server.url, connections: CONNECTIONS, seconds: 2, headers });
+    const runs: Runs = { nimbus: [], bare: [], koa: [] };
+    for (let round = 0; round < b.rounds; round++) {
+      for (const server of servers)
+        runs[server.name].push(await measured(server.pid, { url: server.url, connections: CONNECTIONS, seconds: b.seconds, headers }));
+      const [x, y, z] = [runs.nimbus.at(-1)!, runs.bare.at(-1)!, runs.koa.at(-1)!];
+      b.log(
+        `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} ${cpuUs(x)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)} ${cpuUs(y)} | koa ${fmt.rps(z.reqPerSec)} ${cpuUs(z)}`,
+      );
+      const failed = servers.filter((server) => runs[server.name].at(-1)!.errors + runs[server.name].at(-1)!.non2xx > 0);
+      if (failed.length > 0) throw new Error(`${name}: errors or non-2xx answers from ${failed.map((server) => server.name).join(', ')}`);
+    }
+    return { ...runs, bodyBytes: reply.body.length };
+  } finally {
+    await Promise.all([bare.child.stop(), koa.child.stop()]);
+  }
+}
+
+/** A baseline server of bench/baselines, answering with the reply in `bodyFile`. */
+async function baseline(file: string, bodyFile: string) {
   const { child, match } = await startChild(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench', 'baselines', 'bare-http.ts'), bodyFile],
+    ['--import', 'tsx', path.join(ROOT, 'bench', 'baselines', file), bodyFile],
     /listening (\d+)/,
-    { cwd: ROOT },
+    {
+      cwd: ROOT,
+    },
   );
-  const bareUrl = `http://127.0.0.1:${match[1]}${route}`;
-  const headers = { 'API-Key': b.nimbus.key };
-  try {
-    // Warm both up (JIT, connection pools) before anything counts.
-    await load({ url, connections: CONNECTIONS, seconds: 2, headers });
-    await load({ url: bareUrl, connections: CONNECTIONS, seconds: 2, headers });
-    const nimbus: Measured[] = [];
-    const bare: Measured[] = [];
-    for (let round = 0; round < b.rounds; round++) {
-      nimbus.push(await measured(b.nimbus.pid, { url, connections: CONNECTIONS, seconds: b.seconds, headers }));
-      bare.push(await measured(child.pid, { url: bareUrl, connections: CONNECTIONS, seconds: b.seconds, headers }));
-      const [x, y] = [nimbus.at(-1)!, bare.at(-1)!];
-      b.log(
-        `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} ${cpuUs(x)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)} ${cpuUs(y)}`,
-      );
-      if (x.errors + x.non2xx + y.errors + y.non2xx > 0)
-        throw new Error(`${name}: errors or non-2xx answers (nimbus ${x.errors}/${x.non2xx}, bare ${y.errors}/${y.non2xx})`);
-    }
-    return { nimbus, bare, bodyBytes: reply.body.length };
-  } finally {
-    await child.stop();
-  }
+  return { child, port: match[1] };
 }
 
 const cpuUs = (x: Measured) => `${x.cpuUsPerRequest.toFixed(1)} µs CPU`;
@@ -77,7 +92,7 @@ function throughputRow(
   scenario: string,
   target: number,
   p99Factor: number | null,
-  r: { nimbus: Measured[]; bare: Measured[]; bodyBytes: number },
+  r: Runs & { bodyBytes: number },
   seconds: number,
   route: string,
 ): Row {
@@ -115,8 +130,27 @@ function throughputRow(
       )}; bare ${fmt.list(
         r.bare.map((x) => x.cpuUsPerRequest),
         (us) => `${us.toFixed(1)} µs`,
-      )}.`,
+      )}. ${koaFloor(r)}`,
   };
+}
+
+/**
+ * Plain Koa with the same bytes (bare-koa.ts): the part of the gap the framework alone makes on
+ * this machine, so a missed ratio says whether Nimbus's own work or Koa's is what costs.
+ */
+function koaFloor(r: Runs): string {
+  const koaRps = median(r.koa.map((x) => x.reqPerSec));
+  const cpu = fmt.list(
+    r.koa.map((x) => x.cpuUsPerRequest),
+    (us) => `${us.toFixed(1)} µs`,
+  );
+  return (
+    `Plain Koa sending the same bytes: ${fmt.list(
+      r.koa.map((x) => x.reqPerSec),
+      fmt.rps,
+    )} (${cpu} CPU), ` +
+    `${fmt.ratio(koaRps / median(r.bare.map((x) => x.reqPerSec)))} the bare server; Nimbus ${fmt.ratio(median(r.nimbus.map((x) => x.reqPerSec)) / koaRps)} plain Koa.`
+  );
 }
 
 export async function userGetRow(b: Bench): Promise<Row> {
