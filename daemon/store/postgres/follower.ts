@@ -9,17 +9,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { databaseUnavailable } from '../../errors.js';
 import type { StoreHost } from '../backend.js';
 import { COLLECTIONS, isCollection, type CollectionName } from '../collections.js';
-import { Database, retryWhilePoolBusy, type Queryable } from './database.js';
+import { Database } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
 import type { LocalWrites, RecordKey } from './local-writes.js';
 import { loadFresh, type Rows } from './first-load.js';
+import { readAllRows, snapshotRead, type StoreLog } from './snapshot-read.js';
 import type { KnownKeys } from './writer.js';
-
-/** The part of a pino logger the backend uses. */
-export interface StoreLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
 
 export interface FollowerDeps {
   database: Database;
@@ -166,7 +161,7 @@ export class Follower {
     const reads = wanted.filter(([collection, keys]) => isCollection(collection) && (keys === null || keys.length > 0));
     if (reads.length === 0) return;
     const since = this.#deps.localWrites.readBegins();
-    const found = await this.#snapshotRead(async (client) => {
+    const found = await snapshotRead(this.#deps.database, this.#deps.log, async (client) => {
       const results: Map<string, unknown>[] = [];
       for (const [collection, keys] of reads) {
         const { rows } =
@@ -192,16 +187,6 @@ export class Follower {
     if (again.length > 0) void this.reread(again);
   }
 
-  /** Runs reads in one read-only snapshot, waiting while no pooled connection is free: a busy pool is no reason to resync everything. */
-  async #snapshotRead<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
-    const read = () =>
-      this.#deps.database.transaction(async (client) => {
-        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        return fn(client);
-      });
-    return retryWhilePoolBusy(read, () => this.#deps.log?.warn({}, 'store: no database connection free to read records; waiting for one'));
-  }
-
   #applyCollection(collection: CollectionName, found: Map<string, unknown>, since: number): void {
     const map = this.#deps.host().map(collection);
     for (const key of [...map.keys()]) if (!found.has(key)) this.#apply(collection, key, undefined, since);
@@ -220,15 +205,7 @@ export class Follower {
     host.emitRemote({ collection, key, before, after });
   }
 
-  async #readAll(): Promise<Rows> {
-    const all: Rows = new Map();
-    // One snapshot for all tables, so the Maps never mix two moments.
-    await this.#snapshotRead(async (client) => {
-      for (const collection of COLLECTIONS) {
-        const { rows } = await client.query<{ key: string; data: unknown }>(`SELECT key, data FROM "${collection}"`);
-        all.set(collection, new Map(rows.map((row) => [row.key, row.data])));
-      }
-    });
-    return all;
+  #readAll(): Promise<Rows> {
+    return readAllRows(this.#deps.database, this.#deps.log);
   }
 }

@@ -8,14 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { databaseUnavailable } from '../../errors.js';
 import type { StoreBackend, StoreHost } from '../backend.js';
 import { Database } from './database.js';
-import { Follower, type StoreLog } from './follower.js';
+import { Follower } from './follower.js';
+import type { StoreLog } from './snapshot-read.js';
 import { LocalWrites } from './local-writes.js';
 import { ChangeListener } from './listener.js';
 import { migrate } from './migrate.js';
 import { Recovery } from './recovery.js';
 import { ChangeWriter, noKnownKeys } from './writer.js';
 
-export type { StoreLog } from './follower.js';
+export type { StoreLog } from './snapshot-read.js';
 
 export interface PgBackendOptions {
   log?: StoreLog;

@@ -5,7 +5,7 @@
  * compares every record and reports each difference as a remote change.
  */
 import type { StoreHost } from '../backend.js';
-import type { StoreLog } from './follower.js';
+import type { StoreLog } from './snapshot-read.js';
 import type { ChangeListener } from './listener.js';
 
 const RECONNECT_FIRST_MS = 100;
