@@ -8,27 +8,14 @@
  * `{status, headers: [name, value, …], body}` (headers without Date, Connection, Keep-Alive,
  * Content-Length and X-Request-Id, which node:http or this server add). Prints `listening <port>`.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readReply, requestIds, serveOnLoopback } from './recorded-reply.js';
 
-interface Reply {
-  status: number;
-  headers: string[];
-  body: string;
-}
-
-const reply = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Reply;
-const body = Buffer.from(reply.body, 'base64');
-const length = String(body.length);
-const prefix = randomBytes(4).toString('hex');
-let served = 0;
+const reply = readReply(process.argv[2]);
+const length = String(reply.body.length);
+const nextId = requestIds();
 const server = http.createServer((_req, res) => {
-  res.writeHead(reply.status, [...reply.headers, 'X-Request-Id', `${prefix}-${(++served).toString(36)}`, 'Content-Length', length]);
-  res.end(body);
+  res.writeHead(reply.status, [...reply.headers, 'X-Request-Id', nextId(), 'Content-Length', length]);
+  res.end(reply.body);
 });
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serveOnLoopback(server);

@@ -7,33 +7,20 @@
  * `node --import tsx bench/baselines/bare-koa.ts <reply.json>` (bare-http.ts's file). Prints
  * `listening <port>`.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { readReply, requestIds, serveOnLoopback } from './recorded-reply.js';
 
-interface Reply {
-  status: number;
-  headers: string[];
-  body: string;
-}
-
-const reply = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Reply;
+const reply = readReply(process.argv[2]);
 const headers: Record<string, string> = {};
 for (let i = 0; i < reply.headers.length; i += 2) headers[reply.headers[i]] = reply.headers[i + 1];
-const body: unknown = JSON.parse(Buffer.from(reply.body, 'base64').toString('utf8'));
-const prefix = randomBytes(4).toString('hex');
-let served = 0;
+const body: unknown = JSON.parse(reply.body.toString('utf8'));
+const nextId = requestIds();
 const app = new Koa();
 app.use((ctx) => {
   ctx.set(headers);
-  ctx.set('X-Request-Id', `${prefix}-${(++served).toString(36)}`);
+  ctx.set('X-Request-Id', nextId());
   ctx.status = reply.status;
   ctx.body = body;
 });
-const server = http.createServer(app.callback());
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+serveOnLoopback(http.createServer(app.callback()));

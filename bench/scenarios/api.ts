@@ -64,7 +64,10 @@ async function versusBare(b: Bench, route: string, name: string): Promise<Runs &
       b.log(
         `  ${name} round ${round + 1}: nimbus ${fmt.rps(x.reqPerSec)} p99 ${fmt.ms(x.p99)} ${cpuUs(x)} | bare ${fmt.rps(y.reqPerSec)} p99 ${fmt.ms(y.p99)} ${cpuUs(y)} | koa ${fmt.rps(z.reqPerSec)} ${cpuUs(z)}`,
       );
-      const failed = servers.filter((server) => runs[server.name].at(-1)!.errors + runs[server.name].at(-1)!.non2xx > 0);
+      const failed = servers.filter((server) => {
+        const last = runs[server.name].at(-1)!;
+        return last.errors + last.non2xx > 0;
+      });
       if (failed.length > 0) throw new Error(`${name}: errors or non-2xx answers from ${failed.map((server) => server.name).join(', ')}`);
     }
     return { ...runs, bodyBytes: reply.body.length };

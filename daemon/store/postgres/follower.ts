@@ -12,7 +12,7 @@ import { COLLECTIONS, isCollection, type CollectionName } from '../collections.j
 import { Database } from './database.js';
 import type { ChangeListener, ChangeNotice } from './listener.js';
 import type { LocalWrites, RecordKey } from './local-writes.js';
-import { loadFresh, type Rows } from './first-load.js';
+import { loadFresh } from './first-load.js';
 import { readAllRows, snapshotRead, type StoreLog } from './snapshot-read.js';
 import type { KnownKeys } from './writer.js';
 
@@ -46,7 +46,7 @@ export class Follower {
 
   /** The first load (the LISTEN is already on), then the notifications that came meanwhile. */
   async load(): Promise<void> {
-    loadFresh(this.#deps.host(), this.#deps.known, await this.#readAll());
+    loadFresh(this.#deps.host(), this.#deps.known, await readAllRows(this.#deps.database, this.#deps.log));
     const early = this.#early ?? [];
     this.#early = null;
     for (const payload of early) this.received(payload);
@@ -116,7 +116,7 @@ export class Follower {
   resync(): Promise<void> {
     return this.#serially(async () => {
       const since = this.#deps.localWrites.readBegins();
-      const all = await this.#readAll();
+      const all = await readAllRows(this.#deps.database, this.#deps.log);
       const host = this.#deps.host();
       for (const collection of COLLECTIONS) {
         // Changes made while the database was away were refused: the database's state wins.
@@ -203,9 +203,5 @@ export class Follower {
     if (isDeepStrictEqual(before, after)) return;
     host.applyRemote(collection, key, after);
     host.emitRemote({ collection, key, before, after });
-  }
-
-  #readAll(): Promise<Rows> {
-    return readAllRows(this.#deps.database, this.#deps.log);
   }
 }
