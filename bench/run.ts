@@ -7,6 +7,7 @@
  *   BENCH_SECONDS=5    seconds per HTTP load run        BENCH_ROUNDS=3  alternating rounds
  *   BENCH_ONLY=a,b     only these scenarios (keys below) BENCH_PROFILE=1 daemon under --cpu-prof
  *   BENCH_DIR=/path    where the temp directory goes (default: the OS temp dir)
+ *   BENCH_DAEMON_NODE_ARGS='--flag …'  extra node flags for the bench's own daemon only (A/B of a V8 flag)
  *   BENCH_DATA=/path   keep the data there and reuse it next time (for profiling sessions; never cleaned)
  *   BENCH_CLUSTER_ROWS=durable,startup,…  only these rows of the PostgreSQL + S3 scenario (bench/scenarios/cluster.ts)
  *   BENCH_TREE_FILES=20000  size of the tree scenario's tree (default 1,000,000; bench/scenarios/tree.ts)
@@ -111,7 +112,10 @@ async function main(): Promise<number> {
     const datasetLine = `${spec.users.toLocaleString('en-US')} users, ${spec.files.toLocaleString('en-US')} files in ${spec.folders.toLocaleString('en-US')} folders (one of ${spec.bigFolderFiles.toLocaleString('en-US')}), a ${fmt.mib(spec.bigFileBytes)} file`;
     log(`dataset: ${datasetLine}, ${reused ? 'reused' : 'built'} in ${fmt.ms(performance.now() - t)}`);
     const key = `bench-${randomBytes(16).toString('hex')}`;
-    const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const nodeArgs = [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(env.BENCH_DAEMON_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ];
     if (profileDir) mkdirSync(profileDir, { recursive: true });
 
     t = performance.now();

@@ -27,6 +27,7 @@ import { FileIndex } from './storage/file-index.js';
 import { Storage } from './storage/storage.js';
 import { DataDirLock } from './store/lock.js';
 import { KeyedMutex } from './util/mutex.js';
+import { tuneHeapGrowth } from './util/heap-growth.js';
 import { tuneMalloc } from './util/malloc-tuning.js';
 import { PACKAGE_ROOT, VERSION } from './version.js';
 import { openDaemonLog } from './logging.js';
@@ -49,6 +50,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   const env = options.env ?? process.env;
   // Freed buffers' pages stay in the process for the next answers (util/malloc-tuning.ts).
   tuneMalloc(env);
+  // Full collections of the index's heap only once it has grown by as much again (util/heap-growth.ts).
+  tuneHeapGrowth(env);
   const config = resolveConfig(options, env, path.join(PACKAGE_ROOT, 'renderer', 'dist'));
   const mode = backendMode(config);
   assertSharedAdminKey(config);

@@ -14,10 +14,10 @@ import { ROOT, runCli } from '../helpers/child.js';
 /**
  * NIMBUS_* names in daemon/ that are not settings of a daemon: a test-only switch, and the
  * process-wide switches the bench's A/B runs use: back to /proc paths (storage/at-calls.ts),
- * to @parcel/watcher on Linux (storage/live/inotify-calls.ts), and malloc left untuned
- * (util/malloc-tuning.ts).
+ * to @parcel/watcher on Linux (storage/live/inotify-calls.ts), malloc left untuned
+ * (util/malloc-tuning.ts) and V8's own heap growth (util/heap-growth.ts).
  */
-const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS', 'NIMBUS_AT_CALLS', 'NIMBUS_WATCHER', 'NIMBUS_MALLOC_TUNING']);
+const NOT_SETTINGS = new Set(['NIMBUS_FAILPOINTS', 'NIMBUS_AT_CALLS', 'NIMBUS_WATCHER', 'NIMBUS_MALLOC_TUNING', 'NIMBUS_HEAP_GROWTH']);
 
 /** Every NIMBUS_* name the daemon's sources mention (read, or named in a message). */
 async function variablesNamedInDaemon(): Promise<string[]> {
