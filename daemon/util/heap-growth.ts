@@ -5,7 +5,7 @@
  *
  * Why: the daemon holds its index in the heap (~55 MB for the bench's 100,000 files and
  * 10,000 users), and every request promotes a little of its garbage. At V8's own factor a
- * series of 64 KiB transfers began a full collection every 0.2–0.4 s, each freeing 1–8 MB
+ * series of 64 KiB transfers began a full collection every 0.1–0.4 s, each freeing 1–8 MB
  * and marking all 55 MB again on V8's helper threads: `perf` put ~35 % of the daemon's CPU in
  * concurrent marking and sweeping, and a 64 KiB download cost 425–515 µs of CPU against
  * 180–280 µs with the factor set (bench/NOTES.md, issue 30). The price is memory: the heap

@@ -1,5 +1,5 @@
 /** Runs `nimbus` as a child process, the way a user or a service manager would. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +32,20 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv(), entr
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * Runs `code` as an ES module (through tsx, so it may import the sources) in a child process
+ * with `env` added to this one's, and parses the last line it prints as JSON: for what is
+ * process-wide (malloc's thresholds, V8's flags) and so cannot be measured in the test's own.
+ */
+export function runModuleJson<T>(code: string, env: NodeJS.ProcessEnv): T {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
 export const LISTENING = /^Nimbus daemon listening on (http:\/\/127\.0\.0\.1:(\d+))$/m;

@@ -5,10 +5,9 @@
  * own factor from the timing of its collections, which a test cannot hold still. Run in child
  * processes, as the flag is process-wide.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../helpers/child.js';
+import { ROOT, runModuleJson } from '../../helpers/child.js';
 
 const CHILD = `
 import { tuneHeapGrowth } from ${JSON.stringify(path.join(ROOT, 'daemon', 'util', 'heap-growth.ts'))};
@@ -18,14 +17,7 @@ const again = tuneHeapGrowth({ NIMBUS_HEAP_GROWTH: process.env.NIMBUS_HEAP_GROWT
 console.log(JSON.stringify({ first, again }));
 `;
 
-function run(env: NodeJS.ProcessEnv): { first: boolean; again: boolean } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as { first: boolean; again: boolean };
-}
+const run = (env: NodeJS.ProcessEnv) => runModuleJson<{ first: boolean; again: boolean }>(CHILD, env);
 
 describe('tuneHeapGrowth', () => {
   it('sets the factor by default, once per process, and NIMBUS_HEAP_GROWTH=off leaves V8 its own', () => {

@@ -4,10 +4,9 @@
  * Measured in child processes (mallopt is process-wide), by their page faults
  * (/proc/self/stat): the same work with and without the tuning.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../helpers/child.js';
+import { ROOT, runModuleJson } from '../../helpers/child.js';
 
 /**
  * Through libc itself (koffi): 64 blocks of 64 KiB (heap blocks, below any mmap threshold),
@@ -36,14 +35,7 @@ for (let i = 0; i < 30; i++) round();
 console.log(JSON.stringify({ tuned, faults: faults() - before }));
 `;
 
-function run(env: NodeJS.ProcessEnv): { tuned: boolean; faults: number } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as { tuned: boolean; faults: number };
-}
+const run = (env: NodeJS.ProcessEnv) => runModuleJson<{ tuned: boolean; faults: number }>(CHILD, env);
 
 describe.runIf(process.platform === 'linux')('malloc tuning', () => {
   it('keeps freed buffers’ pages: a fraction of the page faults of the same work untuned', () => {
