@@ -1,7 +1,7 @@
 /**
  * ObjectStore on an S3 bucket (docs/cluster.md, "Bytes"), through the AWS SDK with the
- * settings S3 servers other than AWS need (s3-client.ts). Uploads stream through
- * lib-storage's Upload (5 MiB parts, 3 at a time), so memory stays flat whatever the size.
+ * settings S3 servers other than AWS need (s3-client.ts). Uploads: s3-put.ts (one PutObject for
+ * a body declared to fit in a part, else lib-storage's multipart Upload).
  */
 import {
   CopyObjectCommand,
@@ -13,12 +13,12 @@ import {
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { asStoreFailure, ObjectMissing, type ObjectStore, type OpenUpload, type PutOptions, type StoredObject } from './object-store.js';
 import { createS3Client, type S3Settings } from './s3-client.js';
-import { abortOpenUpload, abortUploadsOf, beginParts, completeParts, lastPartAt, listOpenUploads, putPart } from './s3-multipart.js';
+import { abortOpenUpload, beginParts, completeParts, lastPartAt, listOpenUploads, putPart } from './s3-multipart.js';
 import { PART_SIZE, PARTS_IN_FLIGHT, partSizeFor } from './s3-parts.js';
+import { putObject } from './s3-put.js';
 
 export { partSizeFor };
 
@@ -68,47 +68,8 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
-    let total = 0;
-    let failure: unknown;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        total += chunk.length;
-        try {
-          options.onBytes?.(total);
-        } catch (err) {
-          failure = err;
-          return callback(err as Error);
-        }
-        callback(null, chunk);
-      },
-    });
-    // An error on either side (the source failing, onBytes throwing) destroys both streams: the
-    // source stops being read and Upload's read of the counter throws.
-    pipeline(body, counter, (err) => {
-      if (err && failure === undefined) failure = err;
-    });
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: counter, ContentType: options.contentType },
-      partSize: partSizeFor(options.expectedBytes, this.partSize),
-      queueSize: this.partsInFlight,
-      leavePartsOnError: false,
-    });
-    // Why not Upload.abort(): it makes done() reject at once, while parts still in flight finish
-    // and AbortMultipartUpload runs later — a caller could see the upload's parts after put
-    // rejected. A failed stream makes Upload abort the multipart upload itself, and done()
-    // settles only after that.
-    try {
-      const result = await upload.done();
-      return { size: total, etag: result.ETag ?? '', lastModified: new Date() };
-    } catch (err) {
-      await abortUploadsOf(this.client, this.bucket, key).catch(() => undefined);
-      // The body's own failure (the client went away, onBytes refused) when that is what
-      // stopped the upload; otherwise the bucket failed it, the server's failure (a 503), never
-      // the client's. Upload never destroys its body, so a bucket failure leaves `failure` unset.
-      throw failure ?? asStoreFailure(err);
-    }
+  put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
+    return putObject({ client: this.client, bucket: this.bucket, key, partSize: this.partSize, partsInFlight: this.partsInFlight }, body, options);
   }
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
