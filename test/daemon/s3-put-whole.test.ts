@@ -38,7 +38,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const chunksOf = (bytes: Buffer, size: number) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+const chunksOf = (bytes: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
 
 async function multipartUploadsLeft(): Promise<number> {
   const listed = await raw.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
@@ -103,7 +104,9 @@ describe('S3ObjectStore.put of a body declared to fit in a part', () => {
         this.push(randomBytes(4096));
       },
     });
-    await expect(store.put('files/broken', source, { contentType: 'application/octet-stream', expectedBytes: 65_536 })).rejects.toBe(broken);
+    await expect(store.put('files/broken', source, { contentType: 'application/octet-stream', expectedBytes: 65_536 })).rejects.toBe(
+      broken,
+    );
     expect(await store.head('files/broken')).toBeNull();
   });
 });

@@ -69,7 +69,11 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
-    return putObject({ client: this.client, bucket: this.bucket, key, partSize: this.partSize, partsInFlight: this.partsInFlight }, body, options);
+    return putObject(
+      { client: this.client, bucket: this.bucket, key, partSize: this.partSize, partsInFlight: this.partsInFlight },
+      body,
+      options,
+    );
   }
 
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
