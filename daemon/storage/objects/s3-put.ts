@@ -48,8 +48,9 @@ async function putWhole(t: PutTarget, body: Readable, options: PutOptions): Prom
       if (total > t.partSize) return await putStreamed(t, Readable.from(gathered(chunks, reading)), { ...options, onBytesFrom: total });
     }
   } catch (err) {
-    // The body's own failure (the client went away) or onBytes refusing: nothing was sent. The
-    // source stops being read, as a failed pipeline would leave it.
+    // The body's own failure (the client went away) or onBytes refusing: nothing was sent (past
+    // a part, the multipart upload was aborted before putStreamed rejected). The source stops
+    // being read, as a failed pipeline would leave it.
     body.destroy();
     throw err;
   }
