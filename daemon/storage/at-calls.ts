@@ -31,6 +31,8 @@ export interface AtCalls {
    * anything there (renameat2's RENAME_NOREPLACE); EINVAL where the file system cannot promise that.
    */
   renameNoReplace(fromFd: number, fromName: string, toFd: number, toName: string): void;
+  /** Renames `fromName` in `fromFd` to `toName` in `toFd`, replacing what is there (renameat2 with no flags). */
+  rename(fromFd: number, fromName: string, toFd: number, toName: string): void;
   /**
    * Where the kernel says the open descriptor `fd` is now (held-dirs.ts): `readlinkat` of its
    * name in /proc/self/fd, opened once, into a buffer kept for it. Raw bytes, valid until the
@@ -101,6 +103,9 @@ function load(): AtCalls | null {
       },
       renameNoReplace(fromFd, fromName, toFd, toName) {
         if (renameat2(fromFd, fromName, toFd, toName, RENAME_NOREPLACE) !== 0) fail('rename', toName);
+      },
+      rename(fromFd, fromName, toFd, toName) {
+        if (renameat2(fromFd, fromName, toFd, toName, 0) !== 0) fail('rename', toName);
       },
       pathOf(fd) {
         if (procFds === null) {

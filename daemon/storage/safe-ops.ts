@@ -3,7 +3,7 @@
  * mkdir and removal of a name in an open directory, and lstat of many paths below the
  * storage directory, none of them following a link at any level.
  */
-import { linkSync, lstatSync, unlinkSync, type Stats } from 'node:fs';
+import { linkSync, lstatSync, renameSync, unlinkSync, type Stats } from 'node:fs';
 import { lstat, mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../util/errno.js';
@@ -64,6 +64,17 @@ export function renameIntoNoClobberSync(fromPath: string, to: OpenDir, toName: s
   if (renamedNoReplace(AT_FDCWD, fromPath, to, toName)) return;
   linkIntoSync(fromPath, to, toName);
   unlinkKeepingGone(() => unlinkSync(fromPath));
+}
+
+/**
+ * Renames `fromPath` (an upload's temp file in the daemon's own data directory) to `toName` in
+ * `to`, replacing what is there, synchronously; by descriptor where it can (at-calls.ts: a
+ * /proc path costs the kernel the walk through /proc again), else through the /proc path.
+ */
+export function renameIntoSync(fromPath: string, to: OpenDir, toName: string): void {
+  const at = atCalls();
+  if (at !== null && to.fd !== null) at.rename(AT_FDCWD, fromPath, to.fd, toName);
+  else renameSync(fromPath, to.at(toName));
 }
 
 /** renameat2(RENAME_NOREPLACE), or false where this system or file system has none (then: a link and an unlink). */

@@ -1,12 +1,12 @@
 /** Uploads on disk: checked before the body is read, received into a temp file (temp-upload.ts), then moved into place. */
-import { constants, linkSync, lstatSync, renameSync } from 'node:fs';
+import { constants, linkSync, lstatSync } from 'node:fs';
 import { copyFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDirectory } from '../store/fsync.js';
 import { ApiError, conflict, fileTaken, fromFsError, notFound } from '../errors.js';
 import type { FileMeta } from './index-tree.js';
 import type { OpenDir } from './safe-dir.js';
-import { lstatIn, renameIntoNoClobberSync } from './safe-ops.js';
+import { lstatIn, renameIntoNoClobberSync, renameIntoSync } from './safe-ops.js';
 import { replacingName } from './staging-names.js';
 import { keysOf, within, type StorageParts } from './storage-parts.js';
 import type { UploadTicket } from './upload-tickets.js';
@@ -122,7 +122,7 @@ async function keepReplaced(dir: OpenDir, name: string, to: string): Promise<voi
 
 async function moveReplacing(from: string, dir: OpenDir, name: string): Promise<void> {
   try {
-    renameSync(from, dir.at(name));
+    renameIntoSync(from, dir, name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     const staged = dir.at(replacingName());

@@ -141,6 +141,28 @@ describe.runIf(linux)('at-calls', () => {
     }
   });
 
+  it('rename from an absolute path replacing a file (an overwrite taking its name); a link at the name is replaced, never followed', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'nimbus-at-tmp-'));
+    try {
+      const temp = path.join(elsewhere, 'upload-2');
+      writeFileSync(temp, 'new');
+      writeFileSync(path.join(root, 'taken'), 'old');
+      at.rename(AT_FDCWD, temp, fd, 'taken');
+      expect(readFileSync(path.join(root, 'taken'), 'utf8')).toBe('new');
+      expect(codeOf(() => lstatSync(temp))).toBe('ENOENT');
+      const outside = path.join(elsewhere, 'outside');
+      writeFileSync(outside, 'untouched');
+      symlinkSync(outside, path.join(root, 'link'));
+      writeFileSync(temp, 'newer');
+      at.rename(AT_FDCWD, temp, fd, 'link');
+      expect(lstatSync(path.join(root, 'link')).isFile()).toBe(true);
+      expect(readFileSync(outside, 'utf8')).toBe('untouched');
+      expect(codeOf(() => at.rename(AT_FDCWD, temp, fd, 'again'))).toBe('ENOENT');
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('resolve in the directory open, wherever it is now: a directory renamed and a link put at its old path change nothing', () => {
     mkdirSync(path.join(root, 'd'));
     writeFileSync(path.join(root, 'd', 'f'), 'in d');
