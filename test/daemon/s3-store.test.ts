@@ -1,7 +1,8 @@
 /**
  * S3ObjectStore against a real S3 server (the shared Swift from test/helpers/engines.ts):
  * every method, ranges, batched deletes, paged listing, multipart round trips, an aborted
- * upload leaving nothing behind, and flat memory for a large streamed upload.
+ * upload leaving nothing behind, flat memory for a large streamed upload, and a body declared
+ * to fit in one part (one PutObject, daemon/storage/objects/s3-put.ts).
  */
 import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObjectMissing } from '../../daemon/storage/objects/object-store.js';
 import { createS3Client } from '../../daemon/storage/objects/s3-client.js';
+import { PART_SIZE } from '../../daemon/storage/objects/s3-parts.js';
 import { partSizeFor, S3ObjectStore } from '../../daemon/storage/objects/s3-store.js';
 import { sharedS3, type S3Engine } from '../helpers/engines.js';
 
@@ -245,6 +247,75 @@ describe('S3ObjectStore', () => {
     // same for 1 GiB). A put that held the body would pass 256 MiB; half of it is the bound.
     expect(peak - before).toBeLessThan(128 * MiB);
     await store.delete(['files/big', 'files/warm-up']);
+  });
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const chunksOf = (bytes: Buffer, size: number) =>
+  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+
+describe('S3ObjectStore.put of a body declared to fit in a part', () => {
+  it('stores the bytes of many chunks, onBytes counting up to the size', async () => {
+    const bytes = randomBytes(300_000);
+    const seen: number[] = [];
+    const put = await store.put('files/declared', Readable.from(chunksOf(bytes, 16_384)), {
+      contentType: 'application/octet-stream',
+      expectedBytes: bytes.length,
+      onBytes: (n) => seen.push(n),
+    });
+    expect(put).toMatchObject({ size: bytes.length, etag: expect.stringMatching(/^".+"$/) });
+    expect(seen.at(-1)).toBe(bytes.length);
+    expect(seen).toEqual([...new Set(seen)].sort((a, b) => a - b));
+    expect(await store.head('files/declared')).toMatchObject({ size: bytes.length, etag: put.etag });
+    expect(sha256(await readAll(await store.get('files/declared')))).toBe(sha256(bytes));
+  });
+
+  it('a body longer than declared, past a part, is stored whole through parts, each total counted once', async () => {
+    const bytes = randomBytes(PART_SIZE * 2 + 12_345);
+    const seen: number[] = [];
+    const put = await store.put('files/longer', Readable.from(chunksOf(bytes, MiB)), {
+      contentType: 'application/octet-stream',
+      expectedBytes: 4096,
+      onBytes: (n) => seen.push(n),
+    });
+    expect(put.size).toBe(bytes.length);
+    expect(seen.at(-1)).toBe(bytes.length);
+    // Strictly rising: the bytes read before the switch to parts are not counted again.
+    expect(seen).toEqual([...new Set(seen)].sort((a, b) => a - b));
+    expect(sha256(await readAll(await store.get('files/longer')))).toBe(sha256(bytes));
+    expect(await multipartUploadsLeft()).toBe(0);
+  });
+
+  it('onBytes refusing rejects put with its error, stops the source, and stores nothing', async () => {
+    const quota = new Error('over quota');
+    const source = Readable.from(chunksOf(randomBytes(64 * 1024), 8192));
+    await expect(
+      store.put('files/refused', source, {
+        contentType: 'application/octet-stream',
+        expectedBytes: 64 * 1024,
+        onBytes: (n) => {
+          if (n > 20_000) throw quota;
+        },
+      }),
+    ).rejects.toBe(quota);
+    expect(source.destroyed).toBe(true);
+    expect(await store.head('files/refused')).toBeNull();
+  });
+
+  it('a source failing before its end rejects put with its error and stores nothing', async () => {
+    const broken = new Error('client went away');
+    let sent = 0;
+    const source = new Readable({
+      read() {
+        if (sent >= 3) return void this.destroy(broken);
+        sent++;
+        this.push(randomBytes(4096));
+      },
+    });
+    await expect(
+      store.put('files/broken-declared', source, { contentType: 'application/octet-stream', expectedBytes: 65_536 }),
+    ).rejects.toBe(broken);
+    expect(await store.head('files/broken-declared')).toBeNull();
   });
 });
 
