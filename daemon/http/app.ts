@@ -77,7 +77,7 @@ export function createApp(nimbus: NimbusContext, events: EventHub, port: () => n
   app.use(errorHandler(nimbus.log));
   app.use(checkHostAndCors(currentHosts, nimbus.config.corsOrigins, (path) => answersOptions(path) || answersTusOptions(path)));
   // WebDAV's own door, before the API's routing: its methods, paths and authentication are its own.
-  app.use(davDoor({ nimbus, logins, origins: currentOrigins, hosts: currentHosts, connections }));
+  app.use(davDoor({ nimbus, logins, throttle, origins: currentOrigins, hosts: currentHosts, connections }));
   // tus's own door (HEAD, PATCH, DELETE, OPTIONS on /api/uploads/), authorized as files.upload.
   app.use(tusDoor(guards, options.tus ?? null));
   app.use((options.routing ?? tableRouting)(dispatch));

@@ -118,6 +118,38 @@ describe('WebDAV sign-in', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('takes the right password on many requests at once, as a client mounting the drive sends them', async () => {
+    // Each request not yet remembered is a password check; sixteen at once are one guess, not sixteen (no 429).
+    await makeUser(t, 'kim');
+    const auth: [string, string] = ['kim', passwordOf('kim')];
+    const answers = await Promise.all(Array.from({ length: 16 }, () => dav(t, 'PROPFIND', '/dav/kim/', { auth, headers: { Depth: '0' } })));
+    expect(answers.map((res) => res.status)).toEqual(answers.map(() => 207));
+    // The same wrong password sent at once is one failure: four more still do not block the right one.
+    const wrong = await Promise.all(
+      Array.from({ length: 16 }, () => dav(t, 'PROPFIND', '/dav/kim/', { auth: ['kim', 'not-it-1'], from: '127.0.0.9' })),
+    );
+    expect(wrong.map((res) => res.status)).toEqual(wrong.map(() => 401));
+    for (let i = 0; i < 3; i++)
+      expect((await dav(t, 'PROPFIND', '/dav/kim/', { auth: ['kim', `not-it-${i + 2}`], from: '127.0.0.9' })).status).toBe(401);
+    const right = await dav(t, 'PROPFIND', '/dav/kim/', { auth, from: '127.0.0.9', headers: { Depth: '0' } });
+    expect(right.status, show(right)).toBe(207);
+  });
+
+  it('answers wrong API-Key headers as the API does: per address, 429 past a flood, and a right key never refused', async () => {
+    const from = '127.0.0.11';
+    const withKey = (key: string, at = from) => dav(t, 'PROPFIND', '/dav/', { from: at, headers: { 'API-Key': key, Depth: '0' } });
+    const statuses = [];
+    for (let i = 0; i < 22; i++) statuses.push((await withKey(`wrong-key-${i}`)).status);
+    expect(statuses).toEqual([...Array.from({ length: 21 }, () => 401), 429]);
+    // Nor are keys a username's sign-ins: neither another address nor the right key is refused.
+    expect((await withKey(t.key, '127.0.0.12')).status).toBe(207);
+    expect((await withKey(t.key)).status).toBe(207);
+    await makeUser(t, 'lea');
+    for (let i = 0; i < 5; i++) await dav(t, 'PROPFIND', '/dav/lea/', { auth: ['lea', `wrong-${i}-pw`], from });
+    expect((await dav(t, 'PROPFIND', '/dav/lea/', { auth: ['lea', passwordOf('lea')], from, headers: { Depth: '0' } })).status).toBe(429);
+    expect((await dav(t, 'PROPFIND', '/dav/lea/', { auth: ['lea', t.key], from, headers: { Depth: '0' } })).status).toBe(207);
+  });
+
   it('answers OPTIONS with the DAV classes, at /dav/ and at / (the Windows probe)', async () => {
     for (const path of ['/', '/dav/', '/dav/ana/']) {
       const res = await dav(t, 'OPTIONS', path);

@@ -13,6 +13,7 @@ import { checkUserPassword } from '../../keys/password-hash-check.js';
 import { hashPresented } from '../../keys/secrets.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
+import type { FailureThrottle } from '../throttle.js';
 import { passwordCredential } from '../../services/standing.js';
 import type { StoredUser } from '../../store/schema.js';
 
@@ -30,11 +31,15 @@ interface Remembered {
 }
 
 export class DavAuth {
-  readonly #remembered = new Map<string, Remembered>();
+  readonly #passed = new Map<string, Remembered>();
+  /** Password checks running, by the key they are remembered under (`#hashedOnce`). */
+  readonly #checking = new Map<string, Promise<Caller>>();
 
   constructor(
     private readonly nimbus: NimbusContext,
     private readonly logins: LoginThrottle,
+    /** Wrong `API-Key` headers per address, the API's own throttle. */
+    private readonly keys: FailureThrottle,
   ) {}
 
   /** The caller of a request; 401 (with the realm) without credentials or with wrong ones, 429 while throttled, 403 cross-site. */
@@ -44,7 +49,7 @@ export class DavAuth {
       throw new ApiError('cross_site_request', 'WebDAV does not answer pages of other sites');
     const address = ctx.socket.remoteAddress ?? 'unknown';
     const header = ctx.get('API-Key');
-    if (header) return this.#attempt('', address, async () => identify(this.nimbus, header));
+    if (header) return identify(this.nimbus, header) ?? this.#wrongKey(address);
     const basic = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('Authorization'));
     if (!basic) throw unauthorized('Sign in with your username and password, or a personal key as an app password');
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
@@ -52,7 +57,45 @@ export class DavAuth {
     if (colon < 0) throw unauthorized('Malformed Basic credentials');
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    return this.#attempt(username, address, () => this.#check(username, password));
+    // A key as the password (256-bit, as the API takes it): the right one is never refused.
+    const keyed = identify(this.nimbus, password);
+    if (keyed && (keyed.username === null || keyed.username === username)) return keyed;
+    const known = keyed ? null : this.#remembered(username, password);
+    if (known !== undefined) return this.#attempt(username, address, async () => known);
+    return this.#hashedOnce(username, password, address);
+  }
+
+  /**
+   * A wrong `API-Key` header, as the API answers one: counted against the address alone (keys
+   * are 256-bit: this is about floods, not guessing), 429 once it sends too many. It was counted
+   * under the sign-in throttle's username "" shared by every key, so five wrong keys from
+   * anywhere refused every right key from everywhere for 15 minutes.
+   */
+  #wrongKey(address: string): never {
+    const wait = this.keys.retryAfter(address);
+    if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
+    this.keys.fail(address, 'API keys');
+    throw unauthorized('Wrong API key');
+  }
+
+  /**
+   * A password not remembered, hashed once for every request that brings it meanwhile: a client
+   * mounting the drive sends a dozen at once, and each counted apart was a pending attempt, so
+   * the sixth met 429 with the right password (and did again each time the memory expired).
+   * The same credential at once is one guess: checked and counted once, all answered alike.
+   */
+  #hashedOnce(username: string, password: string, address: string): Promise<Caller> {
+    const key = this.#rememberedKey(username, password);
+    const running = this.#checking.get(key);
+    // Each request its own Caller, as every other way in gives it.
+    if (running) return running.then((caller) => ({ ...caller }));
+    const attempt = this.#attempt(username, address, () => this.#check(username, password, key));
+    this.#checking.set(key, attempt);
+    const forget = () => {
+      if (this.#checking.get(key) === attempt) this.#checking.delete(key);
+    };
+    attempt.then(forget, forget);
+    return attempt;
   }
 
   /** One attempt under the sign-in throttle: refused while blocked, counted as a failure or a success. */
@@ -74,23 +117,24 @@ export class DavAuth {
     return caller;
   }
 
-  /** The admin key or a machine key (any username), the user's personal key, or the user's password. */
-  async #check(username: string, password: string): Promise<Caller | null> {
-    const keyed = identify(this.nimbus, password);
-    if (keyed) return keyed.username === null || keyed.username === username ? keyed : null;
-    const remembered = this.#rememberedKey(username, password);
+  /** The caller of a password that passed lately; undefined when it must be checked. */
+  #remembered(username: string, password: string): Caller | undefined {
     const user = this.nimbus.store.users.get(username);
-    const known = this.#remembered.get(remembered);
+    const known = this.#passed.get(this.#rememberedKey(username, password));
     if (user && known && known.until > Date.now() && known.passwordHash === user.passwordHash) return passwordCaller(user);
+    return undefined;
+  }
+
+  /** The user's password, hashed; remembered under `remembered` when it passes. */
+  async #check(username: string, password: string, remembered: string): Promise<Caller | null> {
     // Another daemon may have made the account or changed the password a moment ago.
     if (this.nimbus.store.database) await this.nimbus.store.catchUp();
     // The same argon2id work whether or not the user exists; an old scrypt hash that passes is
     // replaced by an argon2id one, and remembered as the hash now stored.
     const now = await checkUserPassword(this.nimbus, username, password);
     if (!now) return null;
-    if (this.#remembered.size >= REMEMBER_MAX) this.#forgetExpired();
-    if (this.#remembered.size < REMEMBER_MAX)
-      this.#remembered.set(remembered, { passwordHash: now.passwordHash, until: Date.now() + REMEMBER_MS });
+    if (this.#passed.size >= REMEMBER_MAX) this.#forgetExpired();
+    if (this.#passed.size < REMEMBER_MAX) this.#passed.set(remembered, { passwordHash: now.passwordHash, until: Date.now() + REMEMBER_MS });
     return passwordCaller(now);
   }
 
@@ -105,7 +149,7 @@ export class DavAuth {
 
   #forgetExpired(): void {
     const now = Date.now();
-    for (const [key, entry] of this.#remembered) if (entry.until <= now) this.#remembered.delete(key);
+    for (const [key, entry] of this.#passed) if (entry.until <= now) this.#passed.delete(key);
   }
 }
 

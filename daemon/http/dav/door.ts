@@ -24,10 +24,13 @@ import { answerEmpty } from './xml.js';
 import { get } from './read.js';
 import { mkcol, notAllowed, put, remove } from './write.js';
 import type { ConnectionTracker } from '../connections.js';
+import type { FailureThrottle } from '../throttle.js';
 
 export interface DavDoorOptions {
   nimbus: NimbusContext;
   logins: LoginThrottle;
+  /** Wrong keys per client, the API's (429 after too many). */
+  throttle: FailureThrottle;
   /** The daemon's own origins (the cross-site rule). */
   origins: () => Set<string>;
   /** The daemon's own hosts (a Destination on another host is another server). */
@@ -48,7 +51,7 @@ export const answersOptions = (path: string): boolean => path === '/' || path ==
 /** The middleware: /dav and below, and OPTIONS of `/`; anything else goes on to the API. */
 export function davDoor(options: DavDoorOptions): Middleware {
   const { nimbus } = options;
-  const auth = new DavAuth(nimbus, options.logins);
+  const auth = new DavAuth(nimbus, options.logins, options.throttle);
   warnIfClearText(nimbus);
   return (ctx, next) => {
     const path = ctx.path;
