@@ -151,6 +151,20 @@ describe('bad input changes nothing', () => {
     expect(deferred.body.error).toMatch(/Upload-Defer-Length/);
   });
 
+  it('a part of a concatenation (tus-js-client parallelUploads) is 400 naming it, and nothing is made', async () => {
+    const meta = 'username YW5h,filename cGFydHMuYmlu';
+    const parts: Record<string, string>[] = [
+      { 'Upload-Concat': 'partial', 'Upload-Length': '10' },
+      { 'Upload-Concat': 'final;/api/uploads/a /api/uploads/b', 'Upload-Metadata': meta },
+    ];
+    for (const headers of parts) {
+      const res = await tus(t, 'POST', '/api/uploads/', headers);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/Upload-Concat.*parallelUploads 1/);
+      expect(res.headers.location).toBeUndefined();
+    }
+  });
+
   it('an id that is no upload is 404, another method 405', async () => {
     expect((await head(t, '/api/uploads/0123456789abcdef0123456789abcdef')).status).toBe(404);
     expect((await head(t, '/api/uploads/..%2f..%2fdb.json')).status).toBe(404);

@@ -22,6 +22,7 @@ import {
   carriesBytes,
   contentLength,
   parseMetadata,
+  refuseConcatenation,
   requireTusResumable,
   targetOf,
   TUS_EXTENSIONS,
@@ -85,6 +86,7 @@ async function serve(ctx: Context, guards: Guards, uploads: TusService | null): 
 
 /** POST: a new upload (creation), with its first bytes when the body carries them (creation-with-upload). */
 async function create(ctx: Context, guards: Guards, uploads: TusService, caller: Caller): Promise<void> {
+  refuseConcatenation(ctx);
   const length = uploadLength(ctx);
   const metadata = ctx.get('Upload-Metadata');
   const target = targetOf(parseMetadata(metadata));

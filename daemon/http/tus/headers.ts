@@ -35,6 +35,18 @@ function byteCount(ctx: Context, name: string): number {
   return value;
 }
 
+/**
+ * A part of one file sent as several uploads (tus's concatenation extension, tus-js-client's
+ * `parallelUploads`) is 400 before anything is made: the extension is not offered, and its
+ * parts carry no metadata, which read as "lacks username" and left the client guessing.
+ */
+export function refuseConcatenation(ctx: Context): void {
+  if (ctx.get('Upload-Concat') !== '')
+    throw badRequest(
+      `Upload-Concat is not supported here (Tus-Extension: ${TUS_EXTENSIONS}): send the file as one upload (tus-js-client: parallelUploads 1)`,
+    );
+}
+
 /** Upload-Length of a creation. A deferred length is refused: the quota is held at creation, so the length must be known then. */
 export function uploadLength(ctx: Context): number {
   if (ctx.get('Upload-Defer-Length') !== '')
