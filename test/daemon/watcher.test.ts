@@ -115,6 +115,27 @@ describe('files changed outside Nimbus', () => {
     expect(events.of(u, 'up.txt')).toEqual(['file.added']);
     events.close();
   });
+
+  it('follows a program acting on the names of the daemon’s own renames at once (their echoes meanwhile)', async () => {
+    // The renames' echoes and the program's events come in one batch: the index ends as the disk is.
+    const u = await newUser();
+    const dir = path.join(t.storageDir, u);
+    for (let i = 0; i < 20; i++) {
+      expect((await t.api('POST', '/api/files/upload', { username: u, file: `a${i}` }, { body: 'daemon' })).status).toBe(201);
+      expect((await t.api('POST', '/api/files/rename', { username: u, file: `a${i}`, newname: `b${i}` })).status).toBe(201);
+      if (i % 2 === 0) await writeFile(path.join(dir, `a${i}`), `program ${i}`);
+      else await rename(path.join(dir, `b${i}`), path.join(dir, `a${i}`));
+    }
+    await vi.waitFor(async () => {
+      const files = Object.fromEntries((await listFiles(u)).map((f) => [f.name, f.size]));
+      const expected: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        if (i % 2 === 0) Object.assign(expected, { [`a${i}`]: `program ${i}`.length, [`b${i}`]: 6 });
+        else expected[`a${i}`] = 6;
+      }
+      expect(files).toEqual(expected);
+    }, WAIT);
+  });
 });
 
 describe('shares and outside changes', () => {
