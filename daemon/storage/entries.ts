@@ -1,10 +1,9 @@
 /** Folders and files inside a user's directory: made, deleted, renamed, always through directories opened without following links. */
-import { renameSync } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { conflict, fromFsError, notFound } from '../errors.js';
 import { foldName } from './case-folds.js';
 import { ignoreMissing } from './fs-helpers.js';
-import { lstatIn, mkdirIn, removeTree, renameNoClobberSync } from './safe-ops.js';
+import { lstatIn, mkdirIn, removeTree, renameInSync, renameNoClobberSync } from './safe-ops.js';
 import { splitFolder } from './paths.js';
 import { folderKey, keysOf, within, type StorageParts } from './storage-parts.js';
 
@@ -84,7 +83,7 @@ export async function renameFile(
         // A case-only rename: on a case-insensitive disk link() would find "itself".
         const there = await lstatIn(dir, newName);
         if (there && there.ino !== stat.ino) throw conflict('file_exists', 'A file with that name already exists');
-        renameSync(dir.at(file), dir.at(newName));
+        renameInSync(dir, file, newName);
       } else {
         try {
           renameNoClobberSync(dir, file, dir, newName);

@@ -77,6 +77,13 @@ export function renameIntoSync(fromPath: string, to: OpenDir, toName: string): v
   else renameSync(fromPath, to.at(toName));
 }
 
+/** Renames `fromName` to `toName` in the open directory `dir`, replacing what is there (a case-only rename), by descriptor where it can. */
+export function renameInSync(dir: OpenDir, fromName: string, toName: string): void {
+  const at = atCalls();
+  if (at !== null && dir.fd !== null) at.rename(dir.fd, fromName, dir.fd, toName);
+  else renameSync(dir.at(fromName), dir.at(toName));
+}
+
 /** renameat2(RENAME_NOREPLACE), or false where this system or file system has none (then: a link and an unlink). */
 function renamedNoReplace(fromFd: number, fromName: string, to: OpenDir, toName: string): boolean {
   const at = atCalls();
