@@ -3,8 +3,9 @@
  * password or one of their personal keys as an app password, any username with the admin key
  * or a machine key, or the `API-Key` header (tools). Never the session cookie: a WebDAV client
  * is no browser, and a page must not drive /dav/ with the person's session, so a request a page
- * makes cross-site is refused before anything else. Every failure counts in the sign-in
- * throttle (LoginThrottle), as /api/auth/login's do.
+ * makes cross-site is refused before anything else. A wrong password counts in the sign-in
+ * throttle (LoginThrottle), as /api/auth/login's do; keys are taken as the API takes them: a
+ * right one is never refused, a wrong `API-Key` header counts in the API's FailureThrottle.
  */
 import type { Context } from 'koa';
 import type { NimbusContext } from '../../context.js';
