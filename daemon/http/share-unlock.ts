@@ -9,6 +9,7 @@
  */
 import { ApiError } from '../errors.js';
 import { upgradeLinkPassword } from '../keys/password-hash-check.js';
+import { hashPresented } from '../keys/secrets.js';
 import { dummyPasswordHash, verifyPassword } from '../keys/password-hash.js';
 import { catchUpOnMiss } from '../services/records.js';
 import { liveShare } from '../services/share-links.js';
@@ -19,30 +20,22 @@ import { passwordRequired } from './share-access.js';
 
 export async function unlockShare({ nimbus, params, ctx, logins }: HandlerInput<'share.unlock'>): Promise<void> {
   const address = ctx.socket.remoteAddress ?? 'unknown';
-  const throttleKey = `share link ${params.token}`;
-  const wait = logins.begin(throttleKey, address);
-  if (wait > 0) throw new ApiError('too_many_attempts', 'Too many wrong passwords; try again later', { 'Retry-After': String(wait) });
-  let right: boolean;
-  try {
+  // The same password sent at once (a link posted to several people) is one attempt, checked once.
+  const outcome = await logins.attempt(`share link ${params.token}`, address, hashPresented(params.password), async () => {
     await catchUpOnMiss(nimbus, () => nimbus.store.sharesByToken.has(params.token));
     const share = await liveShare(nimbus, params.token).catch(() => null);
     const matches = await verifyPassword(params.password, share?.passwordHash ?? (await dummyPasswordHash()));
     // Read again after the check: a password changed meanwhile is checked against the new one next time.
     const now = nimbus.store.sharesByToken.get(params.token);
-    right = matches && share !== null && now?.passwordHash === share.passwordHash;
-    if (right) {
-      const unlocked = await upgradeLinkPassword(nimbus, now!, params.password);
-      ctx.set('Set-Cookie', shareUnlockCookie(params.token, unlockValue(unlocked), nimbus.config.publicUrl));
-      ctx.status = 303;
-      ctx.set('Location', `/s/${encodeURIComponent(params.token)}`);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = '';
-    }
-  } catch (err) {
-    logins.release(throttleKey, address);
-    throw err;
-  }
-  if (right) return logins.succeed(throttleKey, address);
-  logins.fail(throttleKey, address);
-  throw passwordRequired(params.token, true);
+    if (!matches || share === null || now === undefined || now.passwordHash !== share.passwordHash) return null;
+    return upgradeLinkPassword(nimbus, now, params.password);
+  });
+  if ('refusedFor' in outcome)
+    throw new ApiError('too_many_attempts', 'Too many wrong passwords; try again later', { 'Retry-After': String(outcome.refusedFor) });
+  if (outcome.value === null) throw passwordRequired(params.token, true);
+  ctx.set('Set-Cookie', shareUnlockCookie(params.token, unlockValue(outcome.value), nimbus.config.publicUrl));
+  ctx.status = 303;
+  ctx.set('Location', `/s/${encodeURIComponent(params.token)}`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = '';
 }

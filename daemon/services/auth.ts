@@ -10,8 +10,8 @@ import { ApiError, notFound } from '../errors.js';
 import { assertStrongPassword } from '../accounts/password-policy.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { checkUserPassword } from '../keys/password-hash-check.js';
-import { hashPassword, verifyPassword } from '../keys/secrets.js';
-import type { StoredSession, StoredUser } from '../store/schema.js';
+import { hashPassword, hashPresented, verifyPassword } from '../keys/secrets.js';
+import type { StoredSession } from '../store/schema.js';
 import { assertMayMailVerification, takeRegistration } from './caps.js';
 import { isAdminUser, type Caller } from './keys.js';
 import { requireUser, toUser } from './records.js';
@@ -31,27 +31,24 @@ export { dummyPasswordHash } from '../keys/password-hash.js';
 const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
 
 /**
- * One password attempt under the guessing limits: refused (429) while the username or the
- * address is blocked, else pending while `check` runs (so guesses sent at once count), then
- * settled as a failure or a success by its answer, or released when it throws.
+ * One password attempt under the guessing limits (LoginThrottle.attempt): 429 while the
+ * username or the address is blocked; the same password sent at once is one attempt, checked
+ * once. Resolves to what `check` found, null for a wrong password.
  */
-async function passwordAttempt(logins: LoginThrottle, username: string, address: string, check: () => Promise<boolean>): Promise<boolean> {
-  const wait = logins.begin(username, address);
-  if (wait > 0)
-    throw new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', {
-      'Retry-After': String(wait),
-    });
-  let passed: boolean;
-  try {
-    passed = await check();
-  } catch (err) {
-    logins.release(username, address);
-    throw err;
-  }
-  if (passed) logins.succeed(username, address);
-  else logins.fail(username, address);
-  return passed;
+async function passwordAttempt<T>(
+  logins: LoginThrottle,
+  username: string,
+  address: string,
+  password: string,
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const outcome = await logins.attempt(username, address, hashPresented(password), check);
+  if ('refusedFor' in outcome) throw tooManyAttempts(outcome.refusedFor);
+  return outcome.value;
 }
+
+export const tooManyAttempts = (wait: number) =>
+  new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', { 'Retry-After': String(wait) });
 
 /** Signs in: the new session and its cookie value. One 401 for an unknown user and a wrong password. */
 export async function login(
@@ -61,18 +58,16 @@ export async function login(
   password: string,
   client: Client,
 ): Promise<{ token: string; session: StoredSession; me: { user: User; admin: boolean } }> {
-  let user: StoredUser | undefined;
-  const passed = await passwordAttempt(logins, username, client.address, async () => {
+  const user = await passwordAttempt(logins, username, client.address, password, async () => {
     // With several daemons the account may have been made through another one a moment ago.
     // Caught up on every sign-in, not only on a miss, so an unknown name takes the same work
     // and time as a wrong password: one database round trip, next to argon2id's milliseconds.
     await nimbus.store.catchUp();
     // The same argon2id work whether or not the user exists; an old scrypt hash that passes is
     // replaced by an argon2id one before the answer (keys/password-hash-check.ts).
-    user = await checkUserPassword(nimbus, username, password);
-    return user !== undefined;
+    return (await checkUserPassword(nimbus, username, password)) ?? null;
   });
-  if (!passed || !user) throw invalidCredentials();
+  if (!user) throw invalidCredentials();
   const { token, session } = await nimbus.sessions.create(user.username, client.device, client.address);
   return { token, session, me: { user: toUser(nimbus, user), admin: isAdminUser(user) } };
 }
@@ -155,8 +150,8 @@ export async function confirmCurrentPassword(
   password: string,
   address: string,
 ): Promise<void> {
-  const matches = await passwordAttempt(logins, username, address, () =>
-    verifyPassword(password, requireUser(nimbus, username).passwordHash),
+  const matches = await passwordAttempt(logins, username, address, password, async () =>
+    (await verifyPassword(password, requireUser(nimbus, username).passwordHash)) ? true : null,
   );
   if (!matches) throw new ApiError('invalid_credentials', 'The current password is wrong');
 }

@@ -21,7 +21,12 @@ export const FAILURES_PER_ADDRESS = 20;
 /** Kept entries at most per map; past it, entries with nothing left in the window are dropped. */
 const MAX_ENTRIES = 50_000;
 
+/** How an attempt went: refused while blocked (the seconds to wait), or checked (`value` null: wrong). */
+export type AttemptOutcome<T> = { refusedFor: number } | { value: T | null };
+
 export class LoginThrottle {
+  /** Attempts being checked, by username and guess (`attempt`). */
+  readonly #checking = new Map<string, Promise<AttemptOutcome<unknown>>>();
   readonly #byUsername = new Map<string, number[]>();
   readonly #byAddress = new Map<string, number[]>();
   /** Attempts begun and not yet settled, per username and per address. */
@@ -31,6 +36,43 @@ export class LoginThrottle {
 
   constructor(log: (line: string) => void = () => undefined) {
     this.#log = log;
+  }
+
+  /**
+   * One attempt under the limits: refused while blocked, else pending while `check` runs, then
+   * settled by its answer (null: a failure) or released when it throws. Attempts for the same
+   * username with the same `guess` (the password's hash) arriving while one is checked share
+   * it: one guess, counted once, all answered alike. Counted apart, a client's requests at once
+   * were pending attempts each, and pending attempts count as failures: a WebDAV client's sixth
+   * request with the right password met 429.
+   */
+  attempt<T>(username: string, address: string, guess: string, check: () => Promise<T | null>): Promise<AttemptOutcome<T>> {
+    // The name as given, not folded as the limits count it: a check answers for exactly what it checked.
+    const key = `${username}\0${guess}`;
+    const running = this.#checking.get(key) as Promise<AttemptOutcome<T>> | undefined;
+    if (running) return running;
+    const wait = this.begin(username, address);
+    if (wait > 0) return Promise.resolve({ refusedFor: wait });
+    const checked = this.#settle(username, address, check);
+    this.#checking.set(key, checked);
+    const forget = () => {
+      if (this.#checking.get(key) === checked) this.#checking.delete(key);
+    };
+    checked.then(forget, forget);
+    return checked;
+  }
+
+  async #settle<T>(username: string, address: string, check: () => Promise<T | null>): Promise<AttemptOutcome<T>> {
+    let value: T | null;
+    try {
+      value = await check();
+    } catch (err) {
+      this.release(username, address);
+      throw err;
+    }
+    if (value === null) this.fail(username, address);
+    else this.succeed(username, address);
+    return { value };
   }
 
   /**

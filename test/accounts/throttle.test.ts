@@ -140,6 +140,13 @@ describe('guesses sent at once', () => {
     }
   });
 
+  it('signs in every one of the right password sent many times at once: one attempt, not a burst of guesses', async () => {
+    await makeUser(t, 'twelve');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => login(t, 'twelve', passwordOf('twelve'), { from: '127.0.5.200' })));
+    expect(tally(answers)).toEqual({ 200: 12 });
+    expect(new Set(answers.map(({ res }) => sessionCookie(res))).size, 'a session each').toBe(12);
+  });
+
   it('evaluates at most 20 from one address, however many arrive together', async () => {
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => login(t, `burst-${i % 10}`, `guess-${i}-wrong`, { from: '127.0.5.100' })),

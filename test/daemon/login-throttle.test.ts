@@ -54,6 +54,48 @@ describe('LoginThrottle, attempts at once', () => {
   });
 });
 
+describe('LoginThrottle.attempt', () => {
+  /** A check that counts its runs and answers `value` once `open` is called. */
+  function heldCheck<T>(value: T | null) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const check = { runs: 0, open: () => open(), run: async () => (check.runs++, await gate, value) };
+    return check;
+  }
+
+  it('shares one check among the same guess at once: checked once, counted once, all answered alike', async () => {
+    const logins = new LoginThrottle();
+    const wrong = heldCheck<string>(null);
+    const same = Array.from({ length: 12 }, () => logins.attempt('ana', '10.5.5.5', 'guess-1', wrong.run));
+    // The name as given, not folded: a check answers for exactly what it checked.
+    const otherName = logins.attempt('Ana', '10.5.5.5', 'guess-1', wrong.run);
+    const otherGuess = logins.attempt('ana', '10.5.5.5', 'guess-2', wrong.run);
+    wrong.open();
+    expect(await Promise.all(same)).toEqual(same.map(() => ({ value: null })));
+    expect([await otherName, await otherGuess]).toEqual([{ value: null }, { value: null }]);
+    expect(wrong.runs).toBe(3);
+    // Three failures for the username (folded): two more and it is blocked.
+    const right = heldCheck('the user');
+    const passed = logins.attempt('ana', '10.5.5.6', 'right', right.run);
+    right.open();
+    expect(await passed).toEqual({ value: 'the user' });
+    for (let i = 0; i < 5; i++) logins.fail('ana', '10.5.5.5');
+    expect(await logins.attempt('ana', '10.5.5.7', 'right', right.run)).toEqual({ refusedFor: expect.any(Number) });
+    expect(right.runs).toBe(1);
+  });
+
+  it('releases an attempt whose check throws, and every request sharing it gets the error', async () => {
+    const logins = new LoginThrottle();
+    const failing = async () => {
+      await Promise.resolve();
+      throw new Error('database gone');
+    };
+    const both = [logins.attempt('cy', '10.6.6.6', 'g', failing), logins.attempt('cy', '10.6.6.6', 'g', failing)];
+    for (const attempt of both) await expect(attempt).rejects.toThrow('database gone');
+    for (let i = 0; i < 5; i++) expect(logins.begin('cy', '10.6.6.6')).toBe(0);
+  });
+});
+
 describe('weakPasswordReason', () => {
   it.each([
     ['short1', 'ana', /at least 8/],

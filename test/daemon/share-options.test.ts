@@ -187,6 +187,13 @@ describe('share link options', () => {
       expect((await unlock(other.path, 'other words')).status).toBe(303);
     });
 
+    it('opens for everyone who sends the right password at once (one attempt, a cookie each)', async () => {
+      const link = await shared({ password: 'open sesame' });
+      const answers = await Promise.all(Array.from({ length: 8 }, () => unlock(link.path, 'open sesame')));
+      expect(answers.map((res) => res.status)).toEqual(answers.map(() => 303));
+      for (const res of answers) expect((await open(link.path, { Cookie: cookieOf(res) })).text).toBe(CONTENT);
+    });
+
     it('voids every unlocked browser when the password changes or is removed (then the link opens for all)', async () => {
       const link = await shared({ password: 'first words' });
       const cookie = cookieOf(await unlock(link.path, 'first words'));

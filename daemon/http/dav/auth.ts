@@ -11,6 +11,7 @@ import type { Context } from 'koa';
 import type { NimbusContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { checkUserPassword } from '../../keys/password-hash-check.js';
+import { tooManyAttempts } from '../../services/auth.js';
 import { hashPresented } from '../../keys/secrets.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
@@ -33,8 +34,6 @@ interface Remembered {
 
 export class DavAuth {
   readonly #passed = new Map<string, Remembered>();
-  /** Password checks running, by the key they are remembered under (`#hashedOnce`). */
-  readonly #checking = new Map<string, Promise<Caller>>();
 
   constructor(
     private readonly nimbus: NimbusContext,
@@ -62,8 +61,7 @@ export class DavAuth {
     const keyed = identify(this.nimbus, password);
     if (keyed && (keyed.username === null || keyed.username === username)) return keyed;
     const known = keyed ? null : this.#remembered(username, password);
-    if (known !== undefined) return this.#attempt(username, address, async () => known);
-    return this.#hashedOnce(username, password, address);
+    return this.#attempt(username, password, address, known !== undefined ? async () => known : () => this.#check(username, password));
   }
 
   /**
@@ -80,42 +78,16 @@ export class DavAuth {
   }
 
   /**
-   * A password not remembered, hashed once for every request that brings it meanwhile: a client
-   * mounting the drive sends a dozen at once, and each counted apart was a pending attempt, so
-   * the sixth met 429 with the right password (and did again each time the memory expired).
-   * The same credential at once is one guess: checked and counted once, all answered alike.
+   * One attempt under the sign-in throttle (LoginThrottle.attempt): refused while blocked,
+   * counted as a failure or a success; the same password at once is one attempt, hashed once
+   * (a client mounting the drive sends a dozen requests together).
    */
-  #hashedOnce(username: string, password: string, address: string): Promise<Caller> {
-    const key = this.#rememberedKey(username, password);
-    const running = this.#checking.get(key);
-    // Each request its own Caller, as every other way in gives it.
-    if (running) return running.then((caller) => ({ ...caller }));
-    const attempt = this.#attempt(username, address, () => this.#check(username, password, key));
-    this.#checking.set(key, attempt);
-    const forget = () => {
-      if (this.#checking.get(key) === attempt) this.#checking.delete(key);
-    };
-    attempt.then(forget, forget);
-    return attempt;
-  }
-
-  /** One attempt under the sign-in throttle: refused while blocked, counted as a failure or a success. */
-  async #attempt(username: string, address: string, check: () => Promise<Caller | null>): Promise<Caller> {
-    const wait = this.logins.begin(username, address);
-    if (wait > 0) throw new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', { 'Retry-After': String(wait) });
-    let caller: Caller | null;
-    try {
-      caller = await check();
-    } catch (err) {
-      this.logins.release(username, address);
-      throw err;
-    }
-    if (!caller) {
-      this.logins.fail(username, address);
-      throw unauthorized('Wrong username or password');
-    }
-    this.logins.succeed(username, address);
-    return caller;
+  async #attempt(username: string, password: string, address: string, check: () => Promise<Caller | null>): Promise<Caller> {
+    const outcome = await this.logins.attempt(username, address, hashPresented(password), check);
+    if ('refusedFor' in outcome) throw tooManyAttempts(outcome.refusedFor);
+    if (outcome.value === null) throw unauthorized('Wrong username or password');
+    // Each request its own Caller, as every other way in gives it (an attempt's answer may be shared).
+    return { ...outcome.value };
   }
 
   /** The caller of a password that passed lately; undefined when it must be checked. */
@@ -126,8 +98,8 @@ export class DavAuth {
     return undefined;
   }
 
-  /** The user's password, hashed; remembered under `remembered` when it passes. */
-  async #check(username: string, password: string, remembered: string): Promise<Caller | null> {
+  /** The user's password, hashed; remembered when it passes. */
+  async #check(username: string, password: string): Promise<Caller | null> {
     // Another daemon may have made the account or changed the password a moment ago.
     if (this.nimbus.store.database) await this.nimbus.store.catchUp();
     // The same argon2id work whether or not the user exists; an old scrypt hash that passes is
@@ -135,7 +107,8 @@ export class DavAuth {
     const now = await checkUserPassword(this.nimbus, username, password);
     if (!now) return null;
     if (this.#passed.size >= REMEMBER_MAX) this.#forgetExpired();
-    if (this.#passed.size < REMEMBER_MAX) this.#passed.set(remembered, { passwordHash: now.passwordHash, until: Date.now() + REMEMBER_MS });
+    if (this.#passed.size < REMEMBER_MAX)
+      this.#passed.set(this.#rememberedKey(username, password), { passwordHash: now.passwordHash, until: Date.now() + REMEMBER_MS });
     return passwordCaller(now);
   }
 
