@@ -10,7 +10,15 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ARTIFACTS_DIR, REPO_ROOT, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import {
+  ARTIFACTS_DIR,
+  REPO_ROOT,
+  browserAvailable,
+  ensureRendererBuilt,
+  launchBrowser,
+  layoutSettled,
+  type TestBrowser,
+} from '../helpers/browser.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
 import { PASSWORD, axeProblems, signInAs } from '../helpers/ui-shell.js';
 
@@ -164,9 +172,10 @@ describe.skipIf(!runUi)('toasts and inline rename (issue 29, items 3 and 5)', ()
         const changePassword = page.getByRole('button', { name: s.changePassword, exact: true });
         for (const size of SIZES) {
           await page.setViewportSize(size);
+          await layoutSettled(page);
           // The button at the bottom of what the view shows: where a floating toast would lie.
           await changePassword.evaluate((button) => button.scrollIntoView({ block: 'end' }));
-          await page.evaluate(() => new Promise(requestAnimationFrame));
+          await layoutSettled(page);
           expect(await toasts.count()).toBe(5);
           // Each toast as far as it shows: a stack taller than its strip scrolls inside it.
           const strip = (await toasts.first().locator('xpath=..').boundingBox())!;

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startDaemon, type RunningDaemon } from '../../daemon/index.js';
-import { ARTIFACTS_DIR, browserAvailable, ensureRendererBuilt, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import {
+  ARTIFACTS_DIR,
+  browserAvailable,
+  ensureRendererBuilt,
+  launchBrowser,
+  layoutSettled,
+  type TestBrowser,
+} from '../helpers/browser.js';
 import { readDb } from '../helpers/daemon.js';
 import { readOutbox, verifyLink } from '../helpers/mail.js';
 
@@ -273,6 +280,7 @@ describe.skipIf(!runUi)('issue 10 in the web UI (Chromium, real daemon)', () => 
       // The five errors (a success toast that may still be there is not one of them).
       const toasts = page().getByRole('region', { name: 'Notifications' }).locator('.toast--error');
       await expect.poll(() => toasts.count()).toBe(5);
+      await layoutSettled(page());
       const buttons = await dialog.getByRole('button').all();
       expect(buttons.length).toBeGreaterThanOrEqual(3);
       // The five boxes read at one moment (one toast at a time, a re-render between two reads
@@ -285,7 +293,10 @@ describe.skipIf(!runUi)('issue 10 in the web UI (Chromium, real daemon)', () => 
       );
       for (const box of boxes) {
         for (const button of buttons)
-          expect(overlaps(box, (await button.boundingBox())!), `toast over ${await button.textContent()}`).toBe(false);
+          expect(
+            overlaps(box, (await button.boundingBox())!),
+            `toast over ${(await button.textContent()) || (await button.getAttribute('aria-label'))} at ${size.width}×${size.height}`,
+          ).toBe(false);
       }
       await snap(page(), 'toast-over-dialog', [size]);
       await dialog.getByRole('button', { name: 'Cancel' }).click();

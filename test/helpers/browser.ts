@@ -128,3 +128,18 @@ export async function openSignedIn(
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   return { browser, page };
 }
+
+/**
+ * Resolves once the page's finite animations have ended and two frames have been laid out
+ * after them: boxes read then are where things rest. One frame is not enough: a
+ * ResizeObserver (the toast strip's) runs after that frame's animation callbacks, and a
+ * layout it changes moves what was scrolled into view a moment before. A toast's 160 ms
+ * slide-in and a late relayout after a resize were the boxes two toast tests met in CI.
+ */
+export async function layoutSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+  });
+}
