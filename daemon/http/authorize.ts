@@ -13,7 +13,7 @@ import { assertAdmitted, refusePasswordInQuery } from './admission.js';
 import { clearSessionCookie } from './cookies.js';
 import type { ConnectionTracker } from './connections.js';
 import { assertNoForeignOrigin, assertSameOrigin } from './security.js';
-import type { FailureThrottle } from './throttle.js';
+import { countWrongKey, type FailureThrottle } from './throttle.js';
 
 function presentedKey(ctx: Context): string {
   const { headers } = ctx.req;
@@ -93,10 +93,7 @@ export function authorize(guards: Guards, ctx: Context, endpoint: Endpoint): Cal
 function keyCaller(guards: Guards, ctx: Context, key: string): Caller {
   const caller = identify(guards.nimbus, key);
   if (caller) return caller;
-  const client = ctx.socket.remoteAddress ?? 'unknown';
-  const wait = guards.throttle.retryAfter(client);
-  if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
-  guards.throttle.fail(client, 'API keys');
+  countWrongKey(guards.throttle, ctx.socket.remoteAddress ?? 'unknown');
   throw new ApiError('unauthorized', 'Wrong API key');
 }
 

@@ -4,6 +4,8 @@
  * within WINDOW_MS from one address, further misses answer 429 with Retry-After until the
  * block lapses. A correct key is never refused, so the owner keeps working.
  */
+import { ApiError } from '../errors.js';
+
 const WINDOW_MS = 60_000;
 const FAILURES_ALLOWED = 20;
 const BLOCK_MS = 30_000;
@@ -49,4 +51,11 @@ export class FailureThrottle {
       if (record.blockedUntil <= now && now - record.windowStart > WINDOW_MS) this.#clients.delete(client);
     }
   }
+}
+
+/** Counts a wrong API key from `client` (the caller then answers its 401); 429 with Retry-After once it has sent too many. */
+export function countWrongKey(throttle: FailureThrottle, client: string): void {
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
+  throttle.fail(client, 'API keys');
 }

@@ -29,13 +29,15 @@ export interface Client {
 export { dummyPasswordHash } from '../keys/password-hash.js';
 
 const invalidCredentials = () => new ApiError('invalid_credentials', 'Wrong username or password');
+const tooManyAttempts = (wait: number) =>
+  new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', { 'Retry-After': String(wait) });
 
 /**
  * One password attempt under the guessing limits (LoginThrottle.attempt): 429 while the
  * username or the address is blocked; the same password sent at once is one attempt, checked
  * once. Resolves to what `check` found, null for a wrong password.
  */
-async function passwordAttempt<T>(
+export async function passwordAttempt<T>(
   logins: LoginThrottle,
   username: string,
   address: string,
@@ -46,9 +48,6 @@ async function passwordAttempt<T>(
   if ('refusedFor' in outcome) throw tooManyAttempts(outcome.refusedFor);
   return outcome.value;
 }
-
-export const tooManyAttempts = (wait: number) =>
-  new ApiError('too_many_attempts', 'Too many failed sign-ins; try again later', { 'Retry-After': String(wait) });
 
 /** Signs in: the new session and its cookie value. One 401 for an unknown user and a wrong password. */
 export async function login(

@@ -17,6 +17,8 @@ import {
   ensureRendererBuilt,
   launchBrowser,
   layoutSettled,
+  overlaps,
+  type Box,
   type TestBrowser,
 } from '../helpers/browser.js';
 import { createUser, startTestDaemon, upload, type TestDaemon } from '../helpers/daemon.js';
@@ -31,12 +33,6 @@ const SIZES = [
 const LANGUAGES = ['en', 'cs'] as const;
 type Lang = (typeof LANGUAGES)[number];
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 /** The part of `box` inside `within`, or null. */
 function clip(box: Box, within: Box): Box | null {
   const x = Math.max(box.x, within.x);
@@ -45,7 +41,6 @@ function clip(box: Box, within: Box): Box | null {
   const bottom = Math.min(box.y + box.height, within.y + within.height);
   return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
 }
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The UI's strings of one language, read from the locale files the build bundles. */
 async function stringsOf(lang: Lang) {

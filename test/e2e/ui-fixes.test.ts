@@ -15,6 +15,7 @@ import {
   ensureRendererBuilt,
   launchBrowser,
   layoutSettled,
+  overlaps,
   type TestBrowser,
 } from '../helpers/browser.js';
 import { readDb } from '../helpers/daemon.js';
@@ -60,11 +61,6 @@ async function snap(page: Page, name: string, sizes: { width: number; height: nu
 
 const activeRole = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName);
 const selectedNames = (grid: Locator) => grid.locator('[aria-selected="true"] .ft__name-text').allTextContents();
-
-/** Whether two boxes overlap. */
-function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
 
 describe.skipIf(!runUi)('issue 10 in the web UI (Chromium, real daemon)', () => {
   let h: Harness;

@@ -143,3 +143,15 @@ export async function layoutSettled(page: Page): Promise<void> {
     for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
   });
 }
+
+/** A box on the page, as Playwright's boundingBox() gives it. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Whether two boxes overlap. */
+export const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -11,11 +11,11 @@ import type { Context } from 'koa';
 import type { NimbusContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { checkUserPassword } from '../../keys/password-hash-check.js';
-import { tooManyAttempts } from '../../services/auth.js';
+import { passwordAttempt } from '../../services/auth.js';
 import { hashPresented } from '../../keys/secrets.js';
 import { identify, isAdminUser, type Caller } from '../../services/keys.js';
 import type { LoginThrottle } from '../../services/login-throttle.js';
-import type { FailureThrottle } from '../throttle.js';
+import { countWrongKey, type FailureThrottle } from '../throttle.js';
 import { passwordCredential } from '../../services/standing.js';
 import type { StoredUser } from '../../store/schema.js';
 
@@ -71,9 +71,7 @@ export class DavAuth {
    * anywhere refused every right key from everywhere for 15 minutes.
    */
   #wrongKey(address: string): never {
-    const wait = this.keys.retryAfter(address);
-    if (wait > 0) throw new ApiError('too_many_requests', 'Too many wrong API keys; try again later', { 'Retry-After': String(wait) });
-    this.keys.fail(address, 'API keys');
+    countWrongKey(this.keys, address);
     throw unauthorized('Wrong API key');
   }
 
@@ -83,11 +81,10 @@ export class DavAuth {
    * (a client mounting the drive sends a dozen requests together).
    */
   async #attempt(username: string, password: string, address: string, check: () => Promise<Caller | null>): Promise<Caller> {
-    const outcome = await this.logins.attempt(username, address, hashPresented(password), check);
-    if ('refusedFor' in outcome) throw tooManyAttempts(outcome.refusedFor);
-    if (outcome.value === null) throw unauthorized('Wrong username or password');
+    const caller = await passwordAttempt(this.logins, username, address, password, check);
+    if (caller === null) throw unauthorized('Wrong username or password');
     // Each request its own Caller, as every other way in gives it (an attempt's answer may be shared).
-    return { ...outcome.value };
+    return { ...caller };
   }
 
   /** The caller of a password that passed lately; undefined when it must be checked. */
